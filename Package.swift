@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The pipeline, one target a stage boundary:
+//   CLibical (C boundary) -> ICalAdapter (parse + expand with libical)
+//   -> AgendaCore (models, window, grouping, formatters, pure Swift)
+//   -> ics-agenda (thin command line).
+let package = Package(
+    name: "ics-agenda",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "ics-agenda", targets: ["ics-agenda"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibical",
+            pkgConfig: "libical",
+            providers: [.apt(["libical-dev"])]
+        ),
+        .target(name: "AgendaCore"),
+        .target(name: "ICalAdapter", dependencies: ["CLibical", "AgendaCore"]),
+        .executableTarget(
+            name: "ics-agenda",
+            dependencies: [
+                "AgendaCore",
+                "ICalAdapter",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "AgendaCoreTests", dependencies: ["AgendaCore"]),
+        .testTarget(name: "ICalAdapterTests", dependencies: ["ICalAdapter", "AgendaCore"]),
+        .testTarget(name: "CLITests", dependencies: ["ics-agenda"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

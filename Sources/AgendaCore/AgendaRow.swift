@@ -1,0 +1,40 @@
+import Foundation
+
+/// One line of an agenda section: an occurrence as it shows on one day.
+public struct AgendaRow: Sendable {
+    /// How the row's time reads on its day.
+    public enum Timing: Sendable, Equatable {
+        /// An all-day event, or a day wholly inside a longer timed one.
+        case allDay
+        /// A timed occurrence that starts this day.
+        case starts(Date)
+        /// A timed occurrence that began on an earlier day and ends this day.
+        case continues(until: Date)
+        /// A reminder due this day, at a time or (nil) on the date.
+        case due(Date?)
+        /// An open reminder due before today, listed under today.
+        case overdue(since: CivilDate)
+        /// A reminder with neither start nor due date.
+        case undated
+    }
+
+    public let occurrence: Occurrence
+    /// The day this row is listed under; nil in the undated section.
+    public let day: CivilDate?
+    public let timing: Timing
+    /// True on the first row of the occurrence inside the window (JSON lists only those).
+    public let isFirstListed: Bool
+    /// For occurrences that span days: which day this is (1-based) and of how many.
+    public let dayIndex: Int
+    public let dayCount: Int
+    /// Sort key inside a day: 0 for all-day-like rows, 1 for timed ones.
+    let rank: Int
+    /// Sort key inside a day: seconds since local midnight of the start.
+    let secondOfDay: Int
+}
+
+/// One section of the agenda: a day, or the undated reminders (day nil).
+public struct AgendaSection: Sendable {
+    public let day: CivilDate?
+    public let rows: [AgendaRow]
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The days an agenda covers, in the display zone: `firstDay` up to, not
+/// including, `endDay`.
+public struct AgendaWindow: Sendable {
+    public let firstDay: CivilDate
+    public let endDay: CivilDate
+    public let clock: ZoneClock
+    /// 00:00 of `firstDay` in the display zone.
+    public let start: Date
+    /// 00:00 of `endDay` in the display zone (exclusive).
+    public let end: Date
+
+    public init(firstDay: CivilDate, endDay: CivilDate, clock: ZoneClock) {
+        self.firstDay = firstDay
+        self.endDay = max(endDay, firstDay)
+        self.clock = clock
+        self.start = clock.startOfDay(firstDay)
+        self.end = clock.startOfDay(self.endDay)
+    }
+
+    /// From the start of `firstDay` to the same date one calendar year later
+    /// (2028-02-29 + 1 year is 2029-02-28), end exclusive.
+    public static func oneYear(from firstDay: CivilDate, clock: ZoneClock) -> AgendaWindow {
+        AgendaWindow(firstDay: firstDay, endDay: firstDay.addingCalendarYears(1), clock: clock)
+    }
+
+    /// `days` days starting with `firstDay` (`days: 1` is that one day).
+    public static func days(_ days: Int, from firstDay: CivilDate, clock: ZoneClock) -> AgendaWindow {
+        AgendaWindow(firstDay: firstDay, endDay: firstDay.adding(days: max(days, 0)), clock: clock)
+    }
+
+    /// `firstDay` through `lastDay`, both included.
+    public static func through(_ lastDay: CivilDate, from firstDay: CivilDate, clock: ZoneClock) -> AgendaWindow {
+        AgendaWindow(firstDay: firstDay, endDay: lastDay.adding(days: 1), clock: clock)
+    }
+
+    public func contains(day: CivilDate) -> Bool { day >= firstDay && day < endDay }
+
+    /// Whether a span of time touches the window. A zero-length span (a
+    /// date-time event without end) touches it when it starts inside.
+    public func intersects(start s: Date, end e: Date) -> Bool {
+        if e > s { return s < end && e > start }
+        return s >= start && s < end
+    }
+}
+
+extension CivilDate {
+    public static func daysIn(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Calendar arithmetic on years: the same month and day, clamped to the
+    /// month's length (Feb 29 becomes Feb 28 in a common year).
+    public func addingCalendarYears(_ years: Int) -> CivilDate {
+        let y = year + years
+        return CivilDate(year: y, month: month, day: min(day, CivilDate.daysIn(year: y, month: month)))
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Reads the `--now` / `ICS_AGENDA_NOW` value: ISO 8601 date-time with an
+/// offset or `Z` (`2025-03-01T08:00:00+01:00`); without one, or a bare date,
+/// it is read as wall-clock time in the display zone.
+public enum ClockReading {
+    public struct Invalid: Error, CustomStringConvertible {
+        public let text: String
+        public var description: String {
+            "cannot read \"\(text)\" as a time: use ISO 8601, e.g. 2025-03-01T08:00:00+01:00"
+        }
+    }
+
+    public static func parse(_ text: String, zone: ZoneClock) throws -> Date {
+        let s = text.trimmingCharacters(in: .whitespaces)
+        if let date = CivilDate(iso: s) { return zone.startOfDay(date) }
+        guard s.count >= 16, let tIndex = s.firstIndex(where: { $0 == "T" || $0 == "t" || $0 == " " }),
+            let date = CivilDate(iso: String(s[..<tIndex]))
+        else { throw Invalid(text: text) }
+        var rest = Substring(s[s.index(after: tIndex)...])
+        var offset: Int? = nil
+        if rest.hasSuffix("Z") || rest.hasSuffix("z") {
+            offset = 0
+            rest = rest.dropLast()
+        } else if let signIndex = rest.lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            let zoneText = rest[rest.index(after: signIndex)...].replacingOccurrences(of: ":", with: "")
+            guard zoneText.count == 4 || zoneText.count == 2, let hhmm = Int(zoneText) else { throw Invalid(text: text) }
+            let minutes = zoneText.count == 4 ? hhmm / 100 * 60 + hhmm % 100 : hhmm * 60
+            offset = (rest[signIndex] == "-" ? -1 : 1) * minutes * 60
+            rest = rest[..<signIndex]
+        }
+        let fields = rest.split(separator: ":", omittingEmptySubsequences: false)
+        guard fields.count == 2 || fields.count == 3,
+            let h = Int(fields[0]), let m = Int(fields[1]), (0...23).contains(h), (0...59).contains(m)
+        else { throw Invalid(text: text) }
+        let sec = fields.count == 3 ? Double(fields[2]) : 0
+        guard let sec, sec >= 0, sec < 61 else { throw Invalid(text: text) }
+        let wall = date.midnightUTC + TimeInterval(h * 3600 + m * 60) + sec
+        if let offset { return wall - TimeInterval(offset) }
+        return zone.instant(forWallClock: wall)
+    }
+}

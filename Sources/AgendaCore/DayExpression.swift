@@ -1,0 +1,38 @@
+/// A day as the command line names it: `YYYY-MM-DD`, `today`, `tomorrow`,
+/// `yesterday`, `+Nd` or `-Nd` (relative to today).
+public enum DayExpression {
+    public struct Invalid: Error, CustomStringConvertible {
+        public let text: String
+        public var description: String {
+            "cannot read \"\(text)\" as a day: use YYYY-MM-DD, today, tomorrow, yesterday, +Nd or -Nd"
+        }
+    }
+
+    public static func resolve(_ text: String, today: CivilDate) throws -> CivilDate {
+        switch text.lowercased() {
+        case "today": return today
+        case "tomorrow": return today.adding(days: 1)
+        case "yesterday": return today.adding(days: -1)
+        default: break
+        }
+        if let sign = text.first, sign == "+" || sign == "-", text.last == "d" || text.last == "D",
+            let n = Int(text.dropFirst().dropLast()), n >= 0, n < 1_000_000
+        {
+            return today.adding(days: sign == "+" ? n : -n)
+        }
+        if let date = CivilDate(iso: text) { return date }
+        throw Invalid(text: text)
+    }
+}
+
+extension CivilDate {
+    /// Reads `YYYY-MM-DD`, rejecting dates that do not exist (2025-02-30).
+    public init?(iso text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+            (1...12).contains(m), d >= 1, d <= CivilDate.daysIn(year: y, month: m)
+        else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+}

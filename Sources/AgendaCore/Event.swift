@@ -1,0 +1,22 @@
+/// A VEVENT as the agenda needs it: what and where, not when.
+///
+/// One `Event` is shared by all occurrences of its component; the times of
+/// each occurrence live in `Occurrence`.
+public final class Event: Sendable {
+    public let uid: String
+    public let title: String
+    public let location: String?
+    public let description: String?
+    /// `STATUS`, upper case (`CONFIRMED`, `TENTATIVE`, `CANCELLED`).
+    public let status: String?
+    public let calendar: CalendarInfo
+
+    public init(uid: String, title: String, location: String?, description: String?, status: String?, calendar: CalendarInfo) {
+        self.uid = uid
+        self.title = title
+        self.location = location
+        self.description = description
+        self.status = status
+        self.calendar = calendar
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// One instance of an event or reminder: a non-recurring component has one,
+/// a recurring one has one per generated start.
+public struct Occurrence: Sendable {
+    public enum Item: Sendable {
+        case event(Event)
+        case reminder(Reminder)
+    }
+
+    public let item: Item
+    /// Events: the instance's start. Reminders: DTSTART when present.
+    public let start: AgendaTime?
+    /// Events: the instance's end (exclusive for dates). Reminders: nil.
+    public let end: AgendaTime?
+    /// Reminders: the instance's DUE (DTSTART + DURATION when only that is given).
+    public let due: AgendaTime?
+    /// The original start of an instance of a recurring component (its
+    /// RECURRENCE-ID); nil for a one-off component.
+    public let recurrenceID: AgendaTime?
+
+    public init(item: Item, start: AgendaTime?, end: AgendaTime?, due: AgendaTime? = nil, recurrenceID: AgendaTime?) {
+        self.item = item
+        self.start = start
+        self.end = end
+        self.due = due
+        self.recurrenceID = recurrenceID
+    }
+
+    public var isReminder: Bool {
+        if case .reminder = item { return true }
+        return false
+    }
+
+    public var uid: String {
+        switch item {
+        case .event(let e): e.uid
+        case .reminder(let r): r.uid
+        }
+    }
+
+    public var title: String {
+        switch item {
+        case .event(let e): e.title
+        case .reminder(let r): r.title
+        }
+    }
+
+    public var location: String? {
+        switch item {
+        case .event(let e): e.location
+        case .reminder(let r): r.location
+        }
+    }
+
+    public var description: String? {
+        switch item {
+        case .event(let e): e.description
+        case .reminder(let r): r.description
+        }
+    }
+
+    public var status: String? {
+        switch item {
+        case .event(let e): e.status
+        case .reminder(let r): r.status
+        }
+    }
+
+    public var calendar: CalendarInfo {
+        switch item {
+        case .event(let e): e.calendar
+        case .reminder(let r): r.calendar
+        }
+    }
+
+    public var isCancelled: Bool { status == "CANCELLED" }
+
+    /// All-day: the occurrence's start (or, for a reminder, its anchor) is a date.
+    public var isAllDay: Bool { (start ?? due)?.isDate ?? false }
+
+    /// The time a reminder is placed by: DUE, else DTSTART.
+    public var anchor: AgendaTime? { due ?? start }
+}

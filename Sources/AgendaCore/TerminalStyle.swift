@@ -1,0 +1,34 @@
+/// ANSI styling for text output; every method is the identity when colour is off.
+public struct TerminalStyle: Sendable {
+    public let enabled: Bool
+
+    public init(enabled: Bool) {
+        self.enabled = enabled
+    }
+
+    public func bold(_ s: String) -> String { wrap(s, "1") }
+    public func dim(_ s: String) -> String { wrap(s, "2") }
+    public func red(_ s: String) -> String { wrap(s, "31") }
+    public func strike(_ s: String) -> String { wrap(s, "9") }
+
+    private func wrap(_ s: String, _ code: String) -> String {
+        enabled ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s
+    }
+}
+
+/// How many terminal columns a string takes: East Asian wide characters
+/// take two, combining marks none.
+func displayWidth(_ s: String) -> Int {
+    var width = 0
+    for scalar in s.unicodeScalars {
+        let v = scalar.value
+        switch v {
+        case 0x0300...0x036F, 0x200B...0x200F: continue
+        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
+            0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1FAFF, 0x20000...0x3FFFD:
+            width += 2
+        default: width += 1
+        }
+    }
+    return width
+}

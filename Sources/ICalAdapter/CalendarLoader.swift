@@ -1,0 +1,224 @@
+import AgendaCore
+import Foundation
+internal import CLibical
+
+/// One input read: its calendar, the occurrences that can touch the
+/// window, and what was wrong with it.
+public struct LoadedCalendar: Sendable {
+    public let calendar: CalendarInfo
+    public let occurrences: [Occurrence]
+    /// Components read (masters and overrides alike), for `calendars`.
+    public let eventCount: Int
+    public let reminderCount: Int
+    public let diagnostics: [Diagnostic]
+}
+
+/// The input is not an iCalendar stream at all (exit status 65).
+public struct NotICalendar: Error, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+    public var description: String { "\(path): not an iCalendar file: \(reason)" }
+}
+
+/// Reads one calendar with libical and expands it over a window: the
+/// adapter's entry point, and the only place the pipeline meets C.
+///
+/// Components are framed by `ComponentSplitter` and parsed one at a time,
+/// VTIMEZONEs first; each is read into Swift values and freed before the
+/// next, so memory follows the largest component, not the file.
+public struct CalendarLoader {
+    public let window: AgendaWindow
+
+    public init(window: AgendaWindow) {
+        self.window = window
+    }
+
+    /// - Parameters:
+    ///   - data: the file's bytes.
+    ///   - path: how warnings name the input.
+    ///   - defaultName: the calendar's name when it has no `X-WR-CALNAME`.
+    ///   - source: the folder that holds it.
+    public func load(_ data: Data, path: String, defaultName: String, source: String) throws -> LoadedCalendar {
+        let bytes = TextDecoding.utf8(data)
+        return try bytes.withUnsafeBufferPointer { buffer in
+            let split = ComponentSplitter.split(buffer)
+            guard split.looksLikeICalendar else {
+                throw NotICalendar(path: path, reason: TextDecoding.describeNonCalendar(buffer))
+            }
+            let info = CalendarInfo(name: split.calendarName ?? defaultName, source: source, path: path)
+            var run = LoadRun(window: window, calendar: info, path: path)
+            run.read(split.chunks, from: buffer)
+            return run.finish()
+        }
+    }
+}
+
+/// The state of reading one file.
+private struct LoadRun {
+    let window: AgendaWindow
+    let calendar: CalendarInfo
+    let path: String
+    let zones = ZoneTable()
+    var diagnostics: [Diagnostic] = []
+    var eventCount = 0
+    var reminderCount = 0
+    /// Occurrences of masters, with the key an override would replace them by.
+    var masters: [(occurrence: Occurrence, key: String?)] = []
+    var overrides: [Occurrence] = []
+    var overrideKeys = Set<String>()
+    private var scratch: [CChar] = []
+
+    init(window: AgendaWindow, calendar: CalendarInfo, path: String) {
+        self.window = window
+        self.calendar = calendar
+        self.path = path
+    }
+
+    mutating func read(_ chunks: [ComponentSplitter.Chunk], from buffer: UnsafeBufferPointer<UInt8>) {
+        // Zones first: a VTIMEZONE may follow the events that use it.
+        for chunk in chunks where chunk.name == "VTIMEZONE" {
+            guard let component = parse(chunk, buffer) else { continue }
+            if icalcomponent_isa(component) == ICAL_VTIMEZONE_COMPONENT {
+                if zones.define(vtimezone: component) == nil {
+                    warn(chunk.firstLine, "VTIMEZONE without TZID; ignored")
+                }
+            } else {
+                icalcomponent_free(component)
+            }
+        }
+        for chunk in chunks where chunk.name == "VEVENT" || chunk.name == "VTODO" {
+            guard let component = parse(chunk, buffer) else { continue }
+            defer { icalcomponent_free(component) }
+            let isa = icalcomponent_isa(component)
+            guard isa == ICAL_VEVENT_COMPONENT || isa == ICAL_VTODO_COMPONENT else { continue }
+            let record = ComponentReader(zones: zones).read(component, kind: isa == ICAL_VEVENT_COMPONENT ? .event : .reminder)
+            add(record, line: chunk.firstLine, chunk: chunk, buffer: buffer)
+        }
+    }
+
+    /// Hands one framed component to libical.
+    /// The corresponding libical function is `icalparser_parse_string`.
+    private mutating func parse(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) -> OpaquePointer? {
+        if !chunk.unclosed.isEmpty {
+            let names = chunk.unclosed.reversed().map { "END:\($0)" }.joined(separator: ", ")
+            warn(chunk.firstLine, "\(chunk.name) is not closed (missing \(names)); read up to where it stops")
+        }
+        scratch.removeAll(keepingCapacity: true)
+        for i in chunk.range where buffer[i] != 0 { scratch.append(CChar(bitPattern: buffer[i])) }
+        if !chunk.rootClosed {
+            for name in chunk.unclosed.reversed() { scratch.append(contentsOf: "\r\nEND:\(name)\r\n".utf8.map { CChar(bitPattern: $0) }) }
+        }
+        scratch.append(0)
+        let component = scratch.withUnsafeBufferPointer { icalparser_parse_string($0.baseAddress!) }
+        if component == nil { warn(chunk.firstLine, "\(chunk.name) could not be read; skipped") }
+        return component
+    }
+
+    private mutating func add(_ record: ComponentRecord, line: Int, chunk: ComponentSplitter.Chunk, buffer: UnsafeBufferPointer<UInt8>) {
+        let kindName = record.kind == .event ? "VEVENT" : "VTODO"
+        let label = record.summary.isEmpty ? kindName : "\(kindName) \"\(record.summary)\""
+        for problem in record.problems {
+            let at = problem.property.flatMap { LineFinder.line(of: $0, in: chunk, buffer) } ?? line
+            warn(at, "\(problem.property.map { "\($0): " } ?? "")\(problem.message) (in \(label))")
+        }
+        for unknown in record.unknownZones {
+            let at = LineFinder.line(of: unknown.property, in: chunk, buffer) ?? line
+            warn(at, "\(unknown.property): unknown time zone \"\(unknown.tzid)\"; read as floating time")
+        }
+        if record.kind == .event { eventCount += 1 } else { reminderCount += 1 }
+
+        let item: Occurrence.Item
+        switch record.kind {
+        case .event:
+            guard record.dtstart != nil else {
+                warn(line, "\(label) has no DTSTART; skipped")
+                return
+            }
+            item = .event(Event(uid: record.uid, title: record.summary, location: record.location,
+                description: record.description, status: record.status, calendar: calendar))
+        case .reminder:
+            item = .reminder(Reminder(uid: record.uid, title: record.summary, location: record.location,
+                description: record.description, status: record.status, isCompleted: record.isCompleted,
+                priority: record.priority, percentComplete: record.percentComplete,
+                categories: record.categories, calendar: calendar))
+        }
+        let timing = InstanceTiming(record: record)
+
+        if let rid = record.recurrenceID {
+            // An override stands for one instance of its master: it is shown
+            // at its own times, and the instance it replaces is dropped.
+            let key = OverrideKey.make(uid: record.uid, rid.agendaTime)
+            overrideKeys.insert(key)
+            if let anchor = timing.anchor {
+                overrides.append(timing.occurrence(item, at: anchor, recurrenceID: rid.agendaTime))
+            } else {
+                overrides.append(Occurrence(item: item, start: nil, end: nil, recurrenceID: rid.agendaTime))
+            }
+            return
+        }
+        guard let anchor = timing.anchor else {
+            masters.append((Occurrence(item: item, start: nil, end: nil, recurrenceID: nil), nil))
+            return
+        }
+        guard record.isRecurring else {
+            masters.append((timing.occurrence(item, at: anchor, recurrenceID: nil),
+                OverrideKey.make(uid: record.uid, anchor.agendaTime)))
+            return
+        }
+        var cut: String? = nil
+        let expander = RecurrenceExpander(window: window, lookBehind: timing.lookBehind)
+        for instance in expander.instances(of: record, anchor: anchor, cut: &cut) {
+            var occurrence = timing.occurrence(item, at: instance.start, recurrenceID: instance.startTime)
+            if let periodEnd = instance.periodEnd, record.kind == .event {
+                occurrence = Occurrence(item: item, start: occurrence.start, end: periodEnd, recurrenceID: instance.startTime)
+            }
+            masters.append((occurrence, OverrideKey.make(uid: record.uid, instance.startTime)))
+        }
+        if let cut { warn(line, "RRULE: \(cut) (in \(label))") }
+    }
+
+    private mutating func warn(_ line: Int, _ message: String) {
+        diagnostics.append(Diagnostic(path: path, line: line, message: message))
+    }
+
+    func finish() -> LoadedCalendar {
+        var occurrences = overrides
+        occurrences.reserveCapacity(masters.count + overrides.count)
+        for (occurrence, key) in masters {
+            if let key, overrideKeys.contains(key) { continue }
+            occurrences.append(occurrence)
+        }
+        return LoadedCalendar(calendar: calendar, occurrences: occurrences, eventCount: eventCount,
+            reminderCount: reminderCount, diagnostics: diagnostics)
+    }
+}
+
+/// Identifies one instance of a series: the UID and the instance's original start.
+enum OverrideKey {
+    static func make(uid: String, _ time: AgendaTime) -> String { "\(uid)\u{0}\(time.matchKey)" }
+}
+
+/// Finds the line of a property inside a framed component, for warnings.
+enum LineFinder {
+    static func line(of property: String, in chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) -> Int? {
+        let name = Array(property.uppercased().utf8)
+        var line = chunk.firstLine
+        var i = chunk.range.lowerBound
+        var atLineStart = true
+        while i < chunk.range.upperBound {
+            if atLineStart, i + name.count < chunk.range.upperBound {
+                var match = true
+                for (j, c) in name.enumerated() where buffer[i + j] & 0xDF != c & 0xDF {
+                    match = false
+                    break
+                }
+                let after = buffer[i + name.count]
+                if match && (after == 0x3A || after == 0x3B) { return line }
+            }
+            atLineStart = buffer[i] == 0x0A
+            if atLineStart { line += 1 }
+            i += 1
+        }
+        return nil
+    }
+}

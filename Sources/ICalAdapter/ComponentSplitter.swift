@@ -1,0 +1,154 @@
+/// Frames an iCalendar text into its top-level components before libical
+/// parses each one on its own.
+///
+/// This is framing, not parsing: it only follows `BEGIN:`/`END:` lines (and
+/// reads `X-WR-CALNAME` and `X-WR-TIMEZONE`). It gives what libical cannot:
+/// the line where each component starts, so that warnings can name it, and
+/// one component at a time, so that a damaged one costs only itself.
+struct ComponentSplitter {
+    struct Chunk {
+        /// Upper-case component name: `VEVENT`, `VTODO`, `VTIMEZONE`, ...
+        let name: String
+        let range: Range<Int>
+        let firstLine: Int
+        /// The components left open when the chunk ended (innermost last):
+        /// empty for a well-formed component.
+        let unclosed: [String]
+        /// Whether the chunk ends with its own END line; when it does not,
+        /// END lines for `unclosed` are added before libical reads it.
+        let rootClosed: Bool
+    }
+
+    struct Result {
+        var chunks: [Chunk] = []
+        var calendarName: String?
+        var wrTimezone: String?
+        /// Whether a `BEGIN:VCALENDAR` or any component was seen at all.
+        var looksLikeICalendar: Bool { sawCalendar || !chunks.isEmpty }
+        var sawCalendar = false
+    }
+
+    /// Components that stand only at the top of a calendar: meeting one
+    /// while another is open means the open one lost its END line.
+    static let topLevelNames: Set<String> = ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "VCALENDAR"]
+
+    static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> Result {
+        var result = Result()
+        var stack: [String] = []  // open components inside the current chunk
+        var chunkStart = 0
+        var chunkLine = 0
+        var chunkName = ""
+        var pendingProperty: (name: String, value: [UInt8])? = nil
+        var lineNumber = 0
+        var pos = 0
+        let n = bytes.count
+
+        func closeChunk(at end: Int, rootClosed: Bool = false) {
+            let unclosed = rootClosed ? Array(stack.dropFirst()) : stack
+            result.chunks.append(
+                Chunk(name: chunkName, range: chunkStart..<end, firstLine: chunkLine, unclosed: unclosed, rootClosed: rootClosed))
+            stack.removeAll()
+        }
+        func finishProperty() {
+            guard let p = pendingProperty else { return }
+            let value = unescapeText(p.value)
+            if p.name == "X-WR-CALNAME", result.calendarName == nil, !value.isEmpty { result.calendarName = value }
+            if p.name == "X-WR-TIMEZONE", result.wrTimezone == nil, !value.isEmpty { result.wrTimezone = value }
+            pendingProperty = nil
+        }
+
+        while pos < n {
+            lineNumber += 1
+            let lineStart = pos
+            var lineEnd = pos
+            while lineEnd < n && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            pos = lineEnd < n ? lineEnd + 1 : n
+            var contentEnd = lineEnd
+            if contentEnd > lineStart && bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+            let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<contentEnd])
+
+            // A folded continuation of a calendar-level property.
+            if let first = line.first, first == 0x20 || first == 0x09 {
+                if pendingProperty != nil { pendingProperty!.value.append(contentsOf: line.dropFirst()) }
+                continue
+            }
+            finishProperty()
+
+            if let name = keyword(line, "BEGIN:") {
+                if stack.isEmpty {
+                    if name == "VCALENDAR" {
+                        result.sawCalendar = true
+                        continue
+                    }
+                } else if topLevelNames.contains(name) {
+                    closeChunk(at: lineStart)  // the open one lost its END line
+                    if name == "VCALENDAR" { continue }
+                } else {
+                    stack.append(name)
+                    continue
+                }
+                chunkStart = lineStart
+                chunkLine = lineNumber
+                chunkName = name
+                stack = [name]
+            } else if let name = keyword(line, "END:") {
+                guard !stack.isEmpty else { continue }  // END:VCALENDAR, or a stray END
+                if name == stack.last! {
+                    if stack.count == 1 { closeChunk(at: pos, rootClosed: true) } else { stack.removeLast() }
+                } else if name == chunkName {
+                    closeChunk(at: pos, rootClosed: true)  // an inner component lost its END line
+                } else if name == "VCALENDAR" {
+                    closeChunk(at: lineStart)
+                }
+            } else if stack.isEmpty, let colon = line.firstIndex(of: 0x3A) {
+                let head = line[..<colon]
+                let nameEnd = head.firstIndex(of: 0x3B) ?? colon  // ';' starts parameters
+                let name = String(decoding: UnsafeBufferPointer(rebasing: line[..<nameEnd]), as: UTF8.self).uppercased()
+                if name == "X-WR-CALNAME" || name == "X-WR-TIMEZONE" {
+                    pendingProperty = (name, Array(line[(colon + 1)...]))
+                }
+            }
+        }
+        finishProperty()
+        if !stack.isEmpty { closeChunk(at: n) }
+        return result
+    }
+
+    /// The upper-cased word after `BEGIN:` or `END:` on a line, if it is one.
+    static func keyword(_ line: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> String? {
+        let p = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        guard line.count > p.count else { return nil }
+        for i in 0..<p.count where line[i] | 0x20 != p[i] | 0x20 { return nil }
+        var rest = line[p.count...]
+        while let last = rest.last, last == 0x20 || last == 0x09 { rest = rest.dropLast() }
+        guard !rest.isEmpty else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: rest), as: UTF8.self).uppercased()
+    }
+
+    /// RFC 5545 TEXT unescaping: `\n`, `\,`, `\;`, `\\`.
+    static func unescapeText(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == 0x5C, i + 1 < bytes.count {
+                let next = bytes[i + 1]
+                out.append(next == 0x6E || next == 0x4E ? 0x0A : next)
+                i += 2
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self).trimmingWhitespace()
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s = s.dropFirst() }
+        while let l = s.last, l.isWhitespace { s = s.dropLast() }
+        return String(s)
+    }
+}

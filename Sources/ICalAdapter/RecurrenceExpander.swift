@@ -1,0 +1,99 @@
+import AgendaCore
+import Foundation
+internal import CLibical
+
+/// Expands one master component into the instance starts that can touch the
+/// window: DTSTART (always the first instance, RFC 5545 3.8.5.3), each RRULE
+/// walked with libical's `icalrecur_iterator`, each RDATE, less EXDATEs, all
+/// in the zone of their own TZID.
+///
+/// `icalcomponent_foreach_recurrence` is not used: it reads `RDATE;TZID=`
+/// values as UTC and drops a DTSTART its rule does not produce.
+struct RecurrenceExpander {
+    struct Instance {
+        let start: ZonedTime
+        let startTime: AgendaTime
+        /// An RDATE PERIOD's own end, which overrides the component's duration.
+        var periodEnd: AgendaTime?
+    }
+
+    /// The most instances one component may put into a window, and the most
+    /// rule steps taken to get there: beyond them the series is cut, with a warning.
+    static let maxInstances = 100_000
+    static let maxSteps = 2_000_000
+
+    let window: AgendaWindow
+    /// How far before the window an instance may start and still reach into it.
+    let lookBehind: TimeInterval
+
+    /// Instances of `anchor`'s series that start before the window's end, in no particular order.
+    func instances(of record: ComponentRecord, anchor: ZonedTime, cut: inout String?) -> [Instance] {
+        var result: [Instance] = []
+        var seen = Set<Int64>()
+        let excluded = Set(record.exdates.filter { !$0.isDate || anchor.isDate }.map { $0.agendaTime.matchKey })
+        let excludedDays = Set(record.exdates.filter { $0.isDate && !anchor.isDate }.map { $0.civilDate.dayKey })
+        let clock = window.clock
+        let earliest = window.start - lookBehind
+
+        func consider(_ start: ZonedTime, periodEnd: AgendaTime? = nil) -> Bool {
+            let time = start.agendaTime
+            let key = time.matchKey
+            guard !excluded.contains(key), !(excludedDays.contains(start.civilDate.dayKey)), seen.insert(key).inserted
+            else { return true }
+            let instant = time.instant(in: clock)
+            if instant >= earliest && instant < window.end {
+                result.append(Instance(start: start, startTime: time, periodEnd: periodEnd))
+            }
+            return result.count < RecurrenceExpander.maxInstances
+        }
+
+        _ = consider(anchor)
+        for rdate in record.rdates {
+            var end: AgendaTime? = nil
+            if let e = rdate.end {
+                end = e.agendaTime
+            } else if let d = rdate.periodDuration {
+                end = RecurrenceExpander.end(of: rdate.start, adding: d)
+            }
+            _ = consider(rdate.start, periodEnd: end)
+        }
+        for rule in record.rrules {
+            walk(rule, from: anchor, cut: &cut, consider)
+        }
+        if result.count >= RecurrenceExpander.maxInstances {
+            cut = "more than \(RecurrenceExpander.maxInstances) occurrences in the window; only the first are listed"
+        }
+        return result
+    }
+
+    private func walk(_ rule: icalrecurrencetype, from anchor: ZonedTime, cut: inout String?, _ consider: (ZonedTime, AgendaTime?) -> Bool) {
+        var dtstart = anchor.local
+        dtstart.zone = anchor.zone
+        guard let iterator = icalrecur_iterator_new(rule, dtstart) else { return }
+        defer { icalrecur_iterator_free(iterator) }
+        let clock = window.clock
+        var steps = 0
+        while true {
+            let next = icalrecur_iterator_next(iterator)
+            if icaltime_is_null_time(next) != 0 { return }
+            steps += 1
+            if steps > RecurrenceExpander.maxSteps {
+                cut = "the rule was cut after \(RecurrenceExpander.maxSteps) steps"
+                return
+            }
+            let start = ZonedTime(local: next, zone: anchor.zone)
+            if start.agendaTime.instant(in: clock) >= window.end { return }
+            if !consider(start, nil) { return }
+        }
+    }
+
+    /// A value moved by a DURATION: nominal days on the wall clock of its
+    /// zone, then exact seconds.
+    static func end(of start: ZonedTime, adding duration: NominalDuration) -> AgendaTime {
+        if start.isDate {
+            return start.addingDays(max(duration.days, 1)).agendaTime
+        }
+        let moved = duration.days == 0 ? start : start.addingDays(duration.days)
+        return moved.agendaTime.adding(seconds: duration.seconds)
+    }
+}

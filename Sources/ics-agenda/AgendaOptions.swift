@@ -1,0 +1,64 @@
+import AgendaCore
+import ArgumentParser
+import Foundation
+
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
+
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+}
+
+/// The options that say what to show and how: window, zone, locale, selection, format.
+struct AgendaOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("First day shown: YYYY-MM-DD, today, tomorrow, yesterday, +Nd or -Nd.", valueName: "date"))
+    var from: String?
+
+    @Option(name: .long, help: ArgumentHelp("Last day shown, included (same forms as --from).", valueName: "date"))
+    var to: String?
+
+    @Option(name: .long, help: ArgumentHelp("Show N days from --from (--days 1 is one day).", valueName: "n"))
+    var days: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Set the clock, as ISO 8601 (2025-03-01T08:00:00+01:00); also ICS_AGENDA_NOW.", valueName: "time"))
+    var now: String?
+
+    @Option(name: .long, help: ArgumentHelp("Display time zone (IANA name, e.g. Europe/Berlin); default $TZ, else the system zone.", valueName: "zone"))
+    var tz: String?
+
+    @Option(name: .long, help: ArgumentHelp("Locale of headers and times (e.g. de_DE); default from LC_ALL, LC_TIME, LANG, else en_US.", valueName: "id"))
+    var locale: String?
+
+    @Option(name: .long, help: "Output format: text or json (JSON Lines, one object per occurrence).")
+    var format: OutputFormat = .text
+
+    @Option(name: .long, help: "Colour: auto (only on a terminal, never with NO_COLOR set), always or never.")
+    var color: ColorChoice = .auto
+
+    @Flag(name: .long, help: "Leave events (VEVENT) out.")
+    var noEvents = false
+
+    @Flag(name: .long, help: "Leave reminders (VTODO) out.")
+    var noReminders = false
+
+    @Flag(name: .long, help: "Include completed reminders.")
+    var completed = false
+
+    @Flag(name: .long, help: "List cancelled occurrences (STATUS:CANCELLED), marked as such.")
+    var showCancelled = false
+
+    func validate() throws {
+        if days != nil && to != nil { throw ValidationError("Give --to or --days, not both.") }
+        if let days, days < 1 { throw ValidationError("--days takes a whole number of days, 1 or more.") }
+    }
+
+    var selection: Selection {
+        var s = Selection()
+        s.includeEvents = !noEvents
+        s.includeReminders = !noReminders
+        s.showCompleted = completed
+        s.showCancelled = showCancelled
+        return s
+    }
+}

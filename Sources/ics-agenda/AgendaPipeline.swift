@@ -1,0 +1,55 @@
+import AgendaCore
+import Foundation
+import ICalAdapter
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The pipeline in one place: inputs → parse and expand (ICalAdapter) →
+/// group (AgendaBuilder) → format (TextFormatter, JSONLinesFormatter).
+struct AgendaPipeline {
+    let settings: Settings
+
+    /// Reads every input. Warnings go to stderr as they come; an input named
+    /// on the command line that is missing or not iCalendar stops the run,
+    /// one found in a folder is skipped with a warning.
+    func load(_ paths: [String]) throws -> [LoadedCalendar] {
+        let files = try InputFiles.expand(paths) { StandardError.write("ics-agenda: warning: \($0)\n") }
+        let loader = CalendarLoader(window: settings.window)
+        var calendars: [LoadedCalendar] = []
+        for file in files {
+            do {
+                let data = try InputFiles.read(file)
+                let calendar = try loader.load(data, path: file.path == "-" ? "stdin" : file.path,
+                    defaultName: file.defaultName, source: file.source)
+                for diagnostic in calendar.diagnostics { StandardError.write("ics-agenda: warning: \(diagnostic)\n") }
+                calendars.append(calendar)
+            } catch where !file.isExplicit {
+                StandardError.write("ics-agenda: warning: \(error); skipped\n")
+            }
+        }
+        return calendars
+    }
+
+    func render(_ calendars: [LoadedCalendar], options: AgendaOptions, environment: [String: String], to out: inout BufferedOutput) {
+        let builder = AgendaBuilder(window: settings.window, today: settings.today, selection: options.selection)
+        let sections = builder.build(calendars.flatMap(\.occurrences))
+        switch options.format {
+        case .text:
+            let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
+            let style = TerminalStyle(enabled: useColor(options.color, environment: environment))
+            TextFormatter(formats: formats, style: style).write(sections, to: &out)
+        case .json:
+            JSONLinesFormatter(clock: settings.clock).write(sections, to: &out)
+        }
+    }
+
+    func useColor(_ choice: ColorChoice, environment: [String: String]) -> Bool {
+        switch choice {
+        case .always: true
+        case .never: false
+        case .auto: isatty(1) != 0 && (environment["NO_COLOR"] ?? "").isEmpty
+        }
+    }
+}
