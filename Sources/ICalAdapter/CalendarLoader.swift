@@ -117,12 +117,28 @@ private struct LoadRun {
     private mutating func add(_ record: ComponentRecord, line: Int, chunk: ComponentSplitter.Chunk, buffer: UnsafeBufferPointer<UInt8>) {
         let kindName = record.kind == .event ? "VEVENT" : "VTODO"
         let label = record.summary.isEmpty ? kindName : "\(kindName) \"\(record.summary)\""
+        // An event without a usable DTSTART cannot be placed: it is skipped,
+        // and the warning about its DTSTART says so.
+        let skipped = record.kind == .event && record.dtstart == nil
+        var startExplained = false
         for problem in record.problems {
-            let at = problem.property.flatMap { LineFinder.line(of: $0, in: chunk, buffer) } ?? line
-            warn(at, "\(problem.property.map { "\($0): " } ?? "")\(problem.message) (in \(label))")
+            let property: String?, message: String
+            switch problem {
+            case .libical(let name, let text):
+                property = name
+                message = text
+            case .invalidTime(let name):
+                property = name
+                let value = LineFinder.find(name, in: chunk, buffer).map { " \"\($0.value)\"" } ?? ""
+                message = "cannot read\(value) as a date or date-time"
+            }
+            let at = property.flatMap { LineFinder.find($0, in: chunk, buffer)?.line } ?? line
+            let isStart = skipped && property == "DTSTART"
+            startExplained = startExplained || isStart
+            warn(at, "\(property.map { "\($0): " } ?? "")\(message) (in \(label))\(isStart ? "; skipped" : "")")
         }
         for unknown in record.unknownZones {
-            let at = LineFinder.line(of: unknown.property, in: chunk, buffer) ?? line
+            let at = LineFinder.find(unknown.property, in: chunk, buffer)?.line ?? line
             warn(at, "\(unknown.property): unknown time zone \"\(unknown.tzid)\"; read as floating time")
         }
         if record.kind == .event { eventCount += 1 } else { reminderCount += 1 }
@@ -130,8 +146,8 @@ private struct LoadRun {
         let item: Occurrence.Item
         switch record.kind {
         case .event:
-            guard record.dtstart != nil else {
-                warn(line, "\(label) has no DTSTART; skipped")
+            guard !skipped else {
+                if !startExplained { warn(line, "\(label) has no DTSTART; skipped") }
                 return
             }
             item = .event(Event(uid: record.uid, title: record.summary, location: record.location,
@@ -198,9 +214,12 @@ enum OverrideKey {
     static func make(uid: String, _ time: AgendaTime) -> String { "\(uid)\u{0}\(time.matchKey)" }
 }
 
-/// Finds the line of a property inside a framed component, for warnings.
+/// Finds a property inside a framed component, for warnings: its line
+/// number and its value as written.
 enum LineFinder {
-    static func line(of property: String, in chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) -> Int? {
+    static func find(_ property: String, in chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>)
+        -> (line: Int, value: String)?
+    {
         let name = Array(property.uppercased().utf8)
         var line = chunk.firstLine
         var i = chunk.range.lowerBound
@@ -213,12 +232,27 @@ enum LineFinder {
                     break
                 }
                 let after = buffer[i + name.count]
-                if match && (after == 0x3A || after == 0x3B) { return line }
+                if match && (after == 0x3A || after == 0x3B) { return (line, value(at: i, until: chunk.range.upperBound, buffer)) }
             }
             atLineStart = buffer[i] == 0x0A
             if atLineStart { line += 1 }
             i += 1
         }
         return nil
+    }
+
+    /// The text after the first unquoted colon of the line starting at `start`.
+    private static func value(at start: Int, until end: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> String {
+        var i = start
+        var quoted = false
+        while i < end && buffer[i] != 0x0A && !(buffer[i] == 0x3A && !quoted) {
+            if buffer[i] == 0x22 { quoted.toggle() }
+            i += 1
+        }
+        var stop = i
+        while stop < end && buffer[stop] != 0x0A && buffer[stop] != 0x0D { stop += 1 }
+        let from = min(i + 1, stop)
+        let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[from..<stop]), as: UTF8.self)
+        return text.count > 80 ? String(text.prefix(80)) + "…" : text
     }
 }

@@ -26,10 +26,17 @@ struct ComponentRecord {
     var priority: Int?
     var percentComplete: Int?
     var categories: [String] = []
-    /// Problems libical marked with X-LIC-ERROR, and ones found here: (property name if known, message).
-    var problems: [(property: String?, message: String)] = []
+    /// Problems libical marked with X-LIC-ERROR, and values found unusable here.
+    var problems: [Problem] = []
     /// TZIDs that named no known zone (the values were read as floating).
     var unknownZones: [(property: String, tzid: String)] = []
+
+    enum Problem {
+        /// An X-LIC-ERROR: libical dropped a property it could not read.
+        case libical(property: String?, message: String)
+        /// A date or date-time whose fields do not make a real time (month 13, hour 25).
+        case invalidTime(property: String)
+    }
 
     struct RDate {
         var start: ZonedTime
@@ -86,7 +93,7 @@ struct ComponentReader {
                 }
             case ICAL_XLICERROR_PROPERTY:
                 let message = text(icalproperty_get_xlicerror(p)) ?? "unreadable property"
-                record.problems.append((LibicalMessages.propertyName(in: message), LibicalMessages.clean(message)))
+                record.problems.append(.libical(property: LibicalMessages.propertyName(in: message), message: LibicalMessages.clean(message)))
             default: break
             }
         }
@@ -102,6 +109,10 @@ struct ComponentReader {
     /// A date or date-time property value with its TZID resolved.
     private func time(_ p: OpaquePointer, _ value: icaltimetype, _ name: String, _ record: inout ComponentRecord) -> ZonedTime? {
         if icaltime_is_null_time(value) != 0 { return nil }
+        guard ComponentReader.isReal(value) else {
+            record.problems.append(.invalidTime(property: name))
+            return nil
+        }
         var zoned = ZonedTime(local: value, zone: nil)
         if value.is_date == 0, icaltime_is_utc(value) == 0,
             let param = icalproperty_get_first_parameter(p, ICAL_TZID_PARAMETER),
@@ -115,6 +126,15 @@ struct ComponentReader {
             }
         }
         return zoned
+    }
+
+    /// libical keeps out-of-range fields as written ("2025-13-01" becomes
+    /// month 13) and would roll them over into another date.
+    static func isReal(_ t: icaltimetype) -> Bool {
+        guard (1...9999).contains(t.year), (1...12).contains(t.month),
+            t.day >= 1, Int(t.day) <= CivilDate.daysIn(year: Int(t.year), month: Int(t.month))
+        else { return false }
+        return t.is_date != 0 || ((0...23).contains(t.hour) && (0...59).contains(t.minute) && (0...60).contains(t.second))
     }
 
     private func readRDate(_ p: OpaquePointer, _ record: inout ComponentRecord) {

@@ -80,6 +80,9 @@ struct ComponentSplitter {
                         result.sawCalendar = true
                         continue
                     }
+                    // Outside a VCALENDAR only iCalendar's own components are
+                    // taken (a bare VEVENT), not a VCARD or the like.
+                    if !topLevelNames.contains(name) { continue }
                 } else if topLevelNames.contains(name) {
                     closeChunk(at: lineStart)  // the open one lost its END line
                     if name == "VCALENDAR" { continue }

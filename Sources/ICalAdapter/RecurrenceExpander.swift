@@ -67,8 +67,10 @@ struct RecurrenceExpander {
     }
 
     private func walk(_ rule: icalrecurrencetype, from anchor: ZonedTime, cut: inout String?, _ consider: (ZonedTime, AgendaTime?) -> Bool) {
+        // The iterator compares UNTIL in the start's zone: give it the zone
+        // (a UTC start already carries libical's UTC zone).
         var dtstart = anchor.local
-        dtstart.zone = anchor.zone
+        if let zone = anchor.zone { dtstart.zone = zone }
         guard let iterator = icalrecur_iterator_new(rule, dtstart) else { return }
         defer { icalrecur_iterator_free(iterator) }
         let clock = window.clock
@@ -81,7 +83,9 @@ struct RecurrenceExpander {
                 cut = "the rule was cut after \(RecurrenceExpander.maxSteps) steps"
                 return
             }
-            let start = ZonedTime(local: next, zone: anchor.zone)
+            var local = next
+            local.zone = anchor.local.zone  // keep UTC values UTC
+            let start = ZonedTime(local: local, zone: anchor.zone)
             if start.agendaTime.instant(in: clock) >= window.end { return }
             if !consider(start, nil) { return }
         }

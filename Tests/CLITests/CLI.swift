@@ -1,0 +1,83 @@
+import Foundation
+
+/// Runs the built binary as a user would, from the package root, with an
+/// environment that holds no zone, locale or clock of the machine's.
+enum CLI {
+    struct Result {
+        let stdout: String
+        let stderr: String
+        let status: Int32
+    }
+
+    /// The package root (this file is Tests/CLITests/CLI.swift).
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The `ics-agenda` that `swift build` put beside the test bundle.
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["ICS_AGENDA_BIN"] { return URL(fileURLWithPath: path) }
+        var dir = Bundle.main.bundleURL
+        for _ in 0..<3 {
+            let candidate = dir.appendingPathComponent("ics-agenda")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return Bundle.main.bundleURL.appendingPathComponent("ics-agenda")
+    }
+
+    static func run(_ arguments: [String], stdinFile: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = root
+        var environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC"]
+        environment.merge(extra) { $1 }
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        if let stdinFile {
+            process.standardInput = try FileHandle(forReadingFrom: root.appendingPathComponent(stdinFile))
+        } else {
+            process.standardInput = Pipe()  // not a terminal, and empty
+        }
+        try process.run()
+        // Read both pipes before waiting, so that a large output cannot block the child.
+        let stderrBox = DataBox()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            stderrBox.data = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        let stderrData = stderrBox.data
+        return Result(stdout: String(decoding: stdoutData, as: UTF8.self), stderr: String(decoding: stderrData, as: UTF8.self),
+            status: process.terminationStatus)
+    }
+
+    /// `diff -u` of two texts, for a readable failure.
+    static func diff(_ expected: String, _ actual: String) -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-diff-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("expected"), b = dir.appendingPathComponent("actual")
+        try? expected.write(to: a, atomically: true, encoding: .utf8)
+        try? actual.write(to: b, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/diff")
+        process.arguments = ["-u", a.path, b.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        guard (try? process.run()) != nil else { return "expected:\n\(expected)\nactual:\n\(actual)" }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+private final class DataBox: @unchecked Sendable {
+    var data = Data()  // written by one reader thread, read after group.wait()
+}
