@@ -18,7 +18,15 @@ public struct AgendaBuilder: Sendable {
         var rows: [AgendaRow] = []
         rows.reserveCapacity(occurrences.count)
         var undated: [AgendaRow] = []
+        // Every occurrence of a series shares its Event or Reminder: match the text once per item.
+        var textMatches: [ObjectIdentifier: Bool] = [:]
         for occurrence in occurrences where selection.admits(occurrence) {
+            if let matcher = selection.text {
+                let id = occurrence.itemIdentity
+                let matched = textMatches[id] ?? matcher.matches(occurrence)
+                textMatches[id] = matched
+                if !matched { continue }
+            }
             if occurrence.isReminder {
                 if let row = placeReminder(occurrence) {
                     if row.day == nil { undated.append(row) } else { rows.append(row) }

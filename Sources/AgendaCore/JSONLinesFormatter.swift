@@ -47,7 +47,12 @@ public struct JSONLinesFormatter: Sendable {
 
     func time(_ t: AgendaTime?) -> String { t.map { quote(iso.string($0)) } ?? "null" }
 
-    func quote(_ s: String?) -> String {
+    func quote(_ s: String?) -> String { JSONText.quote(s) }
+}
+
+/// JSON string literals, escaped per RFC 8259 (and U+2028/U+2029, for JavaScript readers).
+enum JSONText {
+    static func quote(_ s: String?) -> String {
         guard let s else { return "null" }
         var out = "\""
         out.reserveCapacity(s.utf8.count + 2)

@@ -74,6 +74,14 @@ public struct Occurrence: Sendable {
         }
     }
 
+    /// The shared Event or Reminder object: the same for every occurrence of a component.
+    public var itemIdentity: ObjectIdentifier {
+        switch item {
+        case .event(let e): ObjectIdentifier(e)
+        case .reminder(let r): ObjectIdentifier(r)
+        }
+    }
+
     public var isCancelled: Bool { status == "CANCELLED" }
 
     /// All-day: the occurrence's start (or, for a reminder, its anchor) is a date.

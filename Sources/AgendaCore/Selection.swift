@@ -1,12 +1,19 @@
+import Foundation
+
 /// What the user asked to see, beyond the window.
 public struct Selection: Sendable {
     public var includeEvents = true
     public var includeReminders = true
     public var showCompleted = false
     public var showCancelled = false
+    /// Only calendars with these names (`--calendar`, repeatable); empty: all.
+    public var calendars: Set<String> = []
+    /// Only items whose title, location or description match (`--grep`).
+    public var text: TextMatcher?
 
     public init() {}
 
+    /// Kind, completion, status and calendar: what an occurrence says of itself.
     public func admits(_ occurrence: Occurrence) -> Bool {
         switch occurrence.item {
         case .event: guard includeEvents else { return false }
@@ -14,6 +21,27 @@ public struct Selection: Sendable {
             guard includeReminders else { return false }
             if r.isCompleted && !showCompleted { return false }
         }
+        if !calendars.isEmpty && !calendars.contains(occurrence.calendar.name) { return false }
         return showCancelled || !occurrence.isCancelled
+    }
+}
+
+/// `--grep REGEX` over an item's title, location and description. Smart
+/// case, as in ripgrep and fd: a pattern with no upper-case letter ignores case.
+public final class TextMatcher: Sendable {
+    public let pattern: String
+    private let regex: NSRegularExpression
+
+    public init(pattern: String) throws {
+        self.pattern = pattern
+        let ignoreCase = !pattern.contains { $0.isUppercase }
+        regex = try NSRegularExpression(pattern: pattern, options: ignoreCase ? [.caseInsensitive] : [])
+    }
+
+    public func matches(_ occurrence: Occurrence) -> Bool {
+        [occurrence.title, occurrence.location, occurrence.description].contains { field in
+            guard let field else { return false }
+            return regex.firstMatch(in: field, range: NSRange(field.startIndex..., in: field)) != nil
+        }
     }
 }

@@ -11,10 +11,13 @@ import Foundation
 public struct TextFormatter {
     public let formats: LocaleFormats
     public let style: TerminalStyle
+    /// Append each row's calendar name (`--show-calendar`).
+    public let showCalendar: Bool
 
-    public init(formats: LocaleFormats, style: TerminalStyle) {
+    public init(formats: LocaleFormats, style: TerminalStyle, showCalendar: Bool = false) {
         self.formats = formats
         self.style = style
+        self.showCalendar = showCalendar
     }
 
     public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
@@ -27,7 +30,8 @@ public struct TextFormatter {
             for (row, label) in zip(section.rows, labels[index]) {
                 let padding = String(repeating: " ", count: width - displayWidth(label))
                 let styledLabel = isOverdue(row) ? style.red(label) : style.dim(label)
-                out.write("  \(styledLabel)\(padding)  \(title(row))\n")
+                let calendar = showCalendar ? "  " + style.dim("[\(row.occurrence.calendar.name)]") : ""
+                out.write("  \(styledLabel)\(padding)  \(title(row))\(calendar)\n")
             }
         }
     }
@@ -56,7 +60,10 @@ public struct TextFormatter {
             let box = reminder.isCompleted ? "[x] " : "[ ] "
             text = box + text
             if let marks = priorityMarks(reminder.priority) { text += " " + marks }
-            if case .overdue(let since) = row.timing { text += " (due \(formats.mediumDate(since)))" }
+            if let percent = reminder.percentComplete, (1...99).contains(percent), !reminder.isCompleted {
+                text += " \(percent)%"
+            }
+            if case .overdue(let since) = row.timing { text += " " + style.red("(due \(formats.dayHeader(since)))") }
         }
         if row.dayCount > 1 { text += " (day \(row.dayIndex) of \(row.dayCount))" }
         if occurrence.isCancelled { text = style.strike(text) + " (cancelled)" }

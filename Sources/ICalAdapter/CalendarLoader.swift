@@ -7,7 +7,8 @@ internal import CLibical
 public struct LoadedCalendar: Sendable {
     public let calendar: CalendarInfo
     public let occurrences: [Occurrence]
-    /// Components read (masters and overrides alike), for `calendars`.
+    /// How many events and reminders the file holds, for `calendars`: a
+    /// series with its overrides is one; an override without its master counts.
     public let eventCount: Int
     public let reminderCount: Int
     public let diagnostics: [Diagnostic]
@@ -60,8 +61,10 @@ private struct LoadRun {
     let path: String
     let zones = ZoneTable()
     var diagnostics: [Diagnostic] = []
-    var eventCount = 0
-    var reminderCount = 0
+    /// Components without RECURRENCE-ID, and the UIDs of masters and overrides, per kind, for the counts.
+    var masterCount: [ComponentRecord.Kind: Int] = [:]
+    var masterUIDs: [ComponentRecord.Kind: Set<String>] = [:]
+    var overrideUIDs: [ComponentRecord.Kind: Set<String>] = [:]
     /// Occurrences of masters, with the key an override would replace them by.
     var masters: [(occurrence: Occurrence, key: String?)] = []
     var overrides: [Occurrence] = []
@@ -141,7 +144,12 @@ private struct LoadRun {
             let at = LineFinder.find(unknown.property, in: chunk, buffer)?.line ?? line
             warn(at, "\(unknown.property): unknown time zone \"\(unknown.tzid)\"; read as floating time")
         }
-        if record.kind == .event { eventCount += 1 } else { reminderCount += 1 }
+        if record.recurrenceID == nil {
+            masterCount[record.kind, default: 0] += 1
+            masterUIDs[record.kind, default: []].insert(record.uid)
+        } else {
+            overrideUIDs[record.kind, default: []].insert(record.uid)
+        }
 
         let item: Occurrence.Item
         switch record.kind {
@@ -182,8 +190,10 @@ private struct LoadRun {
             return
         }
         var cut: String? = nil
-        let expander = RecurrenceExpander(window: window, lookBehind: timing.lookBehind)
-        for instance in expander.instances(of: record, anchor: anchor, cut: &cut) {
+        let isReminder = record.kind == .reminder
+        // A reminder is placed by one day, not a span: nothing before the window reaches into it.
+        let expander = RecurrenceExpander(window: window, lookBehind: isReminder ? 0 : timing.lookBehind)
+        for instance in expander.instances(of: record, anchor: anchor, keepLatestBefore: isReminder, cut: &cut) {
             var occurrence = timing.occurrence(item, at: instance.start, recurrenceID: instance.startTime)
             if let periodEnd = instance.periodEnd, record.kind == .event {
                 occurrence = Occurrence(item: item, start: occurrence.start, end: periodEnd, recurrenceID: instance.startTime)
@@ -204,8 +214,12 @@ private struct LoadRun {
             if let key, overrideKeys.contains(key) { continue }
             occurrences.append(occurrence)
         }
-        return LoadedCalendar(calendar: calendar, occurrences: occurrences, eventCount: eventCount,
-            reminderCount: reminderCount, diagnostics: diagnostics)
+        func count(_ kind: ComponentRecord.Kind) -> Int {
+            let orphans = overrideUIDs[kind, default: []].subtracting(masterUIDs[kind, default: []])
+            return masterCount[kind, default: 0] + orphans.count
+        }
+        return LoadedCalendar(calendar: calendar, occurrences: occurrences, eventCount: count(.event),
+            reminderCount: count(.reminder), diagnostics: diagnostics)
     }
 }
 

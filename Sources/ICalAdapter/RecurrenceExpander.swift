@@ -27,8 +27,12 @@ struct RecurrenceExpander {
     let lookBehind: TimeInterval
 
     /// Instances of `anchor`'s series that start before the window's end, in no particular order.
-    func instances(of record: ComponentRecord, anchor: ZonedTime, cut: inout String?) -> [Instance] {
+    ///
+    /// With `keepLatestBefore` (reminders), the last instance before the
+    /// window is kept too: it is the one that can be overdue today.
+    func instances(of record: ComponentRecord, anchor: ZonedTime, keepLatestBefore: Bool = false, cut: inout String?) -> [Instance] {
         var result: [Instance] = []
+        var latestBefore: (instance: Instance, at: Date)? = nil
         var seen = Set<Int64>()
         let excluded = Set(record.exdates.filter { !$0.isDate || anchor.isDate }.map { $0.agendaTime.matchKey })
         let excludedDays = Set(record.exdates.filter { $0.isDate && !anchor.isDate }.map { $0.civilDate.dayKey })
@@ -43,6 +47,8 @@ struct RecurrenceExpander {
             let instant = time.instant(in: clock)
             if instant >= earliest && instant < window.end {
                 result.append(Instance(start: start, startTime: time, periodEnd: periodEnd))
+            } else if keepLatestBefore && instant < earliest && instant > (latestBefore?.at ?? .distantPast) {
+                latestBefore = (Instance(start: start, startTime: time, periodEnd: periodEnd), instant)
             }
             return result.count < RecurrenceExpander.maxInstances
         }
@@ -60,6 +66,7 @@ struct RecurrenceExpander {
         for rule in record.rrules {
             walk(rule, from: anchor, cut: &cut, consider)
         }
+        if let latestBefore { result.append(latestBefore.instance) }
         if result.count >= RecurrenceExpander.maxInstances {
             cut = "more than \(RecurrenceExpander.maxInstances) occurrences in the window; only the first are listed"
         }

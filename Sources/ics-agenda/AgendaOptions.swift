@@ -48,13 +48,27 @@ struct AgendaOptions: ParsableArguments {
     @Flag(name: .long, help: "List cancelled occurrences (STATUS:CANCELLED), marked as such.")
     var showCancelled = false
 
+    @Option(name: .long, help: ArgumentHelp("Only this calendar (X-WR-CALNAME, else the file name); repeat for several.", valueName: "name"))
+    var calendar: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Only items whose title, location or description match REGEX (ignores case unless REGEX has upper case).", valueName: "regex"))
+    var grep: String?
+
+    @Flag(name: .long, help: "Show each row's calendar name.")
+    var showCalendar = false
+
     func validate() throws {
         if days != nil && to != nil { throw ValidationError("Give --to or --days, not both.") }
         if let days, days < 1 { throw ValidationError("--days takes a whole number of days, 1 or more.") }
+        if let grep {
+            do { _ = try TextMatcher(pattern: grep) } catch { throw ValidationError("--grep: \"\(grep)\" is not a valid regular expression.") }
+        }
     }
 
     var selection: Selection {
         var s = Selection()
+        s.calendars = Set(calendar)
+        s.text = grep.flatMap { try? TextMatcher(pattern: $0) }
         s.includeEvents = !noEvents
         s.includeReminders = !noReminders
         s.showCompleted = completed

@@ -15,8 +15,12 @@ struct AgendaPipeline {
     /// on the command line that is missing or not iCalendar stops the run,
     /// one found in a folder is skipped with a warning.
     func load(_ paths: [String]) throws -> [LoadedCalendar] {
+        try AgendaPipeline.load(paths, window: settings.window)
+    }
+
+    static func load(_ paths: [String], window: AgendaWindow) throws -> [LoadedCalendar] {
         let files = try InputFiles.expand(paths) { StandardError.write("ics-agenda: warning: \($0)\n") }
-        let loader = CalendarLoader(window: settings.window)
+        let loader = CalendarLoader(window: window)
         var calendars: [LoadedCalendar] = []
         for file in files {
             do {
@@ -38,14 +42,14 @@ struct AgendaPipeline {
         switch options.format {
         case .text:
             let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
-            let style = TerminalStyle(enabled: useColor(options.color, environment: environment))
-            TextFormatter(formats: formats, style: style).write(sections, to: &out)
+            let style = TerminalStyle(enabled: AgendaPipeline.useColor(options.color, environment: environment))
+            TextFormatter(formats: formats, style: style, showCalendar: options.showCalendar).write(sections, to: &out)
         case .json:
             JSONLinesFormatter(clock: settings.clock).write(sections, to: &out)
         }
     }
 
-    func useColor(_ choice: ColorChoice, environment: [String: String]) -> Bool {
+    static func useColor(_ choice: ColorChoice, environment: [String: String]) -> Bool {
         switch choice {
         case .always: true
         case .never: false

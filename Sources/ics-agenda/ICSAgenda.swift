@@ -17,15 +17,35 @@ struct ICSAgenda: ParsableCommand {
             input; with no INPUT, standard input is read when it is not a terminal. The agenda \
             runs from the start of today to one calendar year later.
 
+            Subcommand: ics-agenda calendars [--format text|json] [INPUT ...] lists the \
+            calendars found, grouped by source, with how many events and reminders each holds \
+            (ics-agenda calendars --help).
+
             Examples:
-              ics-agenda work.ics home/                    by hand: the coming year
-              ics-agenda --from tomorrow --days 1 cal/     cron: tomorrow only (prints nothing if empty)
-              curl -s URL | ics-agenda --format json | jq -r .title
+              By hand, the coming year:
+                ics-agenda work.ics ~/.calendars/
+              From cron, tomorrow only (nothing printed, no mail, when it is empty):
+                ics-agenda --from tomorrow --days 1 ~/.calendars/
+              In a pipeline:
+                curl -s URL | ics-agenda --format json | jq -r .title
+              The calendars found, grouped by source:
+                ics-agenda calendars ~/.calendars/
 
             Exit status: 0 agenda printed (also when empty), 64 bad command line, \
             65 not iCalendar, 66 input missing or unreadable, 74 output error.
             """
     )
+
+    /// `calendars` is dispatched here: ArgumentParser reads a first word as
+    /// an INPUT when the root command takes positional inputs.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "calendars" {
+            CalendarsCommand.main(Array(arguments.dropFirst()))
+        } else {
+            main(arguments)
+        }
+    }
 
     @OptionGroup var options: AgendaOptions
 
@@ -42,12 +62,18 @@ struct ICSAgenda: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(options, environment: environment)
-        let paths = inputs.isEmpty ? ["-"] : inputs
+        let pipeline = AgendaPipeline(settings: settings)
+        let loaded = try ICSAgenda.reportingInputErrors { try pipeline.load(inputs.isEmpty ? ["-"] : inputs) }
+        var out = BufferedOutput()
+        pipeline.render(loaded, options: options, environment: environment, to: &out)
+        out.flush()
+    }
+
+    /// Input errors end the run with the contract's status: 66 missing or
+    /// unreadable, 65 not iCalendar.
+    static func reportingInputErrors<T>(_ body: () throws -> T) throws -> T {
         do {
-            let loaded = try AgendaPipeline(settings: settings).load(paths)
-            var out = BufferedOutput()
-            AgendaPipeline(settings: settings).render(loaded, options: options, environment: environment, to: &out)
-            out.flush()
+            return try body()
         } catch let error as UnreadableInput {
             StandardError.write("ics-agenda: \(error)\n")
             throw ExitCode(66)

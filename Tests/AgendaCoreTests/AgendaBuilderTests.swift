@@ -162,3 +162,34 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { $0.rows.
         #expect(first["day"] as? String == "2025-03-02")
     }
 }
+
+@Suite struct SelectionTests {
+    func item(_ title: String, location: String? = nil, description: String? = nil, calendar: String = "Work") -> Occurrence {
+        let info = CalendarInfo(name: calendar, source: "s", path: "s/\(calendar).ics")
+        let e = Event(uid: title, title: title, location: location, description: description, status: nil, calendar: info)
+        return Occurrence(item: .event(e), start: at("2025-03-02T08:00:00Z"), end: nil, recurrenceID: nil)
+    }
+
+    @Test func grepLooksAtTitleLocationAndDescriptionWithSmartCase() throws {
+        let items = [item("Review"), item("Lunch", location: "review room"), item("Call", description: "after the REVIEW"), item("Other")]
+        var selection = Selection()
+        selection.text = try TextMatcher(pattern: "review")
+        #expect(titles(builder(selection: selection).build(items)).flatMap { $0 }.sorted() == ["Call", "Lunch", "Review"])
+        selection.text = try TextMatcher(pattern: "Review")  // upper case: case matters
+        #expect(titles(builder(selection: selection).build(items)).flatMap { $0 } == ["Review"])
+    }
+
+    @Test func calendarFilterAndKindFiltersCombine() throws {
+        let r = Reminder(uid: "t", title: "review task", location: nil, description: nil, status: nil, isCompleted: false,
+            priority: nil, percentComplete: nil, categories: [], calendar: CalendarInfo(name: "Work", source: "s", path: "p"))
+        let items = [
+            item("review meeting"), item("review at home", calendar: "Home"),
+            Occurrence(item: .reminder(r), start: nil, end: nil, due: at("2025-03-03T08:00:00Z"), recurrenceID: nil),
+        ]
+        var selection = Selection()
+        selection.calendars = ["Work"]
+        selection.text = try TextMatcher(pattern: "review")
+        selection.includeEvents = false
+        #expect(titles(builder(selection: selection).build(items)) == [["review task"]])
+    }
+}

@@ -58,6 +58,8 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
                 stdin = words.removeLast()
                 words.removeLast()
             }
+            // A subcommand stays the first word and takes no agenda options.
+            if words.first == "calendars" { return GoldenCase(name: parts[0], arguments: words, stdinFile: stdin) }
             var arguments: [String] = []
             for (flag, value) in defaults.sorted(by: { $0.key < $1.key }) where !words.contains(flag) {
                 arguments += [flag, value]

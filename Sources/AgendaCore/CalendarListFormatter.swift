@@ -1,0 +1,62 @@
+/// One calendar in the `calendars` listing.
+public struct CalendarSummary: Sendable {
+    public let calendar: CalendarInfo
+    public let events: Int
+    public let reminders: Int
+
+    public init(calendar: CalendarInfo, events: Int, reminders: Int) {
+        self.calendar = calendar
+        self.events = events
+        self.reminders = reminders
+    }
+}
+
+/// `ics-agenda calendars`: the calendars grouped by source (the folder that
+/// holds them), the way reminder apps group lists by account.
+public struct CalendarListFormatter: Sendable {
+    public let style: TerminalStyle
+
+    public init(style: TerminalStyle) {
+        self.style = style
+    }
+
+    /// Sources in order, calendars by name inside each.
+    public static func grouped(_ summaries: [CalendarSummary]) -> [(source: String, calendars: [CalendarSummary])] {
+        let bySource = Dictionary(grouping: summaries, by: \.calendar.source)
+        return bySource.keys.sorted().map { source in
+            (source, bySource[source]!.sorted { ($0.calendar.name, $0.calendar.path) < ($1.calendar.name, $1.calendar.path) })
+        }
+    }
+
+    public func writeText(_ summaries: [CalendarSummary], to out: inout some TextOutputStream) {
+        let groups = CalendarListFormatter.grouped(summaries)
+        let nameWidth = summaries.map { displayWidth($0.calendar.name) }.max() ?? 0
+        let eventTexts = summaries.map { count($0.events, "event") }
+        let eventWidth = eventTexts.map(\.count).max() ?? 0
+        for (index, group) in groups.enumerated() {
+            if index > 0 { out.write("\n") }
+            out.write(style.bold(group.source) + "\n")
+            for summary in group.calendars {
+                let name = summary.calendar.name
+                let events = count(summary.events, "event")
+                out.write("  \(name)\(spaces(nameWidth - displayWidth(name)))  \(events)\(spaces(eventWidth - events.count))  ")
+                out.write("\(count(summary.reminders, "reminder"))  \(style.dim(summary.calendar.path))\n")
+            }
+        }
+    }
+
+    public func writeJSON(_ summaries: [CalendarSummary], to out: inout some TextOutputStream) {
+        for group in CalendarListFormatter.grouped(summaries) {
+            for s in group.calendars {
+                let fields = [
+                    ("calendar", JSONText.quote(s.calendar.name)), ("source", JSONText.quote(s.calendar.source)),
+                    ("path", JSONText.quote(s.calendar.path)), ("events", String(s.events)), ("reminders", String(s.reminders)),
+                ]
+                out.write("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n")
+            }
+        }
+    }
+
+    private func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+    private func spaces(_ n: Int) -> String { String(repeating: " ", count: max(n, 0)) }
+}

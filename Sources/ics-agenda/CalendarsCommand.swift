@@ -1,0 +1,53 @@
+import AgendaCore
+import ArgumentParser
+import Foundation
+import ICalAdapter
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `ics-agenda calendars [INPUT ...]`: the calendars found, grouped by source.
+struct CalendarsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ics-agenda calendars",
+        abstract: "List the calendars found, grouped by source (the folder that holds them), with their counts.",
+        discussion: "Each calendar shows its name (X-WR-CALNAME, else the file name), how many events and reminders it holds, and its file."
+    )
+
+    @Option(name: .long, help: "Output format: text or json (one object per calendar).")
+    var format: OutputFormat = .text
+
+    @Option(name: .long, help: "Colour: auto (only on a terminal, never with NO_COLOR set), always or never.")
+    var color: ColorChoice = .auto
+
+    @Argument(help: ArgumentHelp("Calendar files, folders, or - for standard input.", valueName: "input"))
+    var inputs: [String] = []
+
+    func validate() throws {
+        if inputs.isEmpty && isatty(0) != 0 {
+            throw ValidationError("Give an .ics file, a folder, or - (standard input is a terminal).")
+        }
+    }
+
+    func run() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let environment = ProcessInfo.processInfo.environment
+        // Counting needs no real window: one day keeps expansion to nothing.
+        let clock = ZoneClock(TimeZone(identifier: "UTC")!)
+        let window = AgendaWindow.days(1, from: CivilDate(year: 2000, month: 1, day: 1), clock: clock)
+        let calendars = try ICSAgenda.reportingInputErrors {
+            try AgendaPipeline.load(inputs.isEmpty ? ["-"] : inputs, window: window)
+        }
+        let summaries = calendars.map {
+            CalendarSummary(calendar: $0.calendar, events: $0.eventCount, reminders: $0.reminderCount)
+        }
+        var out = BufferedOutput()
+        let formatter = CalendarListFormatter(style: TerminalStyle(enabled: AgendaPipeline.useColor(color, environment: environment)))
+        switch format {
+        case .text: formatter.writeText(summaries, to: &out)
+        case .json: formatter.writeJSON(summaries, to: &out)
+        }
+        out.flush()
+    }
+}
