@@ -4,14 +4,14 @@ SWIFT ?= swift
 BIN := .build/release/ics-agenda
 ARGS ?= --now 2025-03-01T08:00:00+01:00 --tz Europe/Berlin Fixtures/sample.ics
 
-.PHONY: help setup build release test run install clean bench conformance
+.PHONY: help setup build release test run manual install clean bench conformance
 
 help:
 	@echo "make setup        install libical-dev and tzdata if missing (apt), then build"
 	@echo "make build        debug build"
 	@echo "make test         unit and golden tests (swift test)"
 	@echo "make run ARGS=... run the release binary (default: the sample in Fixtures/)"
-	@echo "make install PREFIX=/usr/local   install the binary"
+	@echo "make install PREFIX=/usr/local   install the binary, man page and bash/zsh/fish completions"
 	@echo "make bench        benchmark against the naive libical floor (docs/PERFORMANCE.md)"
 	@echo "make conformance  compare with the reference oracle on ../shared/corpus"
 	@echo "make clean        remove build output"
@@ -38,9 +38,22 @@ run:
 	@$(SWIFT) build -c release -q
 	@$(BIN) $(ARGS)
 
-install: release
-	install -d $(DESTDIR)$(PREFIX)/bin
+MANUAL := .build/plugins/GenerateManual/outputs/ics-agenda/ics-agenda.1
+
+# The man page and the completions are generated from the argument parser.
+manual:
+	$(SWIFT) package plugin generate-manual --date 2025-01-01 --authors "the ics-agenda developers"
+
+install: release manual
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ics-agenda
+	install -m 644 $(MANUAL) $(DESTDIR)$(PREFIX)/share/man/man1/ics-agenda.1
+	$(BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ics-agenda
+	$(BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_ics-agenda
+	$(BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/ics-agenda.fish
 
 bench: release
 	python3 scripts/bench.py --binary $(BIN) --write docs/PERFORMANCE.md

@@ -44,10 +44,10 @@ public struct AgendaBuilder: Sendable {
             let key = rows[start].day!.dayKey
             var end = start + 1
             while end < rows.count && rows[end].day!.dayKey == key { end += 1 }
-            sections.append(AgendaSection(day: rows[start].day, rows: Array(rows[start..<end])))
+            sections.append(AgendaSection(period: .day(rows[start].day!), rows: Array(rows[start..<end])))
             start = end
         }
-        if !undated.isEmpty { sections.append(AgendaSection(day: nil, rows: undated)) }
+        if !undated.isEmpty { sections.append(AgendaSection(period: .undated, rows: undated)) }
         return sections
     }
 

@@ -33,8 +33,29 @@ public struct AgendaRow: Sendable {
     let secondOfDay: Int
 }
 
-/// One section of the agenda: a day, or the undated reminders (day nil).
+/// One section of the agenda: a day (or, with `--group-by`, a week or a
+/// month), or the undated reminders.
 public struct AgendaSection: Sendable {
-    public let day: CivilDate?
+    public enum Period: Sendable, Hashable {
+        case day(CivilDate)
+        /// The week that starts on this day (the locale's first weekday).
+        case week(starting: CivilDate)
+        case month(year: Int, month: Int)
+        /// Reminders with neither start nor due date.
+        case undated
+    }
+
+    public let period: Period
     public let rows: [AgendaRow]
+
+    public init(period: Period, rows: [AgendaRow]) {
+        self.period = period
+        self.rows = rows
+    }
+
+    /// The day of a day section.
+    public var day: CivilDate? {
+        if case .day(let d) = period { return d }
+        return nil
+    }
 }

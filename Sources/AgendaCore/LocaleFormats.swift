@@ -9,7 +9,12 @@ public final class LocaleFormats {
     private let header: DateFormatter
     private let shortDate: DateFormatter
     private let time: DateFormatter
+    private let month: DateFormatter
+    private let weekdayAndDay: DateFormatter
+    private let interval: DateIntervalFormatter
     private var timeCache: [Int: String] = [:]
+    /// The first day of the week in this locale: 1 = Sunday ... 7 = Saturday.
+    public let firstWeekday: Int
 
     public init(localeIdentifier: String, clock: ZoneClock) {
         let locale = Locale(identifier: localeIdentifier)
@@ -26,6 +31,44 @@ public final class LocaleFormats {
         header = make(.full, .none)
         shortDate = make(.medium, .none)
         time = make(.none, .short)
+        month = make(.none, .none)
+        month.setLocalizedDateFormatFromTemplate("yMMMM")
+        weekdayAndDay = make(.none, .none)
+        weekdayAndDay.setLocalizedDateFormatFromTemplate("EEEd")
+        interval = DateIntervalFormatter()
+        interval.locale = locale
+        interval.timeZone = TimeZone(identifier: "UTC")
+        interval.dateStyle = .long
+        interval.timeStyle = .none
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.locale = locale
+        firstWeekday = calendar.firstWeekday
+    }
+
+    /// A month header: "March 2025", "März 2025", "2025年3月".
+    public func monthHeader(year: Int, month m: Int) -> String {
+        month.string(from: CivilDate(year: year, month: m, day: 1).midnightUTC)
+    }
+
+    /// A short day for rows of week and month sections: "Sat 1", "Sa. 1.".
+    public func weekdayAndDay(_ day: CivilDate) -> String { weekdayAndDay.string(from: day.midnightUTC) }
+
+    /// A range of days in the locale's style: "March 3 – 9, 2025".
+    public func dayRange(_ first: CivilDate, _ last: CivilDate) -> String {
+        interval.string(from: first.midnightUTC, to: last.midnightUTC) ?? "\(dayHeader(first)) – \(dayHeader(last))"
+    }
+
+    /// "Today" (0) or "Tomorrow" (1) in the locale's words, capitalised.
+    public func relativeDay(_ offset: Int) -> String {
+        var utcCalendar = Calendar(identifier: .gregorian)
+        utcCalendar.timeZone = TimeZone(identifier: "UTC")!
+        var style = Date.RelativeFormatStyle(allowedFields: [.day], presentation: .named, unitsStyle: .wide)
+        style.locale = locale
+        style.calendar = utcCalendar
+        // The words do not depend on the date: format against the real clock,
+        // in UTC, where a day is always 86,400 seconds.
+        let word = style.format(Date() + TimeInterval(offset * 86400))
+        return word.prefix(1).uppercased(with: locale) + word.dropFirst()
     }
 
     /// The section header for a day: the locale's long date style, with the weekday.

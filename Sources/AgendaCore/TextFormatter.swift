@@ -2,81 +2,65 @@ import Foundation
 
 /// `--format text`: one section per day under the locale's long date
 /// header, then one row per occurrence with its time column aligned across
-/// the whole agenda.
+/// the whole agenda. Week and month sections add a day column.
 ///
-///     Saturday, November 21, 2026
-///       all day   Team offsite (day 2 of 3)
-///       9:00 AM   Standup
-///       due       [ ] Send the report
+///     Saturday, March 1, 2025 (Today)
+///       all day      Team offsite (day 2 of 3)
+///       9:00 AM      Standup
+///       due 5:00 PM  [ ] Send the report !!!
 public struct TextFormatter {
-    public let formats: LocaleFormats
+    public let wording: RowWording
     public let style: TerminalStyle
     /// Append each row's calendar name (`--show-calendar`).
     public let showCalendar: Bool
+    /// "Today" and "Tomorrow" beside those days' headers; nil with `--no-relative`.
+    public let today: CivilDate?
 
-    public init(formats: LocaleFormats, style: TerminalStyle, showCalendar: Bool = false) {
-        self.formats = formats
+    public init(formats: LocaleFormats, style: TerminalStyle, showCalendar: Bool = false, today: CivilDate? = nil) {
+        wording = RowWording(formats: formats)
         self.style = style
         self.showCalendar = showCalendar
+        self.today = today
     }
 
     public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
-        let labels = sections.map { $0.rows.map(timeLabel) }
+        let labels = sections.map { $0.rows.map(wording.timeLabel) }
         let width = labels.joined().map(displayWidth).max() ?? 0
+        let dayLabels = sections.map { section in section.rows.map { dayLabel($0, in: section) } }
+        let dayWidth = dayLabels.joined().map(displayWidth).max() ?? 0
         for (index, section) in sections.enumerated() {
             if index > 0 { out.write("\n") }
-            out.write(style.bold(section.day.map(formats.dayHeader) ?? "No date"))
+            out.write(style.bold(wording.header(section.period, relativeTo: today)))
             out.write("\n")
-            for (row, label) in zip(section.rows, labels[index]) {
-                let padding = String(repeating: " ", count: width - displayWidth(label))
-                let styledLabel = isOverdue(row) ? style.red(label) : style.dim(label)
-                let calendar = showCalendar ? "  " + style.dim("[\(row.occurrence.calendar.name)]") : ""
-                out.write("  \(styledLabel)\(padding)  \(title(row))\(calendar)\n")
+            for (i, row) in section.rows.enumerated() {
+                var line = "  "
+                if dayWidth > 0 {
+                    let day = dayLabels[index][i]
+                    line += style.dim(day) + String(repeating: " ", count: dayWidth - displayWidth(day)) + "  "
+                }
+                let label = labels[index][i]
+                line += wording.isOverdue(row) ? style.red(label) : style.dim(label)
+                line += String(repeating: " ", count: width - displayWidth(label)) + "  " + title(row)
+                if showCalendar { line += "  " + style.dim("[\(row.occurrence.calendar.name)]") }
+                out.write(line + "\n")
             }
         }
     }
 
-    func isOverdue(_ row: AgendaRow) -> Bool {
-        if case .overdue = row.timing { return true }
-        return false
-    }
-
-    func timeLabel(_ row: AgendaRow) -> String {
-        switch row.timing {
-        case .allDay: "all day"
-        case .starts(let t): formats.shortTime(t)
-        case .continues(let t): "until " + formats.shortTime(t)
-        case .due(let t): t.map { "due " + formats.shortTime($0) } ?? "due"
-        case .overdue: "overdue"
-        case .undated: "no date"
-        }
+    /// In week and month sections, the first row of each day names the day.
+    func dayLabel(_ row: AgendaRow, in section: AgendaSection) -> String {
+        guard section.day == nil, let day = row.day else { return "" }
+        let first = section.rows.first { $0.day == day }
+        return first.map { $0.occurrence.itemIdentity == row.occurrence.itemIdentity && $0.dayIndex == row.dayIndex } == true
+            ? wording.formats.weekdayAndDay(day) : ""
     }
 
     func title(_ row: AgendaRow) -> String {
-        let occurrence = row.occurrence
-        var text = occurrence.title.isEmpty ? "(no title)" : occurrence.title
-        text = text.replacingOccurrences(of: "\n", with: " ")
-        if case .reminder(let reminder) = occurrence.item {
-            let box = reminder.isCompleted ? "[x] " : "[ ] "
-            text = box + text
-            if let marks = priorityMarks(reminder.priority) { text += " " + marks }
-            if let percent = reminder.percentComplete, (1...99).contains(percent), !reminder.isCompleted {
-                text += " \(percent)%"
-            }
-            if case .overdue(let since) = row.timing { text += " " + style.red("(due \(formats.dayHeader(since)))") }
-        }
-        if row.dayCount > 1 { text += " (day \(row.dayIndex) of \(row.dayCount))" }
-        if occurrence.isCancelled { text = style.strike(text) + " (cancelled)" }
+        let t = wording.title(row)
+        var text = t.checkbox + t.text
+        for mark in t.marks { text += " " + mark }
+        if let note = t.overdueNote { text += " " + style.red(note) }
+        if t.isCancelled { text = style.strike(text) + " (cancelled)" }
         return text
-    }
-
-    /// `!!!` high (1 to 4), `!!` medium (5), `!` low (6 to 9), as reminder apps mark them.
-    func priorityMarks(_ priority: Int?) -> String? {
-        switch priority {
-        case .some(1...4): "!!!"
-        case .some(5): "!!"
-        case .some(6...9): "!"
-        default: nil
-        }
     }
 }

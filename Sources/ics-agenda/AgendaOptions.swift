@@ -3,7 +3,11 @@ import ArgumentParser
 import Foundation
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json
+    case text, json, markdown, html, ics
+}
+
+enum GroupBy: String, ExpressibleByArgument, CaseIterable {
+    case day, week, month
 }
 
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
@@ -30,8 +34,17 @@ struct AgendaOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Locale of headers and times (e.g. de_DE); default from LC_ALL, LC_TIME, LANG, else en_US.", valueName: "id"))
     var locale: String?
 
-    @Option(name: .long, help: "Output format: text or json (JSON Lines, one object per occurrence).")
+    @Option(name: .long, help: "Output format: text, json (JSON Lines, one object per occurrence), markdown, html (one self-contained document) or ics (the listed occurrences as iCalendar).")
     var format: OutputFormat = .text
+
+    @Option(name: .long, help: ArgumentHelp("Print one line per occurrence from STRING's {placeholders} instead of a format: \(TemplateFormatter.placeholders.map { "{\($0.name)}" }.joined(separator: " ")). {{ and }} are braces, \\t a tab.", valueName: "string"))
+    var template: String?
+
+    @Option(name: .long, help: "Sections by day (default), week (from the locale's first weekday) or month.")
+    var groupBy: GroupBy = .day
+
+    @Flag(name: .long, help: "Do not add \"Today\" and \"Tomorrow\" to those days' headers.")
+    var noRelative = false
 
     @Option(name: .long, help: "Colour: auto (only on a terminal, never with NO_COLOR set), always or never.")
     var color: ColorChoice = .auto
@@ -60,6 +73,11 @@ struct AgendaOptions: ParsableArguments {
     func validate() throws {
         if days != nil && to != nil { throw ValidationError("Give --to or --days, not both.") }
         if let days, days < 1 { throw ValidationError("--days takes a whole number of days, 1 or more.") }
+        if let template {
+            do { _ = try TemplateFormatter(template: template, formats: LocaleFormats(localeIdentifier: "en_US", clock: ZoneClock(.gmt))) } catch {
+                throw ValidationError("--template: \(error)")
+            }
+        }
         if let grep {
             do { _ = try TextMatcher(pattern: grep) } catch { throw ValidationError("--grep: \"\(grep)\" is not a valid regular expression.") }
         }

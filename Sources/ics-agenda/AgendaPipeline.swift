@@ -38,14 +38,32 @@ struct AgendaPipeline {
 
     func render(_ calendars: [LoadedCalendar], options: AgendaOptions, environment: [String: String], to out: inout BufferedOutput) {
         let builder = AgendaBuilder(window: settings.window, today: settings.today, selection: options.selection)
-        let sections = builder.build(calendars.flatMap(\.occurrences))
+        let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
+        let grouping: SectionGrouping =
+            switch options.groupBy {
+            case .day: .day
+            case .week: .week(firstWeekday: formats.firstWeekday)
+            case .month: .month
+            }
+        let sections = grouping.group(builder.build(calendars.flatMap(\.occurrences)))
+        let today = options.noRelative ? nil : settings.today
+        if let template = options.template, let formatter = try? TemplateFormatter(template: template, formats: formats) {
+            formatter.write(sections, to: &out)
+            return
+        }
         switch options.format {
         case .text:
-            let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
             let style = TerminalStyle(enabled: AgendaPipeline.useColor(options.color, environment: environment))
-            TextFormatter(formats: formats, style: style, showCalendar: options.showCalendar).write(sections, to: &out)
+            TextFormatter(formats: formats, style: style, showCalendar: options.showCalendar, today: today).write(sections, to: &out)
         case .json:
             JSONLinesFormatter(clock: settings.clock).write(sections, to: &out)
+        case .markdown:
+            MarkdownFormatter(formats: formats, today: today).write(sections, to: &out)
+        case .html:
+            // An empty agenda prints nothing at all, so that cron mails nothing.
+            if !sections.isEmpty { HTMLFormatter(formats: formats, today: today).write(sections, to: &out) }
+        case .ics:
+            ICSWriter(clock: settings.clock).write(sections, to: &out)
         }
     }
 

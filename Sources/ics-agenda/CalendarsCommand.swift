@@ -15,8 +15,12 @@ struct CalendarsCommand: ParsableCommand {
         discussion: "Each calendar shows its name (X-WR-CALNAME, else the file name), how many events and reminders it holds, and its file."
     )
 
+    enum ListFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
     @Option(name: .long, help: "Output format: text or json (one object per calendar).")
-    var format: OutputFormat = .text
+    var format: ListFormat = .text
 
     @Option(name: .long, help: "Colour: auto (only on a terminal, never with NO_COLOR set), always or never.")
     var color: ColorChoice = .auto

@@ -39,7 +39,7 @@ enum CLI {
         if let stdinFile {
             process.standardInput = try FileHandle(forReadingFrom: root.appendingPathComponent(stdinFile))
         } else {
-            process.standardInput = Pipe()  // not a terminal, and empty
+            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")  // not a terminal, and empty
         }
         try process.run()
         // Read both pipes before waiting, so that a large output cannot block the child.

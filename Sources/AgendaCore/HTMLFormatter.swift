@@ -1,0 +1,75 @@
+/// `--format html`: one self-contained document with inline styles only (no
+/// stylesheet, no script, no images), as mail clients want it.
+public struct HTMLFormatter {
+    public let wording: RowWording
+    public let today: CivilDate?
+    public let title: String
+
+    public init(formats: LocaleFormats, today: CivilDate? = nil, title: String = "Agenda") {
+        wording = RowWording(formats: formats)
+        self.today = today
+        self.title = title
+    }
+
+    public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
+        let language = wording.formats.locale.identifier.replacingOccurrences(of: "_", with: "-")
+        out.write("""
+            <!DOCTYPE html>
+            <html lang="\(escape(language))">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(escape(title))</title>
+            </head>
+            <body style="margin:0;padding:16px;background:#ffffff;color:#1f2328;font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;font-size:15px;line-height:1.4">
+
+            """)
+        for section in sections {
+            out.write("<h2 style=\"margin:20px 0 6px;font-size:16px;border-bottom:1px solid #d0d7de;padding-bottom:4px\">")
+            out.write(escape(wording.header(section.period, relativeTo: today)) + "</h2>\n")
+            out.write("<table role=\"presentation\" cellspacing=\"0\" cellpadding=\"0\" style=\"border-collapse:collapse;width:100%\">\n")
+            for row in section.rows {
+                out.write(self.row(row, showDay: section.day == nil))
+            }
+            out.write("</table>\n")
+        }
+        out.write("</body>\n</html>\n")
+    }
+
+    func row(_ row: AgendaRow, showDay: Bool) -> String {
+        let t = wording.title(row)
+        let overdue = wording.isOverdue(row)
+        let labelColor = overdue ? "#cf222e" : "#57606a"
+        var cells = ""
+        let cell = "padding:3px 12px 3px 0;vertical-align:top;white-space:nowrap"
+        if showDay {
+            let day = row.day.map(wording.formats.weekdayAndDay) ?? ""
+            cells += "<td style=\"\(cell);color:#57606a\">\(escape(day))</td>"
+        }
+        cells += "<td style=\"\(cell);color:\(labelColor)\">\(escape(wording.timeLabel(row)))</td>"
+        var title = escape(t.checkbox.isEmpty ? t.text : (t.checkbox == "[x] " ? "☑ " : "☐ ") + t.text)
+        if t.isCancelled { title = "<s>\(title)</s> (cancelled)" }
+        for mark in t.marks { title += " <span style=\"color:#57606a\">\(escape(mark))</span>" }
+        if let note = t.overdueNote { title += " <span style=\"color:#cf222e\">\(escape(note))</span>" }
+        if let location = row.occurrence.location {
+            title += "<br><span style=\"color:#57606a;font-size:13px\">\(escape(location))</span>"
+        }
+        cells += "<td style=\"padding:3px 0;vertical-align:top;width:100%\">\(title)</td>"
+        return "<tr>\(cells)</tr>\n"
+    }
+
+    func escape(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,44 @@
+/// `--format markdown`: a heading per section and a list item per row, for
+/// mail and notes.
+///
+///     ## Saturday, March 1, 2025
+///
+///     - **9:00 AM** Standup
+public struct MarkdownFormatter {
+    public let wording: RowWording
+    public let today: CivilDate?
+
+    public init(formats: LocaleFormats, today: CivilDate? = nil) {
+        wording = RowWording(formats: formats)
+        self.today = today
+    }
+
+    public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
+        for (index, section) in sections.enumerated() {
+            if index > 0 { out.write("\n") }
+            out.write("## \(escape(wording.header(section.period, relativeTo: today)))\n\n")
+            for row in section.rows {
+                let t = wording.title(row)
+                var line = "- "
+                if section.day == nil, let day = row.day { line += "\(escape(wording.formats.weekdayAndDay(day))) " }
+                line += "**\(escape(wording.timeLabel(row)))** "
+                if !t.checkbox.isEmpty { line += t.checkbox == "[x] " ? "☑ " : "☐ " }
+                var title = escape(t.text)
+                if t.isCancelled { title = "~~\(title)~~ (cancelled)" }
+                line += ([title] + t.marks.map(escape) + [t.overdueNote].compactMap { $0 }.map(escape)).joined(separator: " ")
+                if let location = row.occurrence.location { line += " — \(escape(location))" }
+                out.write(line + "\n")
+            }
+        }
+    }
+
+    /// Backslash-escapes what Markdown would read as markup.
+    func escape(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            if "\\`*_[]<>|~".contains(c) { out.append("\\") }
+            out.append(c)
+        }
+        return out
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// The words of a row, shared by the text, Markdown and HTML formats: the
+/// time column (`all day`, `9:00 AM`, `until 8:15 AM`, `due 5:00 PM`,
+/// `overdue`) and the title with its marks (`[ ]`, `!!!`, `40%`,
+/// `day 2 of 3`, `cancelled`).
+public struct RowWording {
+    public let formats: LocaleFormats
+
+    public init(formats: LocaleFormats) {
+        self.formats = formats
+    }
+
+    public func timeLabel(_ row: AgendaRow) -> String {
+        switch row.timing {
+        case .allDay: "all day"
+        case .starts(let t): formats.shortTime(t)
+        case .continues(let t): "until " + formats.shortTime(t)
+        case .due(let t): t.map { "due " + formats.shortTime($0) } ?? "due"
+        case .overdue: "overdue"
+        case .undated: "no date"
+        }
+    }
+
+    public struct Title {
+        /// `[ ] ` or `[x] ` for reminders.
+        public var checkbox = ""
+        public var text: String
+        /// Priority, percentage, `(day 2 of 3)`: shown after the title.
+        public var marks: [String] = []
+        /// For an overdue reminder: `(due Thursday, February 20, 2025)`.
+        public var overdueNote: String?
+        public var isCancelled = false
+    }
+
+    public func title(_ row: AgendaRow) -> Title {
+        let occurrence = row.occurrence
+        let text = occurrence.title.isEmpty ? "(no title)" : occurrence.title
+        var title = Title(text: text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " "))
+        if case .reminder(let reminder) = occurrence.item {
+            title.checkbox = reminder.isCompleted ? "[x] " : "[ ] "
+            if let marks = RowWording.priorityMarks(reminder.priority) { title.marks.append(marks) }
+            if let percent = reminder.percentComplete, (1...99).contains(percent), !reminder.isCompleted {
+                title.marks.append("\(percent)%")
+            }
+            if case .overdue(let since) = row.timing { title.overdueNote = "(due \(formats.dayHeader(since)))" }
+        }
+        if row.dayCount > 1 { title.marks.append("(day \(row.dayIndex) of \(row.dayCount))") }
+        title.isCancelled = occurrence.isCancelled
+        return title
+    }
+
+    /// `!!!` high (1 to 4), `!!` medium (5), `!` low (6 to 9), as reminder apps mark them.
+    static func priorityMarks(_ priority: Int?) -> String? {
+        switch priority {
+        case .some(1...4): "!!!"
+        case .some(5): "!!"
+        case .some(6...9): "!"
+        default: nil
+        }
+    }
+
+    public func isOverdue(_ row: AgendaRow) -> Bool {
+        if case .overdue = row.timing { return true }
+        return false
+    }
+
+    /// The section header: the day in the locale's long date style (with
+    /// "Today"/"Tomorrow" when `relativeTo` is given), the week's dates, or
+    /// the month.
+    public func header(_ period: AgendaSection.Period, relativeTo today: CivilDate?) -> String {
+        switch period {
+        case .day(let day):
+            let text = formats.dayHeader(day)
+            guard let today else { return text }
+            if day == today { return "\(text) (\(formats.relativeDay(0)))" }
+            if day == today.adding(days: 1) { return "\(text) (\(formats.relativeDay(1)))" }
+            return text
+        case .week(let start): return formats.dayRange(start, start.adding(days: 6))
+        case .month(let year, let month): return formats.monthHeader(year: year, month: month)
+        case .undated: return "No date"
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// `--group-by`: day sections (the default), or the same rows gathered into
+/// weeks (starting on the locale's first weekday) or months.
+public enum SectionGrouping: Sendable, Equatable {
+    case day
+    /// `firstWeekday`: 1 = Sunday ... 7 = Saturday, as Foundation's Calendar numbers them.
+    case week(firstWeekday: Int)
+    case month
+
+    public func group(_ daySections: [AgendaSection]) -> [AgendaSection] {
+        if self == .day { return daySections }
+        var result: [AgendaSection] = []
+        var rows: [AgendaRow] = []
+        var current: AgendaSection.Period? = nil
+        for section in daySections {
+            let period = section.day.map(period(of:)) ?? .undated
+            if period != current, let current {
+                result.append(AgendaSection(period: current, rows: rows))
+                rows.removeAll()
+            }
+            current = period
+            rows += section.rows
+        }
+        if let current { result.append(AgendaSection(period: current, rows: rows)) }
+        return result
+    }
+
+    func period(of day: CivilDate) -> AgendaSection.Period {
+        switch self {
+        case .day: return .day(day)
+        case .week(let first): return .week(starting: day.adding(days: -((day.weekday - first + 7) % 7)))
+        case .month: return .month(year: day.year, month: day.month)
+        }
+    }
+}

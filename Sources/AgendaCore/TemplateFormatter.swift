@@ -1,0 +1,101 @@
+/// `--template STRING`: one line per occurrence (in agenda order, each
+/// once, like JSON), with `{placeholders}` filled in. `{{` and `}}` are
+/// literal braces; `\t` and `\n` are a tab and a newline.
+public struct TemplateFormatter {
+    /// The placeholders and what they hold, for `--help` and validation.
+    public static let placeholders: [(name: String, meaning: String)] = [
+        ("title", "SUMMARY"), ("start", "start, ISO 8601 (date for all-day)"), ("end", "end, ISO 8601"),
+        ("date", "the day listed under, in the locale's medium style"), ("day", "the day listed under, YYYY-MM-DD"),
+        ("time", "the time column: all day, 9:00 AM, due 5:00 PM, overdue"), ("location", "LOCATION"),
+        ("description", "DESCRIPTION"), ("calendar", "calendar name"), ("source", "the folder it came from"),
+        ("uid", "UID"), ("recurrence_id", "RECURRENCE-ID, ISO 8601"), ("status", "STATUS"), ("kind", "event or reminder"),
+        ("all_day", "true or false"), ("due", "reminder DUE, ISO 8601"), ("priority", "reminder PRIORITY"),
+        ("completed", "reminder: true or false"),
+    ]
+
+    public struct Invalid: Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+
+    enum Piece {
+        case text(String)
+        case field(String)
+    }
+
+    let pieces: [Piece]
+    let wording: RowWording
+    let iso: ISOTime
+
+    public init(template: String, formats: LocaleFormats) throws {
+        wording = RowWording(formats: formats)
+        iso = ISOTime(clock: formats.clock)
+        var pieces: [Piece] = []
+        var text = ""
+        var chars = Array(template)[...]
+        let known = Set(TemplateFormatter.placeholders.map(\.name))
+        while let c = chars.popFirst() {
+            if c == "{" && chars.first == "{" || c == "}" && chars.first == "}" {
+                chars.removeFirst()
+                text.append(c)
+            } else if c == "\\" && (chars.first == "t" || chars.first == "n") {
+                text.append(chars.removeFirst() == "t" ? "\t" : "\n")
+            } else if c == "{" {
+                guard let close = chars.firstIndex(of: "}") else { throw Invalid(message: "an unclosed { in the template") }
+                let name = String(chars[..<close])
+                guard known.contains(name) else {
+                    throw Invalid(message: "unknown placeholder {\(name)}; known: " + TemplateFormatter.placeholders.map { "{\($0.name)}" }.joined(separator: " "))
+                }
+                if !text.isEmpty { pieces.append(.text(text)) }
+                text = ""
+                pieces.append(.field(name))
+                chars = chars[chars.index(after: close)...]
+            } else {
+                text.append(c)
+            }
+        }
+        if !text.isEmpty { pieces.append(.text(text)) }
+        self.pieces = pieces
+    }
+
+    public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
+        for section in sections {
+            for row in section.rows where row.isFirstListed {
+                var line = ""
+                for piece in pieces {
+                    switch piece {
+                    case .text(let t): line += t
+                    case .field(let name): line += value(name, row)
+                    }
+                }
+                out.write(line + "\n")
+            }
+        }
+    }
+
+    func value(_ name: String, _ row: AgendaRow) -> String {
+        let o = row.occurrence
+        let reminder: Reminder? = { if case .reminder(let r) = o.item { return r } else { return nil } }()
+        switch name {
+        case "title": return o.title
+        case "start": return (reminder == nil ? o.start : o.start ?? o.due).map(iso.string) ?? ""
+        case "end": return (reminder == nil ? o.end : o.due ?? o.start).map(iso.string) ?? ""
+        case "date": return row.day.map(wording.formats.mediumDate) ?? ""
+        case "day": return row.day?.iso ?? ""
+        case "time": return wording.timeLabel(row)
+        case "location": return o.location ?? ""
+        case "description": return o.description ?? ""
+        case "calendar": return o.calendar.name
+        case "source": return o.calendar.source
+        case "uid": return o.uid
+        case "recurrence_id": return o.recurrenceID.map(iso.string) ?? ""
+        case "status": return o.status ?? ""
+        case "kind": return reminder == nil ? "event" : "reminder"
+        case "all_day": return o.isAllDay ? "true" : "false"
+        case "due": return o.due.map(iso.string) ?? ""
+        case "priority": return reminder?.priority.map(String.init) ?? ""
+        case "completed": return reminder.map { $0.isCompleted ? "true" : "false" } ?? ""
+        default: return ""
+        }
+    }
+}
