@@ -1,0 +1,574 @@
+#!/usr/bin/env python3
+"""Benchmark ics-agenda against the naive libical floor (`make bench`).
+
+Generates deterministic calendars with /work/shared/bench/gencal.py, compiles
+/work/shared/bench/libical_floor.c, then for every size runs the floor and
+ics-agenda (--format json, --format text) alternately --runs times, measuring
+wall time and peak resident memory of each child (os.wait4's ru_maxrss: nothing
+to install). Prints medians, ratios ours/floor and occurrence counts as a
+markdown table; with --write, also writes that report, the machine it ran on
+and the targets to a file (docs/PERFORMANCE.md).
+
+A benchmark, not a test: slowness never makes it exit non-zero. It exits
+non-zero only for real errors (missing binary, floor does not compile, a
+program exits with an error).
+
+    python3 scripts/bench.py                          # full: 1k,10k,100k,300k x 5 runs
+    python3 scripts/bench.py --quick                  # 1k,10k x 3 runs
+    python3 scripts/bench.py --runs 3 --write docs/PERFORMANCE.md
+"""
+import argparse
+import datetime
+import os
+import platform
+import re
+import shlex
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.environ.get("ICS_AGENDA_BENCH_SHARED", "/work/shared/bench")
+GENCAL = os.path.join(SHARED, "gencal.py")
+FLOOR_C = os.path.join(SHARED, "libical_floor.c")
+SEED = 7
+
+# Same window and zone as libical_floor.c (20250301T000000Z .. 20260301T000000Z,
+# starts converted to Europe/Berlin). ics-agenda's default window is one
+# calendar year from --now's day, in the display zone.
+AGENDA_ARGS = ["--now", "2025-03-01T00:00:00+01:00", "--tz", "Europe/Berlin", "--locale", "en_US"]
+ALL_ITEMS_ARGS = ["--show-cancelled", "--completed"]
+
+# Targets from the issue, checked on the 100k row.
+TARGET_SIZE = 100000
+TARGET_RATIO = 0.6
+TARGET_MB = 100.0
+
+
+class BenchError(Exception):
+    """A real error (not slowness): the script exits non-zero."""
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def rel(path):
+    """Path relative to the repository when it is inside it, for display."""
+    p = os.path.relpath(path, REPO)
+    return path if p.startswith("..") else p
+
+
+# --------------------------------------------------------------------------- inputs
+
+def build_floor(out_dir):
+    exe = os.path.join(out_dir, "libical_floor")
+    if not os.path.exists(FLOOR_C):
+        raise BenchError(f"floor source missing: {FLOOR_C}")
+    if os.path.exists(exe) and os.path.getmtime(exe) >= os.path.getmtime(FLOOR_C):
+        return exe
+    cc = os.environ.get("CC", "cc")
+    if shutil.which(cc) is None:
+        raise BenchError(f"C compiler '{cc}' not found (apt-get install -y build-essential)")
+    flags = ["-lical"]
+    try:
+        pc = subprocess.run(["pkg-config", "--cflags", "--libs", "libical"],
+                            capture_output=True, text=True, check=True)
+        flags = shlex.split(pc.stdout) or flags
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    cmd = [cc, "-O2", "-o", exe + ".tmp", FLOOR_C] + flags
+    log("compiling floor: " + shlex.join(cmd))
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise BenchError("floor does not compile (apt-get install -y libical-dev?):\n" + r.stderr)
+    os.replace(exe + ".tmp", exe)
+    return exe
+
+
+def generate(out_dir, n):
+    path = os.path.join(out_dir, f"cal-{n}.ics")
+    if os.path.exists(path) and os.path.getsize(path) > 0 \
+            and os.path.getmtime(path) >= os.path.getmtime(GENCAL):
+        return path
+    log(f"generating {rel(path)} (gencal.py {n} {SEED})")
+    with open(path + ".tmp", "wb") as f:
+        r = subprocess.run([sys.executable, GENCAL, str(n), str(SEED)], stdout=f)
+    if r.returncode != 0:
+        raise BenchError(f"gencal.py {n} {SEED} failed with status {r.returncode}")
+    os.replace(path + ".tmp", path)
+    return path
+
+
+def empty_calendar(out_dir):
+    path = os.path.join(out_dir, "cal-empty.ics")
+    if not os.path.exists(path):
+        with open(path, "w", newline="") as f:
+            f.write("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//empty//EN\r\nEND:VCALENDAR\r\n")
+    return path
+
+
+def count_components(path):
+    """Top-level VEVENT/VTODO components in a generated file (overrides included)."""
+    n = 0
+    with open(path, "rb") as f:
+        for line in f:
+            if line.startswith(b"BEGIN:VEVENT") or line.startswith(b"BEGIN:VTODO"):
+                n += 1
+    return n
+
+
+# --------------------------------------------------------------------------- running
+
+class Run:
+    __slots__ = ("wall", "cpu", "rss_mb", "status", "timed_out")
+
+    def __init__(self, wall, cpu, rss_mb, status, timed_out):
+        self.wall, self.cpu, self.rss_mb, self.status, self.timed_out = wall, cpu, rss_mb, status, timed_out
+
+
+def run_measured(cmd, stdout_path, timeout, env):
+    """Run cmd with stdout to a file; wall time, user+sys CPU and peak RSS (os.wait4)."""
+    with open(stdout_path, "wb") as out, open(stdout_path + ".err", "wb") as err:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env)
+        timed_out = threading.Event()
+
+        def kill():
+            timed_out.set()
+            try:
+                os.kill(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+        timer = threading.Timer(timeout, kill)
+        timer.start()
+        try:
+            _, status, ru = os.wait4(p.pid, 0)
+        finally:
+            timer.cancel()
+        wall = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)  # reaped here; keep Popen from waiting again
+    # ru_maxrss is in KiB on Linux, bytes on macOS.
+    rss = ru.ru_maxrss / (1024 * 1024) if sys.platform == "darwin" else ru.ru_maxrss / 1024
+    return Run(wall, ru.ru_utime + ru.ru_stime, rss, p.returncode, timed_out.is_set())
+
+
+def check(run, cmd, stdout_path, what):
+    if run.timed_out:
+        log(f"  {what}: timed out after {run.wall:.0f} s (recorded, not an error)")
+        return
+    if run.status != 0:
+        try:
+            with open(stdout_path + ".err", errors="replace") as f:
+                err = f.read()[-2000:]
+        except OSError:
+            err = ""
+        raise BenchError(f"{what} exited with status {run.status}: {shlex.join(cmd)}\n{err}")
+
+
+def count_lines(path):
+    n = 0
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            n += block.count(b"\n")
+    return n
+
+
+def count_reminders(path):
+    """JSON lines of kind reminder (VTODO)."""
+    n = 0
+    with open(path, "rb") as f:
+        for line in f:
+            if b'"kind":"reminder"' in line:
+                n += 1
+    return n
+
+
+def label(n):
+    return f"{n // 1000}k" if n >= 1000 and n % 1000 == 0 else str(n)
+
+
+def floor_count(path):
+    with open(path) as f:
+        m = re.search(r"(\d+) occurrences", f.read())
+    return int(m.group(1)) if m else None
+
+
+def med(runs, attr):
+    vals = [getattr(r, attr) for r in runs if not r.timed_out]
+    return statistics.median(vals) if vals else None
+
+
+# --------------------------------------------------------------------------- machine
+
+def sh(cmd):
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        text = (r.stdout or r.stderr).strip()
+        return text.splitlines()[0] if text else "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def machine_info(binary):
+    info = {}
+    info["cpus"] = str(os.cpu_count())
+    try:
+        info["nproc"] = sh(["nproc"])
+    except Exception:
+        info["nproc"] = info["cpus"]
+    model = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        model = platform.processor() or "unknown"
+    info["cpu"] = model
+    mem = "unknown"
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemTotal:"):
+                    mem = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
+                    break
+    except OSError:
+        pass
+    info["memory"] = mem
+    info["kernel"] = f"{platform.system()} {platform.release()} {platform.machine()}"
+    info["swift"] = sh(["swift", "--version"])
+    info["libical"] = sh(["pkg-config", "--modversion", "libical"])
+    info["python"] = platform.python_version()
+    commit = sh(["git", "-C", REPO, "rev-parse", "--short", "HEAD"])
+    dirty = subprocess.run(["git", "-C", REPO, "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip() if shutil.which("git") else ""
+    info["commit"] = commit + (" (with uncommitted changes)" if dirty else "")
+    st = os.stat(binary)
+    info["binary"] = f"{rel(binary)} ({st.st_size / 1e6:.1f} MB, built " \
+        f"{datetime.datetime.fromtimestamp(st.st_mtime).strftime('%Y-%m-%d %H:%M')})"
+    return info
+
+
+def loadavg():
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
+# --------------------------------------------------------------------------- report
+
+def fmt_s(x):
+    if x is None:
+        return "timeout"
+    return f"{x * 1000:.1f} ms" if x < 0.1 else f"{x:.3f} s" if x < 10 else f"{x:.1f} s"
+
+
+def fmt_mb(x):
+    return "—" if x is None else f"{x:.0f} MB" if x >= 10 else f"{x:.1f} MB"
+
+
+def ratio(a, b):
+    return "—" if a is None or b is None or b == 0 else f"{a / b:.2f}×"
+
+
+def render(results, startup, args, info, cmdline, started, load_before, load_after):
+    L = []
+    L.append("| size | components | file | floor | ours json | ratio | ours text | ratio "
+             "| occurrences floor / json (reminders) / json all |")
+    L.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in results:
+        f, j, t = r["floor"], r["json"], r["text"]
+        L.append(
+            f"| {label(r['n'])} | {r['components']:,} | {r['mb']:.1f} MB "
+            f"| {fmt_s(med(f, 'wall'))} / {fmt_mb(med(f, 'rss_mb'))} "
+            f"| {fmt_s(med(j, 'wall'))} / {fmt_mb(med(j, 'rss_mb'))} | {ratio(med(j, 'wall'), med(f, 'wall'))} "
+            f"| {fmt_s(med(t, 'wall'))} / {fmt_mb(med(t, 'rss_mb'))} | {ratio(med(t, 'wall'), med(f, 'wall'))} "
+            f"| {fmt_count(r['floor_count'])} / {fmt_count(r['json_count'])} ({fmt_count(r['json_reminders'])}) "
+            f"/ {fmt_count(r['json_all_count'])} |")
+    table = "\n".join(L)
+
+    # CPU time (user+sys) medians: less sensitive to a busy machine than wall time.
+    C = ["| size | floor CPU | ours json CPU | ratio | ours text CPU | ratio |", "|---:|---:|---:|---:|---:|---:|"]
+    for r in results:
+        f, j, t = (med(r[k], "cpu") for k in ("floor", "json", "text"))
+        C.append(f"| {label(r['n'])} | {fmt_s(f)} | {fmt_s(j)} | {ratio(j, f)} | {fmt_s(t)} | {ratio(t, f)} |")
+    cpu_table = "\n".join(C)
+
+    # Start-up and the 1k row.
+    S = []
+    help_t, empty_t = med(startup["help"], "wall"), med(startup["empty"], "wall")
+    S.append(f"- `ics-agenda --help`: {fmt_s(help_t)}, {fmt_mb(med(startup['help'], 'rss_mb'))} peak")
+    S.append(f"- `ics-agenda` on an empty calendar (json): {fmt_s(empty_t)}, "
+             f"{fmt_mb(med(startup['empty'], 'rss_mb'))} peak")
+    one_k = next((r for r in results if r["n"] == 1000), None)
+    if one_k:
+        for fmt in ("json", "text"):
+            t1 = med(one_k[fmt], "wall")
+            if t1 is not None and help_t is not None and empty_t is not None:
+                S.append(f"- 1k calendar, {fmt}: {fmt_s(t1)} = start-up (`--help`) + {(t1 - help_t) * 1000:.1f} ms "
+                         f"= empty calendar + {(t1 - empty_t) * 1000:.1f} ms")
+    startup_text = "\n".join(S)
+
+    # Targets on the 100k row.
+    T = []
+    tr = next((r for r in results if r["n"] == TARGET_SIZE), None)
+    if tr is None:
+        T.append(f"_No {TARGET_SIZE // 1000}k row in this run (sizes {args.sizes}): targets not evaluated._")
+    else:
+        fl = med(tr["floor"], "wall")
+        T.append("| 100k, one-year agenda | json | | text | |")
+        T.append("|---|---:|---|---:|---|")
+        vals = {fmt: (med(tr[fmt], "wall"), med(tr[fmt], "rss_mb")) for fmt in ("json", "text")}
+
+        def met(ok):
+            return "met" if ok else "**not met**"
+
+        row = [f"time ≤ {TARGET_RATIO}× floor ({fmt_s(fl)})"]
+        for fmt in ("json", "text"):
+            w = vals[fmt][0]
+            ok = w is not None and fl is not None and w / fl <= TARGET_RATIO
+            row += [ratio(w, fl), met(ok)]
+        T.append("| " + " | ".join(row) + " |")
+        row = [f"peak RSS ≤ {TARGET_MB:.0f} MB"]
+        for fmt in ("json", "text"):
+            m = vals[fmt][1]
+            row += [fmt_mb(m), met(m is not None and m <= TARGET_MB)]
+        T.append("| " + " | ".join(row) + " |")
+        T.append("")
+        ev = None if tr["json_count"] is None or tr["json_reminders"] is None \
+            else tr["json_count"] - tr["json_reminders"]
+        T.append(f"Occurrences: the floor counts {fmt_count(tr['floor_count'])}; ics-agenda lists "
+                 f"{fmt_count(tr['json_count'])} JSON lines ({fmt_count(ev)} events, "
+                 f"{fmt_count(tr['json_reminders'])} reminders), {fmt_count(tr['json_all_count'])} with "
+                 "`--show-cancelled --completed`. They are not meant to be equal: the floor counts "
+                 "every start `icalcomponent_foreach_recurrence` yields from 2025-03-01 to 2026-03-01 "
+                 "UTC, and that yields nothing for a VTODO without DTSTART (gencal's reminders have "
+                 "only DUE); ics-agenda covers Berlin days, drops cancelled events and completed "
+                 "reminders unless asked, and lists a multi-day event once. Compare the floor with "
+                 "the event count.")
+    targets_text = "\n".join(T)
+
+    # Linearity: cost per 1k components.
+    N = ["| size | floor ms / 1k | json ms / 1k | text ms / 1k | json net of empty-calendar run, ms / 1k |",
+         "|---:|---:|---:|---:|---:|"]
+    for r in results:
+        k = r["components"] / 1000
+        f, j, t = (med(r[x], "wall") for x in ("floor", "json", "text"))
+
+        def per(v, base=0.0):
+            return "—" if v is None else f"{(v - base) * 1000 / k:.2f}"
+        N.append(f"| {label(r['n'])} | {per(f)} | {per(j)} | {per(t)} | {per(j, empty_t or 0.0)} |")
+    lin_table = "\n".join(N)
+    lin_line = "Time per 1k components (json): " + ", ".join(
+        f"{label(r['n'])}: {(med(r['json'], 'wall') or float('nan')) * 1e6 / r['components']:.1f} ms"
+        for r in results) + "."
+
+    return {
+        "table": table, "cpu_table": cpu_table, "startup": startup_text, "targets": targets_text,
+        "lin_table": lin_table, "lin_line": lin_line,
+    }
+
+
+def fmt_count(n):
+    return "?" if n is None else f"{n:,}"
+
+
+def document(parts, args, info, cmdline, started, load_before, load_after):
+    d = []
+    d.append("# Performance")
+    d.append("")
+    d.append("Written by `scripts/bench.py` (`make bench`); do not edit by hand, re-run it. "
+             "ics-agenda is compared with `libical_floor.c` (/work/shared/bench): the naive libical "
+             "program that parses the whole file and expands every VEVENT/VTODO over one year, "
+             "without grouping or printing. Inputs are `gencal.py N 7`. Each cell is the median of "
+             f"{args.runs} runs, the floor and ics-agenda run alternately; time is wall-clock, memory is "
+             "peak resident set size (`ru_maxrss` from `wait4`). Ratios are ours / floor: lower is better. "
+             "Output goes to a file. Timings from one run are comparable with each other only.")
+    d.append("")
+    d.append(f"- Date: {started.strftime('%Y-%m-%d %H:%M %Z').strip()}")
+    d.append(f"- Machine: {info['nproc']} CPUs ({info['cpu']}), {info['memory']} memory, {info['kernel']}")
+    d.append(f"- Toolchain: {info['swift']}; libical {info['libical']}; Python {info['python']}")
+    d.append(f"- Binary: {info['binary']}, commit {info['commit']}")
+    d.append(f"- Load average before / after: {load_before} / {load_after}")
+    d.append(f"- Command: `{cmdline}`")
+    d.append(f"- ics-agenda arguments: `{shlex.join(AGENDA_ARGS)} --format json|text FILE`")
+    d.append("")
+    d.append("## Results")
+    d.append("")
+    d.append(parts["table"])
+    d.append("")
+    d.append("Occurrences: the floor's count / ics-agenda's JSON lines (of which reminders) / "
+             "JSON lines with `--show-cancelled --completed`. See Targets for why they differ.")
+    d.append("")
+    d.append("CPU time (user + system), medians:")
+    d.append("")
+    d.append(parts["cpu_table"])
+    d.append("")
+    d.append("## Targets")
+    d.append("")
+    d.append(parts["targets"])
+    d.append("")
+    d.append("## Start-up")
+    d.append("")
+    d.append("Target: a 1k-component calendar within a few milliseconds of the binary's own start-up.")
+    d.append("")
+    d.append(parts["startup"])
+    d.append("")
+    d.append("## Linearity")
+    d.append("")
+    d.append("Target: cost grows linearly with the number of components.")
+    d.append("")
+    d.append(parts["lin_line"])
+    d.append("")
+    d.append(parts["lin_table"])
+    d.append("")
+    return "\n".join(d)
+
+
+# --------------------------------------------------------------------------- main
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--binary", default=".build/release/ics-agenda",
+                    help="ics-agenda to measure, relative to the repository root (default %(default)s)")
+    ap.add_argument("--sizes", default="1000,10000,100000,300000",
+                    help="comma-separated component counts for gencal.py (default %(default)s)")
+    ap.add_argument("--runs", type=int, default=5, help="runs per program and size (default %(default)s)")
+    ap.add_argument("--quick", action="store_true", help="sizes 1000,10000 and 3 runs")
+    ap.add_argument("--write", metavar="FILE", help="also write the report to FILE (e.g. docs/PERFORMANCE.md)")
+    ap.add_argument("--out-dir", default="bench-out",
+                    help="generated inputs, the floor binary and outputs (default %(default)s)")
+    ap.add_argument("--timeout", type=float, default=600,
+                    help="seconds before a single run is killed and recorded as a timeout (default %(default)s)")
+    args = ap.parse_args(argv)
+    cmdline = "python3 scripts/bench.py" + ("" if not sys.argv[1:] else " " + shlex.join(sys.argv[1:]))
+    if args.quick:
+        args.sizes, args.runs = "1000,10000", 3
+    try:
+        sizes = [int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip()]
+    except ValueError:
+        ap.error(f"--sizes: comma-separated whole numbers expected, got {args.sizes!r}")
+    if not sizes or any(n < 1 for n in sizes):
+        ap.error("--sizes: at least one size, each 1 or more")
+    if args.runs < 1:
+        ap.error("--runs: 1 or more")
+
+    binary = os.path.join(REPO, args.binary)
+    out_dir = os.path.join(REPO, args.out_dir)
+    if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+        raise BenchError(f"ics-agenda binary not found: {binary}\n"
+                         "build it first: swift build -c release (or pass --binary PATH)")
+    if not os.path.exists(GENCAL):
+        raise BenchError(f"gencal.py missing: {GENCAL}")
+    os.makedirs(out_dir, exist_ok=True)
+
+    started = datetime.datetime.now().astimezone()
+    load_before = loadavg()
+    floor = build_floor(out_dir)
+    cals = {n: generate(out_dir, n) for n in sizes}
+    empty = empty_calendar(out_dir)
+
+    env = dict(os.environ)
+    for k in ("ICS_AGENDA_NOW", "NO_COLOR", "LC_ALL", "LC_TIME", "LANG"):
+        env.pop(k, None)
+    env["TZ"] = "Europe/Berlin"
+
+    out = lambda name: os.path.join(out_dir, name)  # noqa: E731
+
+    def ours(fmt, path, extra=()):
+        return [binary] + AGENDA_ARGS + list(extra) + ["--format", fmt, path]
+
+    # Warm-up: page cache for binary, libraries and inputs; not measured.
+    log("warm-up")
+    for n, path in cals.items():
+        with open(path, "rb") as f:
+            while f.read(1 << 22):
+                pass
+    for cmd in ([binary, "--help"], ours("json", empty), [floor, empty]):
+        r = run_measured(cmd, out("warmup.out"), args.timeout, env)
+        check(r, cmd, out("warmup.out"), "warm-up " + os.path.basename(cmd[0]))
+
+    # Start-up: --help and an empty calendar, alternately.
+    startup = {"help": [], "empty": []}
+    reps = max(args.runs, 5)
+    for _ in range(reps):
+        for key, cmd in (("help", [binary, "--help"]), ("empty", ours("json", empty))):
+            r = run_measured(cmd, out(f"startup-{key}.out"), args.timeout, env)
+            check(r, cmd, out(f"startup-{key}.out"), f"ics-agenda ({key})")
+            startup[key].append(r)
+    log(f"start-up: --help {fmt_s(med(startup['help'], 'wall'))}, empty calendar "
+        f"{fmt_s(med(startup['empty'], 'wall'))}")
+
+    results = []
+    for n in sizes:
+        path = cals[n]
+        res = {"n": n, "components": count_components(path), "mb": os.path.getsize(path) / 1e6,
+               "floor": [], "json": [], "text": [], "floor_count": None, "json_count": None,
+               "json_all_count": None, "json_reminders": None}
+        log(f"size {n}: {res['components']} components, {res['mb']:.1f} MB, {args.runs} runs")
+        progs = (("floor", [floor, path]), ("json", ours("json", path)), ("text", ours("text", path)))
+        for i in range(args.runs):
+            for key, cmd in progs:
+                o = out(f"out-{n}-{key}.txt")
+                r = run_measured(cmd, o, args.timeout, env)
+                check(r, cmd, o, f"{key} on {os.path.basename(path)}")
+                res[key].append(r)
+                if not r.timed_out:
+                    if key == "floor":
+                        res["floor_count"] = floor_count(o)
+                    elif key == "json" and res["json_count"] is None:
+                        res["json_count"] = count_lines(o)
+                        res["json_reminders"] = count_reminders(o)
+            log(f"  run {i + 1}: " + ", ".join(f"{k} {fmt_s(res[k][-1].wall if not res[k][-1].timed_out else None)}"
+                                              f" {fmt_mb(res[k][-1].rss_mb)}" for k, _ in progs))
+        # Once, untimed: everything, cancelled and completed included.
+        cmd = ours("json", path, ALL_ITEMS_ARGS)
+        o = out(f"out-{n}-json-all.txt")
+        r = run_measured(cmd, o, args.timeout, env)
+        check(r, cmd, o, f"json --show-cancelled --completed on {os.path.basename(path)}")
+        if not r.timed_out:
+            res["json_all_count"] = count_lines(o)
+        results.append(res)
+
+    load_after = loadavg()
+    info = machine_info(binary)
+    parts = render(results, startup, args, info, cmdline, started, load_before, load_after)
+    print(parts["table"])
+    print()
+    print(parts["cpu_table"])
+    print()
+    print(parts["targets"])
+    print()
+    print(parts["startup"])
+    print()
+    print(parts["lin_line"])
+    print()
+    print(f"machine: {info['nproc']} CPUs ({info['cpu']}), {info['memory']}, {info['kernel']}; "
+          f"load average {load_before} -> {load_after}")
+    if args.write:
+        dest = os.path.join(REPO, args.write)
+        os.makedirs(os.path.dirname(dest) or ".", exist_ok=True)
+        with open(dest + ".tmp", "w") as f:
+            f.write(document(parts, args, info, cmdline, started, load_before, load_after))
+        os.replace(dest + ".tmp", dest)
+        log(f"wrote {rel(dest)}")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except BenchError as e:
+        log(f"bench.py: {e}")
+        sys.exit(1)
+    except KeyboardInterrupt:
+        sys.exit(130)
