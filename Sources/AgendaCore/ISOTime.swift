@@ -26,9 +26,31 @@ public struct ISOTime: Sendable {
             days -= 1
         }
         let date = CivilDate(daysSinceEpoch: days)
-        let sign = offset < 0 ? "-" : "+"
         let off = abs(offset)
-        return "\(date.iso)T\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))"
-            + "\(sign)\(pad(off / 3600, 2)):\(pad(off / 60 % 60, 2))"
+        guard (0...9999).contains(date.year) else {
+            return "\(date.iso)T\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))"
+                + "\(offset < 0 ? "-" : "+")\(pad(off / 3600, 2)):\(pad(off / 60 % 60, 2))"
+        }
+        // YYYY-MM-DDTHH:MM:SS+HH:MM, written digit by digit: this runs for every time printed.
+        return String(unsafeUninitializedCapacity: 25) { buffer in
+            var i = 0
+            func put(_ n: Int, _ width: Int) {
+                var d = width, v = n
+                while d > 0 {
+                    d -= 1
+                    buffer[i + d] = UInt8(48 + v % 10)
+                    v /= 10
+                }
+                i += width
+            }
+            func put(_ c: UInt8) {
+                buffer[i] = c
+                i += 1
+            }
+            put(date.year, 4); put(0x2D); put(date.month, 2); put(0x2D); put(date.day, 2); put(0x54)
+            put(secs / 3600, 2); put(0x3A); put(secs / 60 % 60, 2); put(0x3A); put(secs % 60, 2)
+            put(offset < 0 ? 0x2D : 0x2B); put(off / 3600, 2); put(0x3A); put(off / 60 % 60, 2)
+            return i
+        }
     }
 }

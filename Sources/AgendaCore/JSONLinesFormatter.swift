@@ -19,30 +19,39 @@ public struct JSONLinesFormatter: Sendable {
     }
 
     func line(_ row: AgendaRow) -> String {
+        var out = "{"
+        out.reserveCapacity(400)
+        for (index, (key, value)) in fields(row).enumerated() {
+            if index > 0 { out += "," }
+            out += "\"" + key + "\":" + value
+        }
+        return out + "}"
+    }
+
+    func fields(_ row: AgendaRow) -> KeyValuePairs<String, String> {
         let o = row.occurrence
         let reminder: Reminder?
         if case .reminder(let r) = o.item { reminder = r } else { reminder = nil }
         let start = reminder == nil ? o.start : (o.start ?? o.due)
         let end = reminder == nil ? o.end : (o.due ?? o.start)
-        var fields: [(String, String)] = [
-            ("kind", quote(reminder == nil ? "event" : "reminder")),
-            ("uid", quote(o.uid)),
-            ("recurrence_id", time(o.recurrenceID)),
-            ("title", quote(o.title)),
-            ("start", time(start)),
-            ("end", time(end)),
-            ("all_day", o.isAllDay ? "true" : "false"),
-            ("day", row.day.map { quote($0.iso) } ?? "null"),
-            ("location", quote(o.location)),
-            ("description", quote(o.description)),
-            ("status", quote(o.status)),
-            ("calendar", quote(o.calendar.name)),
-            ("source", quote(o.calendar.source)),
+        return [
+            "kind": reminder == nil ? "\"event\"" : "\"reminder\"",
+            "uid": quote(o.uid),
+            "recurrence_id": time(o.recurrenceID),
+            "title": quote(o.title),
+            "start": time(start),
+            "end": time(end),
+            "all_day": o.isAllDay ? "true" : "false",
+            "day": row.day.map { "\"" + $0.iso + "\"" } ?? "null",
+            "location": quote(o.location),
+            "description": quote(o.description),
+            "status": quote(o.status),
+            "calendar": quote(o.calendar.name),
+            "source": quote(o.calendar.source),
+            "due": time(o.due),
+            "completed": reminder.map { $0.isCompleted ? "true" : "false" } ?? "null",
+            "priority": reminder?.priority.map(String.init) ?? "null",
         ]
-        fields.append(("due", time(o.due)))
-        fields.append(("completed", reminder.map { $0.isCompleted ? "true" : "false" } ?? "null"))
-        fields.append(("priority", reminder?.priority.map(String.init) ?? "null"))
-        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 
     func time(_ t: AgendaTime?) -> String { t.map { quote(iso.string($0)) } ?? "null" }
@@ -54,6 +63,13 @@ public struct JSONLinesFormatter: Sendable {
 enum JSONText {
     static func quote(_ s: String?) -> String {
         guard let s else { return "null" }
+        // Most text needs no escaping: copy it whole.
+        var clean = true
+        for byte in s.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2 {
+            clean = false
+            break
+        }
+        if clean { return "\"" + s + "\"" }
         var out = "\""
         out.reserveCapacity(s.utf8.count + 2)
         for scalar in s.unicodeScalars {

@@ -6,12 +6,17 @@ import Foundation
 /// the same encoding `AgendaTime` uses for floating times and dates.
 public struct ZoneClock: Sendable {
     public let zone: TimeZone
+    private let offsets: OffsetTable
 
     public init(_ zone: TimeZone) {
         self.zone = zone
+        offsets = OffsetTable(zone)
     }
 
-    public func offset(at instant: Date) -> Int { zone.secondsFromGMT(for: instant) }
+    /// Seconds east of UTC at an instant (the same as
+    /// `zone.secondsFromGMT(for:)`, from a table: an agenda asks this for every
+    /// time it places or prints).
+    public func offset(at instant: Date) -> Int { offsets.offset(at: instant, zone: zone) }
 
     /// The local wall-clock reading of an instant, encoded as if UTC.
     public func wallClock(of instant: Date) -> Date { instant + TimeInterval(offset(at: instant)) }
@@ -45,5 +50,41 @@ public struct ZoneClock: Sendable {
         let w = Int(wallClock(of: instant).timeIntervalSince1970.rounded(.down))
         let r = w % 86400
         return r < 0 ? r + 86400 : r
+    }
+}
+
+/// A zone's UTC offset changes from 1900 to 2100, found once with
+/// `nextDaylightSavingTimeTransition(after:)` and searched by bisection.
+/// Outside that span it asks the zone itself.
+final class OffsetTable: Sendable {
+    private static let first = Date(timeIntervalSince1970: -2_208_988_800)  // 1900-01-01
+    private static let last = Date(timeIntervalSince1970: 4_102_444_800)  // 2100-01-01
+    private let starts: [Double]
+    private let offsets: [Int]
+    private let initial: Int
+
+    init(_ zone: TimeZone) {
+        var starts: [Double] = []
+        var offsets: [Int] = []
+        var t = OffsetTable.first
+        while let next = zone.nextDaylightSavingTimeTransition(after: t), next < OffsetTable.last {
+            starts.append(next.timeIntervalSince1970)
+            offsets.append(zone.secondsFromGMT(for: next))
+            t = next
+        }
+        self.starts = starts
+        self.offsets = offsets
+        initial = zone.secondsFromGMT(for: OffsetTable.first)
+    }
+
+    func offset(at instant: Date, zone: TimeZone) -> Int {
+        guard instant >= OffsetTable.first && instant < OffsetTable.last else { return zone.secondsFromGMT(for: instant) }
+        let x = instant.timeIntervalSince1970
+        var low = 0, high = starts.count
+        while low < high {
+            let mid = (low + high) / 2
+            if starts[mid] <= x { low = mid + 1 } else { high = mid }
+        }
+        return low == 0 ? initial : offsets[low - 1]
     }
 }

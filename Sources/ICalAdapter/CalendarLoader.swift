@@ -89,7 +89,14 @@ private struct LoadRun {
                 icalcomponent_free(component)
             }
         }
+        let prefilter = WindowPrefilter(window: window)
         for chunk in chunks where chunk.name == "VEVENT" || chunk.name == "VTODO" {
+            if let uid = prefilter.skippableEvent(chunk, buffer) {
+                // A one-off event far from the window: counted, not parsed.
+                masterCount[.event, default: 0] += 1
+                masterUIDs[.event, default: []].insert(uid)
+                continue
+            }
             guard let component = parse(chunk, buffer) else { continue }
             defer { icalcomponent_free(component) }
             let isa = icalcomponent_isa(component)

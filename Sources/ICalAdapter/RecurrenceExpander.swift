@@ -64,7 +64,10 @@ struct RecurrenceExpander {
             _ = consider(rdate.start, periodEnd: end)
         }
         for rule in record.rrules {
-            walk(rule, from: anchor, cut: &cut, consider)
+            // Reminders keep their latest instance before the window: start
+            // two of the rule's periods earlier, so that it is still met.
+            let skipTo = keepLatestBefore ? earliest - 2 * RecurrenceExpander.period(of: rule) : earliest - 86400
+            walk(rule, from: anchor, skipTo: skipTo, cut: &cut, consider)
         }
         if let latestBefore { result.append(latestBefore.instance) }
         if result.count >= RecurrenceExpander.maxInstances {
@@ -73,14 +76,43 @@ struct RecurrenceExpander {
         return result
     }
 
-    private func walk(_ rule: icalrecurrencetype, from anchor: ZonedTime, cut: inout String?, _ consider: (ZonedTime, AgendaTime?) -> Bool) {
+    private func walk(
+        _ rule: icalrecurrencetype, from anchor: ZonedTime, skipTo: Date, cut: inout String?, _ consider: (ZonedTime, AgendaTime?) -> Bool
+    ) {
         // The iterator compares UNTIL in the start's zone: give it the zone
         // (a UTC start already carries libical's UTC zone).
         var dtstart = anchor.local
         if let zone = anchor.zone { dtstart.zone = zone }
-        guard let iterator = icalrecur_iterator_new(rule, dtstart) else { return }
-        defer { icalrecur_iterator_free(iterator) }
         let clock = window.clock
+        // An old rule need not be walked from its first day: without COUNT
+        // the iterator can start near the window, a whole number of
+        // INTERVALs after DTSTART (with COUNT it could not know how many
+        // instances went before).
+        var restart: icaltimetype? = nil
+        if rule.count == 0, anchor.agendaTime.instant(in: clock) < skipTo - 86400 {
+            restart = RecurrenceExpander.alignedStart(rule, anchor: anchor, near: RecurrenceExpander.local(skipTo, like: anchor, clock: clock))
+        }
+        let subDaily = rule.freq == ICAL_SECONDLY_RECURRENCE || rule.freq == ICAL_MINUTELY_RECURRENCE || rule.freq == ICAL_HOURLY_RECURRENCE
+        if subDaily, let start = restart, RecurrenceExpander.hasNoByParts(rule) {
+            // libical's set_start loses the phase of sub-daily rules; a plain
+            // "every N units" rule restarted from one of its own instances is
+            // the same series from there on.
+            dtstart = start
+            if let zone = anchor.zone { dtstart.zone = zone }
+            restart = nil
+        } else if subDaily {
+            restart = nil
+        }
+        guard var iterator = icalrecur_iterator_new(rule, dtstart) else { return }
+        defer { icalrecur_iterator_free(iterator) }
+        if let start = restart, icalrecur_iterator_set_start(iterator, start) == 0 {
+            icalrecur_iterator_free(iterator)
+            guard let fresh = icalrecur_iterator_new(rule, dtstart) else { return }
+            iterator = fresh
+        }
+        // BYWEEKNO rules come out of libical slightly out of order around the
+        // year's end: walk a year past the window before stopping.
+        let stopAt = rule.by_week_no.0 != Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue) ? window.end + 366 * 86400 : window.end
         var steps = 0
         while true {
             let next = icalrecur_iterator_next(iterator)
@@ -93,9 +125,119 @@ struct RecurrenceExpander {
             var local = next
             local.zone = anchor.local.zone  // keep UTC values UTC
             let start = ZonedTime(local: local, zone: anchor.zone)
-            if start.agendaTime.instant(in: clock) >= window.end { return }
+            let instant = start.agendaTime.instant(in: clock)
+            if instant >= stopAt { return }
+            if instant >= window.end { continue }
             if !consider(start, nil) { return }
         }
+    }
+
+    /// Where the iterator may restart at or before `target` without losing
+    /// the rule's phase: a whole number of INTERVALs after DTSTART, counted
+    /// on the wall clock as libical counts them. Nil when the rule ends
+    /// (UNTIL) before the target: it is then walked from its start.
+    static func alignedStart(_ rule: icalrecurrencetype, anchor: ZonedTime, near target: icaltimetype) -> icaltimetype? {
+        if icaltime_is_null_time(rule.until) == 0 {
+            let until = ZonedTime(local: rule.until, zone: rule.until.is_date != 0 ? nil : anchor.zone).agendaTime
+            let to = ZonedTime(local: target, zone: anchor.zone).agendaTime
+            guard until.wall > to.wall + 86400 * 2 else { return nil }
+        }
+        let interval = max(Int(rule.interval), 1)
+        let from = anchor.local
+        var aligned = from
+        let unit: Int
+        switch rule.freq {
+        case ICAL_SECONDLY_RECURRENCE: unit = 1
+        case ICAL_MINUTELY_RECURRENCE: unit = 60
+        case ICAL_HOURLY_RECURRENCE: unit = 3600
+        case ICAL_DAILY_RECURRENCE: unit = 86400
+        case ICAL_WEEKLY_RECURRENCE: unit = 7 * 86400
+        case ICAL_MONTHLY_RECURRENCE, ICAL_YEARLY_RECURRENCE:
+            let months = rule.freq == ICAL_MONTHLY_RECURRENCE ? interval : 12 * interval
+            let apart = (Int(target.year) * 12 + Int(target.month)) - (Int(from.year) * 12 + Int(from.month))
+            guard apart > months else { return nil }
+            let moved = apart / months * months + Int(from.year) * 12 + Int(from.month) - 1
+            aligned.year = Int32(moved / 12)
+            aligned.month = Int32(moved % 12 + 1)
+            aligned.day = 1
+            aligned.hour = 0
+            aligned.minute = 0
+            aligned.second = 0
+            return aligned
+        default: return nil
+        }
+        let step = unit * interval
+        let apart = wallSeconds(target) - wallSeconds(from)
+        guard apart > step else { return nil }
+        let wall = wallSeconds(from) + apart / step * step
+        let date = CivilDate(daysSinceEpoch: Int((Double(wall) / 86400).rounded(.down)))
+        let second = wall - date.daysSinceEpoch * 86400
+        aligned.year = Int32(date.year)
+        aligned.month = Int32(date.month)
+        aligned.day = Int32(date.day)
+        aligned.hour = Int32(second / 3600)
+        aligned.minute = Int32(second / 60 % 60)
+        aligned.second = Int32(second % 60)
+        return aligned
+    }
+
+    /// Whether a rule has no BYxxx part: every step of it is an instance.
+    static func hasNoByParts(_ rule: icalrecurrencetype) -> Bool {
+        let none = Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
+        return rule.by_second.0 == none && rule.by_minute.0 == none && rule.by_hour.0 == none && rule.by_day.0 == none
+            && rule.by_month_day.0 == none && rule.by_year_day.0 == none && rule.by_week_no.0 == none
+            && rule.by_month.0 == none && rule.by_set_pos.0 == none
+    }
+
+    /// A value's wall-clock fields as seconds (as if UTC).
+    private static func wallSeconds(_ t: icaltimetype) -> Int {
+        CivilDate(year: Int(t.year), month: Int(t.month), day: Int(t.day)).daysSinceEpoch * 86400
+            + Int(t.hour) * 3600 + Int(t.minute) * 60 + Int(t.second)
+    }
+
+    /// An instant as a value of the same kind and zone as `anchor`, for `icalrecur_iterator_set_start`.
+    static func local(_ instant: Date, like anchor: ZonedTime, clock: ZoneClock) -> icaltimetype {
+        var t: icaltimetype
+        if anchor.isUTC {
+            t = icaltime_from_timet_with_zone(time_t(instant.timeIntervalSince1970), 0, ZoneTable.utc)
+        } else if let zone = anchor.zone {
+            t = icaltime_from_timet_with_zone(time_t(instant.timeIntervalSince1970), 0, zone)
+        } else {
+            let wall = Int(clock.wallClock(of: instant).timeIntervalSince1970.rounded(.down))
+            let date = CivilDate(daysSinceEpoch: Int((Double(wall) / 86400).rounded(.down)))
+            let second = wall - date.daysSinceEpoch * 86400
+            t = anchor.local
+            t.year = Int32(date.year)
+            t.month = Int32(date.month)
+            t.day = Int32(date.day)
+            t.hour = Int32(second / 3600)
+            t.minute = Int32(second / 60 % 60)
+            t.second = Int32(second % 60)
+        }
+        if anchor.isDate {
+            t.is_date = 1
+            t.hour = 0
+            t.minute = 0
+            t.second = 0
+        }
+        t.zone = anchor.local.zone
+        if let zone = anchor.zone { t.zone = zone }
+        return t
+    }
+
+    /// About how long one step of a rule spans, for starting early enough.
+    static func period(of rule: icalrecurrencetype) -> TimeInterval {
+        let unit: TimeInterval
+        switch rule.freq {
+        case ICAL_SECONDLY_RECURRENCE: unit = 1
+        case ICAL_MINUTELY_RECURRENCE: unit = 60
+        case ICAL_HOURLY_RECURRENCE: unit = 3600
+        case ICAL_DAILY_RECURRENCE: unit = 86400
+        case ICAL_WEEKLY_RECURRENCE: unit = 7 * 86400
+        case ICAL_MONTHLY_RECURRENCE: unit = 31 * 86400
+        default: unit = 366 * 86400
+        }
+        return unit * TimeInterval(max(Int(rule.interval), 1)) + 86400
     }
 
     /// A value moved by a DURATION: nominal days on the wall clock of its

@@ -1,0 +1,105 @@
+import AgendaCore
+
+/// Decides, from a component's text alone, that a one-off event cannot
+/// touch the window, so that libical need not parse it.
+///
+/// It reads only what it must and errs on the side of parsing: any
+/// component with RRULE, RDATE, EXRULE or RECURRENCE-ID, a DURATION, or a
+/// date it cannot read is parsed. A start more than two days after the
+/// window, or an end more than two days before it, cannot reach it from any
+/// time zone (offsets stay within ±26 hours).
+struct WindowPrefilter {
+    let firstDayKey: Int
+    let endDayKey: Int
+
+    init(window: AgendaWindow) {
+        firstDayKey = window.firstDay.adding(days: -2).dayKey
+        endDayKey = window.endDay.adding(days: 2).dayKey
+    }
+
+    /// The UID of an event that can be skipped (empty when it has none), or
+    /// nil when the event must be parsed.
+    func skippableEvent(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) -> String? {
+        guard chunk.name == "VEVENT", chunk.unclosed.isEmpty else { return nil }
+        var start: Int? = nil
+        var end: Int? = nil
+        var uid = ""
+        var depth = 0
+        var i = chunk.range.lowerBound
+        let stop = chunk.range.upperBound
+        while i < stop {
+            var lineEnd = i
+            while lineEnd < stop && buffer[lineEnd] != 0x0A { lineEnd += 1 }
+            let line = UnsafeBufferPointer(rebasing: buffer[i..<lineEnd])
+            i = lineEnd + 1
+            guard let first = line.first, first != 0x20, first != 0x09 else { continue }
+            // Only the event's own properties count, not a VALARM's.
+            if WindowPrefilter.hasName(line, "BEGIN") { depth += 1; continue }
+            if WindowPrefilter.hasName(line, "END") { depth -= 1; continue }
+            guard depth == 1 else { continue }
+            switch first | 0x20 {
+            case 0x72:  // r
+                if WindowPrefilter.hasName(line, "RRULE") || WindowPrefilter.hasName(line, "RDATE")
+                    || WindowPrefilter.hasName(line, "RECURRENCE-ID")
+                {
+                    return nil
+                }
+            case 0x65:  // e
+                if WindowPrefilter.hasName(line, "EXRULE") { return nil }
+            case 0x64:  // d
+                if WindowPrefilter.hasName(line, "DURATION") { return nil }
+                if WindowPrefilter.hasName(line, "DTSTART") {
+                    guard let key = WindowPrefilter.dayKey(line) else { return nil }
+                    start = key
+                } else if WindowPrefilter.hasName(line, "DTEND") {
+                    guard let key = WindowPrefilter.dayKey(line) else { return nil }
+                    end = key
+                }
+            case 0x75:  // u
+                if WindowPrefilter.hasName(line, "UID") {
+                    // A folded UID is rare; read it whole only then.
+                    guard i >= stop || (buffer[i] != 0x20 && buffer[i] != 0x09) else { return nil }
+                    if let colon = line.firstIndex(of: 0x3A) {
+                        var value = line[(colon + 1)...]
+                        if value.last == 0x0D { value = value.dropLast() }
+                        uid = String(decoding: UnsafeBufferPointer(rebasing: value), as: UTF8.self)
+                    }
+                }
+            default: break
+            }
+        }
+        guard let start else { return nil }
+        if start > endDayKey { return uid }
+        if (end ?? start) < firstDayKey { return uid }
+        return nil
+    }
+
+    /// Whether the line is the property `name` (followed by `:` or `;`).
+    static func hasName(_ line: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        let n = name.utf8CodeUnitCount
+        guard line.count > n else { return false }
+        let p = name.utf8Start
+        for k in 0..<n where line[k] | 0x20 != p[k] | 0x20 { return false }
+        return line[n] == 0x3A || line[n] == 0x3B
+    }
+
+    /// YYYYMMDD at the start of the value, as a day key, when it is one.
+    static func dayKey(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = 0
+        var quoted = false
+        while i < line.count && !(line[i] == 0x3A && !quoted) {
+            if line[i] == 0x22 { quoted.toggle() }
+            i += 1
+        }
+        guard i + 8 < line.count else { return nil }
+        var key = 0
+        for k in (i + 1)...(i + 8) {
+            let d = line[k]
+            guard d >= 0x30 && d <= 0x39 else { return nil }
+            key = key * 10 + Int(d - 0x30)
+        }
+        let month = key / 100 % 100, day = key % 100
+        guard (1...12).contains(month), (1...31).contains(day) else { return nil }
+        return key
+    }
+}
