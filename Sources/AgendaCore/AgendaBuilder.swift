@@ -14,9 +14,9 @@ public struct AgendaBuilder: Sendable {
         self.selection = selection
     }
 
-    public func build(_ occurrences: [Occurrence]) -> [AgendaSection] {
+    public func build(_ occurrences: some Sequence<Occurrence>) -> [AgendaSection] {
         var rows: [AgendaRow] = []
-        rows.reserveCapacity(occurrences.count)
+        rows.reserveCapacity(occurrences.underestimatedCount)
         var undated: [AgendaRow] = []
         // Every occurrence of a series shares its Event or Reminder: match the text once per item.
         var textMatches: [ObjectIdentifier: Bool] = [:]
@@ -44,10 +44,10 @@ public struct AgendaBuilder: Sendable {
             let key = rows[start].day!.dayKey
             var end = start + 1
             while end < rows.count && rows[end].day!.dayKey == key { end += 1 }
-            sections.append(AgendaSection(period: .day(rows[start].day!), rows: Array(rows[start..<end])))
+            sections.append(AgendaSection(period: .day(rows[start].day!), rows: rows[start..<end]))
             start = end
         }
-        if !undated.isEmpty { sections.append(AgendaSection(period: .undated, rows: undated)) }
+        if !undated.isEmpty { sections.append(AgendaSection(period: .undated, rows: undated[...])) }
         return sections
     }
 
@@ -148,11 +148,8 @@ public struct AgendaBuilder: Sendable {
     /// Day, then all-day rows, then start time, then title; the rest only
     /// makes the order total so that output is deterministic.
     static func agendaOrder(_ a: AgendaRow, _ b: AgendaRow) -> Bool {
-        let ak = a.day?.dayKey ?? Int.max
-        let bk = b.day?.dayKey ?? Int.max
-        if ak != bk { return ak < bk }
-        if a.rank != b.rank { return a.rank < b.rank }
-        if a.secondOfDay != b.secondOfDay { return a.secondOfDay < b.secondOfDay }
+        // Day, rank and time in one comparison; strings only on ties.
+        if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
         if a.occurrence.title != b.occurrence.title { return a.occurrence.title < b.occurrence.title }
         if a.occurrence.isReminder != b.occurrence.isReminder { return !a.occurrence.isReminder }
         let ac = a.occurrence.calendar, bc = b.occurrence.calendar

@@ -24,13 +24,28 @@ public struct AgendaRow: Sendable {
     public let timing: Timing
     /// True on the first row of the occurrence inside the window (JSON lists only those).
     public let isFirstListed: Bool
+    private let index: Int32
+    private let count: Int32
+    /// Day, rank (0 for all-day-like rows, 1 for timed ones) and seconds
+    /// since local midnight, in one number: the agenda's sort order up to ties.
+    let sortKey: Int64
+
     /// For occurrences that span days: which day this is (1-based) and of how many.
-    public let dayIndex: Int
-    public let dayCount: Int
-    /// Sort key inside a day: 0 for all-day-like rows, 1 for timed ones.
-    let rank: Int
-    /// Sort key inside a day: seconds since local midnight of the start.
-    let secondOfDay: Int
+    public var dayIndex: Int { Int(index) }
+    public var dayCount: Int { Int(count) }
+    var rank: Int { Int(sortKey / 100_000 % 10) }
+    /// Seconds since local midnight of the start (0 for all-day-like rows).
+    var secondOfDay: Int { Int(sortKey % 100_000) }
+
+    init(occurrence: Occurrence, day: CivilDate?, timing: Timing, isFirstListed: Bool, dayIndex: Int, dayCount: Int, rank: Int, secondOfDay: Int) {
+        self.occurrence = occurrence
+        self.day = day
+        self.timing = timing
+        self.isFirstListed = isFirstListed
+        index = Int32(clamping: dayIndex)
+        count = Int32(clamping: dayCount)
+        sortKey = Int64(day?.dayKey ?? 99_999_999) * 1_000_000 + Int64(min(max(rank, 0), 9)) * 100_000 + Int64(min(max(secondOfDay, 0), 99_999))
+    }
 }
 
 /// One section of the agenda: a day (or, with `--group-by`, a week or a
@@ -46,9 +61,10 @@ public struct AgendaSection: Sendable {
     }
 
     public let period: Period
-    public let rows: [AgendaRow]
+    /// A slice of the agenda's one sorted array of rows (no copy per section).
+    public let rows: ArraySlice<AgendaRow>
 
-    public init(period: Period, rows: [AgendaRow]) {
+    public init(period: Period, rows: ArraySlice<AgendaRow>) {
         self.period = period
         self.rows = rows
     }

@@ -16,13 +16,33 @@ public struct AgendaTime: Sendable, Hashable {
         case date
     }
 
-    public let kind: Kind
+    /// Whole seconds (iCalendar has no finer unit) times four, plus the kind:
+    /// one word, since an agenda holds hundreds of thousands of these.
+    let raw: Int64
+
+    public var kind: Kind {
+        switch raw & 3 {
+        case 0: .instant
+        case 1: .floating
+        default: .date
+        }
+    }
+
     /// The instant for `.instant`; the wall-clock reading, as if UTC, otherwise.
-    public let wall: Date
+    public var wall: Date { Date(timeIntervalSince1970: TimeInterval(raw >> 2)) }
 
     public init(kind: Kind, wall: Date) {
-        self.kind = kind
-        self.wall = wall
+        let code: Int64 =
+            switch kind {
+            case .instant: 0
+            case .floating: 1
+            case .date: 2
+            }
+        raw = Int64(wall.timeIntervalSince1970.rounded(.down)) << 2 | code
+    }
+
+    init(raw: Int64) {
+        self.raw = raw
     }
 
     public static func instant(_ date: Date) -> AgendaTime { AgendaTime(kind: .instant, wall: date) }
@@ -50,5 +70,14 @@ public struct AgendaTime: Sendable, Hashable {
 
     /// A key that identifies the same original start however it was written
     /// (used to match RECURRENCE-ID and EXDATE against generated instances).
-    public var matchKey: Int64 { Int64(wall.timeIntervalSince1970.rounded(.down)) }
+    public var matchKey: Int64 { raw >> 2 }
+}
+
+extension Optional where Wrapped == AgendaTime {
+    /// One word for an optional time: `Int64.min` stands for none.
+    var packed: Int64 { self?.raw ?? Int64.min }
+
+    init(packed: Int64) {
+        self = packed == Int64.min ? nil : AgendaTime(raw: packed)
+    }
 }

@@ -4,14 +4,18 @@ import Foundation
 /// 1970-01-01 with Howard Hinnant's civil-date algorithms (no Calendar
 /// object, no allocation: it runs once per occurrence).
 public struct CivilDate: Sendable, Hashable, Comparable {
-    public let year: Int
-    public let month: Int
-    public let day: Int
+    // Stored small: every agenda row holds one.
+    private let y: Int32
+    private let m: UInt8
+    private let d: UInt8
+    public var year: Int { Int(y) }
+    public var month: Int { Int(m) }
+    public var day: Int { Int(d) }
 
     public init(year: Int, month: Int, day: Int) {
-        self.year = year
-        self.month = month
-        self.day = day
+        y = Int32(clamping: year)
+        m = UInt8(clamping: month)
+        d = UInt8(clamping: day)
     }
 
     /// The date `days` days after 1970-01-01.

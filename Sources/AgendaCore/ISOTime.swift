@@ -16,6 +16,11 @@ public struct ISOTime: Sendable {
         return string(instant: time.instant(in: clock))
     }
 
+    /// The same text, appended as UTF-8 bytes.
+    public func append(_ time: AgendaTime, to out: inout [UInt8]) {
+        out.append(contentsOf: string(time).utf8)
+    }
+
     public func string(instant: Date) -> String {
         let offset = clock.offset(at: instant)
         let wall = Int((instant.timeIntervalSince1970).rounded(.down)) + offset

@@ -9,82 +9,102 @@ public struct JSONLinesFormatter: Sendable {
         iso = ISOTime(clock: clock)
     }
 
-    public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
+    public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
+        var line: [UInt8] = []
+        line.reserveCapacity(1024)
         for section in sections {
             for row in section.rows where row.isFirstListed {
-                out.write(line(row))
-                out.write("\n")
+                line.removeAll(keepingCapacity: true)
+                append(row, to: &line)
+                line.append(0x0A)
+                line.withUnsafeBufferPointer { out.write(bytes: $0) }
             }
         }
     }
 
-    func line(_ row: AgendaRow) -> String {
-        var out = "{"
-        out.reserveCapacity(400)
-        for (index, (key, value)) in fields(row).enumerated() {
-            if index > 0 { out += "," }
-            out += "\"" + key + "\":" + value
-        }
-        return out + "}"
-    }
-
-    func fields(_ row: AgendaRow) -> KeyValuePairs<String, String> {
+    /// One object, keys in the contract's order, every key present.
+    func append(_ row: AgendaRow, to line: inout [UInt8]) {
         let o = row.occurrence
         let reminder: Reminder?
         if case .reminder(let r) = o.item { reminder = r } else { reminder = nil }
         let start = reminder == nil ? o.start : (o.start ?? o.due)
         let end = reminder == nil ? o.end : (o.due ?? o.start)
-        return [
-            "kind": reminder == nil ? "\"event\"" : "\"reminder\"",
-            "uid": quote(o.uid),
-            "recurrence_id": time(o.recurrenceID),
-            "title": quote(o.title),
-            "start": time(start),
-            "end": time(end),
-            "all_day": o.isAllDay ? "true" : "false",
-            "day": row.day.map { "\"" + $0.iso + "\"" } ?? "null",
-            "location": quote(o.location),
-            "description": quote(o.description),
-            "status": quote(o.status),
-            "calendar": quote(o.calendar.name),
-            "source": quote(o.calendar.source),
-            "due": time(o.due),
-            "completed": reminder.map { $0.isCompleted ? "true" : "false" } ?? "null",
-            "priority": reminder?.priority.map(String.init) ?? "null",
-        ]
+        func key(_ k: StaticString) {
+            line.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
+        }
+        func text(_ s: String?) { JSONText.append(s, to: &line) }
+        func time(_ t: AgendaTime?) {
+            guard let t else { return key("null") }
+            line.append(0x22)
+            iso.append(t, to: &line)
+            line.append(0x22)
+        }
+        key("{\"kind\":"); key(reminder == nil ? "\"event\"" : "\"reminder\"")
+        key(",\"uid\":"); text(o.uid)
+        key(",\"recurrence_id\":"); time(o.recurrenceID)
+        key(",\"title\":"); text(o.title)
+        key(",\"start\":"); time(start)
+        key(",\"end\":"); time(end)
+        key(",\"all_day\":"); key(o.isAllDay ? "true" : "false")
+        key(",\"day\":"); text(row.day?.iso)
+        key(",\"location\":"); text(o.location)
+        key(",\"description\":"); text(o.description)
+        key(",\"status\":"); text(o.status)
+        key(",\"calendar\":"); text(o.calendar.name)
+        key(",\"source\":"); text(o.calendar.source)
+        key(",\"due\":"); time(o.due)
+        key(",\"completed\":"); key(reminder.map { $0.isCompleted ? "true" : "false" } ?? "null")
+        key(",\"priority\":")
+        if let priority = reminder?.priority { line.append(contentsOf: String(priority).utf8) } else { key("null") }
+        line.append(0x7D)
     }
-
-    func time(_ t: AgendaTime?) -> String { t.map { quote(iso.string($0)) } ?? "null" }
-
-    func quote(_ s: String?) -> String { JSONText.quote(s) }
 }
 
 /// JSON string literals, escaped per RFC 8259 (and U+2028/U+2029, for JavaScript readers).
 enum JSONText {
     static func quote(_ s: String?) -> String {
-        guard let s else { return "null" }
-        // Most text needs no escaping: copy it whole.
-        var clean = true
-        for byte in s.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2 {
-            clean = false
-            break
+        var bytes: [UInt8] = []
+        append(s, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func append(_ s: String?, to out: inout [UInt8]) {
+        guard var s else {
+            out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])  // null
+            return
         }
-        if clean { return "\"" + s + "\"" }
-        var out = "\""
-        out.reserveCapacity(s.utf8.count + 2)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{2028}" || scalar == "\u{2029}":
-                out += "\\u" + pad(Int(scalar.value), 4, hex: true)
-            default: out.unicodeScalars.append(scalar)
+        out.append(0x22)
+        s.withUTF8 { bytes in
+            var clean = 0  // bytes[clean..<i] need no escaping and are copied in one go
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                let isLineSeparator = b == 0xE2 && i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9)
+                if b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F || isLineSeparator {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<i]))
+                    var scalar = Int(b)
+                    var width = 1
+                    if isLineSeparator {
+                        scalar = bytes[i + 2] == 0xA8 ? 0x2028 : 0x2029
+                        width = 3
+                    }
+                    switch b {
+                    case 0x22: out.append(contentsOf: [0x5C, 0x22])
+                    case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+                    case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
+                    case 0x0D: out.append(contentsOf: [0x5C, 0x72])
+                    case 0x09: out.append(contentsOf: [0x5C, 0x74])
+                    default: out.append(contentsOf: ("\\u" + pad(scalar, 4, hex: true)).utf8)
+                    }
+                    i += width
+                    clean = i
+                } else {
+                    i += 1
+                }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<bytes.count]))
         }
-        return out + "\""
+        out.append(0x22)
     }
 }
 

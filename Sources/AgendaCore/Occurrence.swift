@@ -2,29 +2,37 @@ import Foundation
 
 /// One instance of an event or reminder: a non-recurring component has one,
 /// a recurring one has one per generated start.
-public struct Occurrence: Sendable {
+///
+/// A class, so that the rows that show it on each day share it: an agenda
+/// of 100,000 components holds hundreds of thousands of them.
+public final class Occurrence: Sendable {
     public enum Item: Sendable {
         case event(Event)
         case reminder(Reminder)
     }
 
     public let item: Item
+    private let packedStart: Int64
+    private let packedEnd: Int64
+    private let packedDue: Int64
+    private let packedRecurrenceID: Int64
+
     /// Events: the instance's start. Reminders: DTSTART when present.
-    public let start: AgendaTime?
+    public var start: AgendaTime? { AgendaTime?(packed: packedStart) }
     /// Events: the instance's end (exclusive for dates). Reminders: nil.
-    public let end: AgendaTime?
+    public var end: AgendaTime? { AgendaTime?(packed: packedEnd) }
     /// Reminders: the instance's DUE (DTSTART + DURATION when only that is given).
-    public let due: AgendaTime?
+    public var due: AgendaTime? { AgendaTime?(packed: packedDue) }
     /// The original start of an instance of a recurring component (its
     /// RECURRENCE-ID); nil for a one-off component.
-    public let recurrenceID: AgendaTime?
+    public var recurrenceID: AgendaTime? { AgendaTime?(packed: packedRecurrenceID) }
 
     public init(item: Item, start: AgendaTime?, end: AgendaTime?, due: AgendaTime? = nil, recurrenceID: AgendaTime?) {
         self.item = item
-        self.start = start
-        self.end = end
-        self.due = due
-        self.recurrenceID = recurrenceID
+        packedStart = start.packed
+        packedEnd = end.packed
+        packedDue = due.packed
+        packedRecurrenceID = recurrenceID.packed
     }
 
     public var isReminder: Bool {

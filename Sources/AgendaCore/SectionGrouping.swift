@@ -14,13 +14,13 @@ public enum SectionGrouping: Sendable, Equatable {
         for section in daySections {
             let period = section.day.map(period(of:)) ?? .undated
             if period != current, let current {
-                result.append(AgendaSection(period: current, rows: rows))
+                result.append(AgendaSection(period: current, rows: rows[...]))
                 rows.removeAll()
             }
             current = period
             rows += section.rows
         }
-        if let current { result.append(AgendaSection(period: current, rows: rows)) }
+        if let current { result.append(AgendaSection(period: current, rows: rows[...])) }
         return result
     }
 

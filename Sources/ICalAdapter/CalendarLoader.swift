@@ -40,17 +40,35 @@ public struct CalendarLoader {
     ///   - defaultName: the calendar's name when it has no `X-WR-CALNAME`.
     ///   - source: the folder that holds it.
     public func load(_ data: Data, path: String, defaultName: String, source: String) throws -> LoadedCalendar {
-        let bytes = TextDecoding.utf8(data)
-        return try bytes.withUnsafeBufferPointer { buffer in
-            let split = ComponentSplitter.split(buffer)
-            guard split.looksLikeICalendar else {
-                throw NotICalendar(path: path, reason: TextDecoding.describeNonCalendar(buffer))
-            }
-            let info = CalendarInfo(name: split.calendarName ?? defaultName, source: source, path: path)
-            var run = LoadRun(window: window, calendar: info, path: path)
-            run.read(split.chunks, from: buffer)
-            return run.finish()
+        try load(Array(data), path: path, defaultName: defaultName, source: source)
+    }
+
+    public func load(_ input: [UInt8], path: String, defaultName: String, source: String) throws -> LoadedCalendar {
+        try input.withUnsafeBufferPointer { try load($0, path: path, defaultName: defaultName, source: source) }
+    }
+
+    /// Reads a calendar from memory the caller owns (a mapped file).
+    /// `release` is told which byte ranges will not be read again, so that
+    /// their pages can go back to the system: memory then follows the
+    /// largest component, not the file.
+    public func load(
+        _ input: UnsafeBufferPointer<UInt8>, release: ((Range<Int>) -> Void)? = nil, path: String, defaultName: String, source: String
+    ) throws -> LoadedCalendar {
+        if TextDecoding.isUTF16(input) {
+            return try load(TextDecoding.utf8(fromUTF16: input), path: path, defaultName: defaultName, source: source)
         }
+        // A UTF-8 byte-order mark is skipped.
+        let skip = TextDecoding.hasUTF8BOM(input) ? 3 : 0
+        let buffer = UnsafeBufferPointer(rebasing: input[skip...])
+        let split = ComponentSplitter.split(buffer)
+        guard split.looksLikeICalendar else {
+            throw NotICalendar(path: path, reason: TextDecoding.describeNonCalendar(buffer))
+        }
+        let info = CalendarInfo(name: split.calendarName ?? defaultName, source: source, path: path)
+        var run = LoadRun(window: window, calendar: info, path: path)
+        run.release = release.map { release in { range in release((range.lowerBound + skip)..<(range.upperBound + skip)) } }
+        run.read(split.chunks, from: buffer)
+        return run.finish()
     }
 }
 
@@ -65,11 +83,16 @@ private struct LoadRun {
     var masterCount: [ComponentRecord.Kind: Int] = [:]
     var masterUIDs: [ComponentRecord.Kind: Set<String>] = [:]
     var overrideUIDs: [ComponentRecord.Kind: Set<String>] = [:]
-    /// Occurrences of masters, with the key an override would replace them by.
-    var masters: [(occurrence: Occurrence, key: String?)] = []
+    /// Occurrences of masters, and beside each the original start an
+    /// override would replace it by (`noKey` when none can): two plain
+    /// arrays, not an array of tuples, since there can be hundreds of thousands.
+    var masters: [Occurrence] = []
+    var masterKeys: [Int64] = []
+    static let noKey = Int64.min
     var overrides: [Occurrence] = []
-    var overrideKeys = Set<String>()
+    var overrideKeys = Set<OverrideKey>()
     private var scratch: [CChar] = []
+    var release: ((Range<Int>) -> Void)?
 
     init(window: AgendaWindow, calendar: CalendarInfo, path: String) {
         self.window = window
@@ -90,7 +113,16 @@ private struct LoadRun {
             }
         }
         let prefilter = WindowPrefilter(window: window)
+        // Framing touched every page; from here on pages are read in order,
+        // and each stretch is given back once passed.
+        var released = 0
+        let stretch = 1 << 20
+        release?(0..<buffer.count)
         for chunk in chunks where chunk.name == "VEVENT" || chunk.name == "VTODO" {
+            if let release, chunk.range.lowerBound - released > stretch {
+                release(released..<chunk.range.lowerBound)
+                released = chunk.range.lowerBound
+            }
             if let uid = prefilter.skippableEvent(chunk, buffer) {
                 // A one-off event far from the window: counted, not parsed.
                 masterCount[.event, default: 0] += 1
@@ -188,12 +220,11 @@ private struct LoadRun {
             return
         }
         guard let anchor = timing.anchor else {
-            masters.append((Occurrence(item: item, start: nil, end: nil, recurrenceID: nil), nil))
+            addMaster(Occurrence(item: item, start: nil, end: nil, recurrenceID: nil), nil)
             return
         }
         guard record.isRecurring else {
-            masters.append((timing.occurrence(item, at: anchor, recurrenceID: nil),
-                OverrideKey.make(uid: record.uid, anchor.agendaTime)))
+            addMaster(timing.occurrence(item, at: anchor, recurrenceID: nil), OverrideKey.make(uid: record.uid, anchor.agendaTime))
             return
         }
         var cut: String? = nil
@@ -205,9 +236,14 @@ private struct LoadRun {
             if let periodEnd = instance.periodEnd, record.kind == .event {
                 occurrence = Occurrence(item: item, start: occurrence.start, end: periodEnd, recurrenceID: instance.startTime)
             }
-            masters.append((occurrence, OverrideKey.make(uid: record.uid, instance.startTime)))
+            addMaster(occurrence, OverrideKey.make(uid: record.uid, instance.startTime))
         }
         if let cut { warn(line, "RRULE: \(cut) (in \(label))") }
+    }
+
+    private mutating func addMaster(_ occurrence: Occurrence, _ key: OverrideKey?) {
+        masters.append(occurrence)
+        masterKeys.append(key?.time ?? LoadRun.noKey)
     }
 
     private mutating func warn(_ line: Int, _ message: String) {
@@ -217,8 +253,8 @@ private struct LoadRun {
     func finish() -> LoadedCalendar {
         var occurrences = overrides
         occurrences.reserveCapacity(masters.count + overrides.count)
-        for (occurrence, key) in masters {
-            if let key, overrideKeys.contains(key) { continue }
+        for (occurrence, key) in zip(masters, masterKeys) {
+            if key != LoadRun.noKey, !overrideKeys.isEmpty, overrideKeys.contains(OverrideKey(uid: occurrence.uid, time: key)) { continue }
             occurrences.append(occurrence)
         }
         func count(_ kind: ComponentRecord.Kind) -> Int {
@@ -231,8 +267,11 @@ private struct LoadRun {
 }
 
 /// Identifies one instance of a series: the UID and the instance's original start.
-enum OverrideKey {
-    static func make(uid: String, _ time: AgendaTime) -> String { "\(uid)\u{0}\(time.matchKey)" }
+struct OverrideKey: Hashable {
+    let uid: String
+    let time: Int64
+
+    static func make(uid: String, _ time: AgendaTime) -> OverrideKey { OverrideKey(uid: uid, time: time.matchKey) }
 }
 
 /// Finds a property inside a framed component, for warnings: its line

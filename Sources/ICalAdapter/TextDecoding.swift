@@ -2,19 +2,19 @@ import Foundation
 
 /// Bytes in, UTF-8 out, and a word on what a non-calendar input looks like.
 enum TextDecoding {
-    /// UTF-16 files (with a byte-order mark) become UTF-8; a UTF-8 BOM is
-    /// dropped; everything else is passed on as it is.
-    static func utf8(_ data: Data) -> [UInt8] {
-        if data.count >= 2 {
-            let b0 = data[data.startIndex], b1 = data[data.startIndex + 1]
-            if (b0 == 0xFF && b1 == 0xFE) || (b0 == 0xFE && b1 == 0xFF),
-                let text = String(data: data, encoding: .utf16)
-            {
-                return Array(text.utf8)
-            }
-        }
-        if data.starts(with: [0xEF, 0xBB, 0xBF]) { return Array(data.dropFirst(3)) }
-        return Array(data)
+    /// Whether the input starts with a UTF-16 byte-order mark.
+    static func isUTF16(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= 2 && ((bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF))
+    }
+
+    static func hasUTF8BOM(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+    }
+
+    /// A UTF-16 file (with its byte-order mark) as UTF-8.
+    static func utf8(fromUTF16 bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        guard let text = String(data: Data(buffer: bytes), encoding: .utf16) else { return Array(bytes) }
+        return Array(text.utf8)
     }
 
     /// A short description of an input with no iCalendar in it.

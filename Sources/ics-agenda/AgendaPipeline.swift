@@ -24,9 +24,10 @@ struct AgendaPipeline {
         var calendars: [LoadedCalendar] = []
         for file in files {
             do {
-                let data = try InputFiles.read(file)
-                let calendar = try loader.load(data, path: file.path == "-" ? "stdin" : file.path,
-                    defaultName: file.defaultName, source: file.source)
+                let calendar = try InputFiles.withContents(of: file) { bytes, release in
+                    try loader.load(bytes, release: release, path: file.path == "-" ? "stdin" : file.path,
+                        defaultName: file.defaultName, source: file.source)
+                }
                 for diagnostic in calendar.diagnostics { StandardError.write("ics-agenda: warning: \(diagnostic)\n") }
                 calendars.append(calendar)
             } catch where !file.isExplicit {
@@ -45,7 +46,7 @@ struct AgendaPipeline {
             case .week: .week(firstWeekday: formats.firstWeekday)
             case .month: .month
             }
-        let sections = grouping.group(builder.build(calendars.flatMap(\.occurrences)))
+        let sections = grouping.group(builder.build(calendars.lazy.flatMap(\.occurrences)))
         let today = options.noRelative ? nil : settings.today
         if let template = options.template, let formatter = try? TemplateFormatter(template: template, formats: formats) {
             formatter.write(sections, to: &out)

@@ -1,3 +1,4 @@
+import AgendaCore
 import Foundation
 
 #if canImport(Glibc)
@@ -6,7 +7,7 @@ import Foundation
 
 /// Standard output, buffered in large writes. A closed pipe (`| head`)
 /// ends the program quietly with status 0; any other write error with 74.
-struct BufferedOutput: TextOutputStream {
+struct BufferedOutput: ByteOutputStream {
     private var buffer: [UInt8] = []
     private let limit = 1 << 16
 
@@ -16,6 +17,11 @@ struct BufferedOutput: TextOutputStream {
 
     mutating func write(_ string: String) {
         buffer.append(contentsOf: string.utf8)
+        if buffer.count >= limit { flush() }
+    }
+
+    mutating func write(bytes: UnsafeBufferPointer<UInt8>) {
+        buffer.append(contentsOf: bytes)
         if buffer.count >= limit { flush() }
     }
 
