@@ -26,7 +26,7 @@ public struct JSONLinesFormatter: Sendable {
         let end = reminder == nil ? o.end : (o.due ?? o.start)
         var fields: [(String, String)] = [
             ("kind", quote(reminder == nil ? "event" : "reminder")),
-            ("uid", quote(o.uid)),
+            ("uid", quote(o.uid.isEmpty ? nil : o.uid)),  // no UID: null, as the contract says
             ("recurrence_id", time(o.recurrenceID)),
             ("title", quote(o.title)),
             ("start", time(start)),

@@ -144,7 +144,8 @@ private struct LoadRun {
             let at = LineFinder.find(unknown.property, in: chunk, buffer)?.line ?? line
             warn(at, "\(unknown.property): unknown time zone \"\(unknown.tzid)\"; read as floating time")
         }
-        if record.recurrenceID == nil {
+        if record.recurrenceID == nil || record.uid.isEmpty {
+            // Without a UID nothing ties a component to another: each stands alone.
             masterCount[record.kind, default: 0] += 1
             masterUIDs[record.kind, default: []].insert(record.uid)
         } else {
@@ -171,8 +172,7 @@ private struct LoadRun {
         if let rid = record.recurrenceID {
             // An override stands for one instance of its master: it is shown
             // at its own times, and the instance it replaces is dropped.
-            let key = OverrideKey.make(uid: record.uid, rid.agendaTime)
-            overrideKeys.insert(key)
+            if let key = OverrideKey.make(uid: record.uid, rid.agendaTime) { overrideKeys.insert(key) }
             if let anchor = timing.anchor {
                 overrides.append(timing.occurrence(item, at: anchor, recurrenceID: rid.agendaTime))
             } else {
@@ -225,7 +225,11 @@ private struct LoadRun {
 
 /// Identifies one instance of a series: the UID and the instance's original start.
 enum OverrideKey {
-    static func make(uid: String, _ time: AgendaTime) -> String { "\(uid)\u{0}\(time.matchKey)" }
+    /// nil without a UID: components without one are never one series
+    /// (RFC 5545 3.8.4.7), so nothing overrides their instances.
+    static func make(uid: String, _ time: AgendaTime) -> String? {
+        uid.isEmpty ? nil : "\(uid)\u{0}\(time.matchKey)"
+    }
 }
 
 /// Finds a property inside a framed component, for warnings: its line
