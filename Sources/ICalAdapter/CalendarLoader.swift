@@ -67,8 +67,11 @@ private struct LoadRun {
     var overrideUIDs: [ComponentRecord.Kind: Set<String>] = [:]
     /// Occurrences of masters, with the key an override would replace them by.
     var masters: [(occurrence: Occurrence, key: String?)] = []
-    var overrides: [Occurrence] = []
-    var overrideKeys = Set<String>()
+    /// Overrides, matched to their masters' instances once every master is read.
+    var overrides: [Override] = []
+    /// The first instance (DTSTART, or DUE) of each series by UID: an
+    /// override's RECURRENCE-ID is read in its kind to find the instance it names.
+    var seriesAnchors: [String: ZonedTime] = [:]
     private var scratch: [CChar] = []
 
     init(window: AgendaWindow, calendar: CalendarInfo, path: String) {
@@ -172,14 +175,12 @@ private struct LoadRun {
         if let rid = record.recurrenceID {
             // An override stands for one instance of its master: it is shown
             // at its own times, and the instance it replaces is dropped.
-            if let key = OverrideKey.make(uid: record.uid, rid.agendaTime) { overrideKeys.insert(key) }
-            if let anchor = timing.anchor {
-                overrides.append(timing.occurrence(item, at: anchor, recurrenceID: rid.agendaTime))
-            } else {
-                overrides.append(Occurrence(item: item, start: nil, end: nil, recurrenceID: rid.agendaTime))
-            }
+            let occurrence = timing.anchor.map { timing.occurrence(item, at: $0, recurrenceID: rid.agendaTime) }
+                ?? Occurrence(item: item, start: nil, end: nil, recurrenceID: rid.agendaTime)
+            overrides.append(Override(occurrence: occurrence, uid: record.uid, recurrenceID: rid))
             return
         }
+        if !record.uid.isEmpty, let anchor = timing.anchor { seriesAnchors[record.uid] = anchor }
         guard let anchor = timing.anchor else {
             masters.append((Occurrence(item: item, start: nil, end: nil, recurrenceID: nil), nil))
             return
@@ -208,7 +209,12 @@ private struct LoadRun {
     }
 
     func finish() -> LoadedCalendar {
-        var occurrences = overrides
+        var overrideKeys = Set<String>()
+        for o in overrides {
+            let rid = seriesAnchors[o.uid].map { o.recurrenceID.matching(series: $0) } ?? o.recurrenceID
+            if let key = OverrideKey.make(uid: o.uid, rid.agendaTime) { overrideKeys.insert(key) }
+        }
+        var occurrences = overrides.map(\.occurrence)
         occurrences.reserveCapacity(masters.count + overrides.count)
         for (occurrence, key) in masters {
             if let key, overrideKeys.contains(key) { continue }
@@ -221,6 +227,14 @@ private struct LoadRun {
         return LoadedCalendar(calendar: calendar, occurrences: occurrences, eventCount: count(.event),
             reminderCount: count(.reminder), diagnostics: diagnostics)
     }
+}
+
+/// A component with a RECURRENCE-ID: one instance of a series, as changed.
+private struct Override {
+    let occurrence: Occurrence
+    let uid: String
+    /// As written; read in the series' kind when matched (a floating value in a zoned series' zone).
+    let recurrenceID: ZonedTime
 }
 
 /// Identifies one instance of a series: the UID and the instance's original start.

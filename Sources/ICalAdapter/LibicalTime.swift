@@ -35,6 +35,32 @@ struct ZonedTime {
         return ZonedTime(local: moved, zone: zone)
     }
 
+    /// This value read in `other`'s zone when this one is floating and the
+    /// other zoned or UTC; otherwise unchanged. RFC 5545 does not forbid a
+    /// floating DTEND beside a zoned DTSTART (or the reverse): reading the
+    /// floating one in the other's zone is the only reading that keeps the
+    /// two in order.
+    func read(inZoneOf other: ZonedTime) -> ZonedTime {
+        guard isFloating, !other.isDate, !other.isFloating else { return self }
+        var moved = self
+        if other.isUTC { moved.local.zone = other.local.zone } else { moved.zone = other.zone }
+        return moved
+    }
+
+    /// This value (an EXDATE or RECURRENCE-ID) in the kind of the series it
+    /// names, whose first instance is `anchor`, so that its `agendaTime`
+    /// matches the instance's: a floating value is read in a zoned series'
+    /// zone, and a zoned or UTC value beside a floating series is taken by
+    /// its wall clock as written (the series read in its zone).
+    func matching(series anchor: ZonedTime) -> ZonedTime {
+        if isDate || anchor.isDate { return self }
+        if isFloating { return read(inZoneOf: anchor) }
+        guard anchor.isFloating else { return self }
+        var wall = local
+        wall.zone = nil
+        return ZonedTime(local: wall, zone: nil)
+    }
+
     /// The local calendar date of the value, as written.
     var civilDate: CivilDate { CivilDate(year: Int(local.year), month: Int(local.month), day: Int(local.day)) }
 }

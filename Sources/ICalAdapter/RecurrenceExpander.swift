@@ -34,7 +34,7 @@ struct RecurrenceExpander {
         var result: [Instance] = []
         var latestBefore: (instance: Instance, at: Date)? = nil
         var seen = Set<Int64>()
-        let excluded = Set(record.exdates.filter { !$0.isDate || anchor.isDate }.map { $0.agendaTime.matchKey })
+        let excluded = Set(record.exdates.filter { !$0.isDate || anchor.isDate }.map { $0.matching(series: anchor).agendaTime.matchKey })
         let excludedDays = Set(record.exdates.filter { $0.isDate && !anchor.isDate }.map { $0.civilDate.dayKey })
         let clock = window.clock
         let earliest = window.start - lookBehind
