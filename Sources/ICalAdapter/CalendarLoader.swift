@@ -72,6 +72,13 @@ private struct LoadRun {
     /// The first instance (DTSTART, or DUE) of each series by UID: an
     /// override's RECURRENCE-ID is read in its kind to find the instance it names.
     var seriesAnchors: [String: ZonedTime] = [:]
+    /// The component kept so far for each kind, UID and RECURRENCE-ID, and
+    /// the components it superseded (numbered in the order they were read).
+    var revisions: [String: Revision] = [:]
+    var superseded = Set<Int>()
+    var componentNumber = 0
+    /// Where each component's occurrences are in `masters`.
+    var masterRanges: [Int: Range<Int>] = [:]
     private var scratch: [CChar] = []
 
     init(window: AgendaWindow, calendar: CalendarInfo, path: String) {
@@ -171,13 +178,18 @@ private struct LoadRun {
                 categories: record.categories, calendar: calendar))
         }
         let timing = InstanceTiming(record: record)
+        let component = componentNumber
+        componentNumber += 1
+        guard supersedes(record, component) else { return }
+        let first = masters.count
+        defer { if masters.count > first { masterRanges[component] = first..<masters.count } }
 
         if let rid = record.recurrenceID {
             // An override stands for one instance of its master: it is shown
             // at its own times, and the instance it replaces is dropped.
             let occurrence = timing.anchor.map { timing.occurrence(item, at: $0, recurrenceID: rid.agendaTime) }
                 ?? Occurrence(item: item, start: nil, end: nil, recurrenceID: rid.agendaTime)
-            overrides.append(Override(occurrence: occurrence, uid: record.uid, recurrenceID: rid))
+            overrides.append(Override(occurrence: occurrence, uid: record.uid, recurrenceID: rid, component: component))
             return
         }
         if !record.uid.isEmpty, let anchor = timing.anchor { seriesAnchors[record.uid] = anchor }
@@ -204,20 +216,46 @@ private struct LoadRun {
         if let cut { warn(line, "RRULE: \(cut) (in \(label))") }
     }
 
+    /// Whether `record` is the revision of its UID (and RECURRENCE-ID) to
+    /// show so far; the one it replaces, or itself, is marked superseded.
+    /// RFC 5545 3.8.4.7: a UID names one component (with RECURRENCE-ID, one
+    /// instance); 3.8.7.4 and RFC 5546 2.1.4: the higher SEQUENCE is the newer.
+    /// On a tie the later component wins when either recurs (an export that
+    /// appended an edited series without counting up); two one-off
+    /// components keep the first, as the reference oracle does.
+    private mutating func supersedes(_ record: ComponentRecord, _ component: Int) -> Bool {
+        guard !record.uid.isEmpty else { return true }
+        let rid = record.recurrenceID.map { "\($0.agendaTime.kind)\($0.agendaTime.matchKey)" } ?? "-"
+        let key = "\(record.kind)\u{0}\(record.uid)\u{0}\(rid)"
+        let new = Revision(component: component, sequence: record.sequence, recurs: record.isRecurring)
+        guard let old = revisions[key] else {
+            revisions[key] = new
+            return true
+        }
+        if record.recurrenceID == nil { masterCount[record.kind, default: 0] -= 1 }  // one item, not two
+        let newer = new.sequence != old.sequence ? new.sequence > old.sequence : (new.recurs || old.recurs)
+        superseded.insert(newer ? old.component : new.component)
+        if newer { revisions[key] = new }
+        return newer
+    }
+
     private mutating func warn(_ line: Int, _ message: String) {
         diagnostics.append(Diagnostic(path: path, line: line, message: message))
     }
 
     func finish() -> LoadedCalendar {
         var overrideKeys = Set<String>()
+        let overrides = self.overrides.filter { !superseded.contains($0.component) }
+        let droppedRanges = superseded.compactMap { masterRanges[$0] }
         for o in overrides {
             let rid = seriesAnchors[o.uid].map { o.recurrenceID.matching(series: $0) } ?? o.recurrenceID
             if let key = OverrideKey.make(uid: o.uid, rid.agendaTime) { overrideKeys.insert(key) }
         }
         var occurrences = overrides.map(\.occurrence)
         occurrences.reserveCapacity(masters.count + overrides.count)
-        for (occurrence, key) in masters {
+        for (index, (occurrence, key)) in masters.enumerated() {
             if let key, overrideKeys.contains(key) { continue }
+            if !droppedRanges.isEmpty && droppedRanges.contains(where: { $0.contains(index) }) { continue }
             occurrences.append(occurrence)
         }
         func count(_ kind: ComponentRecord.Kind) -> Int {
@@ -235,6 +273,14 @@ private struct Override {
     let uid: String
     /// As written; read in the series' kind when matched (a floating value in a zoned series' zone).
     let recurrenceID: ZonedTime
+    let component: Int
+}
+
+/// The component kept for one UID and RECURRENCE-ID.
+private struct Revision {
+    let component: Int
+    let sequence: Int
+    let recurs: Bool
 }
 
 /// Identifies one instance of a series: the UID and the instance's original start.
