@@ -51,8 +51,15 @@ struct ZonedTime {
     /// names, whose first instance is `anchor`, so that its `agendaTime`
     /// matches the instance's: a floating value is read in a zoned series'
     /// zone, and a zoned or UTC value beside a floating series is taken by
-    /// its wall clock as written (the series read in its zone).
+    /// its wall clock as written (the series read in its zone). A date-time
+    /// beside an all-day series (Outlook writes its RECURRENCE-IDs and
+    /// EXDATEs at local midnight) names the day of its local date.
     func matching(series anchor: ZonedTime) -> ZonedTime {
+        if anchor.isDate && !isDate {
+            var day = local
+            (day.is_date, day.hour, day.minute, day.second, day.zone) = (1, 0, 0, 0, nil)
+            return ZonedTime(local: day, zone: nil)
+        }
         if isDate || anchor.isDate { return self }
         if isFloating { return read(inZoneOf: anchor) }
         guard anchor.isFloating else { return self }

@@ -90,4 +90,26 @@ import Testing
             """)
         #expect(starts(loaded) == ["2025-03-10T11:00:00+01:00", "2025-03-12T15:00:00+01:00"])
     }
+
+    // MARK: W4: Outlook's date-time RECURRENCE-ID and EXDATE on an all-day series
+
+    @Test func dateTimeRecurrenceIDAndExdateNameTheirLocalDateInAnAllDaySeries() throws {
+        let loaded = try load("""
+            BEGIN:VEVENT
+            UID:w4
+            SUMMARY:Moved
+            RECURRENCE-ID;TZID=America/New_York:20250318T000000
+            DTSTART;VALUE=DATE:20250319
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:w4
+            DTSTART;VALUE=DATE:20250304
+            RRULE:FREQ=WEEKLY;COUNT=4
+            EXDATE;TZID=Europe/Berlin:20250311T000000
+            END:VEVENT
+
+            """)
+        #expect(starts(loaded) == ["2025-03-04", "2025-03-19", "2025-03-25"])
+        #expect(loaded.occurrences.first { $0.title == "Moved" }?.recurrenceID?.kind == .instant)
+    }
 }
