@@ -92,7 +92,7 @@ private struct LoadRun {
         for chunk in chunks where chunk.name == "VTIMEZONE" {
             guard let component = parse(chunk, buffer) else { continue }
             if icalcomponent_isa(component) == ICAL_VTIMEZONE_COMPONENT {
-                if zones.define(vtimezone: component) == nil {
+                if zones.define(vtimezone: component) == .noTZID {
                     warn(chunk.firstLine, "VTIMEZONE without TZID; ignored")
                 }
             } else {
@@ -152,7 +152,8 @@ private struct LoadRun {
         }
         for unknown in record.unknownZones {
             let at = LineFinder.find(unknown.property, in: chunk, buffer)?.line ?? line
-            warn(at, "\(unknown.property): unknown time zone \"\(unknown.tzid)\"; read as floating time")
+            let why = zones.unusable.contains(unknown.tzid) ? " (its VTIMEZONE has no usable STANDARD or DAYLIGHT rule)" : ""
+            warn(at, "\(unknown.property): unknown time zone \"\(unknown.tzid)\"\(why); read as floating time")
         }
         if record.recurrenceID == nil || record.uid.isEmpty {
             // Without a UID nothing ties a component to another: each stands alone.
