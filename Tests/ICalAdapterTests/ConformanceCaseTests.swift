@@ -112,4 +112,57 @@ import Testing
         #expect(starts(loaded) == ["2025-03-04", "2025-03-19", "2025-03-25"])
         #expect(loaded.occurrences.first { $0.title == "Moved" }?.recurrenceID?.kind == .instant)
     }
+
+    // MARK: W6: local times in a change of offset (RFC 5545 3.3.5)
+
+    static let utc = ISOTime(clock: ZoneClock(TimeZone(identifier: "UTC")!))
+    static let centralEuropean = """
+        BEGIN:VTIMEZONE
+        TZID:Central European
+        BEGIN:STANDARD
+        DTSTART:16010101T030000
+        TZOFFSETFROM:+0200
+        TZOFFSETTO:+0100
+        RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10
+        END:STANDARD
+        BEGIN:DAYLIGHT
+        DTSTART:16010101T020000
+        TZOFFSETFROM:+0100
+        TZOFFSETTO:+0200
+        RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3
+        END:DAYLIGHT
+        END:VTIMEZONE
+
+        """
+
+    /// The UTC start of one event at `local` in `tzid`.
+    func utcStart(_ tzid: String, _ local: String, vtimezone: String = "") throws -> String? {
+        let year = AgendaWindow.days(366, from: CivilDate(iso: "2025-01-01")!, clock: berlinClock)
+        let loaded = try load(vtimezone + "BEGIN:VEVENT\nUID:w6\nDTSTART;TZID=\(tzid):\(local)\nEND:VEVENT\n", window: year)
+        return loaded.occurrences.first?.start.map(ConformanceCaseTests.utc.string)
+    }
+
+    @Test(arguments: [
+        // Berlin, autumn: 02:30 happens twice; the first is still summer time.
+        ("Europe/Berlin", "20251026T023000", "2025-10-26T00:30:00+00:00"),
+        // Berlin, spring: 02:30 does not happen; the offset before the gap moves it to 03:30.
+        ("Europe/Berlin", "20250330T023000", "2025-03-30T01:30:00+00:00"),
+        ("Europe/Berlin", "20250330T013000", "2025-03-30T00:30:00+00:00"),
+        ("Europe/Berlin", "20251026T033000", "2025-10-26T02:30:00+00:00"),
+        // Auckland, the other hemisphere: overlap in April, gap in September.
+        ("Pacific/Auckland", "20250406T023000", "2025-04-05T13:30:00+00:00"),
+        ("Pacific/Auckland", "20250928T023000", "2025-09-27T14:30:00+00:00"),
+    ])
+    func builtinZoneResolvesOverlapToTheFirstAndGapForward(_ tzid: String, _ local: String, _ expected: String) throws {
+        #expect(try utcStart(tzid, local) == expected)
+    }
+
+    @Test(arguments: [
+        ("20251026T023000", "2025-10-26T00:30:00+00:00"),
+        ("20250330T023000", "2025-03-30T01:30:00+00:00"),
+        ("20250701T120000", "2025-07-01T10:00:00+00:00"),
+    ])
+    func vtimezoneFromTheFileResolvesTheSameWay(_ local: String, _ expected: String) throws {
+        #expect(try utcStart("Central European", local, vtimezone: ConformanceCaseTests.centralEuropean) == expected)
+    }
 }
