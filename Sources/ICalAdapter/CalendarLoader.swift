@@ -190,7 +190,8 @@ private struct LoadRun {
             // at its own times, and the instance it replaces is dropped.
             let occurrence = timing.anchor.map { timing.occurrence(item, at: $0, recurrenceID: rid.agendaTime) }
                 ?? Occurrence(item: item, start: nil, end: nil, recurrenceID: rid.agendaTime)
-            overrides.append(Override(occurrence: occurrence, uid: record.uid, recurrenceID: rid, component: component))
+            overrides.append(Override(occurrence: occurrence, uid: record.uid, recurrenceID: rid,
+                thisAndFuture: record.thisAndFuture, component: component))
             return
         }
         if !record.uid.isEmpty, let anchor = timing.anchor { seriesAnchors[record.uid] = anchor }
@@ -215,6 +216,25 @@ private struct LoadRun {
             masters.append((occurrence, OverrideKey.make(uid: record.uid, instance.startTime)))
         }
         if let cut { warn(line, "RRULE: \(cut) (in \(label))") }
+    }
+
+    /// An instance after a RANGE=THISANDFUTURE override, as the latest such
+    /// override before it changed it (RFC 5545 3.2.13, 3.8.4.4): moved by as
+    /// much as the override moved its own instance, with the override's
+    /// length and properties. nil when no such override precedes it, or when
+    /// the override's times are of another kind than the series' (nothing to
+    /// move by).
+    static func changed(_ instance: Occurrence, by future: [(recurrenceID: AgendaTime, occurrence: Occurrence)]) -> Occurrence? {
+        guard let original = instance.recurrenceID,
+            let latest = future.last(where: { $0.recurrenceID.kind == original.kind && $0.recurrenceID.wall < original.wall })
+        else { return nil }
+        let o = latest.occurrence
+        guard let anchor = o.start ?? o.due, anchor.kind == original.kind else { return nil }
+        let newAnchor = original.wall + anchor.wall.timeIntervalSince(latest.recurrenceID.wall)
+        func moved(_ t: AgendaTime?) -> AgendaTime? {
+            t.map { AgendaTime(kind: $0.kind, wall: newAnchor + $0.wall.timeIntervalSince(anchor.wall)) }
+        }
+        return Occurrence(item: o.item, start: moved(o.start), end: moved(o.end), due: moved(o.due), recurrenceID: original)
     }
 
     /// Whether `record` is the revision of its UID (and RECURRENCE-ID) to
@@ -248,15 +268,23 @@ private struct LoadRun {
         var overrideKeys = Set<String>()
         let overrides = self.overrides.filter { !superseded.contains($0.component) }
         let droppedRanges = superseded.compactMap { masterRanges[$0] }
+        // RANGE=THISANDFUTURE overrides by UID, in the order of their RECURRENCE-IDs.
+        var futures: [String: [(recurrenceID: AgendaTime, occurrence: Occurrence)]] = [:]
         for o in overrides {
             let rid = seriesAnchors[o.uid].map { o.recurrenceID.matching(series: $0) } ?? o.recurrenceID
             if let key = OverrideKey.make(uid: o.uid, rid.agendaTime) { overrideKeys.insert(key) }
+            if o.thisAndFuture && !o.uid.isEmpty { futures[o.uid, default: []].append((rid.agendaTime, o.occurrence)) }
         }
+        for uid in futures.keys { futures[uid]!.sort { $0.recurrenceID.wall < $1.recurrenceID.wall } }
         var occurrences = overrides.map(\.occurrence)
         occurrences.reserveCapacity(masters.count + overrides.count)
         for (index, (occurrence, key)) in masters.enumerated() {
             if let key, overrideKeys.contains(key) { continue }
             if !droppedRanges.isEmpty && droppedRanges.contains(where: { $0.contains(index) }) { continue }
+            if !futures.isEmpty, let future = futures[occurrence.uid], let changed = LoadRun.changed(occurrence, by: future) {
+                occurrences.append(changed)
+                continue
+            }
             occurrences.append(occurrence)
         }
         func count(_ kind: ComponentRecord.Kind) -> Int {
@@ -274,6 +302,8 @@ private struct Override {
     let uid: String
     /// As written; read in the series' kind when matched (a floating value in a zoned series' zone).
     let recurrenceID: ZonedTime
+    /// RANGE=THISANDFUTURE: the change applies to every later instance too.
+    let thisAndFuture: Bool
     let component: Int
 }
 

@@ -165,4 +165,65 @@ import Testing
     func vtimezoneFromTheFileResolvesTheSameWay(_ local: String, _ expected: String) throws {
         #expect(try utcStart("Central European", local, vtimezone: ConformanceCaseTests.centralEuropean) == expected)
     }
+
+    // MARK: W7: RECURRENCE-ID;RANGE=THISANDFUTURE (RFC 5545 3.2.13, 3.8.4.4)
+
+    @Test func thisAndFutureMovesEveryLaterInstanceAndTheLatestOverrideWins() throws {
+        // Overrides before their master, and a later THISANDFUTURE taking over from an earlier one.
+        let loaded = try load("""
+            BEGIN:VEVENT
+            UID:w7
+            SUMMARY:Afternoon
+            RECURRENCE-ID;RANGE=THISANDFUTURE;TZID=Europe/Berlin:20250305T100000
+            DTSTART;TZID=Europe/Berlin:20250305T150000
+            DTEND;TZID=Europe/Berlin:20250305T153000
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:w7
+            SUMMARY:Next morning
+            RECURRENCE-ID;RANGE=THISANDFUTURE:20250308T090000Z
+            DTSTART;TZID=Europe/Berlin:20250309T080000
+            DTEND;TZID=Europe/Berlin:20250309T090000
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:w7
+            SUMMARY:Daily
+            DTSTART;TZID=Europe/Berlin:20250303T100000
+            DTEND;TZID=Europe/Berlin:20250303T110000
+            RRULE:FREQ=DAILY;COUNT=7
+            END:VEVENT
+
+            """)
+        #expect(spans(loaded) == [
+            "2025-03-03T10:00:00+01:00 → 2025-03-03T11:00:00+01:00",
+            "2025-03-04T10:00:00+01:00 → 2025-03-04T11:00:00+01:00",
+            "2025-03-05T15:00:00+01:00 → 2025-03-05T15:30:00+01:00",
+            "2025-03-06T15:00:00+01:00 → 2025-03-06T15:30:00+01:00",
+            "2025-03-07T15:00:00+01:00 → 2025-03-07T15:30:00+01:00",
+            "2025-03-09T08:00:00+01:00 → 2025-03-09T09:00:00+01:00",
+            "2025-03-10T08:00:00+01:00 → 2025-03-10T09:00:00+01:00",
+        ])
+        let titles = Dictionary(grouping: loaded.occurrences, by: \.title).mapValues(\.count)
+        #expect(titles == ["Daily": 2, "Afternoon": 3, "Next morning": 2])
+        // Each moved instance keeps its own original start as its RECURRENCE-ID.
+        #expect(loaded.occurrences.compactMap { $0.recurrenceID.map(iso.string) }.sorted().last == "2025-03-09T10:00:00+01:00")
+    }
+
+    @Test func thisAndFutureOnAnAllDaySeries() throws {
+        let loaded = try load("""
+            BEGIN:VEVENT
+            UID:w7d
+            DTSTART;VALUE=DATE:20250303
+            RRULE:FREQ=WEEKLY;COUNT=3
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:w7d
+            RECURRENCE-ID;RANGE=THISANDFUTURE;VALUE=DATE:20250310
+            DTSTART;VALUE=DATE:20250311
+            DTEND;VALUE=DATE:20250313
+            END:VEVENT
+
+            """)
+        #expect(spans(loaded) == ["2025-03-03 → 2025-03-04", "2025-03-11 → 2025-03-13", "2025-03-18 → 2025-03-20"])
+    }
 }
