@@ -200,6 +200,7 @@ private struct LoadRun {
             return
         }
         guard record.isRecurring else {
+            if !record.exdates.isEmpty && RecurrenceExpander.excludes(record.exdates, anchor) { return }
             masters.append((timing.occurrence(item, at: anchor, recurrenceID: nil),
                 OverrideKey.make(uid: record.uid, anchor.agendaTime)))
             return

@@ -98,6 +98,16 @@ struct RecurrenceExpander {
         }
     }
 
+    /// Whether an EXDATE removes DTSTART itself (RFC 5545 3.8.5.1), for a
+    /// component without RRULE or RDATE: the test `instances` applies to
+    /// every instance of a series.
+    static func excludes(_ exdates: [ZonedTime], _ anchor: ZonedTime) -> Bool {
+        exdates.contains { exdate in
+            if exdate.isDate && !anchor.isDate { return exdate.civilDate.dayKey == anchor.civilDate.dayKey }
+            return exdate.matching(series: anchor).agendaTime.matchKey == anchor.agendaTime.matchKey
+        }
+    }
+
     /// A value moved by a DURATION: nominal days on the wall clock of its
     /// zone, then exact seconds.
     static func end(of start: ZonedTime, adding duration: NominalDuration) -> AgendaTime {
