@@ -63,7 +63,7 @@ struct RecurrenceExpander {
             }
             _ = consider(rdate.start, periodEnd: end)
         }
-        for rule in record.rrules {
+        for rule in record.rrules.map(RecurrenceExpander.workingAroundLibical) {
             walk(rule, from: anchor, cut: &cut, consider)
         }
         if let latestBefore { result.append(latestBefore.instance) }
@@ -96,6 +96,29 @@ struct RecurrenceExpander {
             if start.agendaTime.instant(in: clock) >= window.end { return }
             if !consider(start, nil) { return }
         }
+    }
+
+    /// A rule libical would expand wrongly, rewritten to one with the same
+    /// meaning that it expands right.
+    ///
+    /// `FREQ=YEARLY` with BYMONTHDAY and BYDAY but no BYMONTH: RFC 5545
+    /// 3.3.10's table has BYMONTHDAY expand to every month and BYDAY limit
+    /// (`BYDAY=MO,TU;BYMONTHDAY=8,...,14`: each Monday or Tuesday on the 8th
+    /// to 14th of any month); libical 3.0 expands DTSTART's month only.
+    /// `BYMONTH=1,...,12` says "every month" in words libical follows.
+    static func workingAroundLibical(_ rule: icalrecurrencetype) -> icalrecurrencetype {
+        let unset = Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
+        func isSet<T>(_ list: T) -> Bool { withUnsafeBytes(of: list) { $0.load(as: Int16.self) != unset } }
+        guard rule.freq == ICAL_YEARLY_RECURRENCE, isSet(rule.by_month_day), isSet(rule.by_day),
+            !isSet(rule.by_month), !isSet(rule.by_year_day), !isSet(rule.by_week_no)
+        else { return rule }
+        var rewritten = rule
+        withUnsafeMutableBytes(of: &rewritten.by_month) { bytes in
+            let months = bytes.bindMemory(to: Int16.self)
+            for i in 0..<12 { months[i] = Int16(i + 1) }
+            months[12] = unset
+        }
+        return rewritten
     }
 
     /// Whether an EXDATE removes DTSTART itself (RFC 5545 3.8.5.1), for a
