@@ -53,7 +53,7 @@ struct RecurrenceExpander {
             return result.count < RecurrenceExpander.maxInstances
         }
 
-        _ = consider(anchor)
+        // RDATEs before DTSTART: an RDATE PERIOD that starts at DTSTART gives that instance its end.
         for rdate in record.rdates {
             var end: AgendaTime? = nil
             if let e = rdate.end {
@@ -63,6 +63,7 @@ struct RecurrenceExpander {
             }
             _ = consider(rdate.start, periodEnd: end)
         }
+        _ = consider(anchor)
         for rule in record.rrules.map(RecurrenceExpander.workingAroundLibical) {
             walk(rule, from: anchor, cut: &cut, consider)
         }
