@@ -74,12 +74,14 @@ final class ZoneTable {
 
     /// libical's built-in zone for an IANA name, also when it is wrapped in
     /// a vendor prefix (`/freeassociation.sourceforge.net/Europe/Berlin`,
-    /// `/mozilla.org/20050126_1/America/New_York`).
+    /// `/mozilla.org/20050126_1/America/New_York`), or for a Windows zone
+    /// name (`W. Europe Standard Time`, as Outlook writes) through CLDR's table.
     static func builtin(_ tzid: String) -> OpaquePointer? {
         let name = tzid.trimmingWhitespace()
         if name.isEmpty { return nil }
         if name.uppercased() == "UTC" || name.uppercased() == "GMT" || name == "Etc/UTC" { return utc }
         if let zone = icaltimezone_get_builtin_timezone(name) { return zone }
+        if let iana = WindowsZones.iana[name] { return icaltimezone_get_builtin_timezone(iana) }
         if name.hasPrefix("/") {
             if let zone = icaltimezone_get_builtin_timezone_from_tzid(name) { return zone }
             let parts = name.split(separator: "/")
