@@ -48,7 +48,7 @@ public struct CalendarLoader {
             }
             let info = CalendarInfo(name: split.calendarName ?? defaultName, source: source, path: path)
             var run = LoadRun(window: window, calendar: info, path: path)
-            run.read(split.chunks, from: buffer)
+            run.read(split.chunks, from: buffer, wrTimezone: split.wrTimezone)
             return run.finish()
         }
     }
@@ -87,7 +87,10 @@ private struct LoadRun {
         self.path = path
     }
 
-    mutating func read(_ chunks: [ComponentSplitter.Chunk], from buffer: UnsafeBufferPointer<UInt8>) {
+    /// - Parameter wrTimezone: the calendar's `X-WR-TIMEZONE`: when it names
+    ///   a known zone, floating date-times are read in it (as Google and Apple
+    ///   clients do); UTC and zoned values and dates are left as they are.
+    mutating func read(_ chunks: [ComponentSplitter.Chunk], from buffer: UnsafeBufferPointer<UInt8>, wrTimezone: String? = nil) {
         // Zones first: a VTIMEZONE may follow the events that use it.
         for chunk in chunks where chunk.name == "VTIMEZONE" {
             guard let component = parse(chunk, buffer) else { continue }
@@ -99,12 +102,13 @@ private struct LoadRun {
                 icalcomponent_free(component)
             }
         }
+        let reader = ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap(zones.zone(for:)))
         for chunk in chunks where chunk.name == "VEVENT" || chunk.name == "VTODO" {
             guard let component = parse(chunk, buffer) else { continue }
             defer { icalcomponent_free(component) }
             let isa = icalcomponent_isa(component)
             guard isa == ICAL_VEVENT_COMPONENT || isa == ICAL_VTODO_COMPONENT else { continue }
-            let record = ComponentReader(zones: zones).read(component, kind: isa == ICAL_VEVENT_COMPONENT ? .event : .reminder)
+            let record = reader.read(component, kind: isa == ICAL_VEVENT_COMPONENT ? .event : .reminder)
             add(record, line: chunk.firstLine, chunk: chunk, buffer: buffer)
         }
     }
