@@ -158,6 +158,22 @@ import Testing
     }
 
     @Test(arguments: [
+        // Auckland's gap is 02:00-03:00 on September 30, 2007 (13:59:59Z to 14:00Z).
+        ("20070930T023000", "2007-09-29T14:30:00+00:00"),
+        ("20070930T013000", "2007-09-29T13:30:00+00:00"),
+        // The overlap, 02:00-03:00 on April 6, 2025: the first is still daylight time (+13).
+        ("20250406T023000", "2025-04-05T13:30:00+00:00"),
+    ])
+    func floatingTimesInTheDisplayZoneResolveTheSameWay(_ local: String, _ expected: String) throws {
+        let auckland = ZoneClock(TimeZone(identifier: "Pacific/Auckland")!)
+        let day = CivilDate(year: Int(local.prefix(4))!, month: Int(local.dropFirst(4).prefix(2))!, day: Int(local.dropFirst(6).prefix(2))!)
+        let window = AgendaWindow.days(2, from: day.adding(days: -1), clock: auckland)
+        let loaded = try load("BEGIN:VEVENT\nUID:w6f\nDTSTART:\(local)\nEND:VEVENT\n", window: window)
+        let start = try #require(loaded.occurrences.first?.start)
+        #expect(ConformanceCaseTests.utc.string(AgendaTime.instant(start.instant(in: auckland))) == expected)
+    }
+
+    @Test(arguments: [
         ("20251026T023000", "2025-10-26T00:30:00+00:00"),
         ("20250330T023000", "2025-03-30T01:30:00+00:00"),
         ("20250701T120000", "2025-07-01T10:00:00+00:00"),
