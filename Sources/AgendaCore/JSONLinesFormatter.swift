@@ -40,7 +40,7 @@ public struct JSONLinesFormatter: Sendable {
             line.append(0x22)
         }
         key("{\"kind\":"); key(reminder == nil ? "\"event\"" : "\"reminder\"")
-        key(",\"uid\":"); text(o.uid)
+        key(",\"uid\":"); text(o.uid.isEmpty ? nil : o.uid)  // no UID: null, as the contract says
         key(",\"recurrence_id\":"); time(o.recurrenceID)
         key(",\"title\":"); text(o.title)
         key(",\"start\":"); time(start)

@@ -26,8 +26,11 @@ public struct ZoneClock: Sendable {
     /// 09:00→10:00 gap is 10:30), as RFC 5545 3.3.5 asks; a repeated reading
     /// takes its first occurrence.
     public func instant(forWallClock wall: Date) -> Date {
-        let before = offset(at: wall - 86400 / 2)
-        let after = offset(at: wall + 86400 / 2)
+        // A whole day either side: `wall` read as UTC is up to 14 hours off
+        // the real instant, so half a day could land past the change itself
+        // (Pacific/Auckland, +12/+13).
+        let before = offset(at: wall - 86400)
+        let after = offset(at: wall + 86400)
         let guess1 = wall - TimeInterval(before)
         if offset(at: guess1) == before { return guess1 }
         let guess2 = wall - TimeInterval(after)

@@ -67,7 +67,7 @@ public struct CalendarLoader {
         let info = CalendarInfo(name: split.calendarName ?? defaultName, source: source, path: path)
         var run = LoadRun(window: window, calendar: info, path: path)
         run.release = release.map { release in { range in release((range.lowerBound + skip)..<(range.upperBound + skip)) } }
-        run.read(split.chunks, from: buffer)
+        run.read(split.chunks, from: buffer, wrTimezone: split.wrTimezone)
         return run.finish()
     }
 }
@@ -89,8 +89,18 @@ private struct LoadRun {
     var masters: [Occurrence] = []
     var masterKeys: [Int64] = []
     static let noKey = Int64.min
-    var overrides: [Occurrence] = []
-    var overrideKeys = Set<OverrideKey>()
+    /// Overrides, matched to their masters' instances once every master is read.
+    var overrides: [Override] = []
+    /// The first instance (DTSTART, or DUE) of each series by UID: an
+    /// override's RECURRENCE-ID is read in its kind to find the instance it names.
+    var seriesAnchors: [String: ZonedTime] = [:]
+    /// The component kept so far for each kind, UID and RECURRENCE-ID, and
+    /// the components it superseded (numbered in the order they were read).
+    var revisions: [String: Revision] = [:]
+    var superseded = Set<Int>()
+    var componentNumber = 0
+    /// Where each component's occurrences are in `masters`.
+    var masterRanges: [Int: Range<Int>] = [:]
     private var scratch: [CChar] = []
     var release: ((Range<Int>) -> Void)?
 
@@ -100,18 +110,22 @@ private struct LoadRun {
         self.path = path
     }
 
-    mutating func read(_ chunks: [ComponentSplitter.Chunk], from buffer: UnsafeBufferPointer<UInt8>) {
+    /// - Parameter wrTimezone: the calendar's `X-WR-TIMEZONE`: when it names
+    ///   a known zone, floating date-times are read in it (as Google and Apple
+    ///   clients do); UTC and zoned values and dates are left as they are.
+    mutating func read(_ chunks: [ComponentSplitter.Chunk], from buffer: UnsafeBufferPointer<UInt8>, wrTimezone: String? = nil) {
         // Zones first: a VTIMEZONE may follow the events that use it.
         for chunk in chunks where chunk.name == "VTIMEZONE" {
             guard let component = parse(chunk, buffer) else { continue }
             if icalcomponent_isa(component) == ICAL_VTIMEZONE_COMPONENT {
-                if zones.define(vtimezone: component) == nil {
+                if zones.define(vtimezone: component) == .noTZID {
                     warn(chunk.firstLine, "VTIMEZONE without TZID; ignored")
                 }
             } else {
                 icalcomponent_free(component)
             }
         }
+        let reader = ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap(zones.zone(for:)))
         let prefilter = WindowPrefilter(window: window)
         // Framing touched every page; from here on pages are read in order,
         // and each stretch is given back once passed.
@@ -123,17 +137,23 @@ private struct LoadRun {
                 release(released..<chunk.range.lowerBound)
                 released = chunk.range.lowerBound
             }
-            if let uid = prefilter.skippableEvent(chunk, buffer) {
-                // A one-off event far from the window: counted, not parsed.
+            if let skippable = prefilter.skippableEvent(chunk, buffer) {
+                // A one-off event far from the window: counted, and known as
+                // a revision of its UID, but not parsed.
+                var record = ComponentRecord(kind: .event)
+                record.uid = skippable.uid
+                record.sequence = skippable.sequence
                 masterCount[.event, default: 0] += 1
-                masterUIDs[.event, default: []].insert(uid)
+                masterUIDs[.event, default: []].insert(record.uid)
+                _ = supersedes(record, componentNumber)
+                componentNumber += 1
                 continue
             }
             guard let component = parse(chunk, buffer) else { continue }
             defer { icalcomponent_free(component) }
             let isa = icalcomponent_isa(component)
             guard isa == ICAL_VEVENT_COMPONENT || isa == ICAL_VTODO_COMPONENT else { continue }
-            let record = ComponentReader(zones: zones).read(component, kind: isa == ICAL_VEVENT_COMPONENT ? .event : .reminder)
+            let record = reader.read(component, kind: isa == ICAL_VEVENT_COMPONENT ? .event : .reminder)
             add(record, line: chunk.firstLine, chunk: chunk, buffer: buffer)
         }
     }
@@ -181,9 +201,11 @@ private struct LoadRun {
         }
         for unknown in record.unknownZones {
             let at = LineFinder.find(unknown.property, in: chunk, buffer)?.line ?? line
-            warn(at, "\(unknown.property): unknown time zone \"\(unknown.tzid)\"; read as floating time")
+            let why = zones.unusable.contains(unknown.tzid) ? " (its VTIMEZONE has no usable STANDARD or DAYLIGHT rule)" : ""
+            warn(at, "\(unknown.property): unknown time zone \"\(unknown.tzid)\"\(why); read as floating time")
         }
-        if record.recurrenceID == nil {
+        if record.recurrenceID == nil || record.uid.isEmpty {
+            // Without a UID nothing ties a component to another: each stands alone.
             masterCount[record.kind, default: 0] += 1
             masterUIDs[record.kind, default: []].insert(record.uid)
         } else {
@@ -206,24 +228,28 @@ private struct LoadRun {
                 categories: record.categories, calendar: calendar))
         }
         let timing = InstanceTiming(record: record)
+        let component = componentNumber
+        componentNumber += 1
+        guard supersedes(record, component) else { return }
+        let first = masters.count
+        defer { if masters.count > first { masterRanges[component] = first..<masters.count } }
 
         if let rid = record.recurrenceID {
             // An override stands for one instance of its master: it is shown
             // at its own times, and the instance it replaces is dropped.
-            let key = OverrideKey.make(uid: record.uid, rid.agendaTime)
-            overrideKeys.insert(key)
-            if let anchor = timing.anchor {
-                overrides.append(timing.occurrence(item, at: anchor, recurrenceID: rid.agendaTime))
-            } else {
-                overrides.append(Occurrence(item: item, start: nil, end: nil, recurrenceID: rid.agendaTime))
-            }
+            let occurrence = timing.anchor.map { timing.occurrence(item, at: $0, recurrenceID: rid.agendaTime) }
+                ?? Occurrence(item: item, start: nil, end: nil, recurrenceID: rid.agendaTime)
+            overrides.append(Override(occurrence: occurrence, uid: record.uid, recurrenceID: rid,
+                thisAndFuture: record.thisAndFuture, component: component))
             return
         }
+        if !record.uid.isEmpty, let anchor = timing.anchor { seriesAnchors[record.uid] = anchor }
         guard let anchor = timing.anchor else {
             addMaster(Occurrence(item: item, start: nil, end: nil, recurrenceID: nil), nil)
             return
         }
         guard record.isRecurring else {
+            if !record.exdates.isEmpty && RecurrenceExpander.excludes(record.exdates, anchor) { return }
             addMaster(timing.occurrence(item, at: anchor, recurrenceID: nil), OverrideKey.make(uid: record.uid, anchor.agendaTime))
             return
         }
@@ -241,6 +267,48 @@ private struct LoadRun {
         if let cut { warn(line, "RRULE: \(cut) (in \(label))") }
     }
 
+    /// An instance after a RANGE=THISANDFUTURE override, as the latest such
+    /// override before it changed it (RFC 5545 3.2.13, 3.8.4.4): moved by as
+    /// much as the override moved its own instance, with the override's
+    /// length and properties. nil when no such override precedes it, or when
+    /// the override's times are of another kind than the series' (nothing to
+    /// move by).
+    static func changed(_ instance: Occurrence, by future: [(recurrenceID: AgendaTime, occurrence: Occurrence)]) -> Occurrence? {
+        guard let original = instance.recurrenceID,
+            let latest = future.last(where: { $0.recurrenceID.kind == original.kind && $0.recurrenceID.wall < original.wall })
+        else { return nil }
+        let o = latest.occurrence
+        guard let anchor = o.start ?? o.due, anchor.kind == original.kind else { return nil }
+        let newAnchor = original.wall + anchor.wall.timeIntervalSince(latest.recurrenceID.wall)
+        func moved(_ t: AgendaTime?) -> AgendaTime? {
+            t.map { AgendaTime(kind: $0.kind, wall: newAnchor + $0.wall.timeIntervalSince(anchor.wall)) }
+        }
+        return Occurrence(item: o.item, start: moved(o.start), end: moved(o.end), due: moved(o.due), recurrenceID: original)
+    }
+
+    /// Whether `record` is the revision of its UID (and RECURRENCE-ID) to
+    /// show so far; the one it replaces, or itself, is marked superseded.
+    /// RFC 5545 3.8.4.7: a UID names one component (with RECURRENCE-ID, one
+    /// instance); 3.8.7.4 and RFC 5546 2.1.4: the higher SEQUENCE is the newer.
+    /// On a tie the later component wins when either recurs (an export that
+    /// appended an edited series without counting up); two one-off
+    /// components keep the first, as the reference oracle does.
+    private mutating func supersedes(_ record: ComponentRecord, _ component: Int) -> Bool {
+        guard !record.uid.isEmpty else { return true }
+        let rid = record.recurrenceID.map { "\($0.agendaTime.kind)\($0.agendaTime.matchKey)" } ?? "-"
+        let key = "\(record.kind)\u{0}\(record.uid)\u{0}\(rid)"
+        let new = Revision(component: component, sequence: record.sequence, recurs: record.isRecurring)
+        guard let old = revisions[key] else {
+            revisions[key] = new
+            return true
+        }
+        if record.recurrenceID == nil { masterCount[record.kind, default: 0] -= 1 }  // one item, not two
+        let newer = new.sequence != old.sequence ? new.sequence > old.sequence : (new.recurs || old.recurs)
+        superseded.insert(newer ? old.component : new.component)
+        if newer { revisions[key] = new }
+        return newer
+    }
+
     private mutating func addMaster(_ occurrence: Occurrence, _ key: OverrideKey?) {
         masters.append(occurrence)
         masterKeys.append(key?.time ?? LoadRun.noKey)
@@ -251,10 +319,26 @@ private struct LoadRun {
     }
 
     func finish() -> LoadedCalendar {
-        var occurrences = overrides
+        var overrideKeys = Set<OverrideKey>()
+        let overrides = self.overrides.filter { !superseded.contains($0.component) }
+        let droppedRanges = superseded.compactMap { masterRanges[$0] }
+        // RANGE=THISANDFUTURE overrides by UID, in the order of their RECURRENCE-IDs.
+        var futures: [String: [(recurrenceID: AgendaTime, occurrence: Occurrence)]] = [:]
+        for o in overrides {
+            let rid = seriesAnchors[o.uid].map { o.recurrenceID.matching(series: $0) } ?? o.recurrenceID
+            if let key = OverrideKey.make(uid: o.uid, rid.agendaTime) { overrideKeys.insert(key) }
+            if o.thisAndFuture && !o.uid.isEmpty { futures[o.uid, default: []].append((rid.agendaTime, o.occurrence)) }
+        }
+        for uid in futures.keys { futures[uid]!.sort { $0.recurrenceID.wall < $1.recurrenceID.wall } }
+        var occurrences = overrides.map(\.occurrence)
         occurrences.reserveCapacity(masters.count + overrides.count)
-        for (occurrence, key) in zip(masters, masterKeys) {
+        for (index, (occurrence, key)) in zip(masters, masterKeys).enumerated() {
             if key != LoadRun.noKey, !overrideKeys.isEmpty, overrideKeys.contains(OverrideKey(uid: occurrence.uid, time: key)) { continue }
+            if !droppedRanges.isEmpty && droppedRanges.contains(where: { $0.contains(index) }) { continue }
+            if !futures.isEmpty, let future = futures[occurrence.uid], let changed = LoadRun.changed(occurrence, by: future) {
+                occurrences.append(changed)
+                continue
+            }
             occurrences.append(occurrence)
         }
         func count(_ kind: ComponentRecord.Kind) -> Int {
@@ -266,12 +350,34 @@ private struct LoadRun {
     }
 }
 
+/// A component with a RECURRENCE-ID: one instance of a series, as changed.
+private struct Override {
+    let occurrence: Occurrence
+    let uid: String
+    /// As written; read in the series' kind when matched (a floating value in a zoned series' zone).
+    let recurrenceID: ZonedTime
+    /// RANGE=THISANDFUTURE: the change applies to every later instance too.
+    let thisAndFuture: Bool
+    let component: Int
+}
+
+/// The component kept for one UID and RECURRENCE-ID.
+private struct Revision {
+    let component: Int
+    let sequence: Int
+    let recurs: Bool
+}
+
 /// Identifies one instance of a series: the UID and the instance's original start.
 struct OverrideKey: Hashable {
     let uid: String
     let time: Int64
 
-    static func make(uid: String, _ time: AgendaTime) -> OverrideKey { OverrideKey(uid: uid, time: time.matchKey) }
+    /// nil without a UID: components without one are never one series
+    /// (RFC 5545 3.8.4.7), so nothing overrides their instances.
+    static func make(uid: String, _ time: AgendaTime) -> OverrideKey? {
+        uid.isEmpty ? nil : OverrideKey(uid: uid, time: time.matchKey)
+    }
 }
 
 /// Finds a property inside a framed component, for warnings: its line

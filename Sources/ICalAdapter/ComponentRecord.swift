@@ -52,6 +52,9 @@ struct ComponentRecord {
 /// Reads a libical VEVENT/VTODO into a `ComponentRecord`.
 struct ComponentReader {
     let zones: ZoneTable
+    /// The zone floating date-times are read in (the calendar's
+    /// `X-WR-TIMEZONE`), or nil to keep them floating.
+    var floatingZone: OpaquePointer? = nil
 
     func read(_ component: OpaquePointer, kind: ComponentRecord.Kind) -> ComponentRecord {
         var record = ComponentRecord(kind: kind)
@@ -114,16 +117,16 @@ struct ComponentReader {
             return nil
         }
         var zoned = ZonedTime(local: value, zone: nil)
-        if value.is_date == 0, icaltime_is_utc(value) == 0,
-            let param = icalproperty_get_first_parameter(p, ICAL_TZID_PARAMETER),
-            let tzid = icalparameter_get_tzid(param)
-        {
+        guard value.is_date == 0, icaltime_is_utc(value) == 0 else { return zoned }
+        if let param = icalproperty_get_first_parameter(p, ICAL_TZID_PARAMETER), let tzid = icalparameter_get_tzid(param) {
             let id = String(cString: tzid)
             if let zone = zones.zone(for: id) {
                 zoned.zone = zone
             } else {
                 record.unknownZones.append((name, id))
             }
+        } else {
+            zoned.zone = floatingZone
         }
         return zoned
     }

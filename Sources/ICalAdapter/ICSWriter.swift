@@ -55,7 +55,8 @@ public struct ICSWriter {
     private func component(for o: Occurrence) -> OpaquePointer? {
         let reminder: Reminder? = { if case .reminder(let r) = o.item { return r } else { return nil } }()
         guard let c = reminder == nil ? icalcomponent_new_vevent() : icalcomponent_new_vtodo() else { return nil }
-        icalcomponent_add_property(c, icalproperty_new_uid(o.uid))
+        // A component without UID is written without one, so that reading it back gives null again.
+        if !o.uid.isEmpty { icalcomponent_add_property(c, icalproperty_new_uid(o.uid)) }
         if let rid = o.recurrenceID { add(c, icalproperty_new_recurrenceid, rid) }
         if !o.title.isEmpty { icalcomponent_add_property(c, icalproperty_new_summary(o.title)) }
         if let start = o.start { add(c, icalproperty_new_dtstart, start) }

@@ -26,10 +26,12 @@ struct InstanceTiming {
 
     init(record: ComponentRecord) {
         kind = record.kind
-        if let start = record.dtstart {
+        if var start = record.dtstart {
+            let target = record.kind == .event ? record.dtend : record.due
+            // A floating DTSTART beside a zoned DTEND/DUE is read in that zone (RFC 5545 does not forbid the mix).
+            if let target { start = start.read(inZoneOf: target) }
             anchor = start
             anchoredOnStart = true
-            let target = record.kind == .event ? record.dtend : record.due
             let minimumDays = record.kind == .event ? 1 : 0
             if let target {
                 if start.isDate {
@@ -86,9 +88,10 @@ struct InstanceTiming {
     }
 
     /// Exact seconds between two values; floating and date values are
-    /// compared by their wall clocks.
+    /// compared by their wall clocks, and a floating value beside a zoned or
+    /// UTC one is read in that one's zone.
     static func seconds(from a: ZonedTime, to b: ZonedTime) -> Int {
-        let ta = a.agendaTime, tb = b.agendaTime
+        let ta = a.read(inZoneOf: b).agendaTime, tb = b.read(inZoneOf: a).agendaTime
         return Int(tb.wall.timeIntervalSince(ta.wall))
     }
 }

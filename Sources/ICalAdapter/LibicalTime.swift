@@ -16,12 +16,35 @@ struct ZonedTime {
     var agendaTime: AgendaTime {
         if isDate { return .date(year: Int(local.year), month: Int(local.month), day: Int(local.day)) }
         if isUTC { return .instant(Date(timeIntervalSince1970: TimeInterval(utcSeconds(local)))) }
-        if let zone {
-            // The corresponding libical function is `icaltime_as_timet_with_zone`.
-            return .instant(Date(timeIntervalSince1970: TimeInterval(icaltime_as_timet_with_zone(local, zone))))
-        }
+        if let zone { return .instant(Date(timeIntervalSince1970: TimeInterval(ZonedTime.instantSeconds(of: local, in: zone)))) }
         return .floating(year: Int(local.year), month: Int(local.month), day: Int(local.day),
             hour: Int(local.hour), minute: Int(local.minute), second: Int(local.second))
+    }
+
+    /// The instant of a wall-clock reading in `zone`, as RFC 5545 3.3.5 reads
+    /// the two hours a change of offset leaves unclear: a time that occurs
+    /// twice is its first occurrence, and a time that does not occur (in a
+    /// gap) is read with the offset before the gap, which moves it forward.
+    /// libical's `icaltime_as_timet_with_zone` picks the other way in both.
+    static func instantSeconds(of local: icaltimetype, in zone: OpaquePointer) -> Int {
+        let wall = utcSeconds(local)
+        let before = offset(of: zone, atUTC: wall - 86400), after = offset(of: zone, atUTC: wall + 86400)
+        if before == after { return wall - before }  // no change of offset near this day
+        // Of the offsets around the change, those under which this wall clock exists.
+        let instants = [before, after].filter { offset(of: zone, atUTC: wall - $0) == $0 }.map { wall - $0 }
+        return instants.min() ?? wall - before
+    }
+
+    /// The zone's UTC offset, in seconds, at an instant.
+    /// The corresponding libical function is `icaltimezone_get_utc_offset_of_utc_time`.
+    private static func offset(of zone: OpaquePointer, atUTC seconds: Int) -> Int {
+        let date = CivilDate(daysSinceEpoch: Int((Double(seconds) / 86400).rounded(.down)))
+        let secondOfDay = seconds - date.daysSinceEpoch * 86400
+        var t = icaltimetype()
+        (t.year, t.month, t.day) = (Int32(date.year), Int32(date.month), Int32(date.day))
+        (t.hour, t.minute, t.second) = (Int32(secondOfDay / 3600), Int32(secondOfDay / 60 % 60), Int32(secondOfDay % 60))
+        t.zone = ZoneTable.utc
+        return Int(icaltimezone_get_utc_offset_of_utc_time(zone, &t, nil))
     }
 
     /// The same wall-clock reading moved by whole days (nominal days: 09:00
@@ -33,6 +56,39 @@ struct ZonedTime {
         moved.month = Int32(date.month)
         moved.day = Int32(date.day)
         return ZonedTime(local: moved, zone: zone)
+    }
+
+    /// This value read in `other`'s zone when this one is floating and the
+    /// other zoned or UTC; otherwise unchanged. RFC 5545 does not forbid a
+    /// floating DTEND beside a zoned DTSTART (or the reverse): reading the
+    /// floating one in the other's zone is the only reading that keeps the
+    /// two in order.
+    func read(inZoneOf other: ZonedTime) -> ZonedTime {
+        guard isFloating, !other.isDate, !other.isFloating else { return self }
+        var moved = self
+        if other.isUTC { moved.local.zone = other.local.zone } else { moved.zone = other.zone }
+        return moved
+    }
+
+    /// This value (an EXDATE or RECURRENCE-ID) in the kind of the series it
+    /// names, whose first instance is `anchor`, so that its `agendaTime`
+    /// matches the instance's: a floating value is read in a zoned series'
+    /// zone, and a zoned or UTC value beside a floating series is taken by
+    /// its wall clock as written (the series read in its zone). A date-time
+    /// beside an all-day series (Outlook writes its RECURRENCE-IDs and
+    /// EXDATEs at local midnight) names the day of its local date.
+    func matching(series anchor: ZonedTime) -> ZonedTime {
+        if anchor.isDate && !isDate {
+            var day = local
+            (day.is_date, day.hour, day.minute, day.second, day.zone) = (1, 0, 0, 0, nil)
+            return ZonedTime(local: day, zone: nil)
+        }
+        if isDate || anchor.isDate { return self }
+        if isFloating { return read(inZoneOf: anchor) }
+        guard anchor.isFloating else { return self }
+        var wall = local
+        wall.zone = nil
+        return ZonedTime(local: wall, zone: nil)
     }
 
     /// The local calendar date of the value, as written.

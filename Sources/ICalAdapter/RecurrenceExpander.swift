@@ -34,7 +34,7 @@ struct RecurrenceExpander {
         var result: [Instance] = []
         var latestBefore: (instance: Instance, at: Date)? = nil
         var seen = Set<Int64>()
-        let excluded = Set(record.exdates.filter { !$0.isDate || anchor.isDate }.map { $0.agendaTime.matchKey })
+        let excluded = Set(record.exdates.filter { !$0.isDate || anchor.isDate }.map { $0.matching(series: anchor).agendaTime.matchKey })
         let excludedDays = Set(record.exdates.filter { $0.isDate && !anchor.isDate }.map { $0.civilDate.dayKey })
         let clock = window.clock
         let earliest = window.start - lookBehind
@@ -53,7 +53,7 @@ struct RecurrenceExpander {
             return result.count < RecurrenceExpander.maxInstances
         }
 
-        _ = consider(anchor)
+        // RDATEs before DTSTART: an RDATE PERIOD that starts at DTSTART gives that instance its end.
         for rdate in record.rdates {
             var end: AgendaTime? = nil
             if let e = rdate.end {
@@ -63,7 +63,8 @@ struct RecurrenceExpander {
             }
             _ = consider(rdate.start, periodEnd: end)
         }
-        for rule in record.rrules {
+        _ = consider(anchor)
+        for rule in record.rrules.map(RecurrenceExpander.workingAroundLibical) {
             // Reminders keep their latest instance before the window: start
             // two of the rule's periods earlier, so that it is still met.
             let skipTo = keepLatestBefore ? earliest - 2 * RecurrenceExpander.period(of: rule) : earliest - 86400
@@ -238,6 +239,39 @@ struct RecurrenceExpander {
         default: unit = 366 * 86400
         }
         return unit * TimeInterval(max(Int(rule.interval), 1)) + 86400
+    }
+
+    /// A rule libical would expand wrongly, rewritten to one with the same
+    /// meaning that it expands right.
+    ///
+    /// `FREQ=YEARLY` with BYMONTHDAY and BYDAY but no BYMONTH: RFC 5545
+    /// 3.3.10's table has BYMONTHDAY expand to every month and BYDAY limit
+    /// (`BYDAY=MO,TU;BYMONTHDAY=8,...,14`: each Monday or Tuesday on the 8th
+    /// to 14th of any month); libical 3.0 expands DTSTART's month only.
+    /// `BYMONTH=1,...,12` says "every month" in words libical follows.
+    static func workingAroundLibical(_ rule: icalrecurrencetype) -> icalrecurrencetype {
+        let unset = Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
+        func isSet<T>(_ list: T) -> Bool { withUnsafeBytes(of: list) { $0.load(as: Int16.self) != unset } }
+        guard rule.freq == ICAL_YEARLY_RECURRENCE, isSet(rule.by_month_day), isSet(rule.by_day),
+            !isSet(rule.by_month), !isSet(rule.by_year_day), !isSet(rule.by_week_no)
+        else { return rule }
+        var rewritten = rule
+        withUnsafeMutableBytes(of: &rewritten.by_month) { bytes in
+            let months = bytes.bindMemory(to: Int16.self)
+            for i in 0..<12 { months[i] = Int16(i + 1) }
+            months[12] = unset
+        }
+        return rewritten
+    }
+
+    /// Whether an EXDATE removes DTSTART itself (RFC 5545 3.8.5.1), for a
+    /// component without RRULE or RDATE: the test `instances` applies to
+    /// every instance of a series.
+    static func excludes(_ exdates: [ZonedTime], _ anchor: ZonedTime) -> Bool {
+        exdates.contains { exdate in
+            if exdate.isDate && !anchor.isDate { return exdate.civilDate.dayKey == anchor.civilDate.dayKey }
+            return exdate.matching(series: anchor).agendaTime.matchKey == anchor.agendaTime.matchKey
+        }
     }
 
     /// A value moved by a DURATION: nominal days on the wall clock of its

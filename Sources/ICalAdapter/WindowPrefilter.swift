@@ -17,13 +17,15 @@ struct WindowPrefilter {
         endDayKey = window.endDay.adding(days: 2).dayKey
     }
 
-    /// The UID of an event that can be skipped (empty when it has none), or
-    /// nil when the event must be parsed.
-    func skippableEvent(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) -> String? {
+    /// The UID (empty when it has none) and SEQUENCE of an event that can be
+    /// skipped, or nil when the event must be parsed. The loader still needs
+    /// them: a skipped event may be the newer revision of one in the window.
+    func skippableEvent(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) -> (uid: String, sequence: Int)? {
         guard chunk.name == "VEVENT", chunk.unclosed.isEmpty else { return nil }
         var start: Int? = nil
         var end: Int? = nil
         var uid = ""
+        var sequence = 0
         var depth = 0
         var i = chunk.range.lowerBound
         let stop = chunk.range.upperBound
@@ -55,6 +57,14 @@ struct WindowPrefilter {
                     guard let key = WindowPrefilter.dayKey(line) else { return nil }
                     end = key
                 }
+            case 0x73:  // s
+                if WindowPrefilter.hasName(line, "SEQUENCE") {
+                    guard let colon = line.firstIndex(of: 0x3A) else { return nil }
+                    var value = line[(colon + 1)...]
+                    if value.last == 0x0D { value = value.dropLast() }
+                    guard let n = Int(String(decoding: UnsafeBufferPointer(rebasing: value), as: UTF8.self)) else { return nil }
+                    sequence = n
+                }
             case 0x75:  // u
                 if WindowPrefilter.hasName(line, "UID") {
                     // A folded UID is rare; read it whole only then.
@@ -69,8 +79,7 @@ struct WindowPrefilter {
             }
         }
         guard let start else { return nil }
-        if start > endDayKey { return uid }
-        if (end ?? start) < firstDayKey { return uid }
+        if start > endDayKey || (end ?? start) < firstDayKey { return (uid, sequence) }
         return nil
     }
 

@@ -11,20 +11,55 @@ final class ZoneTable {
         for zone in defined.values { icaltimezone_free(zone, 1) }
     }
 
-    /// Takes ownership of a parsed VTIMEZONE component. Returns its TZID, or
-    /// nil (and frees the component) when it has none.
+    enum Definition: Equatable {
+        case defined(tzid: String)
+        /// No usable observance: the TZID is resolved by name instead.
+        case unusable(tzid: String)
+        case noTZID
+    }
+
+    /// TZIDs whose VTIMEZONE was unusable, for the warning when the name is not known either.
+    private(set) var unusable = Set<String>()
+
+    /// Takes ownership of a parsed VTIMEZONE component (freeing it when it
+    /// is not used). A definition without observances, or with one that
+    /// lacks DTSTART, TZOFFSETFROM or TZOFFSETTO (RFC 5545 3.6.5), would make
+    /// libical read every time as UTC: its TZID is left to `builtin`.
     @discardableResult
-    func define(vtimezone component: OpaquePointer) -> String? {
+    func define(vtimezone component: OpaquePointer) -> Definition {
+        let usable = ZoneTable.hasUsableObservances(component)
         let zone = icaltimezone_new()!
         guard icaltimezone_set_component(zone, component) != 0, let tzidPointer = icaltimezone_get_tzid(zone) else {
             icaltimezone_free(zone, 1)
-            return nil
+            return .noTZID
         }
         let tzid = String(cString: tzidPointer)
+        guard usable else {
+            icaltimezone_free(zone, 1)
+            unusable.insert(tzid)
+            return .unusable(tzid: tzid)
+        }
         if let old = defined[tzid] { icaltimezone_free(old, 1) }
         defined[tzid] = zone
         resolved[tzid] = zone
-        return tzid
+        return .defined(tzid: tzid)
+    }
+
+    /// At least one STANDARD or DAYLIGHT, each with DTSTART, TZOFFSETFROM and TZOFFSETTO.
+    private static func hasUsableObservances(_ vtimezone: OpaquePointer) -> Bool {
+        var count = 0
+        for kind in [ICAL_XSTANDARD_COMPONENT, ICAL_XDAYLIGHT_COMPONENT] {
+            var observance = icalcomponent_get_first_component(vtimezone, kind)
+            while let o = observance {
+                for property in [ICAL_DTSTART_PROPERTY, ICAL_TZOFFSETFROM_PROPERTY, ICAL_TZOFFSETTO_PROPERTY]
+                where icalcomponent_get_first_property(o, property) == nil {
+                    return false
+                }
+                count += 1
+                observance = icalcomponent_get_next_component(vtimezone, kind)
+            }
+        }
+        return count > 0
     }
 
     /// The zone a TZID names, or nil when neither the file nor libical knows it.
@@ -39,12 +74,14 @@ final class ZoneTable {
 
     /// libical's built-in zone for an IANA name, also when it is wrapped in
     /// a vendor prefix (`/freeassociation.sourceforge.net/Europe/Berlin`,
-    /// `/mozilla.org/20050126_1/America/New_York`).
+    /// `/mozilla.org/20050126_1/America/New_York`), or for a Windows zone
+    /// name (`W. Europe Standard Time`, as Outlook writes) through CLDR's table.
     static func builtin(_ tzid: String) -> OpaquePointer? {
         let name = tzid.trimmingWhitespace()
         if name.isEmpty { return nil }
         if name.uppercased() == "UTC" || name.uppercased() == "GMT" || name == "Etc/UTC" { return utc }
         if let zone = icaltimezone_get_builtin_timezone(name) { return zone }
+        if let iana = WindowsZones.iana[name] { return icaltimezone_get_builtin_timezone(iana) }
         if name.hasPrefix("/") {
             if let zone = icaltimezone_get_builtin_timezone_from_tzid(name) { return zone }
             let parts = name.split(separator: "/")

@@ -87,7 +87,7 @@ import Testing
     func icsOutputRoundTripsToTheSameJSON(_ zone: String) throws {
         let base = ["--now", "2025-03-01T08:00:00+01:00", "--tz", zone, "--completed", "--show-cancelled"]
         let inputs = ["Fixtures/sample.ics", "Fixtures/accounts", "Fixtures/event_dt_floating.ics", "Fixtures/event_dt_rr_recuid.ics",
-            "Fixtures/event_dt_multiday.ics"]
+            "Fixtures/event_dt_multiday.ics", "Fixtures/event_dt_no_uid.ics"]
         let direct = try CLI.run(base + ["--format", "json"] + inputs)
         let ics = try CLI.run(base + ["--format", "ics"] + inputs)
         #expect(ics.status == 0 && ics.stdout.hasPrefix("BEGIN:VCALENDAR\r\n"))

@@ -1,0 +1,245 @@
+import AgendaCore
+import Foundation
+import ICalAdapter
+import Testing
+
+/// The subtle cases of docs/CONFORMANCE.md ("Where we are wrong"), one test
+/// per reading, with the RFC 5545 section that decides it.
+@Suite struct ConformanceCaseTests {
+    let iso = ISOTime(clock: berlinClock)
+
+    /// Start → end of every occurrence, as ISO text in Berlin, sorted.
+    func spans(_ loaded: LoadedCalendar) -> [String] {
+        loaded.occurrences.map { "\($0.start.map(iso.string) ?? "-") → \(($0.end ?? $0.due).map(iso.string) ?? "-")" }.sorted()
+    }
+
+    // MARK: W2: floating beside zoned
+
+    @Test func floatingEndBesideZonedStartIsReadInTheStartsZone() throws {
+        let loaded = try load("""
+            BEGIN:VEVENT
+            UID:w2a
+            DTSTART;TZID=America/New_York:20250303T090000
+            DTEND:20250303T100000
+            END:VEVENT
+
+            """)
+        #expect(spans(loaded) == ["2025-03-03T15:00:00+01:00 → 2025-03-03T16:00:00+01:00"])
+    }
+
+    @Test func floatingStartBesideZonedEndIsReadInTheEndsZone() throws {
+        let loaded = try load("""
+            BEGIN:VEVENT
+            UID:w2b
+            DTSTART:20250304T180000
+            DTEND;TZID=America/New_York:20250304T190000
+            END:VEVENT
+
+            """)
+        #expect(spans(loaded) == ["2025-03-05T00:00:00+01:00 → 2025-03-05T01:00:00+01:00"])
+        #expect(loaded.occurrences.first?.start?.kind == .instant)
+    }
+
+    @Test func floatingDueBesideUTCStart() throws {
+        let loaded = try load("""
+            BEGIN:VTODO
+            UID:w2c
+            DTSTART:20250305T080000Z
+            DUE:20250305T100000
+            END:VTODO
+
+            """)
+        #expect(loaded.occurrences.first?.due.map(iso.string) == "2025-03-05T11:00:00+01:00")
+    }
+
+    @Test func floatingExdateAndRecurrenceIDMatchAZonedSeries() throws {
+        // The override comes first: matching must not depend on the order of the file.
+        let loaded = try load("""
+            BEGIN:VEVENT
+            UID:w2d
+            SUMMARY:Moved
+            RECURRENCE-ID:20250312T110000
+            DTSTART;TZID=Europe/Berlin:20250312T140000
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:w2d
+            DTSTART;TZID=Europe/Berlin:20250310T110000
+            RRULE:FREQ=DAILY;COUNT=3
+            EXDATE:20250311T110000
+            END:VEVENT
+
+            """)
+        #expect(starts(loaded) == ["2025-03-10T11:00:00+01:00", "2025-03-12T14:00:00+01:00"])
+    }
+
+    @Test func zonedExdateAndRecurrenceIDMatchAFloatingSeriesByTheirWallClock() throws {
+        let loaded = try load("""
+            BEGIN:VEVENT
+            UID:w2e
+            DTSTART:20250310T110000
+            RRULE:FREQ=DAILY;COUNT=3
+            EXDATE:20250311T110000Z
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:w2e
+            SUMMARY:Moved
+            RECURRENCE-ID;TZID=America/New_York:20250312T110000
+            DTSTART:20250312T150000
+            END:VEVENT
+
+            """)
+        #expect(starts(loaded) == ["2025-03-10T11:00:00+01:00", "2025-03-12T15:00:00+01:00"])
+    }
+
+    // MARK: W4: Outlook's date-time RECURRENCE-ID and EXDATE on an all-day series
+
+    @Test func dateTimeRecurrenceIDAndExdateNameTheirLocalDateInAnAllDaySeries() throws {
+        let loaded = try load("""
+            BEGIN:VEVENT
+            UID:w4
+            SUMMARY:Moved
+            RECURRENCE-ID;TZID=America/New_York:20250318T000000
+            DTSTART;VALUE=DATE:20250319
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:w4
+            DTSTART;VALUE=DATE:20250304
+            RRULE:FREQ=WEEKLY;COUNT=4
+            EXDATE;TZID=Europe/Berlin:20250311T000000
+            END:VEVENT
+
+            """)
+        #expect(starts(loaded) == ["2025-03-04", "2025-03-19", "2025-03-25"])
+        #expect(loaded.occurrences.first { $0.title == "Moved" }?.recurrenceID?.kind == .instant)
+    }
+
+    // MARK: W6: local times in a change of offset (RFC 5545 3.3.5)
+
+    static let utc = ISOTime(clock: ZoneClock(TimeZone(identifier: "UTC")!))
+    static let centralEuropean = """
+        BEGIN:VTIMEZONE
+        TZID:Central European
+        BEGIN:STANDARD
+        DTSTART:16010101T030000
+        TZOFFSETFROM:+0200
+        TZOFFSETTO:+0100
+        RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10
+        END:STANDARD
+        BEGIN:DAYLIGHT
+        DTSTART:16010101T020000
+        TZOFFSETFROM:+0100
+        TZOFFSETTO:+0200
+        RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3
+        END:DAYLIGHT
+        END:VTIMEZONE
+
+        """
+
+    /// The UTC start of one event at `local` in `tzid`.
+    func utcStart(_ tzid: String, _ local: String, vtimezone: String = "") throws -> String? {
+        let year = AgendaWindow.days(366, from: CivilDate(iso: "2025-01-01")!, clock: berlinClock)
+        let loaded = try load(vtimezone + "BEGIN:VEVENT\nUID:w6\nDTSTART;TZID=\(tzid):\(local)\nEND:VEVENT\n", window: year)
+        return loaded.occurrences.first?.start.map(ConformanceCaseTests.utc.string)
+    }
+
+    @Test(arguments: [
+        // Berlin, autumn: 02:30 happens twice; the first is still summer time.
+        ("Europe/Berlin", "20251026T023000", "2025-10-26T00:30:00+00:00"),
+        // Berlin, spring: 02:30 does not happen; the offset before the gap moves it to 03:30.
+        ("Europe/Berlin", "20250330T023000", "2025-03-30T01:30:00+00:00"),
+        ("Europe/Berlin", "20250330T013000", "2025-03-30T00:30:00+00:00"),
+        ("Europe/Berlin", "20251026T033000", "2025-10-26T02:30:00+00:00"),
+        // Auckland, the other hemisphere: overlap in April, gap in September.
+        ("Pacific/Auckland", "20250406T023000", "2025-04-05T13:30:00+00:00"),
+        ("Pacific/Auckland", "20250928T023000", "2025-09-27T14:30:00+00:00"),
+    ])
+    func builtinZoneResolvesOverlapToTheFirstAndGapForward(_ tzid: String, _ local: String, _ expected: String) throws {
+        #expect(try utcStart(tzid, local) == expected)
+    }
+
+    @Test(arguments: [
+        // Auckland's gap is 02:00-03:00 on September 30, 2007 (13:59:59Z to 14:00Z).
+        ("20070930T023000", "2007-09-29T14:30:00+00:00"),
+        ("20070930T013000", "2007-09-29T13:30:00+00:00"),
+        // The overlap, 02:00-03:00 on April 6, 2025: the first is still daylight time (+13).
+        ("20250406T023000", "2025-04-05T13:30:00+00:00"),
+    ])
+    func floatingTimesInTheDisplayZoneResolveTheSameWay(_ local: String, _ expected: String) throws {
+        let auckland = ZoneClock(TimeZone(identifier: "Pacific/Auckland")!)
+        let day = CivilDate(year: Int(local.prefix(4))!, month: Int(local.dropFirst(4).prefix(2))!, day: Int(local.dropFirst(6).prefix(2))!)
+        let window = AgendaWindow.days(2, from: day.adding(days: -1), clock: auckland)
+        let loaded = try load("BEGIN:VEVENT\nUID:w6f\nDTSTART:\(local)\nEND:VEVENT\n", window: window)
+        let start = try #require(loaded.occurrences.first?.start)
+        #expect(ConformanceCaseTests.utc.string(AgendaTime.instant(start.instant(in: auckland))) == expected)
+    }
+
+    @Test(arguments: [
+        ("20251026T023000", "2025-10-26T00:30:00+00:00"),
+        ("20250330T023000", "2025-03-30T01:30:00+00:00"),
+        ("20250701T120000", "2025-07-01T10:00:00+00:00"),
+    ])
+    func vtimezoneFromTheFileResolvesTheSameWay(_ local: String, _ expected: String) throws {
+        #expect(try utcStart("Central European", local, vtimezone: ConformanceCaseTests.centralEuropean) == expected)
+    }
+
+    // MARK: W7: RECURRENCE-ID;RANGE=THISANDFUTURE (RFC 5545 3.2.13, 3.8.4.4)
+
+    @Test func thisAndFutureMovesEveryLaterInstanceAndTheLatestOverrideWins() throws {
+        // Overrides before their master, and a later THISANDFUTURE taking over from an earlier one.
+        let loaded = try load("""
+            BEGIN:VEVENT
+            UID:w7
+            SUMMARY:Afternoon
+            RECURRENCE-ID;RANGE=THISANDFUTURE;TZID=Europe/Berlin:20250305T100000
+            DTSTART;TZID=Europe/Berlin:20250305T150000
+            DTEND;TZID=Europe/Berlin:20250305T153000
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:w7
+            SUMMARY:Next morning
+            RECURRENCE-ID;RANGE=THISANDFUTURE:20250308T090000Z
+            DTSTART;TZID=Europe/Berlin:20250309T080000
+            DTEND;TZID=Europe/Berlin:20250309T090000
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:w7
+            SUMMARY:Daily
+            DTSTART;TZID=Europe/Berlin:20250303T100000
+            DTEND;TZID=Europe/Berlin:20250303T110000
+            RRULE:FREQ=DAILY;COUNT=7
+            END:VEVENT
+
+            """)
+        #expect(spans(loaded) == [
+            "2025-03-03T10:00:00+01:00 → 2025-03-03T11:00:00+01:00",
+            "2025-03-04T10:00:00+01:00 → 2025-03-04T11:00:00+01:00",
+            "2025-03-05T15:00:00+01:00 → 2025-03-05T15:30:00+01:00",
+            "2025-03-06T15:00:00+01:00 → 2025-03-06T15:30:00+01:00",
+            "2025-03-07T15:00:00+01:00 → 2025-03-07T15:30:00+01:00",
+            "2025-03-09T08:00:00+01:00 → 2025-03-09T09:00:00+01:00",
+            "2025-03-10T08:00:00+01:00 → 2025-03-10T09:00:00+01:00",
+        ])
+        let titles = Dictionary(grouping: loaded.occurrences, by: \.title).mapValues(\.count)
+        #expect(titles == ["Daily": 2, "Afternoon": 3, "Next morning": 2])
+        // Each moved instance keeps its own original start as its RECURRENCE-ID.
+        #expect(loaded.occurrences.compactMap { $0.recurrenceID.map(iso.string) }.sorted().last == "2025-03-09T10:00:00+01:00")
+    }
+
+    @Test func thisAndFutureOnAnAllDaySeries() throws {
+        let loaded = try load("""
+            BEGIN:VEVENT
+            UID:w7d
+            DTSTART;VALUE=DATE:20250303
+            RRULE:FREQ=WEEKLY;COUNT=3
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:w7d
+            RECURRENCE-ID;RANGE=THISANDFUTURE;VALUE=DATE:20250310
+            DTSTART;VALUE=DATE:20250311
+            DTEND;VALUE=DATE:20250313
+            END:VEVENT
+
+            """)
+        #expect(spans(loaded) == ["2025-03-03 → 2025-03-04", "2025-03-11 → 2025-03-13", "2025-03-18 → 2025-03-20"])
+    }
+}
