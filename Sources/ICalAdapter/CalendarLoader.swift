@@ -73,7 +73,7 @@ public struct CalendarLoader {
 }
 
 /// The state of reading one file.
-private struct LoadRun {
+struct LoadRun {
     let window: AgendaWindow
     let calendar: CalendarInfo
     let path: String
@@ -91,16 +91,17 @@ private struct LoadRun {
     static let noKey = Int64.min
     /// Overrides, matched to their masters' instances once every master is read.
     var overrides: [Override] = []
-    /// The first instance (DTSTART, or DUE) of each series by UID: an
-    /// override's RECURRENCE-ID is read in its kind to find the instance it names.
-    var seriesAnchors: [String: ZonedTime] = [:]
-    /// The component kept so far for each kind, UID and RECURRENCE-ID, and
-    /// the components it superseded (numbered in the order they were read).
-    var revisions: [String: Revision] = [:]
+    /// Per kind and UID, the series (master) kept so far: an index into
+    /// `series`. Small on purpose: one entry per component of the file.
+    var seriesIndex: [ComponentRecord.Kind: [String: Int32]] = [:]
+    var series: [Series] = []
+    /// The override kept so far for each kind, UID and RECURRENCE-ID, and
+    /// the components superseded (numbered in the order they were read).
+    var revisions: [Revision.Key: Revision] = [:]
     var superseded = Set<Int>()
     var componentNumber = 0
-    /// Where each component's occurrences are in `masters`.
-    var masterRanges: [Int: Range<Int>] = [:]
+    /// The places in `masters` of revisions a newer one replaced.
+    var droppedRanges: [Range<Int>] = []
     private var scratch: [CChar] = []
     var release: ((Range<Int>) -> Void)?
 
@@ -125,8 +126,10 @@ private struct LoadRun {
                 icalcomponent_free(component)
             }
         }
-        let reader = ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap(zones.zone(for:)))
-        let prefilter = WindowPrefilter(window: window)
+        let processor = ChunkProcessor(
+            window: window, calendar: calendar, zones: zones,
+            reader: ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap(zones.zone(for:))),
+            prefilter: WindowPrefilter(window: window))
         // Framing touched every page; from here on pages are read in order,
         // and each stretch is given back once passed.
         var released = 0
@@ -137,134 +140,48 @@ private struct LoadRun {
                 release(released..<chunk.range.lowerBound)
                 released = chunk.range.lowerBound
             }
-            if let skippable = prefilter.skippableEvent(chunk, buffer) {
-                // A one-off event far from the window: counted, and known as
-                // a revision of its UID, but not parsed.
-                var record = ComponentRecord(kind: .event)
-                record.uid = skippable.uid
-                record.sequence = skippable.sequence
-                masterCount[.event, default: 0] += 1
-                masterUIDs[.event, default: []].insert(record.uid)
-                _ = supersedes(record, componentNumber)
-                componentNumber += 1
-                continue
-            }
-            guard let component = parse(chunk, buffer) else { continue }
-            defer { icalcomponent_free(component) }
-            let isa = icalcomponent_isa(component)
-            guard isa == ICAL_VEVENT_COMPONENT || isa == ICAL_VTODO_COMPONENT else { continue }
-            let record = reader.read(component, kind: isa == ICAL_VEVENT_COMPONENT ? .event : .reminder)
-            add(record, line: chunk.firstLine, chunk: chunk, buffer: buffer)
+            apply(processor.process(chunk, buffer, scratch: &scratch))
         }
     }
 
-    /// Hands one framed component to libical.
-    /// The corresponding libical function is `icalparser_parse_string`.
     private mutating func parse(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) -> OpaquePointer? {
-        if !chunk.unclosed.isEmpty {
-            let names = chunk.unclosed.reversed().map { "END:\($0)" }.joined(separator: ", ")
-            warn(chunk.firstLine, "\(chunk.name) is not closed (missing \(names)); read up to where it stops")
-        }
-        scratch.removeAll(keepingCapacity: true)
-        for i in chunk.range where buffer[i] != 0 { scratch.append(CChar(bitPattern: buffer[i])) }
-        if !chunk.rootClosed {
-            for name in chunk.unclosed.reversed() { scratch.append(contentsOf: "\r\nEND:\(name)\r\n".utf8.map { CChar(bitPattern: $0) }) }
-        }
-        scratch.append(0)
-        let component = scratch.withUnsafeBufferPointer { icalparser_parse_string($0.baseAddress!) }
-        if component == nil { warn(chunk.firstLine, "\(chunk.name) could not be read; skipped") }
+        var warnings: [(line: Int, message: String)] = []
+        let component = ChunkProcessor.parse(chunk, buffer, scratch: &scratch, warnings: &warnings)
+        for w in warnings { warn(w.line, w.message) }
         return component
     }
 
-    private mutating func add(_ record: ComponentRecord, line: Int, chunk: ComponentSplitter.Chunk, buffer: UnsafeBufferPointer<UInt8>) {
-        let kindName = record.kind == .event ? "VEVENT" : "VTODO"
-        let label = record.summary.isEmpty ? kindName : "\(kindName) \"\(record.summary)\""
-        // An event without a usable DTSTART cannot be placed: it is skipped,
-        // and the warning about its DTSTART says so.
-        let skipped = record.kind == .event && record.dtstart == nil
-        var startExplained = false
-        for problem in record.problems {
-            let property: String?, message: String
-            switch problem {
-            case .libical(let name, let text):
-                property = name
-                message = text
-            case .invalidTime(let name):
-                property = name
-                let value = LineFinder.find(name, in: chunk, buffer).map { " \"\($0.value)\"" } ?? ""
-                message = "cannot read\(value) as a date or date-time"
+    /// Takes one processed component into the file's state, in file order:
+    /// its warnings, its count, whether it is the revision of its UID to keep,
+    /// and then what it lists.
+    mutating func apply(_ processed: ProcessedChunk) {
+        for w in processed.warnings { warn(w.line, w.message) }
+        if let counted = processed.counted {
+            if counted.isOverride {
+                overrideUIDs[counted.kind, default: []].insert(counted.uid)
+            } else {
+                masterCount[counted.kind, default: 0] += 1
+                masterUIDs[counted.kind, default: []].insert(counted.uid)
             }
-            let at = property.flatMap { LineFinder.find($0, in: chunk, buffer)?.line } ?? line
-            let isStart = skipped && property == "DTSTART"
-            startExplained = startExplained || isStart
-            warn(at, "\(property.map { "\($0): " } ?? "")\(message) (in \(label))\(isStart ? "; skipped" : "")")
         }
-        for unknown in record.unknownZones {
-            let at = LineFinder.find(unknown.property, in: chunk, buffer)?.line ?? line
-            let why = zones.unusable.contains(unknown.tzid) ? " (its VTIMEZONE has no usable STANDARD or DAYLIGHT rule)" : ""
-            warn(at, "\(unknown.property): unknown time zone \"\(unknown.tzid)\"\(why); read as floating time")
-        }
-        if record.recurrenceID == nil || record.uid.isEmpty {
-            // Without a UID nothing ties a component to another: each stands alone.
-            masterCount[record.kind, default: 0] += 1
-            masterUIDs[record.kind, default: []].insert(record.uid)
-        } else {
-            overrideUIDs[record.kind, default: []].insert(record.uid)
-        }
-
-        let item: Occurrence.Item
-        switch record.kind {
-        case .event:
-            guard !skipped else {
-                if !startExplained { warn(line, "\(label) has no DTSTART; skipped") }
-                return
-            }
-            item = .event(Event(uid: record.uid, title: record.summary, location: record.location,
-                description: record.description, status: record.status, calendar: calendar))
-        case .reminder:
-            item = .reminder(Reminder(uid: record.uid, title: record.summary, location: record.location,
-                description: record.description, status: record.status, isCompleted: record.isCompleted,
-                priority: record.priority, percentComplete: record.percentComplete,
-                categories: record.categories, calendar: calendar))
-        }
-        let timing = InstanceTiming(record: record)
+        guard let candidate = processed.revision else { return }
         let component = componentNumber
         componentNumber += 1
-        guard supersedes(record, component) else { return }
-        let first = masters.count
-        defer { if masters.count > first { masterRanges[component] = first..<masters.count } }
-
-        if let rid = record.recurrenceID {
-            // An override stands for one instance of its master: it is shown
-            // at its own times, and the instance it replaces is dropped.
-            let occurrence = timing.anchor.map { timing.occurrence(item, at: $0, recurrenceID: rid.agendaTime) }
-                ?? Occurrence(item: item, start: nil, end: nil, recurrenceID: rid.agendaTime)
-            overrides.append(Override(occurrence: occurrence, uid: record.uid, recurrenceID: rid,
-                thisAndFuture: record.thisAndFuture, component: component))
-            return
+        // Where its masters will go if it is kept, to drop them should a newer revision come.
+        let listing = masters.count..<(masters.count + processed.masters.count)
+        guard supersedes(candidate, component, listing: listing) else { return }
+        if let o = processed.override {
+            overrides.append(Override(occurrence: o.occurrence, uid: o.uid, recurrenceID: o.recurrenceID,
+                thisAndFuture: o.thisAndFuture, component: component, kind: candidate.kind))
         }
-        if !record.uid.isEmpty, let anchor = timing.anchor { seriesAnchors[record.uid] = anchor }
-        guard let anchor = timing.anchor else {
-            addMaster(Occurrence(item: item, start: nil, end: nil, recurrenceID: nil), nil)
-            return
+        if let anchor = processed.seriesAnchor, let index = seriesIndex[candidate.kind]?[anchor.uid] {
+            series[Int(index)].anchor = anchor.anchor.shape
         }
-        guard record.isRecurring else {
-            if !record.exdates.isEmpty && RecurrenceExpander.excludes(record.exdates, anchor) { return }
-            addMaster(timing.occurrence(item, at: anchor, recurrenceID: nil), OverrideKey.make(uid: record.uid, anchor.agendaTime))
-            return
+        if !processed.masters.isEmpty {
+            masters += processed.masters
+            masterKeys += processed.masterKeys
         }
-        var cut: String? = nil
-        let isReminder = record.kind == .reminder
-        // A reminder is placed by one day, not a span: nothing before the window reaches into it.
-        let expander = RecurrenceExpander(window: window, lookBehind: isReminder ? 0 : timing.lookBehind)
-        for instance in expander.instances(of: record, anchor: anchor, keepLatestBefore: isReminder, cut: &cut) {
-            var occurrence = timing.occurrence(item, at: instance.start, recurrenceID: instance.startTime)
-            if let periodEnd = instance.periodEnd, record.kind == .event {
-                occurrence = Occurrence(item: item, start: occurrence.start, end: periodEnd, recurrenceID: instance.startTime)
-            }
-            addMaster(occurrence, OverrideKey.make(uid: record.uid, instance.startTime))
-        }
-        if let cut { warn(line, "RRULE: \(cut) (in \(label))") }
+        if let cut = processed.cutWarning { warn(cut.line, cut.message) }
     }
 
     /// An instance after a RANGE=THISANDFUTURE override, as the latest such
@@ -293,25 +210,32 @@ private struct LoadRun {
     /// On a tie the later component wins when either recurs (an export that
     /// appended an edited series without counting up); two one-off
     /// components keep the first, as the reference oracle does.
-    private mutating func supersedes(_ record: ComponentRecord, _ component: Int) -> Bool {
+    private mutating func supersedes(_ record: Revision.Candidate, _ component: Int, listing: Range<Int>) -> Bool {
         guard !record.uid.isEmpty else { return true }
-        let rid = record.recurrenceID.map { "\($0.agendaTime.kind)\($0.agendaTime.matchKey)" } ?? "-"
-        let key = "\(record.kind)\u{0}\(record.uid)\u{0}\(rid)"
-        let new = Revision(component: component, sequence: record.sequence, recurs: record.isRecurring)
-        guard let old = revisions[key] else {
-            revisions[key] = new
-            return true
+        let new = Revision(component: component, sequence: record.sequence, recurs: record.recurs, masters: listing)
+        let old: Revision
+        if record.recurrenceKey == nil {
+            guard let index = seriesIndex[record.kind, default: [:]][record.uid] else {
+                seriesIndex[record.kind, default: [:]][record.uid] = Int32(series.count)
+                series.append(Series(revision: new))
+                return true
+            }
+            old = series[Int(index)].revision
+            masterCount[record.kind, default: 0] -= 1  // one item, not two
+            if Revision.isNewer(new, than: old) { series[Int(index)] = Series(revision: new) }
+        } else {
+            let key = Revision.Key(kind: record.kind, uid: record.uid, recurrence: record.recurrenceKey)
+            guard let existing = revisions[key] else {
+                revisions[key] = new
+                return true
+            }
+            old = existing
+            if Revision.isNewer(new, than: old) { revisions[key] = new }
         }
-        if record.recurrenceID == nil { masterCount[record.kind, default: 0] -= 1 }  // one item, not two
-        let newer = new.sequence != old.sequence ? new.sequence > old.sequence : (new.recurs || old.recurs)
+        let newer = Revision.isNewer(new, than: old)
         superseded.insert(newer ? old.component : new.component)
-        if newer { revisions[key] = new }
+        if newer && !old.masters.isEmpty { droppedRanges.append(old.masters) }
         return newer
-    }
-
-    private mutating func addMaster(_ occurrence: Occurrence, _ key: OverrideKey?) {
-        masters.append(occurrence)
-        masterKeys.append(key?.time ?? LoadRun.noKey)
     }
 
     private mutating func warn(_ line: Int, _ message: String) {
@@ -321,11 +245,11 @@ private struct LoadRun {
     func finish() -> LoadedCalendar {
         var overrideKeys = Set<OverrideKey>()
         let overrides = self.overrides.filter { !superseded.contains($0.component) }
-        let droppedRanges = superseded.compactMap { masterRanges[$0] }
         // RANGE=THISANDFUTURE overrides by UID, in the order of their RECURRENCE-IDs.
         var futures: [String: [(recurrenceID: AgendaTime, occurrence: Occurrence)]] = [:]
         for o in overrides {
-            let rid = seriesAnchors[o.uid].map { o.recurrenceID.matching(series: $0) } ?? o.recurrenceID
+            let anchor = seriesIndex[o.kind]?[o.uid].flatMap { series[Int($0)].anchor }
+            let rid = anchor.map { o.recurrenceID.matching(series: $0.asAnchor) } ?? o.recurrenceID
             if let key = OverrideKey.make(uid: o.uid, rid.agendaTime) { overrideKeys.insert(key) }
             if o.thisAndFuture && !o.uid.isEmpty { futures[o.uid, default: []].append((rid.agendaTime, o.occurrence)) }
         }
@@ -350,8 +274,19 @@ private struct LoadRun {
     }
 }
 
+/// The master kept for one UID, and the shape of its first instance: an
+/// override's RECURRENCE-ID is read in that kind to find the instance it names.
+struct Series {
+    var revision: Revision
+    var anchor: ZonedTime.Shape?
+
+    init(revision: Revision) {
+        self.revision = revision
+    }
+}
+
 /// A component with a RECURRENCE-ID: one instance of a series, as changed.
-private struct Override {
+struct Override {
     let occurrence: Occurrence
     let uid: String
     /// As written; read in the series' kind when matched (a floating value in a zoned series' zone).
@@ -359,13 +294,52 @@ private struct Override {
     /// RANGE=THISANDFUTURE: the change applies to every later instance too.
     let thisAndFuture: Bool
     let component: Int
+    let kind: ComponentRecord.Kind
 }
 
 /// The component kept for one UID and RECURRENCE-ID.
-private struct Revision {
+struct Revision {
     let component: Int
     let sequence: Int
     let recurs: Bool
+    /// Where its occurrences are in `LoadRun.masters`.
+    let masters: Range<Int>
+
+    struct Key: Hashable {
+        let kind: ComponentRecord.Kind
+        let uid: String
+        let recurrence: String?
+    }
+
+    /// RFC 5545 3.8.7.4: the higher SEQUENCE is the newer; on a tie the later
+    /// wins when either recurs, and of two one-off components the first stays.
+    static func isNewer(_ new: Revision, than old: Revision) -> Bool {
+        new.sequence != old.sequence ? new.sequence > old.sequence : (new.recurs || old.recurs)
+    }
+
+    /// What a component says of itself for that choice.
+    struct Candidate {
+        let kind: ComponentRecord.Kind
+        let uid: String
+        /// The RECURRENCE-ID, as kind and seconds; nil for a master.
+        let recurrenceKey: String?
+        let sequence: Int
+        let recurs: Bool
+
+        init(kind: ComponentRecord.Kind, uid: String, recurrenceKey: String?, sequence: Int, recurs: Bool) {
+            self.kind = kind
+            self.uid = uid
+            self.recurrenceKey = recurrenceKey
+            self.sequence = sequence
+            self.recurs = recurs
+        }
+
+        init(_ record: ComponentRecord) {
+            self.init(kind: record.kind, uid: record.uid,
+                recurrenceKey: record.recurrenceID.map { "\($0.agendaTime.kind)\($0.agendaTime.matchKey)" },
+                sequence: record.sequence, recurs: record.isRecurring)
+        }
+    }
 }
 
 /// Identifies one instance of a series: the UID and the instance's original start.

@@ -91,6 +91,23 @@ struct ZonedTime {
         return ZonedTime(local: wall, zone: nil)
     }
 
+    /// What `matching(series:)` needs of a series' first instance (date or
+    /// not, UTC or not, its zone), kept small: the loader holds one a series.
+    struct Shape {
+        let zone: OpaquePointer?
+        let marker: OpaquePointer?
+        let isDate: Bool
+
+        /// A value of this shape (its date is of no account).
+        var asAnchor: ZonedTime {
+            var t = icaltimetype()
+            (t.year, t.month, t.day, t.is_date, t.zone) = (2000, 1, 1, isDate ? 1 : 0, marker)
+            return ZonedTime(local: t, zone: zone)
+        }
+    }
+
+    var shape: Shape { Shape(zone: zone, marker: local.zone, isDate: isDate) }
+
     /// The local calendar date of the value, as written.
     var civilDate: CivilDate { CivilDate(year: Int(local.year), month: Int(local.month), day: Int(local.day)) }
 }

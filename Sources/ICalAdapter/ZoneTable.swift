@@ -1,11 +1,16 @@
+import Foundation
 internal import CLibical
 
 /// Resolves TZID parameters to libical zones for one calendar file: the
 /// file's own VTIMEZONE definitions first (used as defined), then libical's
 /// built-in IANA zones. It owns the zones it makes from VTIMEZONEs.
-final class ZoneTable {
+///
+/// Components are read on several threads at once: every method takes the
+/// table's lock (libical's own built-in zone cache has its own mutex).
+final class ZoneTable: @unchecked Sendable {
     private var defined: [String: OpaquePointer] = [:]
     private var resolved: [String: OpaquePointer?] = [:]
+    private let lock = NSLock()
 
     deinit {
         for zone in defined.values { icaltimezone_free(zone, 1) }
@@ -19,7 +24,9 @@ final class ZoneTable {
     }
 
     /// TZIDs whose VTIMEZONE was unusable, for the warning when the name is not known either.
-    private(set) var unusable = Set<String>()
+    private var unusable = Set<String>()
+
+    func isUnusable(_ tzid: String) -> Bool { lock.withLock { unusable.contains(tzid) } }
 
     /// Takes ownership of a parsed VTIMEZONE component (freeing it when it
     /// is not used). A definition without observances, or with one that
@@ -27,6 +34,8 @@ final class ZoneTable {
     /// libical read every time as UTC: its TZID is left to `builtin`.
     @discardableResult
     func define(vtimezone component: OpaquePointer) -> Definition {
+        lock.lock()
+        defer { lock.unlock() }
         let usable = ZoneTable.hasUsableObservances(component)
         let zone = icaltimezone_new()!
         guard icaltimezone_set_component(zone, component) != 0, let tzidPointer = icaltimezone_get_tzid(zone) else {
@@ -64,6 +73,8 @@ final class ZoneTable {
 
     /// The zone a TZID names, or nil when neither the file nor libical knows it.
     func zone(for tzid: String) -> OpaquePointer? {
+        lock.lock()
+        defer { lock.unlock() }
         if let known = resolved[tzid] { return known }
         let zone = ZoneTable.builtin(tzid)
         resolved[tzid] = zone

@@ -1,0 +1,161 @@
+import AgendaCore
+import Foundation
+internal import CLibical
+
+/// What one framed VEVENT or VTODO yields, worked out without touching the
+/// state of the file being read, so that components can be processed on
+/// several threads and then applied in file order (`LoadRun.apply`).
+struct ProcessedChunk {
+    /// Warnings in the order the component would have given them.
+    var warnings: [(line: Int, message: String)] = []
+    /// Counted for `calendars`: a component read, or one the prefilter skipped.
+    var counted: (kind: ComponentRecord.Kind, uid: String, isOverride: Bool)?
+    /// The revision this component is of its UID and RECURRENCE-ID; nil for
+    /// one that cannot be listed (an event without DTSTART) or was not read.
+    var revision: Revision.Candidate?
+    /// What it adds, if it is the revision kept.
+    var override: (occurrence: Occurrence, uid: String, recurrenceID: ZonedTime, thisAndFuture: Bool)?
+    var seriesAnchor: (uid: String, anchor: ZonedTime)?
+    var masters: [Occurrence] = []
+    var masterKeys: [Int64] = []
+    /// Given only when the component is kept (it is about its expansion).
+    var cutWarning: (line: Int, message: String)?
+}
+
+/// Parses, reads and expands one component. Safe to use from several
+/// threads at once: libical 3.0.16 keeps its error state and temporary
+/// buffers per thread and guards its zone tables with mutexes
+/// (`builtin_mutex`, `changes_mutex` in icaltimezone.c); `ZoneTable` locks;
+/// everything else here is local to the call.
+struct ChunkProcessor: @unchecked Sendable {
+    let window: AgendaWindow
+    let calendar: CalendarInfo
+    let zones: ZoneTable
+    let reader: ComponentReader
+    let prefilter: WindowPrefilter
+
+    func process(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar]) -> ProcessedChunk {
+        var out = ProcessedChunk()
+        if let skippable = prefilter.skippableEvent(chunk, buffer) {
+            // A one-off event far from the window: counted, and known as a
+            // revision of its UID, but not parsed.
+            out.counted = (.event, skippable.uid, false)
+            out.revision = Revision.Candidate(kind: .event, uid: skippable.uid, recurrenceKey: nil, sequence: skippable.sequence, recurs: false)
+            return out
+        }
+        guard let component = ChunkProcessor.parse(chunk, buffer, scratch: &scratch, warnings: &out.warnings) else { return out }
+        defer { icalcomponent_free(component) }
+        let isa = icalcomponent_isa(component)
+        guard isa == ICAL_VEVENT_COMPONENT || isa == ICAL_VTODO_COMPONENT else { return out }
+        let record = reader.read(component, kind: isa == ICAL_VEVENT_COMPONENT ? .event : .reminder)
+        add(record, chunk: chunk, buffer: buffer, to: &out)
+        return out
+    }
+
+    /// Hands one framed component to libical.
+    /// The corresponding libical function is `icalparser_parse_string`.
+    static func parse(
+        _ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar],
+        warnings: inout [(line: Int, message: String)]
+    ) -> OpaquePointer? {
+        if !chunk.unclosed.isEmpty {
+            let names = chunk.unclosed.reversed().map { "END:\($0)" }.joined(separator: ", ")
+            warnings.append((chunk.firstLine, "\(chunk.name) is not closed (missing \(names)); read up to where it stops"))
+        }
+        scratch.removeAll(keepingCapacity: true)
+        for i in chunk.range where buffer[i] != 0 { scratch.append(CChar(bitPattern: buffer[i])) }
+        if !chunk.rootClosed {
+            for name in chunk.unclosed.reversed() { scratch.append(contentsOf: "\r\nEND:\(name)\r\n".utf8.map { CChar(bitPattern: $0) }) }
+        }
+        scratch.append(0)
+        let component = scratch.withUnsafeBufferPointer { icalparser_parse_string($0.baseAddress!) }
+        if component == nil { warnings.append((chunk.firstLine, "\(chunk.name) could not be read; skipped")) }
+        return component
+    }
+
+    private func add(_ record: ComponentRecord, chunk: ComponentSplitter.Chunk, buffer: UnsafeBufferPointer<UInt8>, to out: inout ProcessedChunk) {
+        let line = chunk.firstLine
+        let kindName = record.kind == .event ? "VEVENT" : "VTODO"
+        let label = record.summary.isEmpty ? kindName : "\(kindName) \"\(record.summary)\""
+        // An event without a usable DTSTART cannot be placed: it is skipped,
+        // and the warning about its DTSTART says so.
+        let skipped = record.kind == .event && record.dtstart == nil
+        var startExplained = false
+        for problem in record.problems {
+            let property: String?, message: String
+            switch problem {
+            case .libical(let name, let text):
+                property = name
+                message = text
+            case .invalidTime(let name):
+                property = name
+                let value = LineFinder.find(name, in: chunk, buffer).map { " \"\($0.value)\"" } ?? ""
+                message = "cannot read\(value) as a date or date-time"
+            }
+            let at = property.flatMap { LineFinder.find($0, in: chunk, buffer)?.line } ?? line
+            let isStart = skipped && property == "DTSTART"
+            startExplained = startExplained || isStart
+            out.warnings.append((at, "\(property.map { "\($0): " } ?? "")\(message) (in \(label))\(isStart ? "; skipped" : "")"))
+        }
+        for unknown in record.unknownZones {
+            let at = LineFinder.find(unknown.property, in: chunk, buffer)?.line ?? line
+            let why = zones.isUnusable(unknown.tzid) ? " (its VTIMEZONE has no usable STANDARD or DAYLIGHT rule)" : ""
+            out.warnings.append((at, "\(unknown.property): unknown time zone \"\(unknown.tzid)\"\(why); read as floating time"))
+        }
+        // Without a UID nothing ties a component to another: each stands alone.
+        out.counted = (record.kind, record.uid, record.recurrenceID != nil && !record.uid.isEmpty)
+
+        let item: Occurrence.Item
+        switch record.kind {
+        case .event:
+            guard !skipped else {
+                if !startExplained { out.warnings.append((line, "\(label) has no DTSTART; skipped")) }
+                return
+            }
+            item = .event(Event(uid: record.uid, title: record.summary, location: record.location,
+                description: record.description, status: record.status, calendar: calendar))
+        case .reminder:
+            item = .reminder(Reminder(uid: record.uid, title: record.summary, location: record.location,
+                description: record.description, status: record.status, isCompleted: record.isCompleted,
+                priority: record.priority, percentComplete: record.percentComplete,
+                categories: record.categories, calendar: calendar))
+        }
+        out.revision = Revision.Candidate(record)
+        let timing = InstanceTiming(record: record)
+
+        if let rid = record.recurrenceID {
+            // An override stands for one instance of its master: it is shown
+            // at its own times, and the instance it replaces is dropped.
+            let occurrence = timing.anchor.map { timing.occurrence(item, at: $0, recurrenceID: rid.agendaTime) }
+                ?? Occurrence(item: item, start: nil, end: nil, recurrenceID: rid.agendaTime)
+            out.override = (occurrence, record.uid, rid, record.thisAndFuture)
+            return
+        }
+        if !record.uid.isEmpty, let anchor = timing.anchor { out.seriesAnchor = (record.uid, anchor) }
+        func addMaster(_ occurrence: Occurrence, _ key: OverrideKey?) {
+            out.masters.append(occurrence)
+            out.masterKeys.append(key?.time ?? LoadRun.noKey)
+        }
+        guard let anchor = timing.anchor else {
+            addMaster(Occurrence(item: item, start: nil, end: nil, recurrenceID: nil), nil)
+            return
+        }
+        guard record.isRecurring else {
+            if !record.exdates.isEmpty && RecurrenceExpander.excludes(record.exdates, anchor) { return }
+            addMaster(timing.occurrence(item, at: anchor, recurrenceID: nil), OverrideKey.make(uid: record.uid, anchor.agendaTime))
+            return
+        }
+        var cut: String? = nil
+        let isReminder = record.kind == .reminder
+        // A reminder is placed by one day, not a span: nothing before the window reaches into it.
+        let expander = RecurrenceExpander(window: window, lookBehind: isReminder ? 0 : timing.lookBehind)
+        for instance in expander.instances(of: record, anchor: anchor, keepLatestBefore: isReminder, cut: &cut) {
+            var occurrence = timing.occurrence(item, at: instance.start, recurrenceID: instance.startTime)
+            if let periodEnd = instance.periodEnd, record.kind == .event {
+                occurrence = Occurrence(item: item, start: occurrence.start, end: periodEnd, recurrenceID: instance.startTime)
+            }
+            addMaster(occurrence, OverrideKey.make(uid: record.uid, instance.startTime))
+        }
+        if let cut { out.cutWarning = (line, "RRULE: \(cut) (in \(label))") }
+    }
+}
