@@ -29,9 +29,13 @@ public struct NotICalendar: Error, CustomStringConvertible {
 /// next, so memory follows the largest component, not the file.
 public struct CalendarLoader {
     public let window: AgendaWindow
+    /// How many threads read components: nil for every core on a large
+    /// file. The agenda is the same whatever the number.
+    public let threads: Int?
 
-    public init(window: AgendaWindow) {
+    public init(window: AgendaWindow, threads: Int? = nil) {
         self.window = window
+        self.threads = threads
     }
 
     /// - Parameters:
@@ -66,6 +70,7 @@ public struct CalendarLoader {
         }
         let info = CalendarInfo(name: split.calendarName ?? defaultName, source: source, path: path)
         var run = LoadRun(window: window, calendar: info, path: path)
+        run.threads = threads
         run.release = release.map { release in { range in release((range.lowerBound + skip)..<(range.upperBound + skip)) } }
         run.read(split.chunks, from: buffer, wrTimezone: split.wrTimezone)
         return run.finish()
@@ -104,6 +109,7 @@ struct LoadRun {
     var droppedRanges: [Range<Int>] = []
     private var scratch: [CChar] = []
     var release: ((Range<Int>) -> Void)?
+    var threads: Int?
 
     init(window: AgendaWindow, calendar: CalendarInfo, path: String) {
         self.window = window
@@ -130,19 +136,55 @@ struct LoadRun {
             window: window, calendar: calendar, zones: zones,
             reader: ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap(zones.zone(for:))),
             prefilter: WindowPrefilter(window: window))
+        let items = chunks.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
         // Framing touched every page; from here on pages are read in order,
         // and each stretch is given back once passed.
         var released = 0
         let stretch = 1 << 20
         release?(0..<buffer.count)
-        for chunk in chunks where chunk.name == "VEVENT" || chunk.name == "VTODO" {
-            if let release, chunk.range.lowerBound - released > stretch {
-                release(released..<chunk.range.lowerBound)
-                released = chunk.range.lowerBound
+        // Components are processed in batches, on every core for a large
+        // file, and applied in file order: the result does not depend on
+        // how many threads there were.
+        let workers =
+            if let threads { max(1, threads) } else if items.count >= LoadRun.parallelFrom {
+                max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+            } else { 1 }
+        let batchSize = workers == 1 ? max(items.count, 1) : 1024
+        var results = [ProcessedChunk](repeating: ProcessedChunk(), count: min(batchSize, items.count))
+        var scratches = [[CChar]](repeating: [], count: workers)
+        scratches[0] = scratch
+        // libical sets up its UTC zone and zone list on first use, partly
+        // without a lock: do that here, before any worker runs.
+        _ = ZoneTable.utc
+        var start = 0
+        while start < items.count {
+            let end = min(start + batchSize, items.count)
+            let batch = SharedInput(items: items, start: start, count: end - start, buffer: buffer, processor: processor)
+            results.withUnsafeMutableBufferPointer { out in
+                scratches.withUnsafeMutableBufferPointer { scratch in
+                    let shared = SharedOutput(results: out, scratch: scratch)
+                    if workers == 1 {
+                        batch.process(worker: 0, of: 1, into: shared)
+                    } else {
+                        DispatchQueue.concurrentPerform(iterations: workers) { batch.process(worker: $0, of: workers, into: shared) }
+                    }
+                }
             }
-            apply(processor.process(chunk, buffer, scratch: &scratch))
+            for i in 0..<(end - start) {
+                apply(results[i])
+                results[i] = ProcessedChunk()
+            }
+            if let release, end < items.count, items[end].range.lowerBound - released > stretch {
+                release(released..<items[end].range.lowerBound)
+                released = items[end].range.lowerBound
+            }
+            start = end
         }
+        scratch = scratches[0]
     }
+
+    /// Below this many components one thread is quicker than starting more.
+    static let parallelFrom = 512
 
     private mutating func parse(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) -> OpaquePointer? {
         var warnings: [(line: Int, message: String)] = []
@@ -283,6 +325,28 @@ struct Series {
     init(revision: Revision) {
         self.revision = revision
     }
+}
+
+/// One batch of components, as the workers see it. Each worker takes every
+/// `workers`-th component (so that slow and quick ones spread evenly) and
+/// writes only its own result slots and its own scratch buffer.
+private struct SharedInput: @unchecked Sendable {
+    let items: [ComponentSplitter.Chunk]
+    let start: Int
+    let count: Int
+    let buffer: UnsafeBufferPointer<UInt8>
+    let processor: ChunkProcessor
+
+    func process(worker: Int, of workers: Int, into output: SharedOutput) {
+        for i in stride(from: worker, to: count, by: workers) {
+            output.results[i] = processor.process(items[start + i], buffer, scratch: &output.scratch[worker])
+        }
+    }
+}
+
+private struct SharedOutput: @unchecked Sendable {
+    let results: UnsafeMutableBufferPointer<ProcessedChunk>
+    let scratch: UnsafeMutableBufferPointer<[CChar]>
 }
 
 /// A component with a RECURRENCE-ID: one instance of a series, as changed.

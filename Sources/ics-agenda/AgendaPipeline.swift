@@ -20,7 +20,10 @@ struct AgendaPipeline {
 
     static func load(_ paths: [String], window: AgendaWindow) throws -> [LoadedCalendar] {
         let files = try InputFiles.expand(paths) { StandardError.write("ics-agenda: warning: \($0)\n") }
-        let loader = CalendarLoader(window: window)
+        // ICS_AGENDA_THREADS fixes how many threads read components (tests
+        // use it to show that the agenda does not depend on it).
+        let threads = ProcessInfo.processInfo.environment["ICS_AGENDA_THREADS"].flatMap { Int($0) }
+        let loader = CalendarLoader(window: window, threads: threads)
         var calendars: [LoadedCalendar] = []
         for file in files {
             do {

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// The speed and memory work must not change a byte of output. The agenda
+/// of the benchmark's generated calendars is pinned by the SHA-256 of what
+/// the build before that work (commit f7ea03d) printed; and reading
+/// components on one thread or several prints the same bytes.
+@Suite(.serialized) struct OutputIdentityTests {
+    static let generator = CLI.root.appendingPathComponent("../shared/bench/gencal.py").standardized
+    static let hasGenerator = FileManager.default.fileExists(atPath: generator.path)
+    static let arguments = ["--now", "2025-03-01T00:00:00+01:00", "--tz", "Europe/Berlin", "--locale", "en_US"]
+
+    /// `gencal.py N 7` as `bench-out/cal-N.ics` (git-ignored; `make bench`
+    /// writes the same files), named by that relative path: the JSON's
+    /// `calendar` and `source` come from it.
+    static func calendar(_ size: Int) throws -> String {
+        let relative = "bench-out/cal-\(size).ics"
+        let url = CLI.root.appendingPathComponent(relative)
+        if FileManager.default.fileExists(atPath: url.path) { return relative }
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", generator.path, String(size), "7"]
+        _ = FileManager.default.createFile(atPath: url.path + ".part", contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: url.path + ".part"))
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "gencal.py failed")
+        try FileManager.default.moveItem(atPath: url.path + ".part", toPath: url.path)
+        return relative
+    }
+
+    static func sha256(_ text: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        let writer = input.fileHandleForWriting
+        DispatchQueue.global().async {
+            writer.write(Data(text.utf8))
+            try? writer.close()
+        }
+        let digest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return String(digest.prefix(64))
+    }
+
+    @Test(.enabled(if: hasGenerator, "needs ../shared/bench/gencal.py"), arguments: [
+        (10000, "json", "34005ec3a85652f1b1b9c09f38ec847674e83af88cdb6b6eacff6c976a469c7d"),
+        (10000, "text", "a137ed5a52453434dd78def1e010f3358db3ac6b8c16209ada88fa1cdbf3b1b0"),
+        (100000, "json", "c9e923e3b01b4b0a3777471333a576d17a092de5b0442b61ee4d92eada65b0c6"),
+        (100000, "text", "4516a8e286ba4e2be83192c8987d112f5233dad83e95552c3a4342bb9e9ed542"),
+    ])
+    func generatedCalendarPrintsWhatTheBuildBeforeOptimisingPrinted(_ size: Int, _ format: String, _ digest: String) throws {
+        let result = try CLI.run(OutputIdentityTests.arguments + ["--format", format, try OutputIdentityTests.calendar(size)])
+        #expect(result.status == 0 && result.stderr.isEmpty)
+        #expect(try OutputIdentityTests.sha256(result.stdout) == digest)
+    }
+
+    @Test(.enabled(if: hasGenerator, "needs ../shared/bench/gencal.py"))
+    func oneThreadOrSeveralPrintTheSame() throws {
+        let file = try OutputIdentityTests.calendar(10000)
+        let args = OutputIdentityTests.arguments + ["--format", "json", "--completed", "--show-cancelled", file]
+        let one = try CLI.run(args, environment: ["ICS_AGENDA_THREADS": "1"])
+        for threads in ["2", "3", "8"] {
+            let several = try CLI.run(args, environment: ["ICS_AGENDA_THREADS": threads])
+            #expect(several.stdout == one.stdout && several.stderr == one.stderr, "\(threads) threads")
+        }
+        #expect(one.stdout.split(separator: "\n").count > 20000)
+    }
+
+    /// Warnings come in file order, and every fixture lists the same, whatever the threads.
+    @Test func fixturesDoNotDependOnThreads() throws {
+        let fixtures = try FileManager.default.contentsOfDirectory(atPath: CLI.root.appendingPathComponent("Fixtures").path)
+            .filter { $0.hasSuffix(".ics") }.sorted()
+        #expect(fixtures.count > 20)
+        for name in fixtures {
+            let args = ["--now", "2025-03-01T08:00:00+01:00", "--tz", "Europe/Berlin", "--format", "json", "--completed",
+                "--show-cancelled", "--from", "2024-01-01", "--to", "2027-12-31", "Fixtures/\(name)"]
+            let one = try CLI.run(args, environment: ["ICS_AGENDA_THREADS": "1"])
+            let three = try CLI.run(args, environment: ["ICS_AGENDA_THREADS": "3"])
+            #expect(one.stdout == three.stdout && one.stderr == three.stderr && one.status == three.status, "\(name)")
+        }
+    }
+}
