@@ -9,17 +9,41 @@ public struct JSONLinesFormatter: Sendable {
         iso = ISOTime(clock: clock)
     }
 
-    public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
-        var line: [UInt8] = []
-        line.reserveCapacity(1024)
+    /// - Parameter threads: how many threads format lines. Rows are taken in
+    ///   blocks; each thread formats a contiguous part of a block into its
+    ///   own buffer, and the buffers are written in order: the bytes are
+    ///   the same whatever the number, and memory follows the block.
+    public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream, threads: Int = 1) {
+        let blockSize = 4096
+        var block: [AgendaRow] = []
+        block.reserveCapacity(blockSize)
+        var buffers = [[UInt8]](repeating: [], count: max(threads, 1))
+        func flush() {
+            let parts = block.count >= 1024 ? buffers.count : 1
+            let rows = block
+            buffers.withUnsafeMutableBufferPointer { buffers in
+                let shared = SharedBuffers(buffers: buffers)
+                let work: @Sendable (Int) -> Void = { part in
+                    var bytes = shared.buffers[part]
+                    bytes.removeAll(keepingCapacity: true)
+                    for row in rows[(rows.count * part / parts)..<(rows.count * (part + 1) / parts)] {
+                        self.append(row, to: &bytes)
+                        bytes.append(0x0A)
+                    }
+                    shared.buffers[part] = bytes
+                }
+                if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
+            }
+            for part in 0..<parts { buffers[part].withUnsafeBufferPointer { out.write(bytes: $0) } }
+            block.removeAll(keepingCapacity: true)
+        }
         for section in sections {
             for row in section.rows where row.isFirstListed {
-                line.removeAll(keepingCapacity: true)
-                append(row, to: &line)
-                line.append(0x0A)
-                line.withUnsafeBufferPointer { out.write(bytes: $0) }
+                block.append(row)
+                if block.count == blockSize { flush() }
             }
         }
+        if !block.isEmpty { flush() }
     }
 
     /// One object, keys in the contract's order, every key present.
@@ -58,6 +82,11 @@ public struct JSONLinesFormatter: Sendable {
         if let priority = reminder?.priority { line.append(contentsOf: String(priority).utf8) } else { key("null") }
         line.append(0x7D)
     }
+}
+
+/// Each formatting thread writes only its own buffer.
+private struct SharedBuffers: @unchecked Sendable {
+    let buffers: UnsafeMutableBufferPointer<[UInt8]>
 }
 
 /// JSON string literals, escaped per RFC 8259 (and U+2028/U+2029, for JavaScript readers).

@@ -20,9 +20,6 @@ struct AgendaPipeline {
 
     static func load(_ paths: [String], window: AgendaWindow) throws -> [LoadedCalendar] {
         let files = try InputFiles.expand(paths) { StandardError.write("ics-agenda: warning: \($0)\n") }
-        // ICS_AGENDA_THREADS fixes how many threads read components (tests
-        // use it to show that the agenda does not depend on it).
-        let threads = ProcessInfo.processInfo.environment["ICS_AGENDA_THREADS"].flatMap { Int($0) }
         let loader = CalendarLoader(window: window, threads: threads)
         var calendars: [LoadedCalendar] = []
         for file in files {
@@ -60,7 +57,7 @@ struct AgendaPipeline {
             let style = TerminalStyle(enabled: AgendaPipeline.useColor(options.color, environment: environment))
             TextFormatter(formats: formats, style: style, showCalendar: options.showCalendar, today: today).write(sections, to: &out)
         case .json:
-            JSONLinesFormatter(clock: settings.clock).write(sections, to: &out)
+            JSONLinesFormatter(clock: settings.clock).write(sections, to: &out, threads: AgendaPipeline.threads ?? ProcessInfo.processInfo.activeProcessorCount)
         case .markdown:
             MarkdownFormatter(formats: formats, today: today).write(sections, to: &out)
         case .html:
@@ -70,6 +67,11 @@ struct AgendaPipeline {
             ICSWriter(clock: settings.clock).write(sections, to: &out)
         }
     }
+
+    /// ICS_AGENDA_THREADS fixes how many threads read components and format
+    /// JSON (tests use it to show that the output does not depend on it);
+    /// otherwise every core is used on large inputs.
+    static let threads = ProcessInfo.processInfo.environment["ICS_AGENDA_THREADS"].flatMap { Int($0) }.map { min(max($0, 1), 64) }
 
     static func useColor(_ choice: ColorChoice, environment: [String: String]) -> Bool {
         switch choice {
