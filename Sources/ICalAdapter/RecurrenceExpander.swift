@@ -146,14 +146,8 @@ struct RecurrenceExpander {
         let interval = max(Int(rule.interval), 1)
         let from = anchor.local
         var aligned = from
-        let unit: Int
-        switch rule.freq {
-        case ICAL_SECONDLY_RECURRENCE: unit = 1
-        case ICAL_MINUTELY_RECURRENCE: unit = 60
-        case ICAL_HOURLY_RECURRENCE: unit = 3600
-        case ICAL_DAILY_RECURRENCE: unit = 86400
-        case ICAL_WEEKLY_RECURRENCE: unit = 7 * 86400
-        case ICAL_MONTHLY_RECURRENCE, ICAL_YEARLY_RECURRENCE:
+        guard let unit = fixedStep(rule.freq) else {
+            guard rule.freq == ICAL_MONTHLY_RECURRENCE || rule.freq == ICAL_YEARLY_RECURRENCE else { return nil }
             let months = rule.freq == ICAL_MONTHLY_RECURRENCE ? interval : 12 * interval
             let apart = (Int(target.year) * 12 + Int(target.month)) - (Int(from.year) * 12 + Int(from.month))
             guard apart > months else { return nil }
@@ -165,7 +159,6 @@ struct RecurrenceExpander {
             aligned.minute = 0
             aligned.second = 0
             return aligned
-        default: return nil
         }
         let step = unit * interval
         let apart = wallSeconds(target) - wallSeconds(from)
@@ -226,19 +219,23 @@ struct RecurrenceExpander {
         return t
     }
 
-    /// About how long one step of a rule spans, for starting early enough.
-    static func period(of rule: icalrecurrencetype) -> TimeInterval {
-        let unit: TimeInterval
-        switch rule.freq {
-        case ICAL_SECONDLY_RECURRENCE: unit = 1
-        case ICAL_MINUTELY_RECURRENCE: unit = 60
-        case ICAL_HOURLY_RECURRENCE: unit = 3600
-        case ICAL_DAILY_RECURRENCE: unit = 86400
-        case ICAL_WEEKLY_RECURRENCE: unit = 7 * 86400
-        case ICAL_MONTHLY_RECURRENCE: unit = 31 * 86400
-        default: unit = 366 * 86400
+    /// Seconds in one step of a frequency whose steps are all alike (on the
+    /// wall clock); nil for MONTHLY and YEARLY.
+    static func fixedStep(_ freq: icalrecurrencetype_frequency) -> Int? {
+        switch freq {
+        case ICAL_SECONDLY_RECURRENCE: 1
+        case ICAL_MINUTELY_RECURRENCE: 60
+        case ICAL_HOURLY_RECURRENCE: 3600
+        case ICAL_DAILY_RECURRENCE: 86400
+        case ICAL_WEEKLY_RECURRENCE: 7 * 86400
+        default: nil
         }
-        return unit * TimeInterval(max(Int(rule.interval), 1)) + 86400
+    }
+
+    /// About how long one step of a rule spans, at most, for starting early enough.
+    static func period(of rule: icalrecurrencetype) -> TimeInterval {
+        let unit = fixedStep(rule.freq) ?? (rule.freq == ICAL_MONTHLY_RECURRENCE ? 31 : 366) * 86400
+        return TimeInterval(unit) * TimeInterval(max(Int(rule.interval), 1)) + 86400
     }
 
     /// A rule libical would expand wrongly, rewritten to one with the same

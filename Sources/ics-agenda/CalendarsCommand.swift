@@ -25,14 +25,7 @@ struct CalendarsCommand: ParsableCommand {
     @Option(name: .long, help: "Colour: auto (only on a terminal, never with NO_COLOR set), always or never.")
     var color: ColorChoice = .auto
 
-    @Argument(help: ArgumentHelp("Calendar files, folders, or - for standard input.", valueName: "input"))
-    var inputs: [String] = []
-
-    func validate() throws {
-        if inputs.isEmpty && isatty(0) != 0 {
-            throw ValidationError("Give an .ics file, a folder, or - (standard input is a terminal).")
-        }
-    }
+    @OptionGroup var input: InputArguments
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
@@ -41,7 +34,7 @@ struct CalendarsCommand: ParsableCommand {
         let clock = ZoneClock(TimeZone(identifier: "UTC")!)
         let window = AgendaWindow.days(1, from: CivilDate(year: 2000, month: 1, day: 1), clock: clock)
         let calendars = try ICSAgenda.reportingInputErrors {
-            try AgendaPipeline.load(inputs.isEmpty ? ["-"] : inputs, window: window)
+            try AgendaPipeline.load(input.paths, window: window)
         }
         let summaries = calendars.map {
             CalendarSummary(calendar: $0.calendar, events: $0.eventCount, reminders: $0.reminderCount)

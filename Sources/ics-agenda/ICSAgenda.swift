@@ -49,21 +49,14 @@ struct ICSAgenda: ParsableCommand {
 
     @OptionGroup var options: AgendaOptions
 
-    @Argument(help: ArgumentHelp("Calendar files, folders, or - for standard input.", valueName: "input"))
-    var inputs: [String] = []
-
-    func validate() throws {
-        if inputs.isEmpty && isatty(0) != 0 {
-            throw ValidationError("Give an .ics file, a folder, or - (standard input is a terminal).")
-        }
-    }
+    @OptionGroup var input: InputArguments
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(options, environment: environment)
         let pipeline = AgendaPipeline(settings: settings)
-        let loaded = try ICSAgenda.reportingInputErrors { try pipeline.load(inputs.isEmpty ? ["-"] : inputs) }
+        let loaded = try ICSAgenda.reportingInputErrors { try pipeline.load(input.paths) }
         var out = BufferedOutput()
         pipeline.render(loaded, options: options, environment: environment, to: &out)
         out.flush()
