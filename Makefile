@@ -56,7 +56,7 @@ install: release manual
 	$(BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/ics-agenda.fish
 
 bench: release
-	python3 scripts/bench.py --binary $(BIN) --write docs/PERFORMANCE.md
+	python3 scripts/bench.py --binary $(BIN) --profile --write docs/PERFORMANCE.md
 
 conformance: release
 	python3 scripts/conformance.py --binary $(BIN) --min-agreement 87 --write .build/conformance.md

@@ -430,7 +430,42 @@ def document(parts, args, info, cmdline, started, load_before, load_after):
     d.append("")
     d.append(parts["lin_table"])
     d.append("")
+    if parts.get("profile"):
+        d.append("## Instructions")
+        d.append("")
+        d.append("Instructions executed (valgrind `--tool=callgrind`), one thread, on the 10k calendar: "
+                 "repeatable whatever else the machine is doing.")
+        d.append("")
+        d.append(parts["profile"])
+        d.append("")
     return "\n".join(d)
+
+
+def profile(args, binary, floor, out_dir, env):
+    """A markdown table of instruction counts, or a line saying why there is none."""
+    if shutil.which("valgrind") is None:
+        return "(valgrind is not installed: `apt-get install valgrind` for this table)"
+    cal = generate(out_dir, 10000)
+    one = dict(env, ICS_AGENDA_THREADS="1")
+    programs = [("libical floor", [floor, cal])]
+    for label, b in (("ics-agenda", binary),) + ((("ics-agenda (baseline)", os.path.abspath(args.baseline)),) if args.baseline else ()):
+        for fmt in ("json", "text"):
+            programs.append((f"{label} --format {fmt}", [b] + AGENDA_ARGS + ["--format", fmt, cal]))
+    rows = ["| program | instructions | vs floor |", "|---|---:|---:|"]
+    floor_count = None
+    for label, cmd in programs:
+        log(f"callgrind: {label}")
+        out_file = os.path.join(out_dir, "callgrind.out")
+        r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}"] + cmd,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=one, text=True)
+        m = re.search(r"I\s+refs:\s+([\d,]+)", r.stderr)
+        if not m:
+            rows.append(f"| {label} | (failed) | |")
+            continue
+        count = int(m.group(1).replace(",", ""))
+        floor_count = floor_count or count
+        rows.append(f"| {label} | {count / 1e9:.2f} G | {count / floor_count:.2f}x |")
+    return "\n".join(rows)
 
 
 # --------------------------------------------------------------------------- main
@@ -447,6 +482,11 @@ def main(argv=None):
     ap.add_argument("--write", metavar="FILE", help="also write the report to FILE (e.g. docs/PERFORMANCE.md)")
     ap.add_argument("--out-dir", default="bench-out",
                     help="generated inputs, the floor binary and outputs (default %(default)s)")
+    ap.add_argument("--profile", action="store_true",
+                    help="also count instructions with valgrind --tool=callgrind on the 10k calendar "
+                         "(one thread: ICS_AGENDA_THREADS=1), a figure that does not depend on machine load")
+    ap.add_argument("--baseline", metavar="BINARY",
+                    help="with --profile: an older ics-agenda to count too, for a before/after line")
     ap.add_argument("--timeout", type=float, default=600,
                     help="seconds before a single run is killed and recorded as a timeout (default %(default)s)")
     args = ap.parse_args(argv)
@@ -542,6 +582,10 @@ def main(argv=None):
     load_after = loadavg()
     info = machine_info(binary)
     parts = render(results, startup, args, info, cmdline, started, load_before, load_after)
+    parts["profile"] = profile(args, binary, floor, out_dir, env) if args.profile else None
+    if parts["profile"]:
+        print(parts["profile"])
+        print()
     print(parts["table"])
     print()
     print(parts["cpu_table"])
