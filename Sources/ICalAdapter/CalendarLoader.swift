@@ -54,8 +54,9 @@ public struct CalendarLoader {
     public func load(
         _ input: UnsafeBufferPointer<UInt8>, release: ((Range<Int>) -> Void)? = nil, path: String, defaultName: String, source: String
     ) throws -> LoadedCalendar {
-        if TextDecoding.isUTF16(input) {
-            return try load(TextDecoding.utf8(fromUTF16: input), path: path, defaultName: defaultName, source: source)
+        if let order = TextRepair.utf16ByteOrder(input) {
+            let utf8 = TextRepair.utf8(fromUTF16: input, bigEndian: order.bigEndian, skip: order.skip)
+            return try load(utf8, path: path, defaultName: defaultName, source: source)
         }
         // A UTF-8 byte-order mark is skipped.
         let skip = TextDecoding.hasUTF8BOM(input) ? 3 : 0
@@ -102,6 +103,8 @@ private struct LoadRun {
     /// Where each component's occurrences are in `masters`.
     var masterRanges: [Int: Range<Int>] = [:]
     private var scratch: [CChar] = []
+    /// NUL bytes dropped and lines read as Windows-1252, for one warning each.
+    private var textRepair = TextRepair.Report()
     var release: ((Range<Int>) -> Void)?
 
     init(window: AgendaWindow, calendar: CalendarInfo, path: String) {
@@ -166,7 +169,8 @@ private struct LoadRun {
             warn(chunk.firstLine, "\(chunk.name) is not closed (missing \(names)); read up to where it stops")
         }
         scratch.removeAll(keepingCapacity: true)
-        for i in chunk.range where buffer[i] != 0 { scratch.append(CChar(bitPattern: buffer[i])) }
+        TextRepair.copy(chunk.range, of: buffer, firstLine: chunk.firstLine, into: &scratch, report: &textRepair)
+        for (line, message) in textRepair.takeWarnings() { warn(line, message) }
         if !chunk.rootClosed {
             for name in chunk.unclosed.reversed() { scratch.append(contentsOf: "\r\nEND:\(name)\r\n".utf8.map { CChar(bitPattern: $0) }) }
         }

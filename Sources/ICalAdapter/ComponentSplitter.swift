@@ -125,6 +125,7 @@ struct ComponentSplitter {
         var rest = line[p.count...]
         while let last = rest.last, last == 0x20 || last == 0x09 { rest = rest.dropLast() }
         guard !rest.isEmpty else { return nil }
+        if rest.contains(0) { return TextRepair.string(rest).uppercased() }  // NULs are dropped, as the loader does
         return String(decoding: UnsafeBufferPointer(rebasing: rest), as: UTF8.self).uppercased()
     }
 
@@ -143,7 +144,7 @@ struct ComponentSplitter {
                 i += 1
             }
         }
-        return String(decoding: out, as: UTF8.self).trimmingWhitespace()
+        return TextRepair.string(out).trimmingWhitespace()
     }
 }
 

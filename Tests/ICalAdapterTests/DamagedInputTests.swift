@@ -1,0 +1,73 @@
+import AgendaCore
+import Foundation
+import ICalAdapter
+import Testing
+
+/// One test per class of damage: the damaged part is repaired or skipped
+/// with one warning, and every good component of the file is still listed.
+@Suite struct DamagedInputTests {
+    /// Loads raw bytes (no CRLF rewriting) over March 2025.
+    func loadBytes(_ bytes: [UInt8]) throws -> LoadedCalendar {
+        try CalendarLoader(window: march).load(bytes, path: "test.ics", defaultName: "test", source: ".")
+    }
+
+    func event(_ uid: String, _ summary: [UInt8], day: Int) -> [UInt8] {
+        Array("BEGIN:VEVENT\r\nUID:\(uid)\r\nSUMMARY:".utf8) + summary
+            + Array("\r\nDTSTART:202503\(String(format: "%02d", day))T100000Z\r\nEND:VEVENT\r\n".utf8)
+    }
+
+    func wrap(_ body: [UInt8]) -> [UInt8] {
+        Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n".utf8) + body + Array("END:VCALENDAR\r\n".utf8)
+    }
+
+    func titles(_ loaded: LoadedCalendar) -> [String: String] {
+        Dictionary(loaded.occurrences.map { ($0.uid, $0.title) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    @Test func nulBytesAreDroppedWithOneWarning() throws {
+        let loaded = try loadBytes(wrap(
+            event("a", Array("Good".utf8), day: 3) + event("n", Array("Nu\u{0}ll\u{0}".utf8), day: 4) + event("b", Array("Also \u{0}good".utf8), day: 5)))
+        #expect(titles(loaded) == ["a": "Good", "n": "Null", "b": "Also good"])
+        #expect(loaded.diagnostics.map(\.description) == [
+            "test.ics:10: SUMMARY: NUL bytes in the text; removed (here and anywhere else in this file)"
+        ])
+    }
+
+    @Test func latin1LinesAreReadAsWindows1252AndUTF8LinesAsTheyAre() throws {
+        let loaded = try loadBytes(wrap(
+            event("u", Array("Köln".utf8), day: 3) + event("l", [0x4B, 0xF6, 0x6C, 0x6E, 0x20, 0x80], day: 4)))
+        #expect(titles(loaded) == ["u": "Köln", "l": "Köln €"])
+        #expect(loaded.diagnostics.count == 1)
+        #expect(loaded.diagnostics.first?.description.hasPrefix("test.ics:10: SUMMARY: text is not UTF-8") == true)
+    }
+
+    @Test func aFoldInsideAUTF8SequenceIsJoined() throws {
+        // "ü" is C3 BC; the fold falls between the two bytes.
+        let loaded = try loadBytes(wrap(event("f", [0x47, 0x72, 0xC3, 0x0D, 0x0A, 0x20, 0xBC, 0x6E], day: 4) + event("g", Array("Next".utf8), day: 5)))
+        #expect(titles(loaded) == ["f": "Grün", "g": "Next"])
+        #expect(loaded.diagnostics.isEmpty)
+    }
+
+    @Test func lineFeedsOnlyAndAByteOrderMark() throws {
+        let text = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:a\nSUMMARY:LF\n  only\nDTSTART:20250304T100000Z\nEND:VEVENT\nEND:VCALENDAR\n"
+        for bytes in [Array(text.utf8), [0xEF, 0xBB, 0xBF] + Array(text.utf8)] {
+            let loaded = try loadBytes(bytes)
+            #expect(titles(loaded) == ["a": "LF only"])
+            #expect(loaded.diagnostics.isEmpty)
+        }
+    }
+
+    @Test func utf16WithoutAByteOrderMarkIsRead() throws {
+        let text = String(decoding: wrap(event("a", Array("Grüße".utf8), day: 4)), as: UTF8.self)
+        for data in [text.data(using: .utf16LittleEndian)!, text.data(using: .utf16BigEndian)!] {
+            #expect(titles(try loadBytes(Array(data))) == ["a": "Grüße"])
+        }
+    }
+
+    /// Found by fuzzing: a UTF-16 byte-order mark before invalid UTF-16 made the loader call itself forever.
+    @Test func invalidUTF16IsNotICalendarAndEnds() throws {
+        #expect(throws: NotICalendar.self) {
+            try loadBytes([0xFE, 0xFF, 0xFF, 0xFD, 0xDF, 0x19, 0xFF, 0xFF, 0x59, 0x68, 0x74, 0x6D, 0x7C, 0xFE])
+        }
+    }
+}
