@@ -164,17 +164,9 @@ private struct LoadRun {
     /// Hands one framed component to libical.
     /// The corresponding libical function is `icalparser_parse_string`.
     private mutating func parse(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) -> OpaquePointer? {
-        if !chunk.unclosed.isEmpty {
-            let names = chunk.unclosed.reversed().map { "END:\($0)" }.joined(separator: ", ")
-            warn(chunk.firstLine, "\(chunk.name) is not closed (missing \(names)); read up to where it stops")
-        }
-        scratch.removeAll(keepingCapacity: true)
-        TextRepair.copy(chunk.range, of: buffer, firstLine: chunk.firstLine, into: &scratch, report: &textRepair)
-        for (line, message) in textRepair.takeWarnings() { warn(line, message) }
-        if !chunk.rootClosed {
-            for name in chunk.unclosed.reversed() { scratch.append(contentsOf: "\r\nEND:\(name)\r\n".utf8.map { CChar(bitPattern: $0) }) }
-        }
-        scratch.append(0)
+        var repaired = TextRepair.Report()
+        for (line, message) in ChunkText.prepare(chunk, buffer, into: &scratch, report: &repaired) { warn(line, message) }
+        for (line, message) in textRepair.absorb(repaired) { warn(line, message) }
         let component = scratch.withUnsafeBufferPointer { icalparser_parse_string($0.baseAddress!) }
         if component == nil { warn(chunk.firstLine, "\(chunk.name) could not be read; skipped") }
         return component

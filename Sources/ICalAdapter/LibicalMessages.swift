@@ -14,11 +14,15 @@ enum LibicalMessages {
         word.count >= 2 && word.allSatisfy { $0.isUppercase || $0 == "-" } && word != "TZID" && word != "VALUE"
     }
 
+    static let maxLength = 160
+
     /// libical ends some messages with "Removing entire property:" and the raw line.
     static func clean(_ message: String) -> String {
         var m = message.trimmingWhitespace()
         if let range = m.range(of: "Removing entire property:") { m = String(m[..<range.lowerBound]).trimmingWhitespace() }
         while m.hasSuffix(".") || m.hasSuffix(":") { m.removeLast() }
+        // Some messages quote the line they could not read, which may be megabytes long.
+        if m.count > maxLength { m = String(m.prefix(maxLength)) + "…" }
         return m
     }
 }

@@ -14,49 +14,60 @@
 ///   `BEGIN:` in UTF-16), is converted to UTF-8 first; code units that are
 ///   not valid UTF-16 become U+FFFD.
 enum TextRepair {
-    /// What was repaired in one file: where first, for the one warning of each kind.
+    /// What was repaired: where first, for the one warning of each kind per file.
     struct Report {
         /// The line and property of the first NUL byte dropped.
         var firstNUL: (line: Int, property: String)?
         /// The line and property of the first line read as Windows-1252.
         var firstRecoded: (line: Int, property: String)?
-        private var given = (nul: false, recoded: false)
 
-        /// The warnings not given yet, `(line, message)`: one per kind and file.
-        mutating func takeWarnings() -> [(line: Int, message: String)] {
+        /// Takes in one component's report, as the file's: the warnings the
+        /// file has not given yet, `(line, message)`.
+        mutating func absorb(_ chunk: Report) -> [(line: Int, message: String)] {
             var warnings: [(line: Int, message: String)] = []
-            if let nul = firstNUL, !given.nul {
-                given.nul = true
-                warnings.append((nul.line, "\(prefix(nul.property))NUL bytes in the text; removed (here and anywhere else in this file)"))
+            if firstNUL == nil, let nul = chunk.firstNUL {
+                firstNUL = nul
+                warnings.append((nul.line, "\(Report.prefix(nul.property))NUL bytes in the text; removed (here and anywhere else in this file)"))
             }
-            if let recoded = firstRecoded, !given.recoded {
-                given.recoded = true
-                warnings.append((recoded.line, "\(prefix(recoded.property))text is not UTF-8; read as Latin-1 (Windows-1252) here and on every such line of this file"))
+            if firstRecoded == nil, let recoded = chunk.firstRecoded {
+                firstRecoded = recoded
+                warnings.append((recoded.line, "\(Report.prefix(recoded.property))text is not UTF-8; read as Latin-1 (Windows-1252) here and on every such line of this file"))
             }
             return warnings
         }
 
-        private func prefix(_ property: String) -> String { property.isEmpty ? "" : "\(property): " }
+        private static func prefix(_ property: String) -> String { property.isEmpty ? "" : "\(property): " }
     }
 
-    /// Copies `range` of `buffer` into `out` for libical: NUL bytes dropped,
-    /// lines that are not UTF-8 re-encoded from Windows-1252.
+    /// Lines longer than this are folded before libical reads them: its
+    /// string reader looks for the end of the line again for every 80 bytes
+    /// it takes, which makes a line of a few megabytes take seconds.
+    static let foldWidth = 1000
+
+    /// Copies `range` of `buffer` into `out` for libical: NUL bytes
+    /// dropped, lines that are not UTF-8 re-encoded from Windows-1252,
+    /// lines longer than `foldWidth` folded.
     /// - Parameter firstLine: the line number `range` starts on, for the report.
+    /// - Returns: how many lines it passed.
+    @discardableResult
     static func copy(
         _ range: Range<Int>, of buffer: UnsafeBufferPointer<UInt8>, firstLine: Int, into out: inout [CChar], report: inout Report
-    ) {
+    ) -> Int {
         var start = range.lowerBound
         var line = firstLine
         let end = range.upperBound
         while start < end {
             // A logical line: up to a line break not followed by a fold.
             var stop = start
-            var clean = true  // ASCII without NUL: copied as it is
+            var clean = true  // ASCII without NUL, and short lines: copied as it is
             var breaks = 0
+            var lineStart = start
             while stop < end {
                 let byte = buffer[stop]
                 if byte == 0x0A {
                     breaks += 1
+                    if stop - lineStart > foldWidth { clean = false }
+                    lineStart = stop + 1
                     if stop + 1 < end, buffer[stop + 1] == 0x20 || buffer[stop + 1] == 0x09 {
                         stop += 1
                         continue
@@ -67,21 +78,44 @@ enum TextRepair {
                 if byte == 0 || byte >= 0x80 { clean = false }
                 stop += 1
             }
+            if stop - lineStart > foldWidth { clean = false }
             let text = UnsafeBufferPointer(rebasing: buffer[start..<stop])
             if clean {
                 append(text, to: &out)
             } else {
                 let hasNUL = text.contains(0)
                 if hasNUL && report.firstNUL == nil { report.firstNUL = (line, propertyName(text)) }
+                var folder = Folder()
                 if isUTF8(text) {
-                    for byte in text where byte != 0 { out.append(CChar(bitPattern: byte)) }
+                    for byte in text where byte != 0 { folder.append(byte, to: &out) }
                 } else {
                     if report.firstRecoded == nil { report.firstRecoded = (line, propertyName(text)) }
-                    appendWindows1252(text, to: &out)
+                    appendWindows1252(text, to: &out, folder: &folder)
                 }
             }
             line += breaks
             start = stop
+        }
+        return line - firstLine
+    }
+
+    /// Appends bytes, folding a line (CRLF and a space) every `foldWidth`
+    /// bytes, never inside a UTF-8 sequence (libical would join it again,
+    /// but the halves need not be valid on their own for other readers).
+    private struct Folder {
+        var column = 0
+        var enabled = true
+
+        mutating func append(_ byte: UInt8, to out: inout [CChar]) {
+            if byte == 0x0A || byte == 0x0D {
+                column = 0
+            } else if enabled && column >= TextRepair.foldWidth && byte & 0xC0 != 0x80 {
+                out.append(contentsOf: [0x0D, 0x0A, 0x20])
+                column = 1
+            } else {
+                column += 1
+            }
+            out.append(CChar(bitPattern: byte))
         }
     }
 
@@ -90,7 +124,9 @@ enum TextRepair {
         let array = Array(bytes.lazy.filter { $0 != 0 })
         if let text = String(validating: array, as: UTF8.self) { return text }
         var out: [CChar] = []
-        array.withUnsafeBufferPointer { appendWindows1252($0, to: &out) }
+        var folder = Folder()
+        folder.enabled = false  // no folds in a String
+        array.withUnsafeBufferPointer { appendWindows1252($0, to: &out, folder: &folder) }
         return String(decoding: out.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
@@ -150,14 +186,14 @@ enum TextRepair {
     }
 
     /// Windows-1252 to UTF-8; the five bytes it leaves undefined are read as Latin-1 (as WHATWG does).
-    private static func appendWindows1252(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [CChar]) {
+    private static func appendWindows1252(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [CChar], folder: inout Folder) {
         for byte in bytes where byte != 0 {
             if byte < 0x80 {
-                out.append(CChar(bitPattern: byte))
+                folder.append(byte, to: &out)
                 continue
             }
             let scalar = byte < 0xA0 ? windows1252[Int(byte - 0x80)] : UInt32(byte)
-            for unit in Unicode.Scalar(scalar)!.utf8 { out.append(CChar(bitPattern: unit)) }
+            for unit in Unicode.Scalar(scalar)!.utf8 { folder.append(unit, to: &out) }
         }
     }
 

@@ -70,4 +70,66 @@ import Testing
             try loadBytes([0xFE, 0xFF, 0xFF, 0xFD, 0xDF, 0x19, 0xFF, 0xFF, 0x59, 0x68, 0x74, 0x6D, 0x7C, 0xFE])
         }
     }
+
+    // MARK: Framing
+
+    func text(_ lines: [String]) -> [UInt8] { Array((lines.joined(separator: "\r\n") + "\r\n").utf8) }
+
+    @Test func missingENDLinesAreAddedWhereTheNextComponentStarts() throws {
+        let loaded = try loadBytes(text([
+            "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:a", "DTSTART:20250303T100000Z",
+            "BEGIN:VEVENT", "UID:b", "DTSTART:20250304T100000Z", "END:VEVENT",
+            "BEGIN:VTODO", "UID:t", "DUE;VALUE=DATE:20250305",
+            "BEGIN:VEVENT", "UID:c", "DTSTART:20250306T100000Z", "END:VEVENT", "END:VCALENDAR",
+        ]))
+        #expect(Set(loaded.occurrences.map(\.uid)) == ["a", "b", "t", "c"])
+        #expect(loaded.diagnostics.map(\.description) == [
+            "test.ics:2: VEVENT is not closed (missing END:VEVENT); read up to where it stops",
+            "test.ics:9: VTODO is not closed (missing END:VTODO); read up to where it stops",
+        ])
+    }
+
+    @Test func anInnerComponentWithoutENDDoesNotCostItsEvent() throws {
+        let loaded = try loadBytes(text([
+            "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:a", "SUMMARY:Alarm left open", "DTSTART:20250303T100000Z",
+            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT5M", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:b", "DTSTART:20250304T100000Z", "END:VALARM", "END:X-NONE", "END:VEVENT", "END:VCALENDAR",
+        ]))
+        #expect(titles(loaded) == ["a": "Alarm left open", "b": ""])
+        #expect(loaded.diagnostics.map(\.description) == [
+            "test.ics:2: VEVENT holds a component that is not closed (missing END:VALARM); closed with the component around it",
+            "test.ics:13: VEVENT: END:VALARM without a BEGIN:VALARM; ignored (and 1 more END line without a BEGIN in this component)",
+        ])
+    }
+
+    @Test func componentsNestedTooDeepAreLeftOut() throws {
+        let depth = 100_000
+        var lines = ["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:deep", "SUMMARY:Deep", "DTSTART:20250303T100000Z"]
+        lines += Array(repeating: "BEGIN:X-LEVEL", count: depth) + Array(repeating: "END:X-LEVEL", count: depth)
+        lines += ["END:VEVENT", "BEGIN:VEVENT", "UID:next", "DTSTART:20250304T100000Z", "END:VEVENT", "END:VCALENDAR"]
+        let loaded = try loadBytes(text(lines))
+        #expect(titles(loaded) == ["deep": "Deep", "next": ""])
+        #expect(loaded.diagnostics.map(\.description) == ["test.ics:37: VEVENT: components nested more than 32 deep (BEGIN:X-LEVEL); left out"])
+    }
+
+    /// A line of several megabytes, generated here rather than committed.
+    @Test func linesOfMegabytesAreReadQuickly() throws {
+        let size = 6 << 20
+        let long = String(repeating: "x", count: size)
+        let bytes = text([
+            "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:a", "DTSTART:20250303T100000Z", "DESCRIPTION:" + long, "END:VEVENT",
+            "BEGIN:VEVENT", "UID:junk", "DTSTART:20250304T100000Z", long, "END:VEVENT",
+            "BEGIN:VEVENT", "UID:c", "DTSTART:20250305T100000Z", "END:VEVENT", "END:VCALENDAR",
+        ])
+        let clock = ContinuousClock()
+        var loaded: LoadedCalendar? = nil
+        let took = try clock.measure { loaded = try loadBytes(bytes) }
+        let calendar = try #require(loaded)
+        #expect(Set(calendar.occurrences.map(\.uid)) == ["a", "junk", "c"])
+        #expect(calendar.occurrences.first { $0.uid == "a" }?.description?.count == size)
+        // The junk line is named, but not quoted whole.
+        #expect(calendar.diagnostics.count == 1)
+        #expect(calendar.diagnostics.allSatisfy { $0.message.count < 300 })
+        #expect(took < .seconds(3), "took \(took)")
+    }
 }
