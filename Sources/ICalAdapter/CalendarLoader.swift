@@ -260,7 +260,7 @@ private struct LoadRun {
             }
             addMaster(occurrence, OverrideKey.make(uid: record.uid, instance.startTime))
         }
-        if let cut { warn(line, "RRULE: \(cut) (in \(label))") }
+        if let cut { warn(LineFinder.find("RRULE", in: chunk, buffer)?.line ?? line, "RRULE: \(cut) (in \(label))") }
     }
 
     /// An instance after a RANGE=THISANDFUTURE override, as the latest such

@@ -132,4 +132,67 @@ import Testing
         #expect(calendar.diagnostics.allSatisfy { $0.message.count < 300 })
         #expect(took < .seconds(3), "took \(took)")
     }
+
+    // MARK: Bounded recurrence
+
+    /// Rules that would make absurd amounts of work: each finishes quickly,
+    /// the good events beside it are listed, and a warning says what was cut.
+    @Test(arguments: [
+        ("FREQ=SECONDLY", "only the first 100000 are listed"),
+        ("FREQ=MINUTELY;BYSECOND=0,20,40", "only the first 100000 are listed"),
+        ("FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30", "matches no date"),
+        ("FREQ=MINUTELY;BYMONTH=4;BYMONTHDAY=31", "matches no date"),
+        ("FREQ=HOURLY;BYMONTH=2;BYMONTHDAY=30", "matches no date"),
+        ("FREQ=HOURLY;BYDAY=1MO", "matches no date"),
+        ("FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30", "matches no date"),
+        ("FREQ=MONTHLY;BYMONTH=2;BYMONTHDAY=30", "matches no date"),
+        ("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30", "libical cannot expand"),
+        ("FREQ=SECONDLY;BYDAY=MO", "the rule is not expanded"),
+        ("FREQ=SECONDLY;INTERVAL=120;BYMINUTE=1", "the rule is not expanded"),
+        ("FREQ=SECONDLY;BYMONTH=12", "the rule is not expanded"),
+        ("FREQ=DAILY;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYMINUTE=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59;BYMONTH=2;BYMONTHDAY=29", "not expanded"),
+        ("FREQ=MINUTELY;BYHOUR=9;COUNT=2000000000", ""),
+    ])
+    func absurdRecurrenceFinishesQuickly(_ rule: String, _ warning: String) throws {
+        let start = rule.contains("COUNT") ? "19000101T090000Z" : "20250301T000000Z"
+        let bytes = text([
+            "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:good1", "DTSTART:20250303T100000Z", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:absurd", "DTSTART:\(start)", "RRULE:\(rule)", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:good2", "DTSTART:20250304T100000Z", "END:VEVENT", "END:VCALENDAR",
+        ])
+        var loaded: LoadedCalendar? = nil
+        let took = try ContinuousClock().measure { loaded = try loadBytes(bytes) }
+        let calendar = try #require(loaded)
+        #expect(Set(calendar.occurrences.map(\.uid)).isSuperset(of: ["good1", "good2"]))
+        #expect(took < .seconds(2), "\(rule) took \(took)")
+        let warnings = calendar.diagnostics.map(\.description)
+        if warning.isEmpty {
+            // A cut by steps or time: which one depends on the machine, but it says so.
+            #expect(warnings.allSatisfy { $0.hasPrefix("test.ics:9: RRULE: ") })
+        } else {
+            #expect(warnings.count == 1 && warnings[0].hasPrefix("test.ics:9: RRULE: ") && warnings[0].contains(warning), "\(warnings)")
+        }
+    }
+
+    /// A plain rule with a COUNT of billions from 1900 is not walked from
+    /// 1900: it restarts near the window with the COUNT reduced, and lists
+    /// exactly what it should.
+    @Test func countOfBillionsFrom1900RestartsNearTheWindow() throws {
+        let oneDay = AgendaWindow.days(1, from: CivilDate(iso: "2025-03-03")!, clock: berlinClock)
+        let loaded = try CalendarLoader(window: oneDay).load(text([
+            "BEGIN:VCALENDAR",
+            "BEGIN:VEVENT", "UID:minutely", "DTSTART:19000101T000000Z", "RRULE:FREQ=MINUTELY;COUNT=2000000000", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:ended", "DTSTART:19000101T000000Z", "RRULE:FREQ=SECONDLY;COUNT=2000000000", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:short", "DTSTART:20250302T230000Z", "RRULE:FREQ=HOURLY;COUNT=3", "END:VEVENT",
+            "END:VCALENDAR",
+        ]), path: "test.ics", defaultName: "test", source: ".")
+        #expect(loaded.diagnostics.isEmpty)
+        let iso = ISOTime(clock: berlinClock)
+        let minutely = loaded.occurrences.filter { $0.uid == "minutely" }.compactMap { $0.start }.filter { $0.instant(in: berlinClock) >= oneDay.start }
+            .map(iso.string).sorted()
+        #expect(minutely.count == 1440)
+        #expect(minutely.first == "2025-03-03T00:00:00+01:00")
+        #expect(!loaded.occurrences.contains { $0.uid == "ended" && $0.start.map { $0.instant(in: berlinClock) >= oneDay.start } == true })
+        #expect(loaded.occurrences.filter { $0.uid == "short" }.count == 3)
+    }
 }
