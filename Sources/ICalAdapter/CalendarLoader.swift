@@ -181,25 +181,30 @@ private struct LoadRun {
         var startExplained = false
         for problem in record.problems {
             let property: String?, message: String
+            var value: String? = nil
             switch problem {
-            case .libical(let name, let text):
+            case .libical(let name, let text, let quoted):
                 property = name
                 message = text
+                value = quoted
             case .invalidTime(let name):
                 property = name
-                let value = LineFinder.find(name, in: chunk, buffer).map { " \"\($0.value)\"" } ?? ""
-                message = "cannot read\(value) as a date or date-time"
+                let found = LineFinder.find(name, in: chunk, buffer).map { " \"\($0.value)\"" } ?? ""
+                message = "cannot read\(found) as a date or date-time"
             }
-            let at = property.flatMap { LineFinder.find($0, in: chunk, buffer)?.line } ?? line
+            let at = property.flatMap { LineFinder.find($0, in: chunk, buffer, value: value)?.line } ?? line
             let isStart = skipped && property == "DTSTART"
             startExplained = startExplained || isStart
-            warn(at, "\(property.map { "\($0): " } ?? "")\(message) (in \(label))\(isStart ? "; skipped" : "")")
+            let isRecurrenceID = record.unreadableRecurrenceID && property == "RECURRENCE-ID"
+            warn(at, "\(property.map { "\($0): " } ?? "")\(message) (in \(label))\(isStart ? "; skipped" : "")"
+                + (isRecurrenceID ? "; the instance it changes is unknown, so it is skipped" : ""))
         }
         for unknown in record.unknownZones {
             let at = LineFinder.find(unknown.property, in: chunk, buffer)?.line ?? line
             let why = zones.unusable.contains(unknown.tzid) ? " (its VTIMEZONE has no usable STANDARD or DAYLIGHT rule)" : ""
             warn(at, "\(unknown.property): unknown time zone \"\(unknown.tzid)\"\(why); read as floating time")
         }
+        if record.unreadableRecurrenceID { return }
         if record.recurrenceID == nil || record.uid.isEmpty {
             // Without a UID nothing ties a component to another: each stands alone.
             masterCount[record.kind, default: 0] += 1
@@ -379,9 +384,12 @@ struct OverrideKey: Hashable {
 /// Finds a property inside a framed component, for warnings: its line
 /// number and its value as written.
 enum LineFinder {
-    static func find(_ property: String, in chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>)
+    /// - Parameter value: when given, the line whose value starts with it
+    ///   (the first line of the property otherwise).
+    static func find(_ property: String, in chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>, value wanted: String? = nil)
         -> (line: Int, value: String)?
     {
+        var first: (line: Int, value: String)? = nil
         let name = Array(property.uppercased().utf8)
         var line = chunk.firstLine
         var i = chunk.range.lowerBound
@@ -394,13 +402,18 @@ enum LineFinder {
                     break
                 }
                 let after = buffer[i + name.count]
-                if match && (after == 0x3A || after == 0x3B) { return (line, value(at: i, until: chunk.range.upperBound, buffer)) }
+                if match && (after == 0x3A || after == 0x3B) {
+                    let found = (line: line, value: value(at: i, until: chunk.range.upperBound, buffer))
+                    guard let wanted else { return found }
+                    if wanted.hasPrefix(found.value.hasSuffix("…") ? String(found.value.dropLast()) : found.value) { return found }
+                    first = first ?? found
+                }
             }
             atLineStart = buffer[i] == 0x0A
             if atLineStart { line += 1 }
             i += 1
         }
-        return nil
+        return first
     }
 
     /// The text after the first unquoted colon of the line starting at `start`.

@@ -195,4 +195,37 @@ import Testing
         #expect(!loaded.occurrences.contains { $0.uid == "ended" && $0.start.map { $0.instant(in: berlinClock) >= oneDay.start } == true })
         #expect(loaded.occurrences.filter { $0.uid == "short" }.count == 3)
     }
+
+    // MARK: Bad values
+
+    @Test(arguments: [
+        ("FREQ=FORTNIGHTLY;COUNT=3", "FREQ=FORTNIGHTLY is not valid"), ("FREQ=WEEKLY;BYDAY=MO,XX", "BYDAY=MO,XX is not valid"),
+        ("FREQ=DAILY;UNTIL=soon", "UNTIL=soon is not valid"), ("FREQ=DAILY;COUNT=-3", "COUNT=-3 is not valid"),
+        ("FREQ=DAILY;BYMONTHDAY=40", "BYMONTHDAY=40 is not valid"), ("COUNT=3", "it has no FREQ"),
+        ("FREQ=DAILY;UNTIL=20250401T000000Z;COUNT=3", "both UNTIL and COUNT"),
+    ])
+    func aBadRulePartIsNamedAndTheEventKeptAtItsStart(_ rule: String, _ why: String) throws {
+        let loaded = try loadBytes(text([
+            "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:good", "DTSTART:20250303T100000Z", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:bad", "DTSTART:20250304T100000Z", "RRULE:FREQ=DAILY;COUNT=2", "RRULE:\(rule)", "END:VEVENT", "END:VCALENDAR",
+        ]))
+        // The good rule of the same event still counts.
+        #expect(starts(loaded) == ["2025-03-03T11:00:00+01:00", "2025-03-04T11:00:00+01:00", "2025-03-05T11:00:00+01:00"])
+        #expect(loaded.diagnostics.count == 1)
+        let warning = try #require(loaded.diagnostics.first).description
+        #expect(warning.hasPrefix("test.ics:10: RRULE: ") && warning.contains(why) && warning.contains("the rule is ignored"), "\(warning)")
+    }
+
+    @Test func anUnreadableRecurrenceIDDoesNotReplaceItsSeries() throws {
+        let loaded = try loadBytes(text([
+            "BEGIN:VCALENDAR",
+            "BEGIN:VEVENT", "UID:s", "SUMMARY:Series", "DTSTART:20250303T100000Z", "RRULE:FREQ=DAILY;COUNT=3", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:s", "SUMMARY:Moved", "SEQUENCE:4", "RECURRENCE-ID:2025030", "DTSTART:20250304T150000Z", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:s", "SUMMARY:Moved too", "SEQUENCE:4", "RECURRENCE-ID:20250231T100000Z", "DTSTART:20250304T160000Z", "END:VEVENT",
+            "END:VCALENDAR",
+        ]))
+        #expect(loaded.occurrences.map(\.title) == ["Series", "Series", "Series"])
+        #expect(loaded.diagnostics.count == 2)
+        #expect(loaded.diagnostics.allSatisfy { $0.message.hasPrefix("RECURRENCE-ID: cannot read") && $0.message.hasSuffix("so it is skipped") })
+    }
 }
