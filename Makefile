@@ -4,12 +4,14 @@ SWIFT ?= swift
 BIN := .build/release/ics-agenda
 ARGS ?= --now 2025-03-01T08:00:00+01:00 --tz Europe/Berlin Fixtures/sample.ics
 
-.PHONY: help setup build release test run manual install clean bench conformance
+.PHONY: help setup build release test test-asan fuzz run manual install clean bench conformance
 
 help:
 	@echo "make setup        install libical-dev and tzdata if missing (apt), then build"
 	@echo "make build        debug build"
 	@echo "make test         unit and golden tests (swift test)"
+	@echo "make test-asan    the same tests built with AddressSanitizer"
+	@echo "make fuzz SECONDS=N  fuzz the loader and the pipeline for N seconds (default 60; scripts/fuzz.sh)"
 	@echo "make run ARGS=... run the release binary (default: the sample in Fixtures/)"
 	@echo "make install PREFIX=/usr/local   install the binary, man page and bash/zsh/fish completions"
 	@echo "make bench        benchmark against the naive libical floor (docs/PERFORMANCE.md)"
@@ -33,6 +35,16 @@ release:
 
 test:
 	$(SWIFT) test
+
+# A build of its own (.build-asan), so that the normal one is not rebuilt.
+test-asan:
+	$(SWIFT) test --sanitize=address --scratch-path .build-asan
+
+# libFuzzer over CalendarLoader and the formatters (Fuzz/FuzzLoader.swift),
+# seeded with Fixtures/ and ../shared/corpus; findings go to .build/fuzz/artifacts/.
+SECONDS ?= 60
+fuzz:
+	scripts/fuzz.sh $(SECONDS)
 
 run:
 	@$(SWIFT) build -c release -q
@@ -63,4 +75,4 @@ conformance: release
 
 clean:
 	$(SWIFT) package clean
-	rm -rf .build bench-out
+	rm -rf .build .build-asan bench-out

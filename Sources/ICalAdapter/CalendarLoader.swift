@@ -58,8 +58,9 @@ public struct CalendarLoader {
     public func load(
         _ input: UnsafeBufferPointer<UInt8>, release: ((Range<Int>) -> Void)? = nil, path: String, defaultName: String, source: String
     ) throws -> LoadedCalendar {
-        if TextDecoding.isUTF16(input) {
-            return try load(TextDecoding.utf8(fromUTF16: input), path: path, defaultName: defaultName, source: source)
+        if let order = TextRepair.utf16ByteOrder(input) {
+            let utf8 = TextRepair.utf8(fromUTF16: input, bigEndian: order.bigEndian, skip: order.skip)
+            return try load(utf8, path: path, defaultName: defaultName, source: source)
         }
         // A UTF-8 byte-order mark is skipped.
         let skip = TextDecoding.hasUTF8BOM(input) ? 3 : 0
@@ -108,6 +109,8 @@ struct LoadRun {
     /// The places in `masters` of revisions a newer one replaced.
     var droppedRanges: [Range<Int>] = []
     private var scratch: [CChar] = []
+    /// NUL bytes dropped and lines read as Windows-1252, for one warning each.
+    private var textRepair = TextRepair.Report()
     var release: ((Range<Int>) -> Void)?
     var threads: Int?
 
@@ -187,17 +190,25 @@ struct LoadRun {
     static let parallelFrom = 512
 
     private mutating func parse(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) -> OpaquePointer? {
-        var warnings: [(line: Int, message: String)] = []
-        let component = ChunkProcessor.parse(chunk, buffer, scratch: &scratch, warnings: &warnings)
-        for w in warnings { warn(w.line, w.message) }
+        var prepared = ProcessedChunk()
+        let component = ChunkProcessor.parse(chunk, buffer, scratch: &scratch, into: &prepared)
+        takeWarnings(of: prepared)
         return component
+    }
+
+    /// The warnings of a component in the order a serial read gives them:
+    /// framing, then text repairs (once a file: `textRepair`), then the rest.
+    private mutating func takeWarnings(of processed: ProcessedChunk) {
+        for w in processed.framingWarnings { warn(w.line, w.message) }
+        for w in textRepair.absorb(processed.repair) { warn(w.line, w.message) }
+        for w in processed.warnings { warn(w.line, w.message) }
     }
 
     /// Takes one processed component into the file's state, in file order:
     /// its warnings, its count, whether it is the revision of its UID to keep,
     /// and then what it lists.
     mutating func apply(_ processed: ProcessedChunk) {
-        for w in processed.warnings { warn(w.line, w.message) }
+        takeWarnings(of: processed)
         if let counted = processed.counted {
             if counted.isOverride {
                 overrideUIDs[counted.kind, default: []].insert(counted.uid)
@@ -421,9 +432,12 @@ struct OverrideKey: Hashable {
 /// Finds a property inside a framed component, for warnings: its line
 /// number and its value as written.
 enum LineFinder {
-    static func find(_ property: String, in chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>)
+    /// - Parameter value: when given, the line whose value starts with it
+    ///   (the first line of the property otherwise).
+    static func find(_ property: String, in chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>, value wanted: String? = nil)
         -> (line: Int, value: String)?
     {
+        var first: (line: Int, value: String)? = nil
         let name = Array(property.uppercased().utf8)
         var line = chunk.firstLine
         var i = chunk.range.lowerBound
@@ -436,13 +450,18 @@ enum LineFinder {
                     break
                 }
                 let after = buffer[i + name.count]
-                if match && (after == 0x3A || after == 0x3B) { return (line, value(at: i, until: chunk.range.upperBound, buffer)) }
+                if match && (after == 0x3A || after == 0x3B) {
+                    let found = (line: line, value: value(at: i, until: chunk.range.upperBound, buffer))
+                    guard let wanted else { return found }
+                    if wanted.hasPrefix(found.value.hasSuffix("…") ? String(found.value.dropLast()) : found.value) { return found }
+                    first = first ?? found
+                }
             }
             atLineStart = buffer[i] == 0x0A
             if atLineStart { line += 1 }
             i += 1
         }
-        return nil
+        return first
     }
 
     /// The text after the first unquoted colon of the line starting at `start`.

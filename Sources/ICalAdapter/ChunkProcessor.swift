@@ -6,7 +6,11 @@ internal import CLibical
 /// state of the file being read, so that components can be processed on
 /// several threads and then applied in file order (`LoadRun.apply`).
 struct ProcessedChunk {
-    /// Warnings in the order the component would have given them.
+    /// Warnings about its framing (missing END lines, over-deep nesting).
+    var framingWarnings: [(line: Int, message: String)] = []
+    /// NUL bytes and non-UTF-8 lines repaired: warned once a file, in order.
+    var repair = TextRepair.Report()
+    /// The rest of its warnings, in the order it gives them.
     var warnings: [(line: Int, message: String)] = []
     /// Counted for `calendars`: a component read, or one the prefilter skipped.
     var counted: (kind: ComponentRecord.Kind, uid: String, isOverride: Bool)?
@@ -43,7 +47,7 @@ struct ChunkProcessor: @unchecked Sendable {
             out.revision = Revision.Candidate(kind: .event, uid: skippable.uid, recurrenceKey: nil, sequence: skippable.sequence, recurs: false)
             return out
         }
-        guard let component = ChunkProcessor.parse(chunk, buffer, scratch: &scratch, warnings: &out.warnings) else { return out }
+        guard let component = ChunkProcessor.parse(chunk, buffer, scratch: &scratch, into: &out) else { return out }
         defer { icalcomponent_free(component) }
         let isa = icalcomponent_isa(component)
         guard isa == ICAL_VEVENT_COMPONENT || isa == ICAL_VTODO_COMPONENT else { return out }
@@ -55,21 +59,11 @@ struct ChunkProcessor: @unchecked Sendable {
     /// Hands one framed component to libical.
     /// The corresponding libical function is `icalparser_parse_string`.
     static func parse(
-        _ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar],
-        warnings: inout [(line: Int, message: String)]
+        _ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar], into out: inout ProcessedChunk
     ) -> OpaquePointer? {
-        if !chunk.unclosed.isEmpty {
-            let names = chunk.unclosed.reversed().map { "END:\($0)" }.joined(separator: ", ")
-            warnings.append((chunk.firstLine, "\(chunk.name) is not closed (missing \(names)); read up to where it stops"))
-        }
-        scratch.removeAll(keepingCapacity: true)
-        for i in chunk.range where buffer[i] != 0 { scratch.append(CChar(bitPattern: buffer[i])) }
-        if !chunk.rootClosed {
-            for name in chunk.unclosed.reversed() { scratch.append(contentsOf: "\r\nEND:\(name)\r\n".utf8.map { CChar(bitPattern: $0) }) }
-        }
-        scratch.append(0)
+        out.framingWarnings += ChunkText.prepare(chunk, buffer, into: &scratch, report: &out.repair)
         let component = scratch.withUnsafeBufferPointer { icalparser_parse_string($0.baseAddress!) }
-        if component == nil { warnings.append((chunk.firstLine, "\(chunk.name) could not be read; skipped")) }
+        if component == nil { out.warnings.append((chunk.firstLine, "\(chunk.name) could not be read; skipped")) }
         return component
     }
 
@@ -83,25 +77,32 @@ struct ChunkProcessor: @unchecked Sendable {
         var startExplained = false
         for problem in record.problems {
             let property: String?, message: String
+            var value: String? = nil
             switch problem {
-            case .libical(let name, let text):
+            case .libical(let name, let text, let quoted):
                 property = name
                 message = text
+                value = quoted
             case .invalidTime(let name):
                 property = name
-                let value = LineFinder.find(name, in: chunk, buffer).map { " \"\($0.value)\"" } ?? ""
-                message = "cannot read\(value) as a date or date-time"
+                let found = LineFinder.find(name, in: chunk, buffer).map { " \"\($0.value)\"" } ?? ""
+                message = "cannot read\(found) as a date or date-time"
             }
-            let at = property.flatMap { LineFinder.find($0, in: chunk, buffer)?.line } ?? line
+            let at = property.flatMap { LineFinder.find($0, in: chunk, buffer, value: value)?.line } ?? line
             let isStart = skipped && property == "DTSTART"
             startExplained = startExplained || isStart
-            out.warnings.append((at, "\(property.map { "\($0): " } ?? "")\(message) (in \(label))\(isStart ? "; skipped" : "")"))
+            let isRecurrenceID = record.unreadableRecurrenceID && property == "RECURRENCE-ID"
+            out.warnings.append((at, "\(property.map { "\($0): " } ?? "")\(message) (in \(label))\(isStart ? "; skipped" : "")"
+                + (isRecurrenceID ? "; the instance it changes is unknown, so it is skipped" : "")))
         }
         for unknown in record.unknownZones {
             let at = LineFinder.find(unknown.property, in: chunk, buffer)?.line ?? line
             let why = zones.isUnusable(unknown.tzid) ? " (its VTIMEZONE has no usable STANDARD or DAYLIGHT rule)" : ""
             out.warnings.append((at, "\(unknown.property): unknown time zone \"\(unknown.tzid)\"\(why); read as floating time"))
         }
+        // An override whose RECURRENCE-ID cannot be read would replace its
+        // whole series: it is left out (the warning above says so).
+        if record.unreadableRecurrenceID { return }
         // Without a UID nothing ties a component to another: each stands alone.
         out.counted = (record.kind, record.uid, record.recurrenceID != nil && !record.uid.isEmpty)
 
@@ -156,6 +157,6 @@ struct ChunkProcessor: @unchecked Sendable {
             }
             addMaster(occurrence, OverrideKey.make(uid: record.uid, instance.startTime))
         }
-        if let cut { out.cutWarning = (line, "RRULE: \(cut) (in \(label))") }
+        if let cut { out.cutWarning = (LineFinder.find("RRULE", in: chunk, buffer)?.line ?? line, "RRULE: \(cut) (in \(label))") }
     }
 }

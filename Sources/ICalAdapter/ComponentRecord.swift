@@ -28,12 +28,17 @@ struct ComponentRecord {
     var categories: [String] = []
     /// Problems libical marked with X-LIC-ERROR, and values found unusable here.
     var problems: [Problem] = []
+    /// A RECURRENCE-ID was written but could not be read: the instance this
+    /// component changes is unknown, so it is skipped (read as a series of
+    /// its own, it could replace the real one).
+    var unreadableRecurrenceID = false
     /// TZIDs that named no known zone (the values were read as floating).
     var unknownZones: [(property: String, tzid: String)] = []
 
     enum Problem {
-        /// An X-LIC-ERROR: libical dropped a property it could not read.
-        case libical(property: String?, message: String)
+        /// An X-LIC-ERROR: libical dropped a property it could not read;
+        /// `value` is the value it quotes, to find the line.
+        case libical(property: String?, message: String, value: String?)
         /// A date or date-time whose fields do not make a real time (month 13, hour 25).
         case invalidTime(property: String)
     }
@@ -73,12 +78,17 @@ struct ComponentReader {
             case ICAL_DURATION_PROPERTY: record.duration = NominalDuration(icalproperty_get_duration(p))
             case ICAL_RRULE_PROPERTY:
                 let rule = icalproperty_get_rrule(p)
-                if rule.freq != ICAL_NO_RECURRENCE { record.rrules.append(rule) }
+                if rule.freq != ICAL_NO_RECURRENCE {
+                    record.rrules.append(rule)
+                } else {
+                    record.problems.append(.libical(property: "RRULE", message: "it has no FREQ; the rule is ignored", value: nil))
+                }
             case ICAL_RDATE_PROPERTY: readRDate(p, &record)
             case ICAL_EXDATE_PROPERTY:
                 if let t = time(p, icalproperty_get_exdate(p), "EXDATE", &record) { record.exdates.append(t) }
             case ICAL_RECURRENCEID_PROPERTY:
                 record.recurrenceID = time(p, icalproperty_get_recurrenceid(p), "RECURRENCE-ID", &record)
+                if record.recurrenceID == nil { record.unreadableRecurrenceID = true }
                 if let range = icalproperty_get_first_parameter(p, ICAL_RANGE_PARAMETER),
                     icalparameter_get_range(range) == ICAL_RANGE_THISANDFUTURE
                 {
@@ -96,7 +106,10 @@ struct ComponentReader {
                 }
             case ICAL_XLICERROR_PROPERTY:
                 let message = text(icalproperty_get_xlicerror(p)) ?? "unreadable property"
-                record.problems.append(.libical(property: LibicalMessages.propertyName(in: message), message: LibicalMessages.clean(message)))
+                let name = LibicalMessages.propertyName(in: message)
+                record.problems.append(.libical(property: name, message: LibicalMessages.describe(message, property: name),
+                    value: LibicalMessages.removedValue(in: message)))
+                if name == "RECURRENCE-ID" { record.unreadableRecurrenceID = true }
             default: break
             }
         }

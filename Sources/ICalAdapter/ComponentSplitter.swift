@@ -11,13 +11,33 @@ struct ComponentSplitter {
         let name: String
         let range: Range<Int>
         let firstLine: Int
-        /// The components left open when the chunk ended (innermost last):
-        /// empty for a well-formed component.
+        /// The components that lost their END line (innermost last): empty
+        /// for a well-formed component.
         let unclosed: [String]
-        /// Whether the chunk ends with its own END line; when it does not,
-        /// END lines for `unclosed` are added before libical reads it.
+        /// Whether the chunk ends with its own END line.
         let rootClosed: Bool
+        /// What to mend before libical reads the chunk (ChunkText does it);
+        /// nil for a well-formed component.
+        var repairs: Repairs? = nil
     }
+
+    /// Framing damage inside one chunk, and how it is mended.
+    struct Repairs {
+        /// END lines to put back (innermost first) at a byte offset: where an
+        /// outer END line, the next component or the end of the file shows
+        /// that inner components were left open.
+        var insertions: [(at: Int, names: [String])] = []
+        /// Byte ranges libical does not see: stray END lines, and
+        /// components nested deeper than `maxDepth`.
+        var dropped: [Range<Int>] = []
+        /// Warnings about what was mended, with their lines.
+        var notes: [(line: Int, message: String)] = []
+    }
+
+    /// How deep components may nest inside a top-level one (VEVENT →
+    /// VALARM is 2). Deeper ones are left out with a warning: nothing real
+    /// nests so deep, and libical's parser and free would follow any depth.
+    static let maxDepth = 32
 
     struct Result {
         var chunks: [Chunk] = []
@@ -38,16 +58,42 @@ struct ComponentSplitter {
         var chunkStart = 0
         var chunkLine = 0
         var chunkName = ""
+        var unclosed: [String] = []
+        var repairs = Repairs()
+        // Inside a component nested too deep: where it started, and how deep inside it.
+        var dropStart = 0
+        var dropDepth = 0
+        // Notes already given for this chunk, and how many stray END lines it has.
+        var toldDepth = false
+        var strayEnds = 0
         var pendingProperty: (name: String, value: [UInt8])? = nil
         var lineNumber = 0
         var pos = 0
         let n = bytes.count
 
+        /// Ends the current chunk at `end`; when it ends without its own END
+        /// line, END lines for every open component are put back there.
         func closeChunk(at end: Int, rootClosed: Bool = false) {
-            let unclosed = rootClosed ? Array(stack.dropFirst()) : stack
+            if dropDepth > 0 {
+                repairs.dropped.append(dropStart..<end)
+                dropDepth = 0
+            }
+            if !rootClosed {
+                unclosed += stack
+                repairs.insertions.append((end, stack.reversed()))
+            }
+            if strayEnds > 1, let i = repairs.notes.firstIndex(where: { $0.message.hasSuffix("; ignored") }) {
+                repairs.notes[i].message += " (and \(strayEnds - 1) more END line\(strayEnds > 2 ? "s" : "") without a BEGIN in this component)"
+            }
+            toldDepth = false
+            strayEnds = 0
+            let mended = repairs.insertions.isEmpty && repairs.dropped.isEmpty && repairs.notes.isEmpty ? nil : repairs
             result.chunks.append(
-                Chunk(name: chunkName, range: chunkStart..<end, firstLine: chunkLine, unclosed: unclosed, rootClosed: rootClosed))
+                Chunk(name: chunkName, range: chunkStart..<end, firstLine: chunkLine, unclosed: unclosed, rootClosed: rootClosed,
+                    repairs: mended))
             stack.removeAll()
+            unclosed.removeAll()
+            repairs = Repairs()
         }
         func finishProperty() {
             guard let p = pendingProperty else { return }
@@ -86,6 +132,17 @@ struct ComponentSplitter {
                 } else if topLevelNames.contains(name) {
                     closeChunk(at: lineStart)  // the open one lost its END line
                     if name == "VCALENDAR" { continue }
+                } else if dropDepth > 0 {
+                    dropDepth += 1
+                    continue
+                } else if stack.count >= maxDepth {
+                    if !toldDepth {
+                        repairs.notes.append((lineNumber, "\(chunkName): components nested more than \(maxDepth) deep (BEGIN:\(name)); left out"))
+                        toldDepth = true
+                    }
+                    dropStart = lineStart
+                    dropDepth = 1
+                    continue
                 } else {
                     stack.append(name)
                     continue
@@ -95,13 +152,32 @@ struct ComponentSplitter {
                 chunkName = name
                 stack = [name]
             } else if let name = keyword(line, "END:") {
-                guard !stack.isEmpty else { continue }  // END:VCALENDAR, or a stray END
-                if name == stack.last! {
-                    if stack.count == 1 { closeChunk(at: pos, rootClosed: true) } else { stack.removeLast() }
-                } else if name == chunkName {
-                    closeChunk(at: pos, rootClosed: true)  // an inner component lost its END line
+                guard !stack.isEmpty else { continue }  // END:VCALENDAR, or a stray END between components
+                if dropDepth > 0 && name != chunkName {
+                    dropDepth -= 1
+                    if dropDepth == 0 { repairs.dropped.append(dropStart..<pos) }
+                    continue
+                }
+                if dropDepth > 0 {
+                    repairs.dropped.append(dropStart..<lineStart)
+                    dropDepth = 0
+                }
+                if let index = stack.lastIndex(of: name) {
+                    if index < stack.count - 1 {
+                        // The components inside this one lost their END lines: put them back here.
+                        let lost = Array(stack[(index + 1)...])
+                        unclosed += lost
+                        repairs.insertions.append((lineStart, lost.reversed()))
+                    }
+                    stack.removeSubrange(index...)
+                    if stack.isEmpty { closeChunk(at: pos, rootClosed: true) }
                 } else if name == "VCALENDAR" {
                     closeChunk(at: lineStart)
+                } else {
+                    // libical would print "Encountered END before BEGIN" on stderr, or close the wrong component.
+                    strayEnds += 1
+                    if strayEnds == 1 { repairs.notes.append((lineNumber, "\(chunkName): END:\(name) without a BEGIN:\(name); ignored")) }
+                    repairs.dropped.append(lineStart..<pos)
                 }
             } else if stack.isEmpty, let colon = line.firstIndex(of: 0x3A) {
                 let head = line[..<colon]
@@ -125,6 +201,7 @@ struct ComponentSplitter {
         var rest = line[p.count...]
         while let last = rest.last, last == 0x20 || last == 0x09 { rest = rest.dropLast() }
         guard !rest.isEmpty else { return nil }
+        if rest.contains(0) { return TextRepair.string(rest).uppercased() }  // NULs are dropped, as the loader does
         return String(decoding: UnsafeBufferPointer(rebasing: rest), as: UTF8.self).uppercased()
     }
 
@@ -143,7 +220,7 @@ struct ComponentSplitter {
                 i += 1
             }
         }
-        return String(decoding: out, as: UTF8.self).trimmingWhitespace()
+        return TextRepair.string(out).trimmingWhitespace()
     }
 }
 

@@ -14,11 +14,42 @@ enum LibicalMessages {
         word.count >= 2 && word.allSatisfy { $0.isUppercase || $0 == "-" } && word != "TZID" && word != "VALUE"
     }
 
+    static let maxLength = 160
+
+    /// The value libical quotes after "Removing entire property:", if any.
+    static func removedValue(in message: String) -> String? {
+        guard let range = message.range(of: "Removing entire property:") else { return nil }
+        let value = String(message[range.upperBound...]).trimmingWhitespace()
+        return value.isEmpty ? nil : value
+    }
+
+    /// The words of a warning for an X-LIC-ERROR: libical's message, or for
+    /// a rule it refused, which part of the rule is at fault.
+    static func describe(_ message: String, property: String?) -> String {
+        if property == "RRULE" || property == "EXRULE", message.contains("RECUR"), let value = removedValue(in: message) {
+            return RuleDiagnosis.explain(value) + "; the rule is ignored"
+        }
+        // "Can't parse as DATE-TIME value in DTSTART property. Removing entire property: next tuesday"
+        let prefix = "Can't parse as "
+        if message.hasPrefix(prefix), let value = removedValue(in: message),
+            let end = message.range(of: " value", range: message.index(message.startIndex, offsetBy: prefix.count)..<message.endIndex)
+        {
+            let type = String(message[message.index(message.startIndex, offsetBy: prefix.count)..<end.lowerBound])
+            let words = ["DATE-TIME": "a date-time", "DATE": "a date", "DURATION": "a duration", "PERIOD": "a period",
+                "INTEGER": "a number", "UTC-OFFSET": "a UTC offset", "FLOAT": "a number"][type] ?? "a \(type) value"
+            let shown = value.count > 80 ? String(value.prefix(80)) + "…" : value
+            return "cannot read \"\(shown)\" as \(words)"
+        }
+        return clean(message)
+    }
+
     /// libical ends some messages with "Removing entire property:" and the raw line.
     static func clean(_ message: String) -> String {
         var m = message.trimmingWhitespace()
         if let range = m.range(of: "Removing entire property:") { m = String(m[..<range.lowerBound]).trimmingWhitespace() }
         while m.hasSuffix(".") || m.hasSuffix(":") { m.removeLast() }
+        // Some messages quote the line they could not read, which may be megabytes long.
+        if m.count > maxLength { m = String(m.prefix(maxLength)) + "…" }
         return m
     }
 }

@@ -17,10 +17,12 @@ struct RecurrenceExpander {
         var periodEnd: AgendaTime?
     }
 
-    /// The most instances one component may put into a window, and the most
-    /// rule steps taken to get there: beyond them the series is cut, with a warning.
+    /// The most rows one component may put into a window (an instance
+    /// counts once for every day it spans): beyond them the series is cut,
+    /// with a warning. The rule steps and time it may take are
+    /// `ExpansionBudget`'s; rules libical cannot walk in bounded time are
+    /// found by `RuleCost` first.
     static let maxInstances = 100_000
-    static let maxSteps = 2_000_000
 
     let window: AgendaWindow
     /// How far before the window an instance may start and still reach into it.
@@ -38,6 +40,12 @@ struct RecurrenceExpander {
         let excludedDays = Set(record.exdates.filter { $0.isDate && !anchor.isDate }.map { $0.civilDate.dayKey })
         let clock = window.clock
         let earliest = window.start - lookBehind
+        // An instance that lasts a year is listed under every day of the
+        // window: fewer of them make as many rows.
+        let windowDays = max(Int((window.end.timeIntervalSince(window.start) / 86400).rounded(.up)), 1)
+        let spanDays = min(max(Int(lookBehind / 86400) - 1, 1), windowDays)
+        let limit = max(RecurrenceExpander.maxInstances / spanDays, 1)
+        var budget = ExpansionBudget()
 
         func consider(_ start: ZonedTime, periodEnd: AgendaTime? = nil) -> Bool {
             let time = start.agendaTime
@@ -50,7 +58,7 @@ struct RecurrenceExpander {
             } else if keepLatestBefore && instant < earliest && instant > (latestBefore?.at ?? .distantPast) {
                 latestBefore = (Instance(start: start, startTime: time, periodEnd: periodEnd), instant)
             }
-            return result.count < RecurrenceExpander.maxInstances
+            return result.count < limit
         }
 
         // RDATEs before DTSTART: an RDATE PERIOD that starts at DTSTART gives that instance its end.
@@ -67,44 +75,89 @@ struct RecurrenceExpander {
         for rule in record.rrules.map(RecurrenceExpander.workingAroundLibical) {
             // Reminders keep their latest instance before the window: start
             // two of the rule's periods earlier, so that it is still met.
-            let skipTo = keepLatestBefore ? earliest - 2 * RecurrenceExpander.period(of: rule) : earliest - 86400
-            walk(rule, from: anchor, skipTo: skipTo, cut: &cut, consider)
+            // A sub-daily rule restarts an hour early, not a day: a day of
+            // FREQ=SECONDLY is 86,400 steps.
+            let subDaily = rule.freq == ICAL_SECONDLY_RECURRENCE || rule.freq == ICAL_MINUTELY_RECURRENCE || rule.freq == ICAL_HOURLY_RECURRENCE
+            let skipTo = keepLatestBefore ? earliest - 2 * RecurrenceExpander.period(of: rule) : earliest - (subDaily ? 3600 : 86400)
+            guard result.count < limit else { break }
+            walk(rule, from: anchor, skipTo: skipTo, budget: &budget, cut: &cut, consider)
         }
         if let latestBefore { result.append(latestBefore.instance) }
-        if result.count >= RecurrenceExpander.maxInstances {
-            cut = "more than \(RecurrenceExpander.maxInstances) occurrences in the window; only the first are listed"
+        if result.count >= limit {
+            cut = spanDays > 1
+                ? "more than \(limit) occurrences of \(spanDays) days each in the window; only the first \(limit) are listed"
+                : "more than \(limit) occurrences in the window; only the first \(limit) are listed"
         }
         return result
     }
 
+    /// Walks one RRULE with libical's iterator, handing each instance that
+    /// starts before the window's end to `consider` until it says stop.
+    ///
+    /// Bounded work: a rule libical could not walk in bounded time
+    /// (`RuleCost`) is not walked; each step counts against the component's
+    /// `budget`; an old rule restarts near the window where its phase
+    /// allows. Each cut says so in `cut`.
     private func walk(
-        _ rule: icalrecurrencetype, from anchor: ZonedTime, skipTo: Date, cut: inout String?, _ consider: (ZonedTime, AgendaTime?) -> Bool
+        _ rule: icalrecurrencetype, from anchor: ZonedTime, skipTo: Date, budget: inout ExpansionBudget, cut: inout String?,
+        _ consider: (ZonedTime, AgendaTime?) -> Bool
     ) {
+        var rule = rule
         // The iterator compares UNTIL in the start's zone: give it the zone
         // (a UTC start already carries libical's UTC zone).
         var dtstart = anchor.local
         if let zone = anchor.zone { dtstart.zone = zone }
         let clock = window.clock
-        // An old rule need not be walked from its first day: without COUNT
-        // the iterator can start near the window, a whole number of
-        // INTERVALs after DTSTART (with COUNT it could not know how many
-        // instances went before).
+        // An old rule need not be walked from its first day: the iterator
+        // can start near the window, a whole number of INTERVALs after
+        // DTSTART. With COUNT only a rule whose every step is an instance
+        // can: the instances skipped are then known.
         var restart: icaltimetype? = nil
-        if rule.count == 0, anchor.agendaTime.instant(in: clock) < skipTo - 86400 {
+        let plain = RecurrenceExpander.hasNoByParts(rule)
+        if rule.count == 0 || (plain && rule.freq != ICAL_MONTHLY_RECURRENCE && rule.freq != ICAL_YEARLY_RECURRENCE),
+            anchor.agendaTime.instant(in: clock) < skipTo - 86400
+        {
             restart = RecurrenceExpander.alignedStart(rule, anchor: anchor, near: RecurrenceExpander.local(skipTo, like: anchor, clock: clock))
         }
         let subDaily = rule.freq == ICAL_SECONDLY_RECURRENCE || rule.freq == ICAL_MINUTELY_RECURRENCE || rule.freq == ICAL_HOURLY_RECURRENCE
-        if subDaily, let start = restart, RecurrenceExpander.hasNoByParts(rule) {
-            // libical's set_start loses the phase of sub-daily rules; a plain
-            // "every N units" rule restarted from one of its own instances is
-            // the same series from there on.
-            dtstart = start
+        if let start = restart, subDaily || rule.count > 0 {
+            // libical's set_start loses the phase of sub-daily rules (and
+            // refuses rules with COUNT): the rule restarted from a whole
+            // number of INTERVALs after DTSTART is the same series from there
+            // on. Its first value may not be an instance (a BYxxx the restart
+            // does not pass), but it lies before anything listed.
+            if rule.count > 0 {
+                let step = RecurrenceExpander.stepSeconds(rule)
+                let skipped = (RecurrenceExpander.wallSeconds(start) - RecurrenceExpander.wallSeconds(anchor.local)) / max(step, 1)
+                if skipped < Int(rule.count) {
+                    rule.count -= Int32(skipped)
+                    dtstart = start
+                } else {
+                    // The series ended before the window: only its last
+                    // instance can matter (a reminder's overdue one).
+                    let last = RecurrenceExpander.wallSeconds(anchor.local) + (Int(rule.count) - 1) * step
+                    dtstart = RecurrenceExpander.at(wallSeconds: last, like: anchor.local)
+                    rule.count = 1
+                }
+            } else {
+                dtstart = start
+            }
             if let zone = anchor.zone { dtstart.zone = zone }
             restart = nil
-        } else if subDaily {
-            restart = nil
         }
-        guard var iterator = icalrecur_iterator_new(rule, dtstart) else { return }
+        switch RuleCost.assess(rule, from: dtstart) {
+        case .walk: break
+        case .neverMatches:
+            cut = cut ?? "\(RuleCost.text(rule)) matches no date; the rule adds no occurrence"
+            return
+        case .tooCostly(let candidates):
+            cut = cut ?? "\(RuleCost.text(rule)) would make libical test about \(RecurrenceExpander.round(candidates)) candidate times between two occurrences; the rule is not expanded, only DTSTART is listed"
+            return
+        }
+        guard var iterator = icalrecur_iterator_new(rule, dtstart) else {
+            cut = cut ?? "libical cannot expand \(RuleCost.text(rule)) (no date matches it, or its parts do not go together); the rule adds no occurrence"
+            return
+        }
         defer { icalrecur_iterator_free(iterator) }
         if let start = restart, icalrecur_iterator_set_start(iterator, start) == 0 {
             icalrecur_iterator_free(iterator)
@@ -114,13 +167,18 @@ struct RecurrenceExpander {
         // BYWEEKNO rules come out of libical slightly out of order around the
         // year's end: walk a year past the window before stopping.
         let stopAt = rule.by_week_no.0 != Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue) ? window.end + 366 * 86400 : window.end
-        var steps = 0
+        // A rule with neither end that gives nothing from its own DTSTART matches no date.
+        var unbounded = restart == nil && rule.count == 0 && icaltime_is_null_time(rule.until) != 0
         while true {
             let next = icalrecur_iterator_next(iterator)
-            if icaltime_is_null_time(next) != 0 { return }
-            steps += 1
-            if steps > RecurrenceExpander.maxSteps {
-                cut = "the rule was cut after \(RecurrenceExpander.maxSteps) steps"
+            if icaltime_is_null_time(next) != 0 {
+                if unbounded { cut = cut ?? "\(RuleCost.text(rule)) matches no date; the rule adds no occurrence" }
+                return
+            }
+            unbounded = false
+            guard budget.step() else {
+                let at = String(format: "%04d-%02d-%02d", Int(next.year), Int(next.month), Int(next.day))
+                cut = cut ?? "expanding the rule stopped \(budget.spentWords), at \(at); later occurrences of this series are not listed"
                 return
             }
             var local = next
@@ -131,6 +189,28 @@ struct RecurrenceExpander {
             if instant >= window.end { continue }
             if !consider(start, nil) { return }
         }
+    }
+
+    /// A count for a warning: 1.2 million, 30 billion.
+    static func round(_ n: Double) -> String {
+        if n >= 1e9 { return String(format: "%.0f billion", n / 1e9) }
+        if n >= 1e6 { return String(format: "%.0f million", n / 1e6) }
+        return String(format: "%.0f", n)
+    }
+
+    /// How far apart a plain rule's instances are on the wall clock (0 for MONTHLY and YEARLY).
+    static func stepSeconds(_ rule: icalrecurrencetype) -> Int {
+        (fixedStep(rule.freq) ?? 0) * max(Int(rule.interval), 1)
+    }
+
+    /// `like` with its wall-clock fields set to `seconds` (as if UTC).
+    static func at(wallSeconds seconds: Int, like: icaltimetype) -> icaltimetype {
+        var t = like
+        let date = CivilDate(daysSinceEpoch: Int((Double(seconds) / 86400).rounded(.down)))
+        let second = seconds - date.daysSinceEpoch * 86400
+        (t.year, t.month, t.day) = (Int32(date.year), Int32(date.month), Int32(date.day))
+        (t.hour, t.minute, t.second) = (Int32(second / 3600), Int32(second / 60 % 60), Int32(second % 60))
+        return t
     }
 
     /// Where the iterator may restart at or before `target` without losing
@@ -163,16 +243,7 @@ struct RecurrenceExpander {
         let step = unit * interval
         let apart = wallSeconds(target) - wallSeconds(from)
         guard apart > step else { return nil }
-        let wall = wallSeconds(from) + apart / step * step
-        let date = CivilDate(daysSinceEpoch: Int((Double(wall) / 86400).rounded(.down)))
-        let second = wall - date.daysSinceEpoch * 86400
-        aligned.year = Int32(date.year)
-        aligned.month = Int32(date.month)
-        aligned.day = Int32(date.day)
-        aligned.hour = Int32(second / 3600)
-        aligned.minute = Int32(second / 60 % 60)
-        aligned.second = Int32(second % 60)
-        return aligned
+        return at(wallSeconds: wallSeconds(from) + apart / step * step, like: aligned)
     }
 
     /// Whether a rule has no BYxxx part: every step of it is an instance.
@@ -184,7 +255,7 @@ struct RecurrenceExpander {
     }
 
     /// A value's wall-clock fields as seconds (as if UTC).
-    private static func wallSeconds(_ t: icaltimetype) -> Int {
+    static func wallSeconds(_ t: icaltimetype) -> Int {
         CivilDate(year: Int(t.year), month: Int(t.month), day: Int(t.day)).daysSinceEpoch * 86400
             + Int(t.hour) * 3600 + Int(t.minute) * 60 + Int(t.second)
     }

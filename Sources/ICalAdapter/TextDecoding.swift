@@ -1,20 +1,10 @@
 import Foundation
 
-/// Bytes in, UTF-8 out, and a word on what a non-calendar input looks like.
+/// The UTF-8 byte-order mark, and a word on what a non-calendar input
+/// looks like. (Other encodings: TextRepair.)
 enum TextDecoding {
-    /// Whether the input starts with a UTF-16 byte-order mark.
-    static func isUTF16(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.count >= 2 && ((bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF))
-    }
-
     static func hasUTF8BOM(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
-    }
-
-    /// A UTF-16 file (with its byte-order mark) as UTF-8.
-    static func utf8(fromUTF16 bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        guard let text = String(data: Data(buffer: bytes), encoding: .utf16) else { return Array(bytes) }
-        return Array(text.utf8)
     }
 
     /// A short description of an input with no iCalendar in it.

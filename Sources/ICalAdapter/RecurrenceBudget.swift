@@ -1,0 +1,212 @@
+import Foundation
+internal import CLibical
+
+/// Bounds on the work one component's recurrence may cost, so that no rule
+/// can stop the run: what a rule would cost libical is judged before it is
+/// asked, and the walk itself is cut after a number of steps or a time.
+///
+/// libical 3.0's `icalrecur_iterator_next` steps through candidate times
+/// (every second of `FREQ=SECONDLY`, every minute of `MINUTELY`, ...) and
+/// tests each against the BYxxx parts that limit the set; it gives up only
+/// in the year 2582. A rule that limits a fine frequency to rare or
+/// impossible days (`FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30`) therefore
+/// spins for hours inside one call, where no cap of ours can stop it.
+/// `RuleCost.assess` finds such rules first.
+enum RuleCost {
+    enum Verdict: Equatable {
+        case walk
+        /// No date passes the rule's BYxxx parts: it adds no instance.
+        case neverMatches
+        /// libical could step through more than `candidateBudget`
+        /// candidates between two instances.
+        case tooCostly(candidates: Double)
+    }
+
+    /// About 0.3 s of libical's inner loop (about 1 µs a candidate).
+    static let candidateBudget: Double = 300_000
+
+    /// The judgement for a rule walked from `start`.
+    static func assess(_ rule: icalrecurrencetype, from start: icaltimetype) -> Verdict {
+        let interval = Double(max(Int(rule.interval), 1))
+        let seconds = Double(list(rule.by_second).count), minutes = Double(list(rule.by_minute).count)
+        let hours = Double(list(rule.by_hour).count), weekdays = Double(list(rule.by_day).count)
+        let stepSeconds: Double
+        let perDay: Double  // candidates libical visits in a day
+        var timeFilters: [(unit: Double, present: Bool)] = []  // BYMINUTE/BYHOUR above the frequency, which the step may miss
+        switch rule.freq {
+        case ICAL_SECONDLY_RECURRENCE:
+            stepSeconds = seconds > 0 ? 1 : interval
+            perDay = seconds > 0 ? seconds * 1440 : 86400 / interval
+            timeFilters = [(60, minutes > 0), (3600, hours > 0)]
+        case ICAL_MINUTELY_RECURRENCE:
+            stepSeconds = minutes > 0 ? 60 : 60 * interval
+            perDay = (minutes > 0 ? minutes * 24 : 1440 / interval) * max(seconds, 1)
+            timeFilters = [(3600, hours > 0)]
+        case ICAL_HOURLY_RECURRENCE:
+            stepSeconds = hours > 0 ? 3600 : 3600 * interval
+            perDay = (hours > 0 ? hours : 24 / interval) * max(minutes, 1) * max(seconds, 1)
+        case ICAL_DAILY_RECURRENCE:
+            stepSeconds = 86400 * interval
+            perDay = max(hours, 1) * max(minutes, 1) * max(seconds, 1) / interval
+        case ICAL_WEEKLY_RECURRENCE:
+            stepSeconds = 7 * 86400 * interval
+            perDay = max(weekdays, 1) * max(hours, 1) * max(minutes, 1) * max(seconds, 1) / (7 * interval)
+        default:
+            // MONTHLY and YEARLY expand whole months and years into days:
+            // libical's search for a first match stops in the year 20000.
+            return .walk
+        }
+        let daysLeft = Double(max(2583 - Int(start.year), 1)) * 366
+        // Days that can hold an instance; nil when unknown (BYWEEKNO).
+        let gap: Double?
+        switch DayFilter(rule).longestGap() {
+        case .none: return .neverMatches
+        case .some(let days): gap = days.map(Double.init)
+        }
+        let missesTimes = timeFilters.contains { $0.present && stepSeconds > $0.unit }
+        let visitsEveryDay = stepSeconds <= 86400
+        let days = (gap.map { $0 + 1 } ?? daysLeft)
+        let spin = (missesTimes || !visitsEveryDay && gap != 0) ? daysLeft * perDay : days * max(perDay, 1)
+        return spin > candidateBudget ? .tooCostly(candidates: spin) : .walk
+    }
+
+    /// A BYxxx list's values, up to libical's end marker.
+    static func list<T>(_ tuple: T) -> [Int16] {
+        withUnsafeBytes(of: tuple) { raw in
+            let values = raw.bindMemory(to: Int16.self)
+            var out: [Int16] = []
+            for value in values {
+                if value == Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue) { break }
+                out.append(value)
+            }
+            return out
+        }
+    }
+}
+
+/// The day-level BYxxx parts of a rule read as libical reads them for
+/// frequencies from SECONDLY to WEEKLY: filters a day passes or fails
+/// (BYMONTH, BYMONTHDAY, BYYEARDAY, and BYDAY below WEEKLY). Not an
+/// expander: it only measures how far apart the passing days can be.
+struct DayFilter {
+    var months: [Bool]? = nil  // index 1...12
+    var monthDays: (positive: [Bool], negative: [Bool])? = nil  // index 1...31
+    var yearDays: (positive: [Bool], negative: [Bool])? = nil  // index 1...366
+    var weekdays: [Bool]? = nil  // index 1 (Sunday) ... 7, as libical numbers them
+    var hasWeekNumbers = false
+
+    init(_ rule: icalrecurrencetype) {
+        let byMonth = RuleCost.list(rule.by_month)
+        if !byMonth.isEmpty {
+            var m = [Bool](repeating: false, count: 13)
+            // A leap month (RFC 7529 "5L") never comes in the Gregorian calendar.
+            for v in byMonth where (1...12).contains(v) { m[Int(v)] = true }
+            months = m
+        }
+        func signed(_ values: [Int16], _ limit: Int) -> (positive: [Bool], negative: [Bool])? {
+            guard !values.isEmpty else { return nil }
+            var p = [Bool](repeating: false, count: limit + 1), n = p
+            for v in values {
+                if v > 0 && Int(v) <= limit { p[Int(v)] = true }
+                if v < 0 && -Int(v) <= limit { n[-Int(v)] = true }
+            }
+            return (p, n)
+        }
+        monthDays = signed(RuleCost.list(rule.by_month_day), 31)
+        yearDays = signed(RuleCost.list(rule.by_year_day), 366)
+        hasWeekNumbers = !RuleCost.list(rule.by_week_no).isEmpty
+        let byDay = RuleCost.list(rule.by_day)
+        if !byDay.isEmpty && rule.freq != ICAL_WEEKLY_RECURRENCE {
+            // libical compares the encoded value with the day of the week,
+            // so a BYDAY with a position ("1MO") never matches here.
+            var w = [Bool](repeating: false, count: 8)
+            for v in byDay where (1...7).contains(v) { w[Int(v)] = true }
+            weekdays = w
+        }
+    }
+
+    var isEmpty: Bool { months == nil && monthDays == nil && yearDays == nil && weekdays == nil && !hasWeekNumbers }
+
+    /// The longest run of days that fail the filter, over the 400 years
+    /// after which the Gregorian calendar repeats: `.some(0)` when every
+    /// day passes, `.some(nil)` when unknown (BYWEEKNO), nil when no day
+    /// ever passes.
+    func longestGap() -> Int?? {
+        if isEmpty { return .some(0) }
+        if hasWeekNumbers { return .some(nil) }
+        var first: Int? = nil, last = 0, longest = 0
+        var index = 0
+        var weekday = 7  // 2000-01-01 was a Saturday (libical: 1 = Sunday ... 7 = Saturday)
+        for year in 2000..<2400 {
+            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            let daysInYear = leap ? 366 : 365
+            var yearDay = 0
+            for month in 1...12 {
+                let daysInMonth = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+                let monthPasses = months?[month] ?? true
+                for day in 1...daysInMonth {
+                    yearDay += 1
+                    defer {
+                        index += 1
+                        weekday = weekday % 7 + 1
+                    }
+                    guard monthPasses else { continue }
+                    if let (p, n) = monthDays, !(p[day] || n[daysInMonth + 1 - day]) { continue }
+                    if let (p, n) = yearDays, !(p[yearDay] || n[daysInYear + 1 - yearDay]) { continue }
+                    if let w = weekdays, !w[weekday] { continue }
+                    if let f = first {
+                        _ = f
+                        longest = max(longest, index - last - 1)
+                    } else {
+                        first = index
+                    }
+                    last = index
+                }
+            }
+        }
+        guard let first else { return nil }
+        // Around the end of the cycle into its start again.
+        longest = max(longest, first + (index - last - 1))
+        return .some(longest)
+    }
+}
+
+/// The work one component's expansion may still do: rule steps, and time.
+struct ExpansionBudget {
+    /// The most rule steps (instances libical returns) for one component.
+    static let maxSteps = 1_000_000
+    /// The most time for one component, a safety net behind the step count.
+    static let maxTime: Duration = .milliseconds(500)
+
+    private(set) var steps = 0
+    private let clock = ContinuousClock()
+    private let deadline: ContinuousClock.Instant
+
+    init() {
+        deadline = clock.now.advanced(by: ExpansionBudget.maxTime)
+    }
+
+    /// Counts one step; false once the budget is spent.
+    mutating func step() -> Bool {
+        steps += 1
+        if steps > ExpansionBudget.maxSteps { return false }
+        return steps & 1023 != 0 || clock.now < deadline
+    }
+
+    /// What ran out, for the warning.
+    var spentWords: String {
+        steps > ExpansionBudget.maxSteps
+            ? "after \(ExpansionBudget.maxSteps) steps" : "after \(ExpansionBudget.maxTime.components.seconds * 1000 + ExpansionBudget.maxTime.components.attoseconds / 1_000_000_000_000_000) ms"
+    }
+}
+
+extension RuleCost {
+    /// The rule as written in a calendar (`FREQ=SECONDLY;BYMONTH=2`), for warnings.
+    /// The corresponding libical function is `icalrecurrencetype_as_string_r`.
+    static func text(_ rule: icalrecurrencetype) -> String {
+        var copy = rule
+        guard let c = icalrecurrencetype_as_string_r(&copy) else { return "the rule" }
+        defer { icalmemory_free_buffer(c) }
+        return String(cString: c)
+    }
+}

@@ -1,0 +1,34 @@
+internal import CLibical
+
+/// Says which part of a recurrence rule libical could not read.
+///
+/// libical refuses a whole RRULE for one bad part and says only "Can't
+/// parse as RECUR value": each part is tried again on its own, beside a
+/// FREQ known to be good, to name the one at fault.
+enum RuleDiagnosis {
+    /// Words for a warning about a rule value libical refused.
+    static func explain(_ value: String) -> String {
+        let parts = value.split(separator: ";", omittingEmptySubsequences: true).map(String.init)
+        let shown = value.count > 80 ? String(value.prefix(80)) + "…" : value
+        let bad = parts.filter { part in
+            !parses(part.uppercased().hasPrefix("FREQ=") ? part : "FREQ=DAILY;" + part)
+        }
+        if !bad.isEmpty {
+            let list = bad.prefix(3).map { $0.count > 40 ? String($0.prefix(40)) + "…" : $0 }.joined(separator: ", ")
+            return "cannot read \"\(shown)\": \(list) \(bad.count == 1 ? "is" : "are") not valid"
+        }
+        let names = parts.map { $0.prefix { $0 != "=" }.uppercased() }
+        if !names.contains("FREQ") { return "cannot read \"\(shown)\": it has no FREQ" }
+        if names.contains("UNTIL") && names.contains("COUNT") { return "cannot read \"\(shown)\": it has both UNTIL and COUNT" }
+        if names.filter({ $0 == "FREQ" }).count > 1 { return "cannot read \"\(shown)\": it has FREQ twice" }
+        return "cannot read \"\(shown)\" as a recurrence rule"
+    }
+
+    /// Whether libical reads a rule. The corresponding libical function is
+    /// `icalrecurrencetype_from_string`; it returns no frequency on any error.
+    static func parses(_ rule: String) -> Bool {
+        icalerror_clear_errno()
+        defer { icalerror_clear_errno() }
+        return icalrecurrencetype_from_string(rule).freq != ICAL_NO_RECURRENCE
+    }
+}
