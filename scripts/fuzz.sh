@@ -53,7 +53,7 @@ if [ -z "$CORPUS" ]; then
 fi
 mkdir -p "$CORPUS"
 # Seeds: every fixture and every corpus calendar (each copied once, by content).
-find Fixtures ../shared/corpus -type f \( -name '*.ics' -o -name '*.ical' -o -name '*.html' \) -size -2000k 2>/dev/null |
+find Fixtures ../shared/corpus -type f \( -name '*.ics' -o -name '*.ical' -o -name '*.html' \) -size -64k 2>/dev/null |
     while read -r f; do cp "$f" "$CORPUS/seed-$(sha1sum < "$f" | cut -c1-16)"; done
 ARTIFACTS=${FUZZ_ARTIFACTS:-$OUT/artifacts}
 mkdir -p "$ARTIFACTS"

@@ -70,6 +70,9 @@ struct AgendaOptions: ParsableArguments {
     @Flag(name: .long, help: "Show each row's calendar name.")
     var showCalendar = false
 
+    @Flag(name: .long, help: "Treat damaged input as an error: print every warning, then exit with status 65 (66 for a file in a folder that cannot be read) and print no agenda.")
+    var strict = false
+
     func validate() throws {
         if days != nil && to != nil { throw ValidationError("Give --to or --days, not both.") }
         if let days, days < 1 { throw ValidationError("--days takes a whole number of days, 1 or more.") }

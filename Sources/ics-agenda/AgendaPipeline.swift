@@ -14,12 +14,22 @@ struct AgendaPipeline {
     /// Reads every input. Warnings go to stderr as they come; an input named
     /// on the command line that is missing or not iCalendar stops the run,
     /// one found in a folder is skipped with a warning.
-    func load(_ paths: [String]) throws -> [LoadedCalendar] {
-        try AgendaPipeline.load(paths, window: settings.window)
+    /// - Parameter strict: a file in a folder that is not iCalendar or
+    ///   cannot be read stops the run, as a file named on the command line
+    ///   does (the caller then fails on any diagnostic too).
+    func load(_ paths: [String], strict: Bool = false) throws -> [LoadedCalendar] {
+        try AgendaPipeline.load(paths, window: settings.window, strict: strict)
     }
 
-    static func load(_ paths: [String], window: AgendaWindow) throws -> [LoadedCalendar] {
-        let files = try InputFiles.expand(paths) { StandardError.write("ics-agenda: warning: \($0)\n") }
+    static func load(_ paths: [String], window: AgendaWindow, strict: Bool = false) throws -> [LoadedCalendar] {
+        var skipped: [String] = []
+        let files = try InputFiles.expand(paths) {
+            StandardError.write("ics-agenda: warning: \($0)\n")
+            skipped.append($0)
+        }
+        if strict && !skipped.isEmpty {
+            throw UnreadableInput(path: "--strict", reason: "\(skipped.count) file\(skipped.count == 1 ? "" : "s") or folder\(skipped.count == 1 ? "" : "s") could not be read")
+        }
         let loader = CalendarLoader(window: window, threads: threads)
         var calendars: [LoadedCalendar] = []
         for file in files {
@@ -30,7 +40,7 @@ struct AgendaPipeline {
                 }
                 for diagnostic in calendar.diagnostics { StandardError.write("ics-agenda: warning: \(diagnostic)\n") }
                 calendars.append(calendar)
-            } catch where !file.isExplicit {
+            } catch where !file.isExplicit && !strict {
                 StandardError.write("ics-agenda: warning: \(error); skipped\n")
             }
         }

@@ -31,8 +31,13 @@ struct ICSAgenda: ParsableCommand {
               The calendars found, grouped by source:
                 ics-agenda calendars ~/.calendars/
 
+            Bad input: a damaged component is skipped (or mended) with a warning \
+            naming the file, the line and the problem, and every other component is \
+            listed; --strict makes any such damage an error instead.
+
             Exit status: 0 agenda printed (also when empty), 64 bad command line, \
-            65 not iCalendar, 66 input missing or unreadable, 74 output error.
+            65 not iCalendar (or damaged, with --strict), 66 input missing or \
+            unreadable, 74 output error.
             """
     )
 
@@ -56,7 +61,14 @@ struct ICSAgenda: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(options, environment: environment)
         let pipeline = AgendaPipeline(settings: settings)
-        let loaded = try ICSAgenda.reportingInputErrors { try pipeline.load(input.paths) }
+        let loaded = try ICSAgenda.reportingInputErrors { try pipeline.load(input.paths, strict: options.strict) }
+        if options.strict {
+            let problems = loaded.reduce(0) { $0 + $1.diagnostics.count }
+            if problems > 0 {
+                StandardError.write("ics-agenda: \(problems) problem\(problems == 1 ? "" : "s") in the input (--strict); no agenda printed\n")
+                throw ExitCode(65)
+            }
+        }
         var out = BufferedOutput()
         pipeline.render(loaded, options: options, environment: environment, to: &out)
         out.flush()

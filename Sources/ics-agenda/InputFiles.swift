@@ -47,7 +47,7 @@ enum InputFiles {
                 throw UnreadableInput(path: argument, reason: "no such file or directory")
             }
             if isDirectory.boolValue {
-                var visited = Set<String>()
+                var visited = Set<FolderID>()
                 files += try walk(argument, visited: &visited, warn: warn)
             } else {
                 files.append(InputFile(path: argument, isExplicit: true))
@@ -56,9 +56,18 @@ enum InputFiles {
         return files
     }
 
-    private static func walk(_ directory: String, visited: inout Set<String>, warn: (String) -> Void) throws -> [InputFile] {
-        let real = (directory as NSString).resolvingSymlinksInPath
-        guard visited.insert(real).inserted else { return [] }  // a symlink loop
+    /// A folder is known by its device and inode: a symlink loop, or two
+    /// links to one folder, lead back to one already read.
+    private struct FolderID: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    private static func walk(_ directory: String, visited: inout Set<FolderID>, warn: (String) -> Void) throws -> [InputFile] {
+        var info = stat()
+        if stat(directory, &info) == 0 {
+            guard visited.insert(FolderID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return [] }
+        }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
@@ -69,13 +78,23 @@ enum InputFiles {
         var files: [InputFile] = []
         for name in names where !name.hasPrefix(".") {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            let ext = (name as NSString).pathExtension.lowercased()
+            let isCalendar = ext == "ics" || ext == "ical"
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                if isCalendar { warn("\(path): a broken symbolic link, or a file that went away; skipped") }
+                continue
+            }
             if isDirectory.boolValue {
                 files += try walk(path, visited: &visited, warn: warn)
-            } else {
-                let ext = (name as NSString).pathExtension.lowercased()
-                if ext == "ics" || ext == "ical" { files.append(InputFile(path: path, isExplicit: false)) }
+            } else if isCalendar {
+                // A pipe would block the run, a device never end: only regular files are read from folders.
+                var info = stat()
+                guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                    warn("\(path): not a regular file (a pipe, socket or device); skipped")
+                    continue
+                }
+                files.append(InputFile(path: path, isExplicit: false))
             }
         }
         return files

@@ -25,9 +25,11 @@ enum CLI {
         return Bundle.main.bundleURL.appendingPathComponent("ics-agenda")
     }
 
-    static func run(_ arguments: [String], stdinFile: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
+    static func run(
+        _ arguments: [String], stdinFile: String? = nil, environment extra: [String: String] = [:], executable: URL? = nil
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable ?? binary
         process.arguments = arguments
         process.currentDirectoryURL = root
         var environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC"]
