@@ -20,6 +20,10 @@ enum RuleCost {
         /// libical could step through more than `candidateBudget`
         /// candidates between two instances.
         case tooCostly(candidates: Double)
+        /// A sub-daily rule on a date: libical steps hours or minutes of a
+        /// value that has none, and returns that date for ever, or never
+        /// returns at all (`FREQ=MINUTELY;BYHOUR=3`).
+        case subDailyOnDate
     }
 
     /// About 0.3 s of libical's inner loop (about 1 µs a candidate).
@@ -27,6 +31,8 @@ enum RuleCost {
 
     /// The judgement for a rule walked from `start`.
     static func assess(_ rule: icalrecurrencetype, from start: icaltimetype) -> Verdict {
+        let subDaily = rule.freq == ICAL_SECONDLY_RECURRENCE || rule.freq == ICAL_MINUTELY_RECURRENCE || rule.freq == ICAL_HOURLY_RECURRENCE
+        if subDaily && start.is_date != 0 { return .subDailyOnDate }
         let interval = Double(max(Int(rule.interval), 1))
         let seconds = Double(list(rule.by_second).count), minutes = Double(list(rule.by_minute).count)
         let hours = Double(list(rule.by_hour).count), weekdays = Double(list(rule.by_day).count)

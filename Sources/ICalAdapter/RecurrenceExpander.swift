@@ -141,6 +141,9 @@ struct RecurrenceExpander {
         case .neverMatches:
             cut = cut ?? "\(RuleCost.text(rule)) matches no date; the rule adds no occurrence"
             return
+        case .subDailyOnDate:
+            cut = cut ?? "\(RuleCost.text(rule)) steps through hours, minutes or seconds, but DTSTART is a date; the rule is ignored"
+            return
         case .tooCostly(let candidates):
             cut = cut ?? "\(RuleCost.text(rule)) would make libical test about \(RecurrenceExpander.round(candidates)) candidate times between two occurrences; the rule is not expanded, only DTSTART is listed"
             return
