@@ -11,6 +11,9 @@ import Foundation
 private let clock = ZoneClock(TimeZone(identifier: "Europe/Berlin")!)
 private let today = CivilDate(year: 2025, month: 3, day: 1)
 private let window = AgendaWindow.oneYear(from: today, clock: clock)
+/// Made once: its date formatters cost more than a small calendar's parse.
+/// The fuzzer runs one input at a time, on one thread.
+nonisolated(unsafe) private let formats = LocaleFormats(localeIdentifier: "en_US", clock: clock)
 
 /// Swallows formatter output: only crashes and hangs matter here.
 private struct Sink: ByteOutputStream {
@@ -35,7 +38,6 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let sections = AgendaBuilder(window: window, today: today, selection: selection).build(loaded.occurrences)
     let rows = sections.reduce(0) { $0 + $1.rows.count }
     guard rows <= 5_000 else { return 0 }
-    let formats = LocaleFormats(localeIdentifier: "en_US", clock: clock)
     var sink = Sink()
     TextFormatter(formats: formats, style: TerminalStyle(enabled: false), today: today).write(sections, to: &sink)
     JSONLinesFormatter(clock: clock).write(sections, to: &sink)

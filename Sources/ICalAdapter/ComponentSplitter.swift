@@ -194,7 +194,18 @@ struct ComponentSplitter {
     }
 
     /// The upper-cased word after `BEGIN:` or `END:` on a line, if it is one.
+    /// NUL bytes and a byte-order mark at the start (files concatenated
+    /// with their marks) do not hide a BEGIN or END line.
     static func keyword(_ line: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> String? {
+        if let first = line.first, first == 0 || first == 0xEF || line.prefix(prefix.utf8CodeUnitCount).contains(0) {
+            var cleaned = line.filter { $0 != 0 }
+            if cleaned.starts(with: [0xEF, 0xBB, 0xBF]) { cleaned.removeFirst(3) }
+            return cleaned.withUnsafeBufferPointer { plainKeyword($0, prefix) }
+        }
+        return plainKeyword(line, prefix)
+    }
+
+    private static func plainKeyword(_ line: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> String? {
         let p = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
         guard line.count > p.count else { return nil }
         for i in 0..<p.count where line[i] | 0x20 != p[i] | 0x20 { return nil }

@@ -150,9 +150,25 @@ struct RecurrenceExpander {
         case .neverMatches:
             cut = cut ?? "\(RuleCost.text(rule)) matches no date; the rule adds no occurrence"
             return
+        case .subDailyOnDate:
+            cut = cut ?? "\(RuleCost.text(rule)) steps through hours, minutes or seconds, but DTSTART is a date; the rule is ignored"
+            return
         case .tooCostly(let candidates):
             cut = cut ?? "\(RuleCost.text(rule)) would make libical test about \(RecurrenceExpander.round(candidates)) candidate times between two occurrences; the rule is not expanded, only DTSTART is listed"
             return
+        }
+        // A rule that must be walked from far before the window (COUNT with
+        // BYxxx parts cannot restart near it) costs libical a candidate test
+        // for every step of its frequency on the way: judged before, so that
+        // the answer does not depend on how fast the machine is.
+        // A short series (COUNT up to 10,000) stops on its own, and its gaps
+        // were judged above.
+        if rule.count == 0 || rule.count > 10_000, let perDay = RuleCost.candidatesPerDay(rule) {
+            let days = max(skipTo.timeIntervalSince(ZonedTime(local: dtstart, zone: anchor.zone).agendaTime.instant(in: clock)), 0) / 86400
+            if days * perDay > RuleCost.approachBudget {
+                cut = cut ?? "\(RuleCost.text(rule)) would make libical test about \(RecurrenceExpander.round(days * perDay)) candidate times before the window; the rule is not expanded, only DTSTART is listed"
+                return
+            }
         }
         guard var iterator = icalrecur_iterator_new(rule, dtstart) else {
             cut = cut ?? "libical cannot expand \(RuleCost.text(rule)) (no date matches it, or its parts do not go together); the rule adds no occurrence"

@@ -87,7 +87,11 @@ enum TextRepair {
                 stop += 1
             }
             if stop - lineStart > foldWidth { clean = false }
-            let text = UnsafeBufferPointer(rebasing: buffer[start..<stop])
+            var text = UnsafeBufferPointer(rebasing: buffer[start..<stop])
+            // A byte-order mark where a line starts (files concatenated with theirs) is dropped.
+            if !clean, text.count >= 3, text[0] == 0xEF, text[1] == 0xBB, text[2] == 0xBF {
+                text = UnsafeBufferPointer(rebasing: text[3...])
+            }
             if clean {
                 append(text, to: &out)
             } else {

@@ -164,11 +164,13 @@ import Testing
         let took = try ContinuousClock().measure { loaded = try loadBytes(bytes) }
         let calendar = try #require(loaded)
         #expect(Set(calendar.occurrences.map(\.uid)).isSuperset(of: ["good1", "good2"]))
-        #expect(took < .seconds(2), "\(rule) took \(took)")
+        // A guard against hangs, not a speed test (the benchmark measures
+        // speed): the bounds are counts, so this holds on any machine.
+        #expect(took < .seconds(30), "\(rule) took \(took)")
         let warnings = calendar.diagnostics.map(\.description)
         if warning.isEmpty {
-            // A cut by steps or time: which one depends on the machine, but it says so.
-            #expect(warnings.allSatisfy { $0.hasPrefix("test.ics:9: RRULE: ") })
+            // Cut by a count (steps, occurrences or candidates), with one warning.
+            #expect(warnings.count == 1 && warnings.allSatisfy { $0.hasPrefix("test.ics:9: RRULE: ") }, "\(warnings)")
         } else {
             #expect(warnings.count == 1 && warnings[0].hasPrefix("test.ics:9: RRULE: ") && warnings[0].contains(warning), "\(warnings)")
         }
