@@ -197,8 +197,8 @@ struct ComponentSplitter {
     /// NUL bytes and a byte-order mark at the start (files concatenated
     /// with their marks) do not hide a BEGIN or END line.
     static func keyword(_ line: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> String? {
-        if let first = line.first, first == 0 || first == 0xEF || line.prefix(prefix.utf8CodeUnitCount).contains(0) {
-            var cleaned = line.filter { $0 != 0 }
+        if let first = line.first, first == 0xEF || line.prefix(prefix.utf8CodeUnitCount).contains(where: TextRepair.isControl) {
+            var cleaned = line.filter { !TextRepair.isControl($0) }
             if cleaned.starts(with: [0xEF, 0xBB, 0xBF]) { cleaned.removeFirst(3) }
             return cleaned.withUnsafeBufferPointer { plainKeyword($0, prefix) }
         }
@@ -212,7 +212,8 @@ struct ComponentSplitter {
         var rest = line[p.count...]
         while let last = rest.last, last == 0x20 || last == 0x09 { rest = rest.dropLast() }
         guard !rest.isEmpty else { return nil }
-        if rest.contains(0) { return TextRepair.string(rest).uppercased() }  // NULs are dropped, as the loader does
+        // Control characters are dropped, as the loader drops them (and kept out of warnings).
+        if rest.contains(where: { $0 >= 0x7F || TextRepair.isControl($0) }) { return TextRepair.string(rest).uppercased() }
         return String(decoding: UnsafeBufferPointer(rebasing: rest), as: UTF8.self).uppercased()
     }
 

@@ -14,7 +14,9 @@ internal import CLibical
 /// `RuleCost.assess` finds such rules first.
 enum RuleCost {
     enum Verdict: Equatable {
-        case walk
+        /// Walk it; each instance libical returns costs about `perStep`
+        /// candidates (what `ExpansionBudget` counts).
+        case walk(perStep: Double)
         /// No date passes the rule's BYxxx parts: it adds no instance.
         case neverMatches
         /// libical could step through more than `candidateBudget`
@@ -60,20 +62,27 @@ enum RuleCost {
         default:
             // MONTHLY and YEARLY expand whole months and years into days:
             // libical's search for a first match stops in the year 20000.
-            return .walk
+            return .walk(perStep: 1)
         }
         let daysLeft = Double(max(2583 - Int(start.year), 1)) * 366
-        // Days that can hold an instance; nil when unknown (BYWEEKNO).
-        let gap: Double?
-        switch DayFilter(rule).longestGap() {
-        case .none: return .neverMatches
-        case .some(let days): gap = days.map(Double.init)
-        }
+        guard let reach = DayFilter(rule).reach() else { return .neverMatches }
         let missesTimes = timeFilters.contains { $0.present && stepSeconds > $0.unit }
         let visitsEveryDay = stepSeconds <= 86400
-        let days = (gap.map { $0 + 1 } ?? daysLeft)
-        let spin = (missesTimes || !visitsEveryDay && gap != 0) ? daysLeft * perDay : days * max(perDay, 1)
-        return spin > candidateBudget ? .tooCostly(candidates: spin) : .walk
+        let days = reach.longestGap.map { Double($0) + 1 } ?? daysLeft
+        // Candidates libical may test between two instances.
+        let spin = (missesTimes || !visitsEveryDay && reach.longestGap != 0) ? daysLeft * perDay : days * max(perDay, 1)
+        if spin > candidateBudget { return .tooCostly(candidates: spin) }
+        // On average: the share of candidates that pass is the share of days
+        // that pass times the share of hours and minutes the filters above
+        // the frequency let through.
+        var share = reach.share
+        if rule.freq == ICAL_SECONDLY_RECURRENCE {
+            share *= (minutes > 0 ? minutes / 60 : 1) * (hours > 0 ? hours / 24 : 1)
+        } else if rule.freq == ICAL_MINUTELY_RECURRENCE {
+            share *= hours > 0 ? hours / 24 : 1
+        }
+        let perStep = missesTimes || reach.longestGap == nil ? spin : min(max(1 / max(share, 1e-9), 1), spin)
+        return .walk(perStep: perStep)
     }
 
     /// A BYxxx list's values, up to libical's end marker.
@@ -133,14 +142,19 @@ struct DayFilter {
 
     var isEmpty: Bool { months == nil && monthDays == nil && yearDays == nil && weekdays == nil && !hasWeekNumbers }
 
-    /// The longest run of days that fail the filter, over the 400 years
-    /// after which the Gregorian calendar repeats: `.some(0)` when every
-    /// day passes, `.some(nil)` when unknown (BYWEEKNO), nil when no day
-    /// ever passes.
-    func longestGap() -> Int?? {
-        if isEmpty { return .some(0) }
-        if hasWeekNumbers { return .some(nil) }
-        var first: Int? = nil, last = 0, longest = 0
+    /// How the passing days are spread over the 400 years after which the
+    /// Gregorian calendar repeats: the longest run of days that fail
+    /// (0 when every day passes; nil when unknown, with BYWEEKNO) and the
+    /// share of days that pass. nil when no day ever passes.
+    struct Reach {
+        let longestGap: Int?
+        let share: Double
+    }
+
+    func reach() -> Reach? {
+        if isEmpty { return Reach(longestGap: 0, share: 1) }
+        if hasWeekNumbers { return Reach(longestGap: nil, share: 1) }
+        var first: Int? = nil, last = 0, longest = 0, passing = 0
         var index = 0
         var weekday = 7  // 2000-01-01 was a Saturday (libical: 1 = Sunday ... 7 = Saturday)
         for year in 2000..<2400 {
@@ -160,8 +174,8 @@ struct DayFilter {
                     if let (p, n) = monthDays, !(p[day] || n[daysInMonth + 1 - day]) { continue }
                     if let (p, n) = yearDays, !(p[yearDay] || n[daysInYear + 1 - yearDay]) { continue }
                     if let w = weekdays, !w[weekday] { continue }
-                    if let f = first {
-                        _ = f
+                    passing += 1
+                    if first != nil {
                         longest = max(longest, index - last - 1)
                     } else {
                         first = index
@@ -173,36 +187,47 @@ struct DayFilter {
         guard let first else { return nil }
         // Around the end of the cycle into its start again.
         longest = max(longest, first + (index - last - 1))
-        return .some(longest)
+        return Reach(longestGap: longest, share: Double(passing) / Double(index))
     }
 }
 
-/// The work one component's expansion may still do: rule steps, and time.
+/// The work one component's expansion may still do, counted in libical
+/// candidates (each instance costs what `RuleCost` reckons), so that where
+/// a series is cut does not depend on the machine; a limit on CPU time
+/// stands behind it for anything the count misjudges.
 struct ExpansionBudget {
-    /// The most rule steps (instances libical returns) for one component.
-    static let maxSteps = 1_000_000
-    /// The most time for one component, a safety net behind the step count.
-    static let maxTime: Duration = .milliseconds(500)
+    /// About half a second of libical's inner loop.
+    static let maxCandidates: Double = 500_000
+    /// CPU time, a safety net that no reckoned rule should reach.
+    static let maxSeconds: Double = 2
 
+    private(set) var candidates: Double = 0
     private(set) var steps = 0
-    private let clock = ContinuousClock()
-    private let deadline: ContinuousClock.Instant
+    private var outOfTime = false
+    private let started = ExpansionBudget.cpuSeconds()
 
-    init() {
-        deadline = clock.now.advanced(by: ExpansionBudget.maxTime)
-    }
-
-    /// Counts one step; false once the budget is spent.
-    mutating func step() -> Bool {
+    /// Counts one instance from libical; false once the budget is spent.
+    mutating func step(cost: Double) -> Bool {
         steps += 1
-        if steps > ExpansionBudget.maxSteps { return false }
-        return steps & 1023 != 0 || clock.now < deadline
+        candidates += cost
+        if candidates > ExpansionBudget.maxCandidates { return false }
+        if steps & 1023 == 0, ExpansionBudget.cpuSeconds() - started > ExpansionBudget.maxSeconds {
+            outOfTime = true
+            return false
+        }
+        return true
     }
 
     /// What ran out, for the warning.
     var spentWords: String {
-        steps > ExpansionBudget.maxSteps
-            ? "after \(ExpansionBudget.maxSteps) steps" : "after \(ExpansionBudget.maxTime.components.seconds * 1000 + ExpansionBudget.maxTime.components.attoseconds / 1_000_000_000_000_000) ms"
+        outOfTime ? "after \(Int(ExpansionBudget.maxSeconds)) s" : "after about \(Int(ExpansionBudget.maxCandidates)) libical steps"
+    }
+
+    /// This thread's CPU time: the budget does not shrink when the machine is busy.
+    private static func cpuSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 }
 

@@ -136,8 +136,9 @@ struct RecurrenceExpander {
             if let zone = anchor.zone { dtstart.zone = zone }
             restart = nil
         }
+        let perStep: Double
         switch RuleCost.assess(rule, from: dtstart) {
-        case .walk: break
+        case .walk(let cost): perStep = cost
         case .neverMatches:
             cut = cut ?? "\(RuleCost.text(rule)) matches no date; the rule adds no occurrence"
             return
@@ -170,7 +171,7 @@ struct RecurrenceExpander {
                 return
             }
             unbounded = false
-            guard budget.step() else {
+            guard budget.step(cost: perStep) else {
                 let at = String(format: "%04d-%02d-%02d", Int(next.year), Int(next.month), Int(next.day))
                 cut = cut ?? "expanding the rule stopped \(budget.spentWords), at \(at); later occurrences of this series are not listed"
                 return
