@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 internal import CLibical
 
 /// Bounds on the work one component's recurrence may cost, so that no rule
@@ -154,6 +155,44 @@ struct DayFilter {
     func reach() -> Reach? {
         if isEmpty { return Reach(longestGap: 0, share: 1) }
         if hasWeekNumbers { return Reach(longestGap: nil, share: 1) }
+        if monthDays == nil && yearDays == nil {
+            // Weekdays and months alone (FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR, the
+            // common case) need no scan: every month holds every weekday.
+            let w = weekdays.map { flags in (1...7).filter { flags[$0] } } ?? Array(1...7)
+            let m = months.map { mm in (1...12).filter { mm[$0] } } ?? Array(1...12)
+            if w.isEmpty || m.isEmpty { return nil }
+            func circularGap(_ set: [Int], _ period: Int) -> Int {
+                zip(set, set.dropFirst() + [set[0] + period]).map { $1 - $0 - 1 }.max() ?? 0
+            }
+            let monthGapDays = circularGap(m, 12) * 31
+            let gap = monthGapDays > 0 ? monthGapDays + 6 : circularGap(w, 7)
+            return Reach(longestGap: gap, share: Double(w.count) / 7 * Double(m.count) / 12)
+        }
+        let key = Key(filter: self)
+        if let known = DayFilter.known.withLock({ $0[key] }) { return known.reach }
+        let reach = scan()
+        DayFilter.known.withLock { known in
+            if known.count > 1000 { known.removeAll() }
+            known[key] = Known(reach: reach)
+        }
+        return reach
+    }
+
+    /// Scans found before, by filter: a calendar repeats its rules.
+    private struct Key: Hashable {
+        let months: [Bool]?, monthDays: [Bool]?, yearDays: [Bool]?, weekdays: [Bool]?
+        init(filter f: DayFilter) {
+            months = f.months
+            monthDays = f.monthDays.map { $0.positive + $0.negative }
+            yearDays = f.yearDays.map { $0.positive + $0.negative }
+            weekdays = f.weekdays
+        }
+    }
+    private struct Known { let reach: Reach? }
+    private static let known = Mutex<[Key: Known]>([:])
+
+    /// The 146,097 days of the cycle, one by one.
+    private func scan() -> Reach? {
         var first: Int? = nil, last = 0, longest = 0, passing = 0
         var index = 0
         var weekday = 7  // 2000-01-01 was a Saturday (libical: 1 = Sunday ... 7 = Saturday)
@@ -232,6 +271,16 @@ struct ExpansionBudget {
 }
 
 extension RuleCost {
+    /// The judgement for a rule and a start as written (`FREQ=...`,
+    /// `20250301T000000`), for tests; nil when libical cannot read them.
+    static func assess(_ rule: String, from start: String) -> Verdict? {
+        let parsed = icalrecurrencetype_from_string(rule)
+        let time = icaltime_from_string(start)
+        icalerror_clear_errno()
+        guard parsed.freq != ICAL_NO_RECURRENCE, icaltime_is_null_time(time) == 0 else { return nil }
+        return assess(parsed, from: time)
+    }
+
     /// The rule as written in a calendar (`FREQ=SECONDLY;BYMONTH=2`), for warnings.
     /// The corresponding libical function is `icalrecurrencetype_as_string_r`.
     static func text(_ rule: icalrecurrencetype) -> String {
