@@ -475,7 +475,7 @@ enum LineFinder {
         var stop = i
         while stop < end && buffer[stop] != 0x0A && buffer[stop] != 0x0D { stop += 1 }
         let from = min(i + 1, stop)
-        let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[from..<stop]), as: UTF8.self)
+        let text = TextRepair.string(UnsafeBufferPointer(rebasing: buffer[from..<stop]))  // no control characters in a warning
         return text.count > 80 ? String(text.prefix(80)) + "…" : text
     }
 }

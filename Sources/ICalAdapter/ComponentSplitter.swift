@@ -103,8 +103,10 @@ struct ComponentSplitter {
             pendingProperty = nil
         }
 
+        var foldedLines = 0  // continuation lines of the last BEGIN or END line, counted after it
         while pos < n {
-            lineNumber += 1
+            lineNumber += 1 + foldedLines
+            foldedLines = 0
             let lineStart = pos
             var lineEnd = pos
             while lineEnd < n && bytes[lineEnd] != 0x0A { lineEnd += 1 }
@@ -120,7 +122,36 @@ struct ComponentSplitter {
             }
             finishProperty()
 
-            if let name = keyword(line, "BEGIN:") {
+            // A BEGIN or END line folded in two is one to libical: it unfolds first.
+            var unfolded: [UInt8]? = nil
+            if pos < n, bytes[pos] == 0x20 || bytes[pos] == 0x09, line.count < 80, let first = line.first,
+                first | 0x20 == 0x62 || first | 0x20 == 0x65 || first == 0xEF || first == 0
+            {
+                var joined = Array(line)
+                var next = pos
+                var folds = 0
+                while next < n, bytes[next] == 0x20 || bytes[next] == 0x09, joined.count < 1000 {
+                    var end = next
+                    while end < n && bytes[end] != 0x0A { end += 1 }
+                    var contentEnd = end
+                    if contentEnd > next + 1 && bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+                    joined += bytes[(next + 1)..<max(contentEnd, next + 1)]
+                    next = end < n ? end + 1 : n
+                    folds += 1
+                }
+                let isKeyword = joined.withUnsafeBufferPointer { ComponentSplitter.keyword($0, "BEGIN") != nil || ComponentSplitter.keyword($0, "END") != nil }
+                if isKeyword {
+                    unfolded = joined
+                    pos = next
+                    foldedLines = folds
+                }
+            }
+            func keyword(_ word: StaticString) -> String? {
+                if let unfolded { return unfolded.withUnsafeBufferPointer { ComponentSplitter.keyword($0, word) } }
+                return ComponentSplitter.keyword(line, word)
+            }
+
+            if let name = keyword("BEGIN") {
                 if stack.isEmpty {
                     if name == "VCALENDAR" {
                         result.sawCalendar = true
@@ -151,7 +182,7 @@ struct ComponentSplitter {
                 chunkLine = lineNumber
                 chunkName = name
                 stack = [name]
-            } else if let name = keyword(line, "END:") {
+            } else if let name = keyword("END") {
                 guard !stack.isEmpty else { continue }  // END:VCALENDAR, or a stray END between components
                 if dropDepth > 0 && name != chunkName {
                     dropDepth -= 1
@@ -196,23 +227,34 @@ struct ComponentSplitter {
     /// The upper-cased word after `BEGIN:` or `END:` on a line, if it is one.
     /// NUL bytes and a byte-order mark at the start (files concatenated
     /// with their marks) do not hide a BEGIN or END line.
-    static func keyword(_ line: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> String? {
-        if let first = line.first, first == 0 || first == 0xEF || line.prefix(prefix.utf8CodeUnitCount).contains(0) {
-            var cleaned = line.filter { $0 != 0 }
+    static func keyword(_ line: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> String? {
+        if let first = line.first, first == 0xEF || line.prefix(word.utf8CodeUnitCount + 1).contains(where: TextRepair.isControl) {
+            var cleaned = line.filter { !TextRepair.isControl($0) }
             if cleaned.starts(with: [0xEF, 0xBB, 0xBF]) { cleaned.removeFirst(3) }
-            return cleaned.withUnsafeBufferPointer { plainKeyword($0, prefix) }
+            return cleaned.withUnsafeBufferPointer { plainKeyword($0, word) }
         }
-        return plainKeyword(line, prefix)
+        return plainKeyword(line, word)
     }
 
-    private static func plainKeyword(_ line: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> String? {
-        let p = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-        guard line.count > p.count else { return nil }
-        for i in 0..<p.count where line[i] | 0x20 != p[i] | 0x20 { return nil }
-        var rest = line[p.count...]
+    /// `BEGIN` or `END` as libical reads them: the word, then parameters
+    /// if any (`END;X-A=1:VALARM`), a colon and the name, which may be empty.
+    private static func plainKeyword(_ line: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> String? {
+        let w = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard line.count > w.count else { return nil }
+        for i in 0..<w.count where line[i] | 0x20 != w[i] | 0x20 { return nil }
+        var i = w.count
+        if line[i] == 0x3B {  // ';': parameters, up to the first colon outside quotes
+            var quoted = false
+            while i < line.count && (line[i] != 0x3A || quoted) {
+                if line[i] == 0x22 { quoted.toggle() }
+                i += 1
+            }
+        }
+        guard i < line.count, line[i] == 0x3A else { return nil }
+        var rest = line[(i + 1)...]
         while let last = rest.last, last == 0x20 || last == 0x09 { rest = rest.dropLast() }
-        guard !rest.isEmpty else { return nil }
-        if rest.contains(0) { return TextRepair.string(rest).uppercased() }  // NULs are dropped, as the loader does
+        // Control characters are dropped, as the loader drops them (and kept out of warnings).
+        if rest.contains(where: { $0 >= 0x7F || TextRepair.isControl($0) }) { return TextRepair.string(rest).uppercased() }
         return String(decoding: UnsafeBufferPointer(rebasing: rest), as: UTF8.self).uppercased()
     }
 

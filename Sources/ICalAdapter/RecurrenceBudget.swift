@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 internal import CLibical
 
 /// Bounds on the work one component's recurrence may cost, so that no rule
@@ -14,7 +15,9 @@ internal import CLibical
 /// `RuleCost.assess` finds such rules first.
 enum RuleCost {
     enum Verdict: Equatable {
-        case walk
+        /// Walk it; each instance libical returns costs about `perStep`
+        /// candidates (what `ExpansionBudget` counts).
+        case walk(perStep: Double)
         /// No date passes the rule's BYxxx parts: it adds no instance.
         case neverMatches
         /// libical could step through more than `candidateBudget`
@@ -28,16 +31,11 @@ enum RuleCost {
 
     /// About 0.3 s of libical's inner loop (about 1 µs a candidate).
     static let candidateBudget: Double = 300_000
-    /// The candidates a rule may cost on its way to the window (about half a second).
-    static let approachBudget: Double = 500_000
 
-    /// Candidate times libical visits in a day of walking `rule` (nil for
-    /// MONTHLY and YEARLY, which expand whole months and years at once).
-    static func candidatesPerDay(_ rule: icalrecurrencetype) -> Double? {
-        stepping(rule)?.perDay
-    }
-
-    private static func stepping(_ rule: icalrecurrencetype) -> (stepSeconds: Double, perDay: Double, timeFilters: [(unit: Double, present: Bool)])? {
+    /// The judgement for a rule walked from `start`.
+    static func assess(_ rule: icalrecurrencetype, from start: icaltimetype) -> Verdict {
+        let subDaily = rule.freq == ICAL_SECONDLY_RECURRENCE || rule.freq == ICAL_MINUTELY_RECURRENCE || rule.freq == ICAL_HOURLY_RECURRENCE
+        if subDaily && start.is_date != 0 { return .subDailyOnDate }
         let interval = Double(max(Int(rule.interval), 1))
         let seconds = Double(list(rule.by_second).count), minutes = Double(list(rule.by_minute).count)
         let hours = Double(list(rule.by_hour).count), weekdays = Double(list(rule.by_day).count)
@@ -63,30 +61,29 @@ enum RuleCost {
             stepSeconds = 7 * 86400 * interval
             perDay = max(weekdays, 1) * max(hours, 1) * max(minutes, 1) * max(seconds, 1) / (7 * interval)
         default:
-            return nil
+            // MONTHLY and YEARLY expand whole months and years into days:
+            // libical's search for a first match stops in the year 20000.
+            return .walk(perStep: 1)
         }
-        return (stepSeconds, perDay, timeFilters)
-    }
-
-    /// The judgement for a rule walked from `start`.
-    static func assess(_ rule: icalrecurrencetype, from start: icaltimetype) -> Verdict {
-        let subDaily = rule.freq == ICAL_SECONDLY_RECURRENCE || rule.freq == ICAL_MINUTELY_RECURRENCE || rule.freq == ICAL_HOURLY_RECURRENCE
-        if subDaily && start.is_date != 0 { return .subDailyOnDate }
-        // MONTHLY and YEARLY expand whole months and years into days:
-        // libical's search for a first match stops in the year 20000.
-        guard let (stepSeconds, perDay, timeFilters) = stepping(rule) else { return .walk }
         let daysLeft = Double(max(2583 - Int(start.year), 1)) * 366
-        // Days that can hold an instance; nil when unknown (BYWEEKNO).
-        let gap: Double?
-        switch DayFilter(rule).longestGap() {
-        case .none: return .neverMatches
-        case .some(let days): gap = days.map(Double.init)
-        }
+        guard let reach = DayFilter(rule).reach() else { return .neverMatches }
         let missesTimes = timeFilters.contains { $0.present && stepSeconds > $0.unit }
         let visitsEveryDay = stepSeconds <= 86400
-        let days = (gap.map { $0 + 1 } ?? daysLeft)
-        let spin = (missesTimes || !visitsEveryDay && gap != 0) ? daysLeft * perDay : days * max(perDay, 1)
-        return spin > candidateBudget ? .tooCostly(candidates: spin) : .walk
+        let days = reach.longestGap.map { Double($0) + 1 } ?? daysLeft
+        // Candidates libical may test between two instances.
+        let spin = (missesTimes || !visitsEveryDay && reach.longestGap != 0) ? daysLeft * perDay : days * max(perDay, 1)
+        if spin > candidateBudget { return .tooCostly(candidates: spin) }
+        // On average: the share of candidates that pass is the share of days
+        // that pass times the share of hours and minutes the filters above
+        // the frequency let through.
+        var share = reach.share
+        if rule.freq == ICAL_SECONDLY_RECURRENCE {
+            share *= (minutes > 0 ? minutes / 60 : 1) * (hours > 0 ? hours / 24 : 1)
+        } else if rule.freq == ICAL_MINUTELY_RECURRENCE {
+            share *= hours > 0 ? hours / 24 : 1
+        }
+        let perStep = missesTimes || reach.longestGap == nil ? spin : min(max(1 / max(share, 1e-9), 1), spin)
+        return .walk(perStep: perStep)
     }
 
     /// A BYxxx list's values, up to libical's end marker.
@@ -146,14 +143,57 @@ struct DayFilter {
 
     var isEmpty: Bool { months == nil && monthDays == nil && yearDays == nil && weekdays == nil && !hasWeekNumbers }
 
-    /// The longest run of days that fail the filter, over the 400 years
-    /// after which the Gregorian calendar repeats: `.some(0)` when every
-    /// day passes, `.some(nil)` when unknown (BYWEEKNO), nil when no day
-    /// ever passes.
-    func longestGap() -> Int?? {
-        if isEmpty { return .some(0) }
-        if hasWeekNumbers { return .some(nil) }
-        var first: Int? = nil, last = 0, longest = 0
+    /// How the passing days are spread over the 400 years after which the
+    /// Gregorian calendar repeats: the longest run of days that fail
+    /// (0 when every day passes; nil when unknown, with BYWEEKNO) and the
+    /// share of days that pass. nil when no day ever passes.
+    struct Reach {
+        let longestGap: Int?
+        let share: Double
+    }
+
+    func reach() -> Reach? {
+        if isEmpty { return Reach(longestGap: 0, share: 1) }
+        if hasWeekNumbers { return Reach(longestGap: nil, share: 1) }
+        if monthDays == nil && yearDays == nil {
+            // Weekdays and months alone (FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR, the
+            // common case) need no scan: every month holds every weekday.
+            let w = weekdays.map { flags in (1...7).filter { flags[$0] } } ?? Array(1...7)
+            let m = months.map { mm in (1...12).filter { mm[$0] } } ?? Array(1...12)
+            if w.isEmpty || m.isEmpty { return nil }
+            func circularGap(_ set: [Int], _ period: Int) -> Int {
+                zip(set, set.dropFirst() + [set[0] + period]).map { $1 - $0 - 1 }.max() ?? 0
+            }
+            let monthGapDays = circularGap(m, 12) * 31
+            let gap = monthGapDays > 0 ? monthGapDays + 6 : circularGap(w, 7)
+            return Reach(longestGap: gap, share: Double(w.count) / 7 * Double(m.count) / 12)
+        }
+        let key = Key(filter: self)
+        if let known = DayFilter.known.withLock({ $0[key] }) { return known.reach }
+        let reach = scan()
+        DayFilter.known.withLock { known in
+            if known.count > 1000 { known.removeAll() }
+            known[key] = Known(reach: reach)
+        }
+        return reach
+    }
+
+    /// Scans found before, by filter: a calendar repeats its rules.
+    private struct Key: Hashable {
+        let months: [Bool]?, monthDays: [Bool]?, yearDays: [Bool]?, weekdays: [Bool]?
+        init(filter f: DayFilter) {
+            months = f.months
+            monthDays = f.monthDays.map { $0.positive + $0.negative }
+            yearDays = f.yearDays.map { $0.positive + $0.negative }
+            weekdays = f.weekdays
+        }
+    }
+    private struct Known { let reach: Reach? }
+    private static let known = Mutex<[Key: Known]>([:])
+
+    /// The 146,097 days of the cycle, one by one.
+    private func scan() -> Reach? {
+        var first: Int? = nil, last = 0, longest = 0, passing = 0
         var index = 0
         var weekday = 7  // 2000-01-01 was a Saturday (libical: 1 = Sunday ... 7 = Saturday)
         for year in 2000..<2400 {
@@ -173,8 +213,8 @@ struct DayFilter {
                     if let (p, n) = monthDays, !(p[day] || n[daysInMonth + 1 - day]) { continue }
                     if let (p, n) = yearDays, !(p[yearDay] || n[daysInYear + 1 - yearDay]) { continue }
                     if let w = weekdays, !w[weekday] { continue }
-                    if let f = first {
-                        _ = f
+                    passing += 1
+                    if first != nil {
                         longest = max(longest, index - last - 1)
                     } else {
                         first = index
@@ -186,44 +226,61 @@ struct DayFilter {
         guard let first else { return nil }
         // Around the end of the cycle into its start again.
         longest = max(longest, first + (index - last - 1))
-        return .some(longest)
+        return Reach(longestGap: longest, share: Double(passing) / Double(index))
     }
 }
 
-/// The work one component's expansion may still do: rule steps, and time.
+/// The work one component's expansion may still do, counted in libical
+/// candidates (each instance costs what `RuleCost` reckons), so that where
+/// a series is cut does not depend on the machine; a limit on CPU time
+/// stands behind it for anything the count misjudges.
 struct ExpansionBudget {
-    /// The most rule steps (instances libical returns) for one component.
-    static let maxSteps = 1_000_000
-    /// The most time for one component: a last-resort guard only. The
-    /// deterministic bounds (steps here, `RuleCost`, the occurrence cap)
-    /// keep every rule in well under a second; a time cut would make the
-    /// agenda depend on the machine's speed and load, which cron jobs and
-    /// golden tests cannot have, so it sits far above them.
-    static let maxTime: Duration = .seconds(5)
+    /// About half a second of libical's inner loop.
+    static let maxCandidates: Double = 500_000
+    /// CPU time, a safety net that no reckoned rule should reach.
+    static let maxSeconds: Double = 2
 
+    private(set) var candidates: Double = 0
     private(set) var steps = 0
-    private let clock = ContinuousClock()
-    private let deadline: ContinuousClock.Instant
+    private var outOfTime = false
+    private let started = ExpansionBudget.cpuSeconds()
 
-    init() {
-        deadline = clock.now.advanced(by: ExpansionBudget.maxTime)
-    }
-
-    /// Counts one step; false once the budget is spent.
-    mutating func step() -> Bool {
+    /// Counts one instance from libical; false once the budget is spent.
+    mutating func step(cost: Double) -> Bool {
         steps += 1
-        if steps > ExpansionBudget.maxSteps { return false }
-        return steps & 1023 != 0 || clock.now < deadline
+        candidates += cost
+        if candidates > ExpansionBudget.maxCandidates { return false }
+        if steps & 1023 == 0, ExpansionBudget.cpuSeconds() - started > ExpansionBudget.maxSeconds {
+            outOfTime = true
+            return false
+        }
+        return true
     }
 
     /// What ran out, for the warning.
     var spentWords: String {
-        steps > ExpansionBudget.maxSteps
-            ? "after \(ExpansionBudget.maxSteps) steps" : "after \(ExpansionBudget.maxTime.components.seconds * 1000 + ExpansionBudget.maxTime.components.attoseconds / 1_000_000_000_000_000) ms"
+        outOfTime ? "after \(Int(ExpansionBudget.maxSeconds)) s" : "after about \(Int(ExpansionBudget.maxCandidates)) libical steps"
+    }
+
+    /// This thread's CPU time: the budget does not shrink when the machine is busy.
+    private static func cpuSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 }
 
 extension RuleCost {
+    /// The judgement for a rule and a start as written (`FREQ=...`,
+    /// `20250301T000000`), for tests; nil when libical cannot read them.
+    static func assess(_ rule: String, from start: String) -> Verdict? {
+        let parsed = icalrecurrencetype_from_string(rule)
+        let time = icaltime_from_string(start)
+        icalerror_clear_errno()
+        guard parsed.freq != ICAL_NO_RECURRENCE, icaltime_is_null_time(time) == 0 else { return nil }
+        return assess(parsed, from: time)
+    }
+
     /// The rule as written in a calendar (`FREQ=SECONDLY;BYMONTH=2`), for warnings.
     /// The corresponding libical function is `icalrecurrencetype_as_string_r`.
     static func text(_ rule: icalrecurrencetype) -> String {

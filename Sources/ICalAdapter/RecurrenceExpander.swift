@@ -145,8 +145,9 @@ struct RecurrenceExpander {
             if let zone = anchor.zone { dtstart.zone = zone }
             restart = nil
         }
+        let perStep: Double
         switch RuleCost.assess(rule, from: dtstart) {
-        case .walk: break
+        case .walk(let cost): perStep = cost
         case .neverMatches:
             cut = cut ?? "\(RuleCost.text(rule)) matches no date; the rule adds no occurrence"
             return
@@ -156,19 +157,6 @@ struct RecurrenceExpander {
         case .tooCostly(let candidates):
             cut = cut ?? "\(RuleCost.text(rule)) would make libical test about \(RecurrenceExpander.round(candidates)) candidate times between two occurrences; the rule is not expanded, only DTSTART is listed"
             return
-        }
-        // A rule that must be walked from far before the window (COUNT with
-        // BYxxx parts cannot restart near it) costs libical a candidate test
-        // for every step of its frequency on the way: judged before, so that
-        // the answer does not depend on how fast the machine is.
-        // A short series (COUNT up to 10,000) stops on its own, and its gaps
-        // were judged above.
-        if rule.count == 0 || rule.count > 10_000, let perDay = RuleCost.candidatesPerDay(rule) {
-            let days = max(skipTo.timeIntervalSince(ZonedTime(local: dtstart, zone: anchor.zone).agendaTime.instant(in: clock)), 0) / 86400
-            if days * perDay > RuleCost.approachBudget {
-                cut = cut ?? "\(RuleCost.text(rule)) would make libical test about \(RecurrenceExpander.round(days * perDay)) candidate times before the window; the rule is not expanded, only DTSTART is listed"
-                return
-            }
         }
         guard var iterator = icalrecur_iterator_new(rule, dtstart) else {
             cut = cut ?? "libical cannot expand \(RuleCost.text(rule)) (no date matches it, or its parts do not go together); the rule adds no occurrence"
@@ -192,7 +180,7 @@ struct RecurrenceExpander {
                 return
             }
             unbounded = false
-            guard budget.step() else {
+            guard budget.step(cost: perStep) else {
                 let at = String(format: "%04d-%02d-%02d", Int(next.year), Int(next.month), Int(next.day))
                 cut = cut ?? "expanding the rule stopped \(budget.spentWords), at \(at); later occurrences of this series are not listed"
                 return

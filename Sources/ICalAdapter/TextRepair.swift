@@ -2,7 +2,10 @@
 /// libical sees it, and said so once per file.
 ///
 /// - NUL bytes are dropped: libical reads C strings and would stop at the
-///   first one, losing the rest of the component.
+///   first one, losing the rest of the component. So are the other control
+///   characters RFC 5545 does not allow in a value (all but tab and the line
+///   ends, and U+0080 to U+009F): an escape sequence in a title would
+///   otherwise reach the terminal that shows the agenda.
 /// - A line that is not valid UTF-8 is read as Windows-1252 (a superset of
 ///   Latin-1, what old Outlook and phone exports write) and re-encoded, so
 ///   titles are not mojibake and JSON output stays valid UTF-8. A line that
@@ -18,7 +21,7 @@
 enum TextRepair {
     /// What was repaired: where first, for the one warning of each kind per file.
     struct Report {
-        /// The line and property of the first NUL byte dropped.
+        /// The line and property of the first NUL byte or control character dropped.
         var firstNUL: (line: Int, property: String)?
         /// The line and property of the first line read as Windows-1252.
         var firstRecoded: (line: Int, property: String)?
@@ -31,7 +34,7 @@ enum TextRepair {
             var warnings: [(line: Int, message: String)] = []
             if firstNUL == nil, let nul = chunk.firstNUL {
                 firstNUL = nul
-                warnings.append((nul.line, "\(Report.prefix(nul.property))NUL bytes in the text; removed (here and anywhere else in this file)"))
+                warnings.append((nul.line, "\(Report.prefix(nul.property))NUL bytes or control characters in the text; removed (here and anywhere else in this file)"))
             }
             if firstRecoded == nil, let recoded = chunk.firstRecoded {
                 firstRecoded = recoded
@@ -83,7 +86,7 @@ enum TextRepair {
                     stop += 1
                     break
                 }
-                if byte == 0 || byte >= 0x80 { clean = false }
+                if byte >= 0x80 || TextRepair.isControl(byte) { clean = false }
                 stop += 1
             }
             if stop - lineStart > foldWidth { clean = false }
@@ -95,15 +98,30 @@ enum TextRepair {
             if clean {
                 append(text, to: &out)
             } else {
-                let hasNUL = text.contains(0)
-                if hasNUL && report.firstNUL == nil { report.firstNUL = (line, propertyName(text)) }
                 var folder = Folder()
                 if isUTF8(text) {
-                    for byte in text where byte != 0 { folder.append(byte, to: &out) }
+                    var i = 0
+                    while i < text.count {
+                        let byte = text[i]
+                        i += 1
+                        if isControl(byte) {
+                            if report.firstNUL == nil { report.firstNUL = (line, propertyName(text)) }
+                            continue
+                        }
+                        // U+0080 to U+009F: C1 controls (0x9B is an escape to some terminals).
+                        if byte == 0xC2, i < text.count, (0x80...0x9F).contains(text[i]) {
+                            if report.firstNUL == nil { report.firstNUL = (line, propertyName(text)) }
+                            i += 1
+                            continue
+                        }
+                        folder.append(byte, to: &out)
+                    }
                 } else if mostlyUTF8(text) {
+                    if report.firstNUL == nil, text.contains(where: isControl) { report.firstNUL = (line, propertyName(text)) }
                     if report.firstBroken == nil { report.firstBroken = (line, propertyName(text)) }
                     appendUTF8Replacing(text, to: &out, folder: &folder)
                 } else {
+                    if report.firstNUL == nil, text.contains(where: isControl) { report.firstNUL = (line, propertyName(text)) }
                     if report.firstRecoded == nil { report.firstRecoded = (line, propertyName(text)) }
                     appendWindows1252(text, to: &out, folder: &folder)
                 }
@@ -134,10 +152,20 @@ enum TextRepair {
         }
     }
 
-    /// Bytes as text: UTF-8 when they are, else Windows-1252; NULs dropped.
+    /// Whether a byte is a control character a value may not hold: all
+    /// but tab and the line ends (which delimit lines and folds).
+    static func isControl(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F
+    }
+
+    /// Bytes as text: UTF-8 when they are, else Windows-1252; control
+    /// characters dropped (line ends too: this is for one-line texts).
     static func string<C: Collection<UInt8>>(_ bytes: C) -> String {
-        let array = Array(bytes.lazy.filter { $0 != 0 })
-        if let text = String(validating: array, as: UTF8.self) { return text }
+        let array = Array(bytes.lazy.filter { !isControl($0) && $0 != 0x0A && $0 != 0x0D })
+        if let text = String(validating: array, as: UTF8.self) {
+            if !text.unicodeScalars.contains(where: { (0x80...0x9F).contains($0.value) }) { return text }
+            return String(String.UnicodeScalarView(text.unicodeScalars.filter { !(0x80...0x9F).contains($0.value) }))
+        }
         var out: [CChar] = []
         var folder = Folder()
         folder.enabled = false  // no folds in a String
@@ -233,7 +261,7 @@ enum TextRepair {
         var i = 0
         while i < text.count {
             let byte = text[i]
-            if byte == 0 {
+            if isControl(byte) {
                 i += 1
             } else if byte == 0x0D || byte == 0x0A {
                 var j = i
@@ -253,9 +281,9 @@ enum TextRepair {
         for byte in lineEnd { folder.append(byte, to: &out) }
     }
 
-    /// Windows-1252 to UTF-8; the five bytes it leaves undefined are read as Latin-1 (as WHATWG does).
+    /// Windows-1252 to UTF-8; the five bytes it leaves undefined become U+FFFD (not C1 controls).
     private static func appendWindows1252(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [CChar], folder: inout Folder) {
-        for byte in bytes where byte != 0 {
+        for byte in bytes where !isControl(byte) {
             if byte < 0x80 {
                 folder.append(byte, to: &out)
                 continue
@@ -267,8 +295,8 @@ enum TextRepair {
 
     /// U+0080 to U+009F as Windows-1252 has them.
     private static let windows1252: [UInt32] = [
-        0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
-        0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
+        0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD,
+        0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178,
     ]
 
     // MARK: UTF-16

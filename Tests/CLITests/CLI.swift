@@ -33,6 +33,8 @@ enum CLI {
         process.arguments = arguments
         process.currentDirectoryURL = root
         var environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC"]
+        // make test-asan: the sanitizer's options reach the binary too.
+        if let asan = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] { environment["ASAN_OPTIONS"] = asan }
         environment.merge(extra) { $1 }
         process.environment = environment
         let out = Pipe(), err = Pipe()

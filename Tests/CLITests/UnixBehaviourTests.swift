@@ -25,6 +25,7 @@ import Testing
         process.arguments = ["-c", script, CLI.binary.path] + args
         process.currentDirectoryURL = CLI.root
         process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+            .merging(ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS" }) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -3,6 +3,19 @@ import Foundation
 import ICalAdapter
 import Testing
 
+/// CPU time this thread spends in `body`: unlike wall time, it does not
+/// grow when the machine is busy with other work.
+func cpuTime(_ body: () throws -> Void) rethrows -> Duration {
+    func now() -> Duration {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return .seconds(t.tv_sec) + .nanoseconds(t.tv_nsec)
+    }
+    let start = now()
+    try body()
+    return now() - start
+}
+
 /// One test per class of damage: the damaged part is repaired or skipped
 /// with one warning, and every good component of the file is still listed.
 @Suite struct DamagedInputTests {
@@ -29,7 +42,7 @@ import Testing
             event("a", Array("Good".utf8), day: 3) + event("n", Array("Nu\u{0}ll\u{0}".utf8), day: 4) + event("b", Array("Also \u{0}good".utf8), day: 5)))
         #expect(titles(loaded) == ["a": "Good", "n": "Null", "b": "Also good"])
         #expect(loaded.diagnostics.map(\.description) == [
-            "test.ics:10: SUMMARY: NUL bytes in the text; removed (here and anywhere else in this file)"
+            "test.ics:10: SUMMARY: NUL bytes or control characters in the text; removed (here and anywhere else in this file)"
         ])
     }
 
@@ -121,9 +134,8 @@ import Testing
             "BEGIN:VEVENT", "UID:junk", "DTSTART:20250304T100000Z", long, "END:VEVENT",
             "BEGIN:VEVENT", "UID:c", "DTSTART:20250305T100000Z", "END:VEVENT", "END:VCALENDAR",
         ])
-        let clock = ContinuousClock()
         var loaded: LoadedCalendar? = nil
-        let took = try clock.measure { loaded = try loadBytes(bytes) }
+        let took = try cpuTime { loaded = try loadBytes(bytes) }
         let calendar = try #require(loaded)
         #expect(Set(calendar.occurrences.map(\.uid)) == ["a", "junk", "c"])
         #expect(calendar.occurrences.first { $0.uid == "a" }?.description?.count == size)
@@ -161,7 +173,7 @@ import Testing
             "BEGIN:VEVENT", "UID:good2", "DTSTART:20250304T100000Z", "END:VEVENT", "END:VCALENDAR",
         ])
         var loaded: LoadedCalendar? = nil
-        let took = try ContinuousClock().measure { loaded = try loadBytes(bytes) }
+        let took = try cpuTime { loaded = try loadBytes(bytes) }
         let calendar = try #require(loaded)
         #expect(Set(calendar.occurrences.map(\.uid)).isSuperset(of: ["good1", "good2"]))
         // A guard against hangs, not a speed test (the benchmark measures
