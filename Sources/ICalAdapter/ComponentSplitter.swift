@@ -1,10 +1,13 @@
 /// Frames an iCalendar text into its top-level components before libical
 /// parses each one on its own.
 ///
-/// This is framing, not parsing: it only follows `BEGIN:`/`END:` lines (and
-/// reads `X-WR-CALNAME` and `X-WR-TIMEZONE`). It gives what libical cannot:
-/// the line where each component starts, so that warnings can name it, and
-/// one component at a time, so that a damaged one costs only itself.
+/// This is framing, not parsing: it only follows `BEGIN`/`END` lines, read
+/// as libical reads them (parameters, folds), and reads `X-WR-CALNAME` and
+/// `X-WR-TIMEZONE`. It gives what libical cannot: the line where each
+/// component starts, so that warnings can name it, and one component at a
+/// time, so that a damaged one costs only itself. Framing damage it finds
+/// (lost END lines, stray ones, nesting too deep) is noted in the chunk's
+/// `Repairs`, which `ChunkText` carries out before libical reads it.
 struct ComponentSplitter {
     struct Chunk {
         /// Upper-case component name: `VEVENT`, `VTODO`, `VTIMEZONE`, ...
