@@ -14,41 +14,123 @@ public struct AgendaBuilder: Sendable {
         self.selection = selection
     }
 
-    public func build(_ occurrences: some Sequence<Occurrence>) -> [AgendaSection] {
-        var rows: [AgendaRow] = []
-        rows.reserveCapacity(occurrences.underestimatedCount)
-        var undated: [AgendaRow] = []
-        // Every occurrence of a series shares its Event or Reminder: match the text once per item.
-        var textMatches: [ObjectIdentifier: Bool] = [:]
-        for occurrence in occurrences where selection.admits(occurrence) {
-            if let matcher = selection.text {
-                let id = occurrence.itemIdentity
-                let matched = textMatches[id] ?? matcher.matches(occurrence)
-                textMatches[id] = matched
-                if !matched { continue }
+    public func build(_ occurrences: [Occurrence], threads: Int = 1) -> [AgendaSection] {
+        build(parts: [occurrences], threads: threads)
+    }
+
+    /// - Parameters:
+    ///   - parts: the occurrences, one array per calendar, in input order.
+    ///   - threads: how many threads place and sort rows. Each takes a
+    ///     contiguous stretch of the occurrences and sorts its own rows; the
+    ///     sorted runs are merged, earlier stretch first on ties, which is
+    ///     the order one stable sort of everything gives: the agenda is the
+    ///     same whatever the number.
+    public func build(parts: [[Occurrence]], threads: Int = 1) -> [AgendaSection] {
+        let total = parts.reduce(0) { $0 + $1.count }
+        let workers = total >= AgendaBuilder.parallelFrom ? max(1, threads) : 1
+        var runs = [PlacedRows](repeating: PlacedRows(), count: workers)
+        runs.withUnsafeMutableBufferPointer { runs in
+            let shared = SharedRuns(runs: runs)
+            let work: @Sendable (Int) -> Void = { w in
+                shared.runs[w] = self.place(parts, from: total * w / workers, to: total * (w + 1) / workers)
             }
-            if occurrence.isReminder {
-                if let row = placeReminder(occurrence) {
-                    if row.day == nil { undated.append(row) } else { rows.append(row) }
-                }
-            } else {
-                placeEvent(occurrence, into: &rows)
-            }
+            if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
         }
-        rows.sort(by: AgendaBuilder.agendaOrder)
-        undated.sort(by: AgendaBuilder.agendaOrder)
+        var rows = runs[0].rows
+        var undated = runs[0].undated
+        for run in runs.dropFirst() {
+            rows = AgendaBuilder.merge(rows, run.rows)
+            undated = AgendaBuilder.merge(undated, run.undated)
+        }
 
         var sections: [AgendaSection] = []
         var start = 0
         while start < rows.count {
-            let key = rows[start].day!.dayKey
+            let key = rows[start].sortKey / AgendaRow.dayFactor
             var end = start + 1
-            while end < rows.count && rows[end].day!.dayKey == key { end += 1 }
+            while end < rows.count && rows[end].sortKey / AgendaRow.dayFactor == key { end += 1 }
             sections.append(AgendaSection(period: .day(rows[start].day!), rows: rows[start..<end]))
             start = end
         }
         if !undated.isEmpty { sections.append(AgendaSection(period: .undated, rows: undated[...])) }
         return sections
+    }
+
+    /// Below this many occurrences one thread is quicker than starting more.
+    static let parallelFrom = 4096
+
+    /// The rows of occurrences `from..<to` of the parts read as one sequence, each list sorted.
+    func place(_ parts: [[Occurrence]], from: Int, to: Int) -> PlacedRows {
+        var placed = PlacedRows()
+        placed.rows.reserveCapacity(to - from)
+        // Every occurrence of a series shares its Event or Reminder: match the text once per item.
+        var textMatches: [ObjectIdentifier: Bool] = [:]
+        var offset = 0
+        for part in parts {
+            defer { offset += part.count }
+            let lower = max(from - offset, 0), upper = min(to - offset, part.count)
+            guard lower < upper else { continue }
+            for occurrence in part[lower..<upper] where selection.admits(occurrence) {
+                if let matcher = selection.text {
+                    let id = occurrence.itemIdentity
+                    let matched = textMatches[id] ?? matcher.matches(occurrence)
+                    textMatches[id] = matched
+                    if !matched { continue }
+                }
+                if occurrence.isReminder {
+                    if let row = placeReminder(occurrence) {
+                        if row.day == nil { placed.undated.append(row) } else { placed.rows.append(row) }
+                    }
+                } else {
+                    placeEvent(occurrence, into: &placed.rows)
+                }
+            }
+        }
+        placed.rows = AgendaBuilder.sorted(placed.rows)
+        placed.undated = AgendaBuilder.sorted(placed.undated)
+        return placed
+    }
+
+    /// Rows in agenda order, rows that tie keeping their order (a stable
+    /// sort). Indices are sorted, not rows: a row is several words and a
+    /// reference, so moving it costs far more than comparing day keys.
+    static func sorted(_ rows: [AgendaRow]) -> [AgendaRow] {
+        guard rows.count > 1 else { return rows }
+        let keys = rows.map(\.sortKey)
+        var order = Array(0..<Int32(rows.count))
+        rows.withUnsafeBufferPointer { rows in
+            keys.withUnsafeBufferPointer { keys in
+                order.sort { a, b in
+                    let ka = keys[Int(a)], kb = keys[Int(b)]
+                    if ka != kb { return ka < kb }
+                    if agendaOrder(rows[Int(a)], rows[Int(b)]) { return true }
+                    if agendaOrder(rows[Int(b)], rows[Int(a)]) { return false }
+                    return a < b
+                }
+            }
+        }
+        return rows.withUnsafeBufferPointer { rows in order.map { rows[Int($0)] } }
+    }
+
+    /// Two sorted lists as one, the first list's row first on ties.
+    static func merge(_ a: [AgendaRow], _ b: [AgendaRow]) -> [AgendaRow] {
+        if a.isEmpty { return b }
+        if b.isEmpty { return a }
+        var merged: [AgendaRow] = []
+        merged.reserveCapacity(a.count + b.count)
+        var i = 0, j = 0
+        while i < a.count && j < b.count {
+            if agendaOrder(b[j], a[i]) {
+                merged.append(b[j])
+                j += 1
+            } else {
+                merged.append(a[i])
+                i += 1
+            }
+        }
+        merged += a[i...]
+        merged += b[j...]
+        return merged
     }
 
     /// An event goes under every day of the window it touches.
@@ -147,7 +229,7 @@ public struct AgendaBuilder: Sendable {
 
     /// Day, then all-day rows, then start time, then title; the rest only
     /// makes the order total so that output is deterministic.
-    static func agendaOrder(_ a: AgendaRow, _ b: AgendaRow) -> Bool {
+    public static func agendaOrder(_ a: AgendaRow, _ b: AgendaRow) -> Bool {
         // Day, rank and time in one comparison; strings only on ties.
         if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
         if a.occurrence.title != b.occurrence.title { return a.occurrence.title < b.occurrence.title }
@@ -160,4 +242,15 @@ public struct AgendaBuilder: Sendable {
         if at != bt { return at < bt }
         return a.dayIndex < b.dayIndex
     }
+}
+
+/// One thread's rows: dated ones and undated reminders, each sorted.
+struct PlacedRows: Sendable {
+    var rows: [AgendaRow] = []
+    var undated: [AgendaRow] = []
+}
+
+/// Each placing thread writes only its own slot.
+private struct SharedRuns: @unchecked Sendable {
+    let runs: UnsafeMutableBufferPointer<PlacedRows>
 }

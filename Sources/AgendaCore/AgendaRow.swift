@@ -29,6 +29,8 @@ public struct AgendaRow: Sendable {
     /// Day, rank (0 for all-day-like rows, 1 for timed ones) and seconds
     /// since local midnight, in one number: the agenda's sort order up to ties.
     let sortKey: Int64
+    /// `sortKey / dayFactor` is the day key.
+    static let dayFactor: Int64 = 1_000_000
 
     /// For occurrences that span days: which day this is (1-based) and of how many.
     public var dayIndex: Int { Int(index) }
@@ -44,7 +46,7 @@ public struct AgendaRow: Sendable {
         self.isFirstListed = isFirstListed
         index = Int32(clamping: dayIndex)
         count = Int32(clamping: dayCount)
-        sortKey = Int64(day?.dayKey ?? 99_999_999) * 1_000_000 + Int64(min(max(rank, 0), 9)) * 100_000 + Int64(min(max(secondOfDay, 0), 99_999))
+        sortKey = Int64(day?.dayKey ?? 99_999_999) * AgendaRow.dayFactor + Int64(min(max(rank, 0), 9)) * 100_000 + Int64(min(max(secondOfDay, 0), 99_999))
     }
 }
 

@@ -56,7 +56,7 @@ struct AgendaPipeline {
             case .week: .week(firstWeekday: formats.firstWeekday)
             case .month: .month
             }
-        let sections = grouping.group(builder.build(calendars.lazy.flatMap(\.occurrences)))
+        let sections = grouping.group(builder.build(parts: calendars.map(\.occurrences), threads: AgendaPipeline.workerCount))
         let today = options.noRelative ? nil : settings.today
         if let template = options.template, let formatter = try? TemplateFormatter(template: template, formats: formats) {
             formatter.write(sections, to: &out)
@@ -67,7 +67,7 @@ struct AgendaPipeline {
             let style = TerminalStyle(enabled: AgendaPipeline.useColor(options.color, environment: environment))
             TextFormatter(formats: formats, style: style, showCalendar: options.showCalendar, today: today).write(sections, to: &out)
         case .json:
-            JSONLinesFormatter(clock: settings.clock).write(sections, to: &out, threads: AgendaPipeline.threads ?? ProcessInfo.processInfo.activeProcessorCount)
+            JSONLinesFormatter(clock: settings.clock).write(sections, to: &out, threads: AgendaPipeline.workerCount)
         case .markdown:
             MarkdownFormatter(formats: formats, today: today).write(sections, to: &out)
         case .html:
@@ -81,6 +81,8 @@ struct AgendaPipeline {
     /// ICS_AGENDA_THREADS fixes how many threads read components and format
     /// JSON (tests use it to show that the output does not depend on it);
     /// otherwise every core is used on large inputs.
+    static var workerCount: Int { threads ?? min(ProcessInfo.processInfo.activeProcessorCount, 8) }
+
     static let threads = ProcessInfo.processInfo.environment["ICS_AGENDA_THREADS"].flatMap { Int($0) }.map { min(max($0, 1), 64) }
 
     static func useColor(_ choice: ColorChoice, environment: [String: String]) -> Bool {

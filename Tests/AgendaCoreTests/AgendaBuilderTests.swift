@@ -112,6 +112,38 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { $0.rows.
     }
 }
 
+@Suite struct ParallelPlacementTests {
+    /// Enough occurrences for several placing threads, with many exact ties
+    /// (same title, time and UID in separate objects), spread over three calendars.
+    static let parts: [[Occurrence]] = (0..<3).map { part in
+        (0..<5000).map { i in
+            let hour = (i * 7 + part) % 24
+            return event("t\(i % 5)", at("2025-03-\(String(format: "%02d", 2 + i % 20))T\(String(format: "%02d", hour)):00:00Z"))
+        }
+    }
+
+    static func order(_ sections: [AgendaSection]) -> [ObjectIdentifier] { sections.flatMap { $0.rows.map { ObjectIdentifier($0.occurrence) } } }
+
+    @Test(arguments: [2, 3, 8])
+    func agendaIsTheSameWhateverTheThreads(threads: Int) {
+        let one = Self.order(builder().build(parts: Self.parts, threads: 1))
+        #expect(one.count == 15000)
+        #expect(Self.order(builder().build(parts: Self.parts, threads: threads)) == one)
+    }
+
+    @Test func tiesKeepInputOrder() {
+        let all = Self.parts.flatMap { $0 }
+        let position = Dictionary(uniqueKeysWithValues: all.enumerated().map { (ObjectIdentifier($0.element), $0.offset) })
+        let rows = builder().build(parts: Self.parts, threads: 3).flatMap(\.rows)
+        for (a, b) in zip(rows, rows.dropFirst()) {
+            #expect(!AgendaBuilder.agendaOrder(b, a))
+            if !AgendaBuilder.agendaOrder(a, b) {
+                #expect(position[ObjectIdentifier(a.occurrence)]! < position[ObjectIdentifier(b.occurrence)]!)
+            }
+        }
+    }
+}
+
 @Suite struct FormatterTests {
     func render(_ occurrences: [Occurrence], locale: String = "en_US") -> (text: String, json: String) {
         let sections = builder().build(occurrences)
