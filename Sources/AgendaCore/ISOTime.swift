@@ -16,9 +16,58 @@ public struct ISOTime: Sendable {
         return string(instant: time.instant(in: clock))
     }
 
-    /// The same text, appended as UTF-8 bytes.
+    /// The same text, appended as UTF-8 bytes, digit by digit: this runs
+    /// for every time printed, and a String each would cost an allocation.
     public func append(_ time: AgendaTime, to out: inout [UInt8]) {
-        out.append(contentsOf: string(time).utf8)
+        if time.isDate {
+            ISOTime.append(date: CivilDate(daysSinceEpoch: Int((time.wall.timeIntervalSince1970 / 86400).rounded(.down))), to: &out)
+            return
+        }
+        let instant = time.instant(in: clock)
+        let offset = clock.offset(at: instant)
+        let wall = Int((instant.timeIntervalSince1970).rounded(.down)) + offset
+        var days = wall / 86400
+        var secs = wall % 86400
+        if secs < 0 {
+            secs += 86400
+            days -= 1
+        }
+        let date = CivilDate(daysSinceEpoch: days)
+        guard (0...9999).contains(date.year) else { return out.append(contentsOf: string(instant: instant).utf8) }
+        let off = abs(offset)
+        ISOTime.append(date: date, to: &out)
+        out.append(0x54)
+        ISOTime.append(digits: secs / 3600, 2, to: &out)
+        out.append(0x3A)
+        ISOTime.append(digits: secs / 60 % 60, 2, to: &out)
+        out.append(0x3A)
+        ISOTime.append(digits: secs % 60, 2, to: &out)
+        out.append(offset < 0 ? 0x2D : 0x2B)
+        ISOTime.append(digits: off / 3600, 2, to: &out)
+        out.append(0x3A)
+        ISOTime.append(digits: off / 60 % 60, 2, to: &out)
+    }
+
+    /// `YYYY-MM-DD` as UTF-8 bytes (the same text as `CivilDate.iso`).
+    public static func append(date: CivilDate, to out: inout [UInt8]) {
+        guard (0...9999).contains(date.year) else { return out.append(contentsOf: date.iso.utf8) }
+        append(digits: date.year, 4, to: &out)
+        out.append(0x2D)
+        append(digits: date.month, 2, to: &out)
+        out.append(0x2D)
+        append(digits: date.day, 2, to: &out)
+    }
+
+    /// `n` (not negative) in `width` decimal digits, zero-padded.
+    static func append(digits n: Int, _ width: Int, to out: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var v = n
+        while divisor > 0 {
+            out.append(UInt8(48 + v / divisor % 10))
+            v %= divisor
+            divisor /= 10
+        }
     }
 
     public func string(instant: Date) -> String {

@@ -70,7 +70,14 @@ public struct JSONLinesFormatter: Sendable {
         key(",\"start\":"); time(start)
         key(",\"end\":"); time(end)
         key(",\"all_day\":"); key(o.isAllDay ? "true" : "false")
-        key(",\"day\":"); text(row.day?.iso)
+        key(",\"day\":")
+        if let day = row.day {
+            line.append(0x22)
+            ISOTime.append(date: day, to: &line)
+            line.append(0x22)
+        } else {
+            key("null")
+        }
         key(",\"location\":"); text(o.location)
         key(",\"description\":"); text(o.description)
         key(",\"status\":"); text(o.status)

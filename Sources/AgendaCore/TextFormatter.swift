@@ -23,9 +23,12 @@ public struct TextFormatter {
         self.today = today
     }
 
+    /// Rows are written piece by piece, with no line built first: a large
+    /// agenda has hundreds of thousands of them.
     public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
         let labels = sections.map { $0.rows.map(wording.timeLabel) }
-        let width = labels.joined().map(displayWidth).max() ?? 0
+        let labelWidths = labels.map { $0.map(displayWidth) }
+        let width = labelWidths.joined().max() ?? 0
         let dayLabels = sections.map { section in section.rows.map { dayLabel($0, in: section) } }
         let dayWidth = dayLabels.joined().map(displayWidth).max() ?? 0
         for (index, section) in sections.enumerated() {
@@ -33,17 +36,49 @@ public struct TextFormatter {
             out.write(style.bold(wording.header(section.period, relativeTo: today)))
             out.write("\n")
             for (i, row) in section.rows.enumerated() {
-                var line = "  "
+                out.write("  ")
                 if dayWidth > 0 {
                     let day = dayLabels[index][i]
-                    line += style.dim(day) + String(repeating: " ", count: dayWidth - displayWidth(day)) + "  "
+                    out.write(style.dim(day))
+                    TextFormatter.writeSpaces(dayWidth - displayWidth(day) + 2, to: &out)
                 }
                 let label = labels[index][i]
-                line += wording.isOverdue(row) ? style.red(label) : style.dim(label)
-                line += String(repeating: " ", count: width - displayWidth(label)) + "  " + title(row)
-                if showCalendar { line += "  " + style.dim("[\(row.occurrence.calendar.name)]") }
-                out.write(line + "\n")
+                out.write(wording.isOverdue(row) ? style.red(label) : style.dim(label))
+                TextFormatter.writeSpaces(width - labelWidths[index][i] + 2, to: &out)
+                writeTitle(row, to: &out)
+                if showCalendar {
+                    out.write("  ")
+                    out.write(style.dim("[\(row.occurrence.calendar.name)]"))
+                }
+                out.write("\n")
             }
+        }
+    }
+
+    private static let spaces = String(repeating: " ", count: 64)
+
+    static func writeSpaces(_ count: Int, to out: inout some TextOutputStream) {
+        var left = count
+        while left > 0 {
+            let n = min(left, 64)
+            out.write(n == 64 ? spaces : String(spaces.utf8.prefix(n))!)
+            left -= n
+        }
+    }
+
+    /// The same text as `title(_:)`, written in pieces.
+    func writeTitle(_ row: AgendaRow, to out: inout some TextOutputStream) {
+        let t = wording.title(row)
+        if t.isCancelled { return out.write(title(row)) }
+        out.write(t.checkbox)
+        out.write(t.text)
+        for mark in t.marks {
+            out.write(" ")
+            out.write(mark)
+        }
+        if let note = t.overdueNote {
+            out.write(" ")
+            out.write(style.red(note))
         }
     }
 
