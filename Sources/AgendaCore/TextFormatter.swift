@@ -23,64 +23,63 @@ public struct TextFormatter {
         self.today = today
     }
 
-    /// Rows are written piece by piece, with no line built first: a large
-    /// agenda has hundreds of thousands of them.
-    public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
+    /// Rows are written piece by piece into a block of bytes that goes to
+    /// the output whenever it fills: a large agenda has hundreds of
+    /// thousands of rows, and no line is built as a String first.
+    public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
         let labels = sections.map { $0.rows.map(wording.timeLabel) }
         let labelWidths = labels.map { $0.map(displayWidth) }
         let width = labelWidths.joined().max() ?? 0
         let dayLabels = sections.map { section in section.rows.map { dayLabel($0, in: section) } }
         let dayWidth = dayLabels.joined().map(displayWidth).max() ?? 0
+        var block: [UInt8] = []
+        block.reserveCapacity(TextFormatter.blockSize + 4096)
+        func put(_ s: String) { block.append(contentsOf: s.utf8) }
+        func spaces(_ n: Int) { if n > 0 { block.append(contentsOf: repeatElement(0x20, count: n)) } }
         for (index, section) in sections.enumerated() {
-            if index > 0 { out.write("\n") }
-            out.write(style.bold(wording.header(section.period, relativeTo: today)))
-            out.write("\n")
+            if index > 0 { block.append(0x0A) }
+            put(style.bold(wording.header(section.period, relativeTo: today)))
+            block.append(0x0A)
             for (i, row) in section.rows.enumerated() {
-                out.write("  ")
+                spaces(2)
                 if dayWidth > 0 {
                     let day = dayLabels[index][i]
-                    out.write(style.dim(day))
-                    TextFormatter.writeSpaces(dayWidth - displayWidth(day) + 2, to: &out)
+                    put(style.dim(day))
+                    spaces(dayWidth - displayWidth(day) + 2)
                 }
                 let label = labels[index][i]
-                out.write(wording.isOverdue(row) ? style.red(label) : style.dim(label))
-                TextFormatter.writeSpaces(width - labelWidths[index][i] + 2, to: &out)
-                writeTitle(row, to: &out)
-                if showCalendar {
-                    out.write("  ")
-                    out.write(style.dim("[\(row.occurrence.calendar.name)]"))
+                put(wording.isOverdue(row) ? style.red(label) : style.dim(label))
+                spaces(width - labelWidths[index][i] + 2)
+                let t = wording.title(row)
+                if t.isCancelled {
+                    put(title(row))
+                } else {
+                    put(t.checkbox)
+                    put(t.text)
+                    for mark in t.marks {
+                        block.append(0x20)
+                        put(mark)
+                    }
+                    if let note = t.overdueNote {
+                        block.append(0x20)
+                        put(style.red(note))
+                    }
                 }
-                out.write("\n")
+                if showCalendar {
+                    spaces(2)
+                    put(style.dim("[\(row.occurrence.calendar.name)]"))
+                }
+                block.append(0x0A)
+                if block.count >= TextFormatter.blockSize {
+                    block.withUnsafeBufferPointer { out.write(bytes: $0) }
+                    block.removeAll(keepingCapacity: true)
+                }
             }
         }
+        block.withUnsafeBufferPointer { out.write(bytes: $0) }
     }
 
-    private static let spaces = String(repeating: " ", count: 64)
-
-    static func writeSpaces(_ count: Int, to out: inout some TextOutputStream) {
-        var left = count
-        while left > 0 {
-            let n = min(left, 64)
-            out.write(n == 64 ? spaces : String(spaces.utf8.prefix(n))!)
-            left -= n
-        }
-    }
-
-    /// The same text as `title(_:)`, written in pieces.
-    func writeTitle(_ row: AgendaRow, to out: inout some TextOutputStream) {
-        let t = wording.title(row)
-        if t.isCancelled { return out.write(title(row)) }
-        out.write(t.checkbox)
-        out.write(t.text)
-        for mark in t.marks {
-            out.write(" ")
-            out.write(mark)
-        }
-        if let note = t.overdueNote {
-            out.write(" ")
-            out.write(style.red(note))
-        }
-    }
+    static let blockSize = 1 << 16
 
     /// In week and month sections, the first row of each day names the day.
     func dayLabel(_ row: AgendaRow, in section: AgendaSection) -> String {
