@@ -10,6 +10,8 @@ public final class Event: Sendable {
     public let description: String?
     /// `STATUS`, upper case (`CONFIRMED`, `TENTATIVE`, `CANCELLED`).
     public let status: String?
+    /// `STATUS:CANCELLED`, decided once: every occurrence is asked.
+    public let isCancelled: Bool
     public let calendar: CalendarInfo
 
     public init(uid: String, title: String, location: String?, description: String?, status: String?, calendar: CalendarInfo) {
@@ -18,6 +20,7 @@ public final class Event: Sendable {
         self.location = location
         self.description = description
         self.status = status
+        isCancelled = status == "CANCELLED"
         self.calendar = calendar
     }
 }

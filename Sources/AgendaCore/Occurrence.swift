@@ -90,7 +90,12 @@ public final class Occurrence: Sendable {
         }
     }
 
-    public var isCancelled: Bool { status == "CANCELLED" }
+    public var isCancelled: Bool {
+        switch item {
+        case .event(let e): e.isCancelled
+        case .reminder(let r): r.isCancelled
+        }
+    }
 
     /// All-day: the occurrence's start (or, for a reminder, its anchor) is a date.
     public var isAllDay: Bool { (start ?? due)?.isDate ?? false }

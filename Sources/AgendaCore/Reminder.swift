@@ -8,6 +8,8 @@ public final class Reminder: Sendable {
     public let description: String?
     /// `STATUS`, upper case (`NEEDS-ACTION`, `IN-PROCESS`, `COMPLETED`, `CANCELLED`).
     public let status: String?
+    /// `STATUS:CANCELLED`, decided once: every occurrence is asked.
+    public let isCancelled: Bool
     /// True when `STATUS:COMPLETED` or a `COMPLETED` date is present.
     public let isCompleted: Bool
     /// `PRIORITY`, 0 (undefined) to 9 (lowest); 1 is the highest.
@@ -26,6 +28,7 @@ public final class Reminder: Sendable {
         self.location = location
         self.description = description
         self.status = status
+        isCancelled = status == "CANCELLED"
         self.isCompleted = isCompleted
         self.priority = priority
         self.percentComplete = percentComplete

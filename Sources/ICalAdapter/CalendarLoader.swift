@@ -295,23 +295,33 @@ struct LoadRun {
         diagnostics.append(Diagnostic(path: path, line: line, message: message))
     }
 
+    /// The file's occurrences: overrides, then the masters' instances less
+    /// those an override replaces or a newer revision dropped. Instances are
+    /// found through their series' place in `masters`, not by hashing the
+    /// UID of each of hundreds of thousands of them.
     func finish() -> LoadedCalendar {
-        var overrideKeys = Set<OverrideKey>()
         let overrides = self.overrides.filter { !superseded.contains($0.component) }
+        var dropped = [Bool](repeating: false, count: masters.count)
+        for range in droppedRanges { for i in range { dropped[i] = true } }
         // RANGE=THISANDFUTURE overrides by UID, in the order of their RECURRENCE-IDs.
         var futures: [String: [(recurrenceID: AgendaTime, occurrence: Occurrence)]] = [:]
         for o in overrides {
             let anchor = seriesIndex[o.kind]?[o.uid].flatMap { series[Int($0)].anchor }
             let rid = anchor.map { o.recurrenceID.matching(series: $0.asAnchor) } ?? o.recurrenceID
-            if let key = OverrideKey.make(uid: o.uid, rid.agendaTime) { overrideKeys.insert(key) }
+            // An override replaces the instance of that start in the series of its UID, of either kind.
+            if !o.uid.isEmpty {
+                let key = rid.agendaTime.matchKey
+                for kind in [ComponentRecord.Kind.event, .reminder] {
+                    guard let index = seriesIndex[kind]?[o.uid] else { continue }
+                    for i in series[Int(index)].revision.masters where masterKeys[i] == key { dropped[i] = true }
+                }
+            }
             if o.thisAndFuture && !o.uid.isEmpty { futures[o.uid, default: []].append((rid.agendaTime, o.occurrence)) }
         }
         for uid in futures.keys { futures[uid]!.sort { $0.recurrenceID.wall < $1.recurrenceID.wall } }
         var occurrences = overrides.map(\.occurrence)
         occurrences.reserveCapacity(masters.count + overrides.count)
-        for (index, (occurrence, key)) in zip(masters, masterKeys).enumerated() {
-            if key != LoadRun.noKey, !overrideKeys.isEmpty, overrideKeys.contains(OverrideKey(uid: occurrence.uid, time: key)) { continue }
-            if !droppedRanges.isEmpty && droppedRanges.contains(where: { $0.contains(index) }) { continue }
+        for (index, occurrence) in masters.enumerated() where !dropped[index] {
             if !futures.isEmpty, let future = futures[occurrence.uid], let changed = LoadRun.changed(occurrence, by: future) {
                 occurrences.append(changed)
                 continue
