@@ -78,11 +78,13 @@ struct AgendaPipeline {
         }
     }
 
-    /// ICS_AGENDA_THREADS fixes how many threads read components and format
-    /// JSON (tests use it to show that the output does not depend on it);
-    /// otherwise every core is used on large inputs.
+    /// How many threads place rows and format JSON: ICS_AGENDA_THREADS, or
+    /// every core (at most 8). Small agendas use one whatever this says.
     static var workerCount: Int { threads ?? min(ProcessInfo.processInfo.activeProcessorCount, 8) }
 
+    /// ICS_AGENDA_THREADS fixes how many threads read components, place rows
+    /// and format JSON (tests use it to show that the output does not depend
+    /// on it); otherwise every core is used on large inputs.
     static let threads = ProcessInfo.processInfo.environment["ICS_AGENDA_THREADS"].flatMap { Int($0) }.map { min(max($0, 1), 64) }
 
     static func useColor(_ choice: ColorChoice, environment: [String: String]) -> Bool {
