@@ -32,10 +32,14 @@ public struct CalendarLoader {
     /// How many threads read components: nil for every core on a large
     /// file. The agenda is the same whatever the number.
     public let threads: Int?
+    /// Parse every component, also the one-off events far from the window
+    /// that are otherwise skipped unread: `--strict` must see their damage.
+    public let readsEveryComponent: Bool
 
-    public init(window: AgendaWindow, threads: Int? = nil) {
+    public init(window: AgendaWindow, threads: Int? = nil, readsEveryComponent: Bool = false) {
         self.window = window
         self.threads = threads
+        self.readsEveryComponent = readsEveryComponent
     }
 
     /// - Parameters:
@@ -72,6 +76,7 @@ public struct CalendarLoader {
         let info = CalendarInfo(name: split.calendarName ?? defaultName, source: source, path: path)
         var run = LoadRun(window: window, calendar: info, path: path)
         run.threads = threads
+        run.readsEveryComponent = readsEveryComponent
         run.release = release.map { release in { range in release((range.lowerBound + skip)..<(range.upperBound + skip)) } }
         run.read(split.chunks, from: buffer, wrTimezone: split.wrTimezone)
         return run.finish()
@@ -113,6 +118,7 @@ struct LoadRun {
     private var textRepair = TextRepair.Report()
     var release: ((Range<Int>) -> Void)?
     var threads: Int?
+    var readsEveryComponent = false
 
     init(window: AgendaWindow, calendar: CalendarInfo, path: String) {
         self.window = window
@@ -138,7 +144,7 @@ struct LoadRun {
         let processor = ChunkProcessor(
             window: window, calendar: calendar, zones: zones,
             reader: ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap(zones.zone(for:))),
-            prefilter: WindowPrefilter(window: window))
+            prefilter: readsEveryComponent ? nil : WindowPrefilter(window: window))
         let items = chunks.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
         // Framing touched every page; from here on pages are read in order,
         // and each stretch is given back once passed.

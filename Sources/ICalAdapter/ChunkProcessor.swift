@@ -36,11 +36,12 @@ struct ChunkProcessor: @unchecked Sendable {
     let calendar: CalendarInfo
     let zones: ZoneTable
     let reader: ComponentReader
-    let prefilter: WindowPrefilter
+    /// nil: every component is parsed.
+    let prefilter: WindowPrefilter?
 
     func process(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar]) -> ProcessedChunk {
         var out = ProcessedChunk()
-        if let skippable = prefilter.skippableEvent(chunk, buffer) {
+        if let skippable = prefilter?.skippableEvent(chunk, buffer) {
             // A one-off event far from the window: counted, and known as a
             // revision of its UID, but not parsed.
             out.counted = (.event, skippable.uid, false)

@@ -16,7 +16,8 @@ struct AgendaPipeline {
     /// one found in a folder is skipped with a warning.
     /// - Parameter strict: a file in a folder that is not iCalendar or
     ///   cannot be read stops the run, as a file named on the command line
-    ///   does (the caller then fails on any diagnostic too).
+    ///   does (the caller then fails on any diagnostic too), and every
+    ///   component is parsed, also one-off events far from the window.
     func load(_ paths: [String], strict: Bool = false) throws -> [LoadedCalendar] {
         try AgendaPipeline.load(paths, window: settings.window, strict: strict)
     }
@@ -30,7 +31,7 @@ struct AgendaPipeline {
         if strict && !skipped.isEmpty {
             throw UnreadableInput(path: "--strict", reason: "\(skipped.count) file\(skipped.count == 1 ? "" : "s") or folder\(skipped.count == 1 ? "" : "s") could not be read")
         }
-        let loader = CalendarLoader(window: window, threads: threads)
+        let loader = CalendarLoader(window: window, threads: threads, readsEveryComponent: strict)
         var calendars: [LoadedCalendar] = []
         for file in files {
             do {
