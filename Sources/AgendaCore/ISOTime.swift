@@ -16,8 +16,10 @@ public struct ISOTime: Sendable {
         return string(instant: time.instant(in: clock))
     }
 
-    /// The same text, appended as UTF-8 bytes, digit by digit: this runs
-    /// for every time printed, and a String each would cost an allocation.
+    /// The same text, appended as UTF-8 bytes: written digit by digit into
+    /// a buffer on the stack and appended once, since this runs for every
+    /// time printed and a String (or an append per byte) each costs more
+    /// than the rest of the line.
     public func append(_ time: AgendaTime, to out: inout [UInt8]) {
         if time.isDate {
             ISOTime.append(date: CivilDate(daysSinceEpoch: Int((time.wall.timeIntervalSince1970 / 86400).rounded(.down))), to: &out)
@@ -35,38 +37,65 @@ public struct ISOTime: Sendable {
         let date = CivilDate(daysSinceEpoch: days)
         guard (0...9999).contains(date.year) else { return out.append(contentsOf: string(instant: instant).utf8) }
         let off = abs(offset)
-        ISOTime.append(date: date, to: &out)
-        out.append(0x54)
-        ISOTime.append(digits: secs / 3600, 2, to: &out)
-        out.append(0x3A)
-        ISOTime.append(digits: secs / 60 % 60, 2, to: &out)
-        out.append(0x3A)
-        ISOTime.append(digits: secs % 60, 2, to: &out)
-        out.append(offset < 0 ? 0x2D : 0x2B)
-        ISOTime.append(digits: off / 3600, 2, to: &out)
-        out.append(0x3A)
-        ISOTime.append(digits: off / 60 % 60, 2, to: &out)
+        var text = ISOTime.Digits()
+        text.date(date)
+        text.byte(0x54)
+        text.number(secs / 3600, 2)
+        text.byte(0x3A)
+        text.number(secs / 60 % 60, 2)
+        text.byte(0x3A)
+        text.number(secs % 60, 2)
+        text.byte(offset < 0 ? 0x2D : 0x2B)
+        text.number(off / 3600, 2)
+        text.byte(0x3A)
+        text.number(off / 60 % 60, 2)
+        text.append(to: &out)
     }
 
     /// `YYYY-MM-DD` as UTF-8 bytes (the same text as `CivilDate.iso`).
     public static func append(date: CivilDate, to out: inout [UInt8]) {
         guard (0...9999).contains(date.year) else { return out.append(contentsOf: date.iso.utf8) }
-        append(digits: date.year, 4, to: &out)
-        out.append(0x2D)
-        append(digits: date.month, 2, to: &out)
-        out.append(0x2D)
-        append(digits: date.day, 2, to: &out)
+        var text = Digits()
+        text.date(date)
+        text.append(to: &out)
     }
 
-    /// `n` (not negative) in `width` decimal digits, zero-padded.
-    static func append(digits n: Int, _ width: Int, to out: inout [UInt8]) {
-        var divisor = 1
-        for _ in 1..<width { divisor *= 10 }
-        var v = n
-        while divisor > 0 {
-            out.append(UInt8(48 + v / divisor % 10))
-            v %= divisor
-            divisor /= 10
+    /// Up to 32 bytes of text, written in place.
+    struct Digits {
+        private var bytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        private var count = 0
+
+        mutating func byte(_ b: UInt8) {
+            withUnsafeMutableBytes(of: &bytes) { $0[count] = b }
+            count += 1
+        }
+
+        /// `n` (0 or more) in `width` decimal digits, zero-padded.
+        mutating func number(_ n: Int, _ width: Int) {
+            let at = count
+            withUnsafeMutableBytes(of: &bytes) { buffer in
+                var v = n
+                var i = at + width
+                while i > at {
+                    i -= 1
+                    buffer[i] = UInt8(truncatingIfNeeded: 48 + v % 10)
+                    v /= 10
+                }
+            }
+            count += width
+        }
+
+        /// `YYYY-MM-DD`, for years 0 to 9999.
+        mutating func date(_ date: CivilDate) {
+            number(date.year, 4)
+            byte(0x2D)
+            number(date.month, 2)
+            byte(0x2D)
+            number(date.day, 2)
+        }
+
+        func append(to out: inout [UInt8]) {
+            withUnsafeBytes(of: bytes) { out.append(contentsOf: $0[0..<count]) }
         }
     }
 

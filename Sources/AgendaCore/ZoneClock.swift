@@ -57,37 +57,52 @@ public struct ZoneClock: Sendable {
 }
 
 /// A zone's UTC offset changes from 1900 to 2100, found once with
-/// `nextDaylightSavingTimeTransition(after:)` and searched by bisection.
+/// `nextDaylightSavingTimeTransition(after:)`. A lookup starts from the
+/// bucket of its instant (buckets of 2^20 seconds, about 12 days, each
+/// knowing how many changes precede it) and steps over the few changes
+/// inside: no search, since it runs several times for every row.
 /// Outside that span it asks the zone itself.
 final class OffsetTable: Sendable {
     private static let first = Date(timeIntervalSince1970: -2_208_988_800)  // 1900-01-01
     private static let last = Date(timeIntervalSince1970: 4_102_444_800)  // 2100-01-01
-    private let starts: [Double]
+    private static let bucketShift = 20
+    private let starts: [Int64]
     private let offsets: [Int]
     private let initial: Int
+    /// For each bucket, how many changes happen before it begins.
+    private let before: [Int32]
 
     init(_ zone: TimeZone) {
-        var starts: [Double] = []
+        var starts: [Int64] = []
         var offsets: [Int] = []
         var t = OffsetTable.first
         while let next = zone.nextDaylightSavingTimeTransition(after: t), next < OffsetTable.last {
-            starts.append(next.timeIntervalSince1970)
+            starts.append(Int64(next.timeIntervalSince1970.rounded(.down)))
             offsets.append(zone.secondsFromGMT(for: next))
             t = next
         }
         self.starts = starts
         self.offsets = offsets
         initial = zone.secondsFromGMT(for: OffsetTable.first)
+        let origin = Int64(OffsetTable.first.timeIntervalSince1970)
+        let buckets = Int((Int64(OffsetTable.last.timeIntervalSince1970) - origin) >> OffsetTable.bucketShift) + 1
+        var before = [Int32](repeating: 0, count: buckets)
+        var passed = 0
+        for b in 0..<buckets {
+            let begins = origin + Int64(b) << OffsetTable.bucketShift
+            while passed < starts.count && starts[passed] < begins { passed += 1 }
+            before[b] = Int32(passed)
+        }
+        self.before = before
     }
 
     func offset(at instant: Date, zone: TimeZone) -> Int {
         guard instant >= OffsetTable.first && instant < OffsetTable.last else { return zone.secondsFromGMT(for: instant) }
         let x = instant.timeIntervalSince1970
-        var low = 0, high = starts.count
-        while low < high {
-            let mid = (low + high) / 2
-            if starts[mid] <= x { low = mid + 1 } else { high = mid }
-        }
+        let bucket = Int((Int64(x.rounded(.down)) - Int64(OffsetTable.first.timeIntervalSince1970)) >> OffsetTable.bucketShift)
+        // Changes at or before x: those before the bucket, then the ones inside it up to x.
+        var low = Int(before[bucket])
+        while low < starts.count && Double(starts[low]) <= x { low += 1 }
         return low == 0 ? initial : offsets[low - 1]
     }
 }
