@@ -107,6 +107,13 @@ struct ComponentReader {
             case ICAL_XLICERROR_PROPERTY:
                 let message = text(icalproperty_get_xlicerror(p)) ?? "unreadable property"
                 let name = LibicalMessages.propertyName(in: message)
+                if name == "RRULE", let value = LibicalMessages.removedValue(in: message), let mended = RuleDiagnosis.mended(value) {
+                    record.rrules.append(icalrecurrencetype_from_string(mended.rule))
+                    let shown = value.count > 80 ? String(value.prefix(80)) + "…" : value
+                    record.problems.append(.libical(property: "RRULE",
+                        message: "cannot read \"\(shown)\" as written (\(mended.changes)); read as \"\(mended.rule)\"", value: value))
+                    continue
+                }
                 record.problems.append(.libical(property: name, message: LibicalMessages.describe(message, property: name),
                     value: LibicalMessages.removedValue(in: message)))
                 if name == "RECURRENCE-ID" { record.unreadableRecurrenceID = true }

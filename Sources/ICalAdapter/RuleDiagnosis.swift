@@ -24,6 +24,41 @@ enum RuleDiagnosis {
         return "cannot read \"\(shown)\" as a recurrence rule"
     }
 
+    /// A refused rule as its writer plainly meant it, when only slips of
+    /// syntax stand in the way: separators escaped as in TEXT
+    /// (`FREQ=DAILY\;COUNT=10`), the property name written twice
+    /// (`RRULE:RRULE:FREQ=…`), a word that is not NAME=VALUE, a COUNT
+    /// below 1 beside an UNTIL (which bounds the rule anyway). The mended
+    /// text is read by libical; nil when these are not what is wrong.
+    static func mended(_ value: String) -> (rule: String, changes: String)? {
+        var text = value
+        var changes: [String] = []
+        if text.contains("\\;") || text.contains("\\,") {
+            text = text.replacingOccurrences(of: "\\;", with: ";").replacingOccurrences(of: "\\,", with: ",")
+            changes.append("escaped separators read as plain")
+        }
+        while text.uppercased().hasPrefix("RRULE:") {
+            text.removeFirst("RRULE:".count)
+            changes.append("the repeated name RRULE: left out")
+        }
+        var parts = text.split(separator: ";", omittingEmptySubsequences: true).map(String.init)
+        for part in parts where !part.contains("=") {
+            let shown: String = part.count > 40 ? String(part.prefix(40)) + "…" : part
+            changes.append("\"" + shown + "\" left out")
+        }
+        parts.removeAll { !$0.contains("=") }
+        func part(named name: String) -> String? {
+            parts.first { $0.uppercased().hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
+        }
+        if part(named: "UNTIL") != nil, let count = part(named: "COUNT"), (Int(count) ?? 0) < 1 {
+            parts.removeAll { $0.uppercased().hasPrefix("COUNT=") }
+            changes.append("COUNT=\(count) left out beside UNTIL")
+        }
+        let rule = parts.joined(separator: ";")
+        guard !changes.isEmpty, rule != value, parses(rule) else { return nil }
+        return (rule, changes.joined(separator: ", "))
+    }
+
     /// Whether libical reads a rule. The corresponding libical function is
     /// `icalrecurrencetype_from_string`; it returns no frequency on any error.
     static func parses(_ rule: String) -> Bool {
