@@ -10,22 +10,31 @@ public struct ISOTime: Sendable {
     }
 
     public func string(_ time: AgendaTime) -> String {
-        if time.isDate {
-            return CivilDate(daysSinceEpoch: Int((time.wall.timeIntervalSince1970 / 86400).rounded(.down))).iso
-        }
-        return string(instant: time.instant(in: clock))
+        var bytes: [UInt8] = []
+        append(time, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The same text, appended as UTF-8 bytes: written digit by digit into
-    /// a buffer on the stack and appended once, since this runs for every
-    /// time printed and a String (or an append per byte) each costs more
-    /// than the rest of the line.
+    public func string(instant: Date) -> String {
+        var bytes: [UInt8] = []
+        append(instant: instant, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The same text, appended as UTF-8 bytes.
     public func append(_ time: AgendaTime, to out: inout [UInt8]) {
         if time.isDate {
             ISOTime.append(date: CivilDate(daysSinceEpoch: Int((time.wall.timeIntervalSince1970 / 86400).rounded(.down))), to: &out)
-            return
+        } else {
+            append(instant: time.instant(in: clock), to: &out)
         }
-        let instant = time.instant(in: clock)
+    }
+
+    /// An instant read in the display zone, `YYYY-MM-DDTHH:MM:SS+HH:MM`:
+    /// written digit by digit into a buffer on the stack and appended once,
+    /// since this runs for every time printed and a String (or an append per
+    /// byte) each costs more than the rest of the line.
+    public func append(instant: Date, to out: inout [UInt8]) {
         let offset = clock.offset(at: instant)
         let wall = Int((instant.timeIntervalSince1970).rounded(.down)) + offset
         var days = wall / 86400
@@ -35,9 +44,13 @@ public struct ISOTime: Sendable {
             days -= 1
         }
         let date = CivilDate(daysSinceEpoch: days)
-        guard (0...9999).contains(date.year) else { return out.append(contentsOf: string(instant: instant).utf8) }
         let off = abs(offset)
-        var text = ISOTime.Digits()
+        guard (0...9999).contains(date.year) else {
+            let time = "T\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))"
+            let zone = "\(offset < 0 ? "-" : "+")\(pad(off / 3600, 2)):\(pad(off / 60 % 60, 2))"
+            return out.append(contentsOf: (date.iso + time + zone).utf8)
+        }
+        var text = Digits()
         text.date(date)
         text.byte(0x54)
         text.number(secs / 3600, 2)
@@ -96,44 +109,6 @@ public struct ISOTime: Sendable {
 
         func append(to out: inout [UInt8]) {
             withUnsafeBytes(of: bytes) { out.append(contentsOf: $0[0..<count]) }
-        }
-    }
-
-    public func string(instant: Date) -> String {
-        let offset = clock.offset(at: instant)
-        let wall = Int((instant.timeIntervalSince1970).rounded(.down)) + offset
-        var days = wall / 86400
-        var secs = wall % 86400
-        if secs < 0 {
-            secs += 86400
-            days -= 1
-        }
-        let date = CivilDate(daysSinceEpoch: days)
-        let off = abs(offset)
-        guard (0...9999).contains(date.year) else {
-            return "\(date.iso)T\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))"
-                + "\(offset < 0 ? "-" : "+")\(pad(off / 3600, 2)):\(pad(off / 60 % 60, 2))"
-        }
-        // YYYY-MM-DDTHH:MM:SS+HH:MM, written digit by digit: this runs for every time printed.
-        return String(unsafeUninitializedCapacity: 25) { buffer in
-            var i = 0
-            func put(_ n: Int, _ width: Int) {
-                var d = width, v = n
-                while d > 0 {
-                    d -= 1
-                    buffer[i + d] = UInt8(48 + v % 10)
-                    v /= 10
-                }
-                i += width
-            }
-            func put(_ c: UInt8) {
-                buffer[i] = c
-                i += 1
-            }
-            put(date.year, 4); put(0x2D); put(date.month, 2); put(0x2D); put(date.day, 2); put(0x54)
-            put(secs / 3600, 2); put(0x3A); put(secs / 60 % 60, 2); put(0x3A); put(secs % 60, 2)
-            put(offset < 0 ? 0x2D : 0x2B); put(off / 3600, 2); put(0x3A); put(off / 60 % 60, 2)
-            return i
         }
     }
 }
