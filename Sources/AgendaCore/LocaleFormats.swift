@@ -55,7 +55,7 @@ public final class LocaleFormats {
 
     /// A range of days in the locale's style: "March 3 – 9, 2025".
     public func dayRange(_ first: CivilDate, _ last: CivilDate) -> String {
-        interval.string(from: first.midnightUTC, to: last.midnightUTC) ?? "\(dayHeader(first)) – \(dayHeader(last))"
+        interval.string(from: first.midnightUTC, to: last.midnightUTC)
     }
 
     /// "Today" (0) or "Tomorrow" (1) in the locale's words, capitalised.
