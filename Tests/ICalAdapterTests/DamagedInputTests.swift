@@ -37,6 +37,36 @@ func cpuTime(_ body: () throws -> Void) rethrows -> Duration {
         Dictionary(loaded.occurrences.map { ($0.uid, $0.title) }, uniquingKeysWith: { a, _ in a })
     }
 
+    /// A rule with only slips of syntax lists what the same rule written
+    /// cleanly lists; a rule with a truly bad part keeps only DTSTART.
+    @Test(arguments: [
+        ("FREQ=DAILY\\;COUNT=4", "FREQ=DAILY;COUNT=4"),
+        ("FREQ=WEEKLY\\;BYDAY=MO\\,TH\\;COUNT=5", "FREQ=WEEKLY;BYDAY=MO,TH;COUNT=5"),
+        ("RRULE:FREQ=DAILY;INTERVAL=3", "FREQ=DAILY;INTERVAL=3"),
+        ("RRULE:RRULE:Whatever;FREQ=DAILY;COUNT=2", "FREQ=DAILY;COUNT=2"),
+        ("FREQ=DAILY;UNTIL=20250310T000000Z;COUNT=0", "FREQ=DAILY;UNTIL=20250310T000000Z"),
+    ])
+    func ruleWithSlipsOfSyntaxIsReadAsMeant(written: String, meant: String) throws {
+        func starts(_ rule: String) throws -> (starts: [AgendaTime?], warnings: [String]) {
+            let loaded = try loadBytes(wrap(Array("BEGIN:VEVENT\r\nUID:r\r\nSUMMARY:R\r\nDTSTART:20250303T100000Z\r\nRRULE:\(rule)\r\nEND:VEVENT\r\n".utf8)))
+            return (loaded.occurrences.map(\.start), loaded.diagnostics.map(\.description))
+        }
+        let mended = try starts(written), clean = try starts(meant)
+        #expect(mended.starts == clean.starts)
+        #expect(mended.starts.count > 1)
+        #expect(clean.warnings.isEmpty)
+        #expect(mended.warnings.count == 1)
+        #expect(mended.warnings.first?.contains("read as \"\(meant)\"") == true)
+    }
+
+    @Test(arguments: ["FREQ=WEEKLY;BYDAY=XX", "FREQ=FORTNIGHTLY;COUNT=3", "FREQ=DAILY\\;BYDAY=XX", "COUNT=-1;UNTIL=20250310T000000Z"])
+    func ruleWithABadPartIsNotGuessedAt(written: String) throws {
+        let loaded = try loadBytes(wrap(Array("BEGIN:VEVENT\r\nUID:r\r\nSUMMARY:R\r\nDTSTART:20250303T100000Z\r\nRRULE:\(written)\r\nEND:VEVENT\r\n".utf8)))
+        #expect(loaded.occurrences.count == 1)
+        #expect(loaded.diagnostics.count == 1)
+        #expect(loaded.diagnostics.first?.description.contains("the rule is ignored") == true)
+    }
+
     @Test func nulBytesAreDroppedWithOneWarning() throws {
         let loaded = try loadBytes(wrap(
             event("a", Array("Good".utf8), day: 3) + event("n", Array("Nu\u{0}ll\u{0}".utf8), day: 4) + event("b", Array("Also \u{0}good".utf8), day: 5)))
