@@ -35,11 +35,25 @@ public struct CalendarLoader {
     /// Parse every component, also the one-off events far from the window
     /// that are otherwise skipped unread: `--strict` must see their damage.
     public let readsEveryComponent: Bool
+    /// Rows beyond one a day that the file's series may list together
+    /// (`rowsPerFile`; tests give a small one).
+    public let rowBudget: Int
 
-    public init(window: AgendaWindow, threads: Int? = nil, readsEveryComponent: Bool = false) {
+    /// Rows beyond one a day that the series of one file may list together
+    /// (each series at most `RecurrenceExpander.maxInstances`): once spent,
+    /// a further series lists one row a day of the window, with a warning.
+    /// Real calendars do not come near it (no series of gencal's 300,000
+    /// components lists more than one row a day); it bounds what a small
+    /// hostile file costs to what the same file of daily events would: a
+    /// thousand `FREQ=SECONDLY` rules would otherwise make a hundred
+    /// million rows.
+    public static let rowsPerFile = 1_000_000
+
+    public init(window: AgendaWindow, threads: Int? = nil, readsEveryComponent: Bool = false, rowBudget: Int = CalendarLoader.rowsPerFile) {
         self.window = window
         self.threads = threads
         self.readsEveryComponent = readsEveryComponent
+        self.rowBudget = rowBudget
     }
 
     /// - Parameters:
@@ -77,6 +91,7 @@ public struct CalendarLoader {
         var run = LoadRun(window: window, calendar: info, path: path)
         run.threads = threads
         run.readsEveryComponent = readsEveryComponent
+        run.rowBudget = rowBudget
         run.release = release.map { release in { range in release((range.lowerBound + skip)..<(range.upperBound + skip)) } }
         run.read(split.chunks, from: buffer, wrTimezone: split.wrTimezone)
         return run.finish()
@@ -118,6 +133,8 @@ struct LoadRun {
     private var textRepair = TextRepair.Report()
     var release: ((Range<Int>) -> Void)?
     var threads: Int?
+    /// What is left of the file's budget (`CalendarLoader.rowsPerFile`).
+    var rowBudget = CalendarLoader.rowsPerFile
     var readsEveryComponent = false
 
     init(window: AgendaWindow, calendar: CalendarInfo, path: String) {
@@ -142,6 +159,7 @@ struct LoadRun {
             }
         }
         let processor = ChunkProcessor(
+            rowBudget: rowBudget,
             window: window, calendar: calendar, zones: zones,
             reader: ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap(zones.zone(for:))),
             prefilter: readsEveryComponent ? nil : WindowPrefilter(window: window))
@@ -158,26 +176,38 @@ struct LoadRun {
             if let threads { max(1, threads) } else if items.count >= LoadRun.parallelFrom {
                 max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
             } else { 1 }
-        let batchSize = workers == 1 ? max(items.count, 1) : 1024
-        var results = [ProcessedChunk](repeating: ProcessedChunk(), count: min(batchSize, items.count))
+        var results = [ProcessedChunk](repeating: ProcessedChunk(), count: min(LoadRun.batchSize, items.count))
         var scratches = [[CChar]](repeating: [], count: workers)
         scratches[0] = scratch
         // libical sets up its UTC zone and zone list on first use, partly
         // without a lock: do that here, before any worker runs.
         _ = ZoneTable.utc
-        var start = 0
-        while start < items.count {
-            let end = min(start + batchSize, items.count)
-            let batch = SharedInput(items: items, start: start, count: end - start, buffer: buffer, processor: processor)
+        func process(_ start: Int, _ jobs: [(slot: Int, maxRows: Int)]) {
+            let batch = SharedInput(items: items, start: start, jobs: jobs, buffer: buffer, processor: processor)
             results.withUnsafeMutableBufferPointer { out in
                 scratches.withUnsafeMutableBufferPointer { scratch in
                     let shared = SharedOutput(results: out, scratch: scratch)
-                    if workers == 1 {
+                    let threads = min(workers, jobs.count)
+                    if threads <= 1 {
                         batch.process(worker: 0, of: 1, into: shared)
                     } else {
-                        DispatchQueue.concurrentPerform(iterations: workers) { batch.process(worker: $0, of: workers, into: shared) }
+                        DispatchQueue.concurrentPerform(iterations: threads) { batch.process(worker: $0, of: threads, into: shared) }
                     }
                 }
+            }
+        }
+        let windowDays = Int((window.end.timeIntervalSince(window.start) / 86400).rounded(.up))
+        let firstRows = min(RecurrenceExpander.maxInstances, max(windowDays + 1, 1))
+        var start = 0
+        while start < items.count {
+            let end = min(start + LoadRun.batchSize, items.count)
+            // Every series may list one row a day; one that reaches that is
+            // read again, alone and in file order, with more out of the
+            // file's budget, which then pays for what it really listed.
+            process(start, (0..<(end - start)).map { ($0, firstRows) })
+            for i in 0..<(end - start) where results[i].reachedRowLimit && rowBudget > 0 {
+                process(start, [(i, firstRows + min(RecurrenceExpander.maxInstances - firstRows, rowBudget))])
+                rowBudget = max(0, rowBudget - max(0, results[i].rowsListed - firstRows))
             }
             for i in 0..<(end - start) {
                 apply(results[i])
@@ -192,6 +222,8 @@ struct LoadRun {
         scratch = scratches[0]
     }
 
+    /// Components read together, before they are applied in file order.
+    static let batchSize = 1024
     /// Below this many components one thread is quicker than starting more.
     static let parallelFrom = 512
 
@@ -355,18 +387,20 @@ struct Series {
 }
 
 /// One batch of components, as the workers see it. Each worker takes every
-/// `workers`-th component (so that slow and quick ones spread evenly) and
-/// writes only its own result slots and its own scratch buffer.
+/// `workers`-th job (so that slow and quick ones spread evenly) and writes
+/// only its own result slots and its own scratch buffer.
 private struct SharedInput: @unchecked Sendable {
     let items: [ComponentSplitter.Chunk]
     let start: Int
-    let count: Int
+    /// Which components of the batch to read (their slot), each with the rows it may list.
+    let jobs: [(slot: Int, maxRows: Int)]
     let buffer: UnsafeBufferPointer<UInt8>
     let processor: ChunkProcessor
 
     func process(worker: Int, of workers: Int, into output: SharedOutput) {
-        for i in stride(from: worker, to: count, by: workers) {
-            output.results[i] = processor.process(items[start + i], buffer, scratch: &output.scratch[worker])
+        for j in stride(from: worker, to: jobs.count, by: workers) {
+            let (slot, maxRows) = jobs[j]
+            output.results[slot] = processor.process(items[start + slot], buffer, scratch: &output.scratch[worker], maxRows: maxRows)
         }
     }
 }

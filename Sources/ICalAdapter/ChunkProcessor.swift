@@ -24,6 +24,9 @@ struct ProcessedChunk {
     var masterKeys: [Int64] = []
     /// Given only when the component is kept (it is about its expansion).
     var cutWarning: (line: Int, message: String)?
+    /// The rows its series makes, and whether it was cut at the rows it was allowed (`maxRows`).
+    var rowsListed = 0
+    var reachedRowLimit = false
 }
 
 /// Parses, reads and expands one component. Safe to use from several
@@ -32,6 +35,8 @@ struct ProcessedChunk {
 /// (`builtin_mutex`, `changes_mutex` in icaltimezone.c); `ZoneTable` locks;
 /// everything else here is local to the call.
 struct ChunkProcessor: @unchecked Sendable {
+    /// The file's budget of rows beyond one a day, for the warning when it is spent.
+    let rowBudget: Int
     let window: AgendaWindow
     let calendar: CalendarInfo
     let zones: ZoneTable
@@ -39,7 +44,11 @@ struct ChunkProcessor: @unchecked Sendable {
     /// nil: every component is parsed.
     let prefilter: WindowPrefilter?
 
-    func process(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar]) -> ProcessedChunk {
+    /// - Parameter maxRows: the rows a recurring component may list (see `CalendarLoader.rowsPerFile`).
+    func process(
+        _ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar],
+        maxRows: Int = RecurrenceExpander.maxInstances
+    ) -> ProcessedChunk {
         var out = ProcessedChunk()
         if let skippable = prefilter?.skippableEvent(chunk, buffer) {
             // A one-off event far from the window: counted, and known as a
@@ -53,7 +62,7 @@ struct ChunkProcessor: @unchecked Sendable {
         let isa = icalcomponent_isa(component)
         guard isa == ICAL_VEVENT_COMPONENT || isa == ICAL_VTODO_COMPONENT else { return out }
         let record = reader.read(component, kind: isa == ICAL_VEVENT_COMPONENT ? .event : .reminder)
-        add(record, chunk: chunk, buffer: buffer, to: &out)
+        add(record, chunk: chunk, buffer: buffer, maxRows: maxRows, to: &out)
         return out
     }
 
@@ -68,7 +77,9 @@ struct ChunkProcessor: @unchecked Sendable {
         return component
     }
 
-    private func add(_ record: ComponentRecord, chunk: ComponentSplitter.Chunk, buffer: UnsafeBufferPointer<UInt8>, to out: inout ProcessedChunk) {
+    private func add(
+        _ record: ComponentRecord, chunk: ComponentSplitter.Chunk, buffer: UnsafeBufferPointer<UInt8>, maxRows: Int, to out: inout ProcessedChunk
+    ) {
         let line = chunk.firstLine
         let kindName = record.kind == .event ? "VEVENT" : "VTODO"
         let label = record.summary.isEmpty ? kindName : "\(kindName) \"\(record.summary)\""
@@ -150,14 +161,23 @@ struct ChunkProcessor: @unchecked Sendable {
         var cut: String? = nil
         let isReminder = record.kind == .reminder
         // A reminder is placed by one day, not a span: nothing before the window reaches into it.
-        let expander = RecurrenceExpander(window: window, lookBehind: isReminder ? 0 : timing.lookBehind)
-        for instance in expander.instances(of: record, anchor: anchor, keepLatestBefore: isReminder, cut: &cut) {
+        let expander = RecurrenceExpander(window: window, lookBehind: isReminder ? 0 : timing.lookBehind, maxRows: maxRows)
+        var limited = false
+        var rows = 0
+        for instance in expander.instances(of: record, anchor: anchor, keepLatestBefore: isReminder, cut: &cut, rows: &rows, limited: &limited) {
             var occurrence = timing.occurrence(item, at: instance.start, recurrenceID: instance.startTime)
             if let periodEnd = instance.periodEnd, record.kind == .event {
                 occurrence = Occurrence(item: item, start: occurrence.start, end: periodEnd, recurrenceID: instance.startTime)
             }
             addMaster(occurrence, OverrideKey.make(uid: record.uid, instance.startTime))
         }
-        if let cut { out.cutWarning = (LineFinder.find("RRULE", in: chunk, buffer)?.line ?? line, "RRULE: \(cut) (in \(label))") }
+        out.rowsListed = rows
+        out.reachedRowLimit = limited
+        if var cut {
+            if limited && maxRows < RecurrenceExpander.maxInstances {
+                cut += " (the file's budget of \(rowBudget) rows beyond one a day is spent)"
+            }
+            out.cutWarning = (LineFinder.find("RRULE", in: chunk, buffer)?.line ?? line, "RRULE: \(cut) (in \(label))")
+        }
     }
 }

@@ -27,12 +27,25 @@ struct RecurrenceExpander {
     let window: AgendaWindow
     /// How far before the window an instance may start and still reach into it.
     let lookBehind: TimeInterval
+    /// The rows this component may put into the window: `maxInstances`,
+    /// or one a day of the window once the file's budget is spent (`CalendarLoader.rowsPerFile`).
+    var maxRows = RecurrenceExpander.maxInstances
+
+    init(window: AgendaWindow, lookBehind: TimeInterval, maxRows: Int = RecurrenceExpander.maxInstances) {
+        self.window = window
+        self.lookBehind = lookBehind
+        self.maxRows = maxRows
+    }
 
     /// Instances of `anchor`'s series that start before the window's end, in no particular order.
     ///
     /// With `keepLatestBefore` (reminders), the last instance before the
     /// window is kept too: it is the one that can be overdue today.
-    func instances(of record: ComponentRecord, anchor: ZonedTime, keepLatestBefore: Bool = false, cut: inout String?) -> [Instance] {
+    /// `rows` tells how many rows the instances make (each counts once for
+    /// every day it spans), `limited` whether the series was cut at `maxRows`.
+    func instances(
+        of record: ComponentRecord, anchor: ZonedTime, keepLatestBefore: Bool = false, cut: inout String?, rows: inout Int, limited: inout Bool
+    ) -> [Instance] {
         var result: [Instance] = []
         var latestBefore: (instance: Instance, at: Date)? = nil
         var seen = Set<Int64>()
@@ -44,7 +57,7 @@ struct RecurrenceExpander {
         // window: fewer of them make as many rows.
         let windowDays = max(Int((window.end.timeIntervalSince(window.start) / 86400).rounded(.up)), 1)
         let spanDays = min(max(Int(lookBehind / 86400) - 1, 1), windowDays)
-        let limit = max(RecurrenceExpander.maxInstances / spanDays, 1)
+        let limit = max(maxRows / spanDays, 1)
         var budget = ExpansionBudget()
 
         func consider(_ start: ZonedTime, periodEnd: AgendaTime? = nil) -> Bool {
@@ -83,7 +96,9 @@ struct RecurrenceExpander {
             walk(rule, from: anchor, skipTo: skipTo, budget: &budget, cut: &cut, consider)
         }
         if let latestBefore { result.append(latestBefore.instance) }
+        rows = result.count * spanDays
         if result.count >= limit {
+            limited = true
             cut = spanDays > 1
                 ? "more than \(limit) occurrences of \(spanDays) days each in the window; only the first \(limit) are listed"
                 : "more than \(limit) occurrences in the window; only the first \(limit) are listed"

@@ -27,7 +27,7 @@ enum RuleDiagnosis {
     /// A refused rule as its writer plainly meant it, when only slips of
     /// syntax stand in the way: separators escaped as in TEXT
     /// (`FREQ=DAILY\;COUNT=10`), the property name written twice
-    /// (`RRULE:RRULE:FREQ=…`), a word that is not NAME=VALUE, a COUNT
+    /// (`RRULE:RRULE:FREQ=…`), a stray word of letters and digits, a COUNT
     /// below 1 beside an UNTIL (which bounds the rule anyway). The mended
     /// text is read by libical; nil when these are not what is wrong.
     static func mended(_ value: String) -> (rule: String, changes: String)? {
@@ -42,11 +42,16 @@ enum RuleDiagnosis {
             changes.append("the repeated name RRULE: left out")
         }
         var parts = text.split(separator: ";", omittingEmptySubsequences: true).map(String.init)
-        for part in parts where !part.contains("=") {
+        // A stray word (letters and digits only); anything else without "="
+        // may be a part cut short, and is not guessed at.
+        func isWord(_ part: String) -> Bool {
+            !part.isEmpty && part.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+        }
+        for part in parts where isWord(part) {
             let shown: String = part.count > 40 ? String(part.prefix(40)) + "…" : part
             changes.append("\"" + shown + "\" left out")
         }
-        parts.removeAll { !$0.contains("=") }
+        parts.removeAll(where: isWord)
         func part(named name: String) -> String? {
             parts.first { $0.uppercased().hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
         }

@@ -59,12 +59,41 @@ func cpuTime(_ body: () throws -> Void) rethrows -> Duration {
         #expect(mended.warnings.first?.contains("read as \"\(meant)\"") == true)
     }
 
-    @Test(arguments: ["FREQ=WEEKLY;BYDAY=XX", "FREQ=FORTNIGHTLY;COUNT=3", "FREQ=DAILY\\;BYDAY=XX", "COUNT=-1;UNTIL=20250310T000000Z"])
+    @Test(arguments: ["FREQ=WEEKLY;BYDAY=XX", "FREQ=FORTNIGHTLY;COUNT=3", "FREQ=DAILY\\;BYDAY=XX", "COUNT=-1;UNTIL=20250310T000000Z",
+        "FREQ=DAILY;INTERVAL=2;C€"])
     func ruleWithABadPartIsNotGuessedAt(written: String) throws {
         let loaded = try loadBytes(wrap(Array("BEGIN:VEVENT\r\nUID:r\r\nSUMMARY:R\r\nDTSTART:20250303T100000Z\r\nRRULE:\(written)\r\nEND:VEVENT\r\n".utf8)))
         #expect(loaded.occurrences.count == 1)
         #expect(loaded.diagnostics.count == 1)
         #expect(loaded.diagnostics.first?.description.contains("the rule is ignored") == true)
+    }
+
+    /// Many absurd rules share the file's budget of rows beyond one a day,
+    /// in file order: the first ones are cut at the per-series cap, later
+    /// ones at one row a day, and a good series after them loses nothing.
+    /// The same whatever the number of threads.
+    @Test(arguments: [1, 3])
+    func absurdRulesShareTheFilesBudget(threads: Int) throws {
+        var body: [UInt8] = []
+        for i in 0..<12 {
+            body += Array("BEGIN:VEVENT\r\nUID:m\(i)\r\nSUMMARY:M\(i)\r\nDTSTART:20250301T000000Z\r\nRRULE:FREQ=MINUTELY\r\nEND:VEVENT\r\n".utf8)
+        }
+        body += Array("BEGIN:VEVENT\r\nUID:good\r\nSUMMARY:Weekly\r\nDTSTART:20250303T090000Z\r\nRRULE:FREQ=WEEKLY\r\nEND:VEVENT\r\n".utf8)
+        let loaded = try CalendarLoader(window: march, threads: threads, rowBudget: 100_000)
+            .load(wrap(body), path: "test.ics", defaultName: "test", source: ".")
+        let perSeries = Dictionary(grouping: loaded.occurrences, by: \.uid).mapValues(\.count)
+        // March has 31 days: 32 rows a series without the budget. A minute
+        // rule from 01:00 on March 1 (Berlin) has 44,520 in the month (the
+        // first hour is before it, March 30 has 23 hours). 100,000 more rows:
+        // two whole series, and the third gets what is left.
+        let whole = 44_520
+        #expect(perSeries["m0"] == whole)
+        #expect(perSeries["m1"] == whole)
+        #expect(perSeries["m2"] == 32 + (100_000 - 2 * (whole - 32)))
+        for i in 3..<12 { #expect(perSeries["m\(i)"] == 32) }
+        #expect(perSeries["good"] == 5)
+        #expect(loaded.diagnostics.count == 10)
+        #expect(loaded.diagnostics.allSatisfy { $0.description.contains("the file's budget of 100000 rows beyond one a day is spent") })
     }
 
     @Test func nulBytesAreDroppedWithOneWarning() throws {
