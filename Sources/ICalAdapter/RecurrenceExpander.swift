@@ -118,10 +118,10 @@ struct RecurrenceExpander {
         _ consider: (ZonedTime, AgendaTime?) -> Bool
     ) {
         var rule = rule
-        // The iterator compares UNTIL in the start's zone: give it the zone
-        // (a UTC start already carries libical's UTC zone).
+        let subDaily = rule.freq == ICAL_SECONDLY_RECURRENCE || rule.freq == ICAL_MINUTELY_RECURRENCE || rule.freq == ICAL_HOURLY_RECURRENCE
+        let zone = RecurrenceExpander.iterationZone(of: anchor, subDaily: subDaily)
         var dtstart = anchor.local
-        if let zone = anchor.zone { dtstart.zone = zone }
+        dtstart.zone = zone
         let clock = window.clock
         // An old rule need not be walked from its first day: the iterator
         // can start near the window, a whole number of INTERVALs after
@@ -134,7 +134,6 @@ struct RecurrenceExpander {
         {
             restart = RecurrenceExpander.alignedStart(rule, anchor: anchor, near: RecurrenceExpander.local(skipTo, like: anchor, clock: clock))
         }
-        let subDaily = rule.freq == ICAL_SECONDLY_RECURRENCE || rule.freq == ICAL_MINUTELY_RECURRENCE || rule.freq == ICAL_HOURLY_RECURRENCE
         if let start = restart, subDaily || rule.count > 0 {
             // libical's set_start loses the phase of sub-daily rules (and
             // refuses rules with COUNT): the rule restarted from a whole
@@ -157,7 +156,7 @@ struct RecurrenceExpander {
             } else {
                 dtstart = start
             }
-            if let zone = anchor.zone { dtstart.zone = zone }
+            dtstart.zone = zone
             restart = nil
         }
         let perStep: Double
@@ -173,14 +172,15 @@ struct RecurrenceExpander {
             cut = cut ?? "\(RuleCost.text(rule)) would make libical test about \(RecurrenceExpander.round(candidates)) candidate times between two occurrences; the rule is not expanded, only DTSTART is listed"
             return
         }
-        guard var iterator = icalrecur_iterator_new(rule, dtstart) else {
+        let iterated = RecurrenceExpander.until(of: rule, for: anchor, inZone: zone)
+        guard var iterator = icalrecur_iterator_new(iterated, dtstart) else {
             cut = cut ?? "libical cannot expand \(RuleCost.text(rule)) (no date matches it, or its parts do not go together); the rule adds no occurrence"
             return
         }
         defer { icalrecur_iterator_free(iterator) }
-        if let start = restart, icalrecur_iterator_set_start(iterator, start) == 0 {
+        if var start = restart, { start.zone = zone; return icalrecur_iterator_set_start(iterator, start) }() == 0 {
             icalrecur_iterator_free(iterator)
-            guard let fresh = icalrecur_iterator_new(rule, dtstart) else { return }
+            guard let fresh = icalrecur_iterator_new(iterated, dtstart) else { return }
             iterator = fresh
         }
         // BYWEEKNO rules come out of libical slightly out of order around the
@@ -208,6 +208,40 @@ struct RecurrenceExpander {
             if instant >= window.end { continue }
             if !consider(start, nil) { return }
         }
+    }
+
+    /// The zone the iterator is given DTSTART in.
+    ///
+    /// libical opens an ICU calendar in DTSTART's zone for every iterator,
+    /// and ICU works that zone's offset out again on every field libical
+    /// reads: in a named zone (or the unknown zone of a floating time) that
+    /// is half the cost of a step. A rule of a day or longer steps on the
+    /// wall clock (RFC 5545 3.3.10), so it is walked on the wall clock in
+    /// UTC, where there is no offset to work out; `ZonedTime` then reads
+    /// each wall-clock value in the real zone, as it reads every other value
+    /// (a time in a gap or an overlap as 3.3.5 says). A sub-daily rule steps
+    /// through real hours, across changes of offset: it keeps its zone.
+    static func iterationZone(of anchor: ZonedTime, subDaily: Bool) -> OpaquePointer? {
+        subDaily ? anchor.zone ?? anchor.local.zone : ZoneTable.utc
+    }
+
+    /// `rule` with UNTIL as the iterator must read it beside a DTSTART in
+    /// `zone`. libical stops once an instance's instant passes UNTIL (a UTC
+    /// value, or a floating one read as if UTC; a DATE stops at its day's
+    /// first second in UTC, as libical compares a date with a date-time). A
+    /// zoned DTSTART walked on the wall clock in UTC (`iterationZone`) is
+    /// compared by its wall clock, so UNTIL is given as the wall clock that
+    /// last instant has in DTSTART's zone: the same instances come out.
+    static func until(of rule: icalrecurrencetype, for anchor: ZonedTime, inZone zone: OpaquePointer?) -> icalrecurrencetype {
+        guard let real = anchor.zone, zone == ZoneTable.utc, real != ZoneTable.utc, !anchor.isDate,
+            icaltime_is_null_time(rule.until) == 0
+        else { return rule }
+        var rewritten = rule
+        let last = utcSeconds(rule.until) - (rule.until.is_date != 0 ? 1 : 0)
+        var until = icaltime_from_timet_with_zone(time_t(last), 0, real)
+        until.zone = ZoneTable.utc
+        rewritten.until = until
+        return rewritten
     }
 
     /// A count for a warning: 1.2 million, 30 billion.
