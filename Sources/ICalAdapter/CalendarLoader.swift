@@ -176,50 +176,45 @@ struct LoadRun {
             if let threads { max(1, threads) } else if items.count >= LoadRun.parallelFrom {
                 max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
             } else { 1 }
-        var results = [ProcessedChunk](repeating: ProcessedChunk(), count: min(LoadRun.batchSize, items.count))
-        var scratches = [[CChar]](repeating: [], count: workers)
-        scratches[0] = scratch
         // libical sets up its UTC zone and zone list on first use, partly
         // without a lock: do that here, before any worker runs.
         _ = ZoneTable.utc
-        func process(_ start: Int, _ jobs: [(slot: Int, maxRows: Int)]) {
-            let batch = SharedInput(items: items, start: start, jobs: jobs, buffer: buffer, processor: processor)
-            results.withUnsafeMutableBufferPointer { out in
-                scratches.withUnsafeMutableBufferPointer { scratch in
-                    let shared = SharedOutput(results: out, scratch: scratch)
-                    let threads = min(workers, jobs.count)
-                    if threads <= 1 {
-                        batch.process(worker: 0, of: 1, into: shared)
-                    } else {
-                        DispatchQueue.concurrentPerform(iterations: threads) { batch.process(worker: $0, of: threads, into: shared) }
-                    }
-                }
-            }
-        }
         let windowDays = Int((window.end.timeIntervalSince(window.start) / 86400).rounded(.up))
         let firstRows = min(RecurrenceExpander.maxInstances, max(windowDays + 1, 1))
+        let reader = BatchReader(items: items, buffer: buffer, processor: processor, firstRows: firstRows)
+        let workerScratch = ScratchBuffers(count: workers)
+        // With more than one worker, the workers read the next batch while
+        // this thread applies one in file order: applying (counts,
+        // revisions, copying rows) is the part that cannot be shared out.
+        let ahead = DispatchQueue(label: "ics-agenda.read-ahead")
+        let mainScratch = ScratchBuffers(count: 1, first: scratch)
         var start = 0
+        var current = reader.read(batchAt: 0, scratch: workerScratch)
         while start < items.count {
-            let end = min(start + LoadRun.batchSize, items.count)
+            let end = reader.end(of: start)
+            let group = DispatchGroup()
+            let next = ReadAhead()
+            if end < items.count && workers > 1 { ahead.async(group: group) { next.results = reader.read(batchAt: end, scratch: workerScratch) } }
             // Every series may list one row a day; one that reaches that is
             // read again, alone and in file order, with more out of the
             // file's budget, which then pays for what it really listed.
-            process(start, (0..<(end - start)).map { ($0, firstRows) })
-            for i in 0..<(end - start) where results[i].reachedRowLimit && rowBudget > 0 {
-                process(start, [(i, firstRows + min(RecurrenceExpander.maxInstances - firstRows, rowBudget))])
-                rowBudget = max(0, rowBudget - max(0, results[i].rowsListed - firstRows))
+            for i in 0..<(end - start) where current.items[i].reachedRowLimit && rowBudget > 0 {
+                reader.process(start, [(i, firstRows + min(RecurrenceExpander.maxInstances - firstRows, rowBudget))], into: current, scratch: mainScratch)
+                rowBudget = max(0, rowBudget - max(0, current.items[i].rowsListed - firstRows))
             }
             for i in 0..<(end - start) {
-                apply(results[i])
-                results[i] = ProcessedChunk()
+                apply(current.items[i])
+                current.items[i] = ProcessedChunk()
             }
+            group.wait()
             if let release, end < items.count, items[end].range.lowerBound - released > stretch {
                 release(released..<items[end].range.lowerBound)
                 released = items[end].range.lowerBound
             }
+            current = next.results ?? reader.read(batchAt: end, scratch: workerScratch)
             start = end
         }
-        scratch = scratches[0]
+        scratch = mainScratch.buffers[0]
     }
 
     /// Components read together, before they are applied in file order.
@@ -389,25 +384,72 @@ struct Series {
 /// One batch of components, as the workers see it. Each worker takes every
 /// `workers`-th job (so that slow and quick ones spread evenly) and writes
 /// only its own result slots and its own scratch buffer.
-private struct SharedInput: @unchecked Sendable {
+/// Reads batches of a file's components, on every worker given.
+private struct BatchReader: @unchecked Sendable {
     let items: [ComponentSplitter.Chunk]
-    let start: Int
-    /// Which components of the batch to read (their slot), each with the rows it may list.
-    let jobs: [(slot: Int, maxRows: Int)]
     let buffer: UnsafeBufferPointer<UInt8>
     let processor: ChunkProcessor
+    /// The rows each series may list at first (one a day of the window).
+    let firstRows: Int
 
-    func process(worker: Int, of workers: Int, into output: SharedOutput) {
-        for j in stride(from: worker, to: jobs.count, by: workers) {
-            let (slot, maxRows) = jobs[j]
-            output.results[slot] = processor.process(items[start + slot], buffer, scratch: &output.scratch[worker], maxRows: maxRows)
+    func end(of start: Int) -> Int { min(start + LoadRun.batchSize, items.count) }
+
+    /// Every component of the batch at `start`.
+    func read(batchAt start: Int, scratch: ScratchBuffers) -> BatchResults {
+        let results = BatchResults(count: end(of: start) - start)
+        process(start, (0..<results.items.count).map { ($0, firstRows) }, into: results, scratch: scratch)
+        return results
+    }
+
+    /// Reads the given components of the batch at `start` (slot, rows it
+    /// may list) into `results`, on as many threads as `scratch` has buffers.
+    func process(_ start: Int, _ jobs: [(slot: Int, maxRows: Int)], into results: BatchResults, scratch: ScratchBuffers) {
+        let threads = min(scratch.buffers.count, jobs.count)
+        guard threads > 0 else { return }
+        @Sendable func work(_ worker: Int) {
+            for j in stride(from: worker, to: jobs.count, by: threads) {
+                let (slot, maxRows) = jobs[j]
+                results.items[slot] = processor.process(items[start + slot], buffer, scratch: &scratch.buffers[worker], maxRows: maxRows)
+            }
         }
+        if threads <= 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: threads, execute: work) }
     }
 }
 
-private struct SharedOutput: @unchecked Sendable {
-    let results: UnsafeMutableBufferPointer<ProcessedChunk>
-    let scratch: UnsafeMutableBufferPointer<[CChar]>
+/// One batch's results. Each slot is written by one worker, then read by
+/// the applying thread once every worker is done (concurrentPerform's
+/// return or a DispatchGroup orders the two): plain memory, so that no
+/// array is shared between threads.
+private final class BatchResults: @unchecked Sendable {
+    let items: UnsafeMutableBufferPointer<ProcessedChunk>
+    init(count: Int) {
+        items = .allocate(capacity: count)
+        items.initialize(repeating: ProcessedChunk())
+    }
+    deinit {
+        items.deinitialize()
+        items.deallocate()
+    }
+}
+
+/// The next batch, read while the current one is applied.
+private final class ReadAhead: @unchecked Sendable {
+    var results: BatchResults?
+}
+
+/// The text a component is prepared in for libical, one buffer per
+/// thread that reads components at once.
+private final class ScratchBuffers: @unchecked Sendable {
+    let buffers: UnsafeMutableBufferPointer<[CChar]>
+    init(count: Int, first: [CChar] = []) {
+        buffers = .allocate(capacity: count)
+        buffers.initialize(repeating: [])
+        buffers[0] = first
+    }
+    deinit {
+        buffers.deinitialize()
+        buffers.deallocate()
+    }
 }
 
 /// A component with a RECURRENCE-ID: one instance of a series, as changed.
