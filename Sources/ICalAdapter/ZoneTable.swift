@@ -5,6 +5,12 @@ internal import CLibical
 /// file's own VTIMEZONE definitions first (used as defined), then libical's
 /// built-in IANA zones. It owns the zones it makes from VTIMEZONEs.
 ///
+/// A definition whose TZID is an exact IANA name libical knows is used only
+/// between its first and last onset (policy P1, docs/CONFORMANCE.md): before
+/// the first, and after the last of a definition that ends, it says nothing
+/// real about the offset, and the IANA zone of that name is read instead
+/// (`ZoneCoverage`).
+///
 /// Components are read on several threads at once: every method takes the
 /// table's lock (libical's own built-in zone cache has its own mutex).
 final class ZoneTable: @unchecked Sendable {
@@ -13,7 +19,10 @@ final class ZoneTable: @unchecked Sendable {
     private let lock = NSLock()
 
     deinit {
-        for zone in defined.values { icaltimezone_free(zone, 1) }
+        for zone in defined.values {
+            ZoneCoverage.unregister(zone)
+            icaltimezone_free(zone, 1)
+        }
     }
 
     enum Definition: Equatable {
@@ -48,7 +57,13 @@ final class ZoneTable: @unchecked Sendable {
             unusable.insert(tzid)
             return .unusable(tzid: tzid)
         }
-        if let old = defined[tzid] { icaltimezone_free(old, 1) }
+        if let old = defined[tzid] {
+            ZoneCoverage.unregister(old)
+            icaltimezone_free(old, 1)
+        }
+        if let iana = icaltimezone_get_builtin_timezone(tzid), let span = ZoneTable.onsetSpan(component) {
+            ZoneCoverage.register(zone, covering: span, otherwise: iana)
+        }
         defined[tzid] = zone
         resolved[tzid] = zone
         return .defined(tzid: tzid)
@@ -69,6 +84,55 @@ final class ZoneTable: @unchecked Sendable {
             }
         }
         return count > 0
+    }
+
+    /// The first and last onset of a VTIMEZONE's observances, in seconds
+    /// since the epoch (UTC); `last` is nil when a rule repeats without end.
+    /// An RRULE with UNTIL counts as ending at UNTIL, one with COUNT at its
+    /// last onset.
+    static func onsetSpan(_ vtimezone: OpaquePointer) -> (first: Int, last: Int?)? {
+        var first = Int.max, last: Int? = Int.min
+        func onset(_ t: icaltimetype, from offset: Int) {
+            guard icaltime_is_null_time(t) == 0 else { return }
+            let seconds = utcSeconds(t) - (icaltime_is_utc(t) != 0 ? 0 : offset)
+            first = min(first, seconds)
+            if let l = last { last = max(l, seconds) }
+        }
+        for kind in [ICAL_XSTANDARD_COMPONENT, ICAL_XDAYLIGHT_COMPONENT] {
+            var observance = icalcomponent_get_first_component(vtimezone, kind)
+            while let o = observance {
+                defer { observance = icalcomponent_get_next_component(vtimezone, kind) }
+                guard let fromProperty = icalcomponent_get_first_property(o, ICAL_TZOFFSETFROM_PROPERTY) else { continue }
+                let from = Int(icalproperty_get_tzoffsetfrom(fromProperty))
+                let dtstart = icalcomponent_get_dtstart(o)
+                onset(dtstart, from: from)
+                var p = icalcomponent_get_first_property(o, ICAL_RDATE_PROPERTY)
+                while let rdate = p {
+                    let value = icalproperty_get_rdate(rdate)
+                    onset(icaltime_is_null_time(value.period.start) == 0 ? value.period.start : value.time, from: from)
+                    p = icalcomponent_get_next_property(o, ICAL_RDATE_PROPERTY)
+                }
+                p = icalcomponent_get_first_property(o, ICAL_RRULE_PROPERTY)
+                while let rrule = p {
+                    let rule = icalproperty_get_rrule(rrule)
+                    if icaltime_is_null_time(rule.until) == 0 {
+                        onset(rule.until, from: from)
+                    } else if rule.count > 0, rule.count <= 10_000, let iterator = icalrecur_iterator_new(rule, dtstart) {
+                        var next = icalrecur_iterator_next(iterator), latest = dtstart
+                        while icaltime_is_null_time(next) == 0 {
+                            latest = next
+                            next = icalrecur_iterator_next(iterator)
+                        }
+                        icalrecur_iterator_free(iterator)
+                        onset(latest, from: from)
+                    } else {
+                        last = nil  // repeats without end
+                    }
+                    p = icalcomponent_get_next_property(o, ICAL_RRULE_PROPERTY)
+                }
+            }
+        }
+        return first == Int.max ? nil : (first, last)
     }
 
     /// The zone a TZID names, or nil when neither the file nor libical knows it.
@@ -102,5 +166,40 @@ final class ZoneTable: @unchecked Sendable {
             }
         }
         return nil
+    }
+}
+
+/// Policy P1 (docs/CONFORMANCE.md): a file's VTIMEZONE whose TZID is an
+/// exact IANA name defines that TZID from its first onset to its last (for
+/// ever when a rule repeats without end), as RFC 5545 3.6.5 has it; outside
+/// that span (a definition cut short, one that starts after the event, a
+/// lone LMT observance) the file's zone only extrapolates, and the IANA zone
+/// the sender named is read instead. `ZonedTime.instantSeconds` asks here
+/// which zone a wall-clock reading is converted in.
+enum ZoneCoverage {
+    private struct Entry {
+        let first: Int
+        let last: Int?
+        let otherwise: OpaquePointer
+    }
+
+    nonisolated(unsafe) private static var entries: [OpaquePointer: Entry] = [:]
+    private static let lock = NSLock()
+
+    static func register(_ zone: OpaquePointer, covering span: (first: Int, last: Int?), otherwise: OpaquePointer) {
+        lock.withLock { entries[zone] = Entry(first: span.first, last: span.last, otherwise: otherwise) }
+    }
+
+    static func unregister(_ zone: OpaquePointer) {
+        _ = lock.withLock { entries.removeValue(forKey: zone) }
+    }
+
+    /// The zone to convert a reading near `seconds` (a wall clock read as
+    /// UTC: a few hours either way make no difference at a span's ends) in.
+    static func zone(_ zone: OpaquePointer, near seconds: Int) -> OpaquePointer {
+        guard let entry = lock.withLock({ entries[zone] }) else { return zone }
+        if seconds < entry.first { return entry.otherwise }
+        if let last = entry.last, seconds >= last { return entry.otherwise }
+        return zone
     }
 }
