@@ -26,9 +26,8 @@ struct ZonedTime {
     /// twice is its first occurrence, and a time that does not occur (in a
     /// gap) is read with the offset before the gap, which moves it forward.
     /// libical's `icaltime_as_timet_with_zone` picks the other way in both.
-    static func instantSeconds(of local: icaltimetype, in fileZone: OpaquePointer) -> Int {
+    static func instantSeconds(of local: icaltimetype, in zone: OpaquePointer) -> Int {
         let wall = utcSeconds(local)
-        let zone = ZoneCoverage.zone(fileZone, near: wall)
         let before = offset(of: zone, atUTC: wall - 86400), after = offset(of: zone, atUTC: wall + 86400)
         if before == after { return wall - before }  // no change of offset near this day
         // Of the offsets around the change, those under which this wall clock exists.

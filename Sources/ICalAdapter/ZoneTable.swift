@@ -9,7 +9,7 @@ internal import CLibical
 /// between its first and last onset (policy P1, docs/CONFORMANCE.md): before
 /// the first, and after the last of a definition that ends, it says nothing
 /// real about the offset, and the IANA zone of that name is read instead
-/// (`ZoneCoverage`).
+/// (`withIANA`: one libical zone, so every conversion stays libical's).
 ///
 /// Components are read on several threads at once: every method takes the
 /// table's lock (libical's own built-in zone cache has its own mutex).
@@ -19,10 +19,7 @@ final class ZoneTable: @unchecked Sendable {
     private let lock = NSLock()
 
     deinit {
-        for zone in defined.values {
-            ZoneCoverage.unregister(zone)
-            icaltimezone_free(zone, 1)
-        }
+        for zone in defined.values { icaltimezone_free(zone, 1) }
     }
 
     enum Definition: Equatable {
@@ -46,7 +43,7 @@ final class ZoneTable: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let usable = ZoneTable.hasUsableObservances(component)
-        let zone = icaltimezone_new()!
+        var zone = icaltimezone_new()!
         guard icaltimezone_set_component(zone, component) != 0, let tzidPointer = icaltimezone_get_tzid(zone) else {
             icaltimezone_free(zone, 1)
             return .noTZID
@@ -57,13 +54,18 @@ final class ZoneTable: @unchecked Sendable {
             unusable.insert(tzid)
             return .unusable(tzid: tzid)
         }
-        if let old = defined[tzid] {
-            ZoneCoverage.unregister(old)
-            icaltimezone_free(old, 1)
+        if let iana = icaltimezone_get_builtin_timezone(tzid), let own = icaltimezone_get_component(zone),
+            let merged = ZoneTable.withIANA(own, iana), let mergedZone = icaltimezone_new()
+        {
+            if icaltimezone_set_component(mergedZone, merged) != 0 {
+                icaltimezone_free(zone, 1)
+                zone = mergedZone
+            } else {
+                icaltimezone_free(mergedZone, 1)
+                icalcomponent_free(merged)
+            }
         }
-        if let iana = icaltimezone_get_builtin_timezone(tzid), let span = ZoneTable.onsetSpan(component) {
-            ZoneCoverage.register(zone, covering: span, otherwise: iana)
-        }
+        if let old = defined[tzid] { icaltimezone_free(old, 1) }
         defined[tzid] = zone
         resolved[tzid] = zone
         return .defined(tzid: tzid)
@@ -135,6 +137,43 @@ final class ZoneTable: @unchecked Sendable {
         return first == Int.max ? nil : (first, last)
     }
 
+    /// Policy P1: a copy of a file's VTIMEZONE whose TZID is an IANA name,
+    /// with the IANA zone's observances before the file's first onset and,
+    /// when the file's rules end, after its last (libical's
+    /// `icaltimezone_truncate_vtimezone` cuts them there). Between the two
+    /// the file's own rules are the only ones, as RFC 5545 3.6.5 has it.
+    static func withIANA(_ own: OpaquePointer, _ iana: OpaquePointer) -> OpaquePointer? {
+        guard let span = onsetSpan(own), let ianaComponent = icaltimezone_get_component(iana),
+            let merged = icalcomponent_new_clone(own)
+        else { return nil }
+        func utc(_ seconds: Int) -> icaltimetype { icaltime_from_timet_with_zone(time_t(seconds), 0, ZoneTable.utc) }
+        func take(from start: Int?, to end: Int?) {
+            guard let part = icalcomponent_new_clone(ianaComponent) else { return }
+            defer { icalcomponent_free(part) }
+            icaltimezone_truncate_vtimezone(part, start.map(utc) ?? icaltime_null_time(), end.map(utc) ?? icaltime_null_time(), 0)
+            for kind in [ICAL_XSTANDARD_COMPONENT, ICAL_XDAYLIGHT_COMPONENT] {
+                var observances: [OpaquePointer] = []
+                var o = icalcomponent_get_first_component(part, kind)
+                while let observance = o {
+                    observances.append(observance)
+                    o = icalcomponent_get_next_component(part, kind)
+                }
+                for observance in observances {
+                    // Only onsets inside the part: the file's rules own the rest.
+                    guard let from = icalcomponent_get_first_property(observance, ICAL_TZOFFSETFROM_PROPERTY) else { continue }
+                    let onset = utcSeconds(icalcomponent_get_dtstart(observance)) - Int(icalproperty_get_tzoffsetfrom(from))
+                    if let start, onset < start { continue }
+                    if let end, onset >= end { continue }
+                    icalcomponent_remove_component(part, observance)
+                    icalcomponent_add_component(merged, observance)
+                }
+            }
+        }
+        take(from: nil, to: span.first)
+        if let last = span.last { take(from: last, to: nil) }
+        return merged
+    }
+
     /// The zone a TZID names, or nil when neither the file nor libical knows it.
     func zone(for tzid: String) -> OpaquePointer? {
         lock.lock()
@@ -169,37 +208,3 @@ final class ZoneTable: @unchecked Sendable {
     }
 }
 
-/// Policy P1 (docs/CONFORMANCE.md): a file's VTIMEZONE whose TZID is an
-/// exact IANA name defines that TZID from its first onset to its last (for
-/// ever when a rule repeats without end), as RFC 5545 3.6.5 has it; outside
-/// that span (a definition cut short, one that starts after the event, a
-/// lone LMT observance) the file's zone only extrapolates, and the IANA zone
-/// the sender named is read instead. `ZonedTime.instantSeconds` asks here
-/// which zone a wall-clock reading is converted in.
-enum ZoneCoverage {
-    private struct Entry {
-        let first: Int
-        let last: Int?
-        let otherwise: OpaquePointer
-    }
-
-    nonisolated(unsafe) private static var entries: [OpaquePointer: Entry] = [:]
-    private static let lock = NSLock()
-
-    static func register(_ zone: OpaquePointer, covering span: (first: Int, last: Int?), otherwise: OpaquePointer) {
-        lock.withLock { entries[zone] = Entry(first: span.first, last: span.last, otherwise: otherwise) }
-    }
-
-    static func unregister(_ zone: OpaquePointer) {
-        _ = lock.withLock { entries.removeValue(forKey: zone) }
-    }
-
-    /// The zone to convert a reading near `seconds` (a wall clock read as
-    /// UTC: a few hours either way make no difference at a span's ends) in.
-    static func zone(_ zone: OpaquePointer, near seconds: Int) -> OpaquePointer {
-        guard let entry = lock.withLock({ entries[zone] }) else { return zone }
-        if seconds < entry.first { return entry.otherwise }
-        if let last = entry.last, seconds >= last { return entry.otherwise }
-        return zone
-    }
-}
