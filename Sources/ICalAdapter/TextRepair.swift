@@ -68,6 +68,23 @@ enum TextRepair {
         var line = firstLine
         let end = range.upperBound
         while start < end {
+            // Blank lines before a folded continuation (`UID`, blank,
+            // ` :1234`, as an old Mozilla export writes every property) is
+            // left out, so that the fold joins the line before it, as
+            // readers that skip blank lines read it; libical would end the
+            // line there and lose the component. RFC 5545 has no blank lines.
+            if buffer[start] == 0x0A || buffer[start] == 0x0D {
+                var next = start, blank = 0
+                while next < end, buffer[next] == 0x0A || buffer[next] == 0x0D {
+                    if buffer[next] == 0x0A { blank += 1 }
+                    next += 1
+                }
+                if next < end, buffer[next] == 0x20 || buffer[next] == 0x09 {
+                    line += blank
+                    start = next
+                    continue
+                }
+            }
             // A logical line: up to a line break not followed by a fold.
             var stop = start
             var clean = true  // ASCII without NUL, and short lines: copied as it is

@@ -5,6 +5,12 @@ internal import CLibical
 /// file's own VTIMEZONE definitions first (used as defined), then libical's
 /// built-in IANA zones. It owns the zones it makes from VTIMEZONEs.
 ///
+/// A definition whose TZID is an exact IANA name libical knows is used only
+/// between its first and last onset (policy P1, docs/CONFORMANCE.md): before
+/// the first, and after the last of a definition that ends, it says nothing
+/// real about the offset, and the IANA zone of that name is read instead
+/// (`withIANA`: one libical zone, so every conversion stays libical's).
+///
 /// Components are read on several threads at once: every method takes the
 /// table's lock (libical's own built-in zone cache has its own mutex).
 final class ZoneTable: @unchecked Sendable {
@@ -37,7 +43,7 @@ final class ZoneTable: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let usable = ZoneTable.hasUsableObservances(component)
-        let zone = icaltimezone_new()!
+        var zone = icaltimezone_new()!
         guard icaltimezone_set_component(zone, component) != 0, let tzidPointer = icaltimezone_get_tzid(zone) else {
             icaltimezone_free(zone, 1)
             return .noTZID
@@ -47,6 +53,17 @@ final class ZoneTable: @unchecked Sendable {
             icaltimezone_free(zone, 1)
             unusable.insert(tzid)
             return .unusable(tzid: tzid)
+        }
+        if let iana = icaltimezone_get_builtin_timezone(tzid), let own = icaltimezone_get_component(zone),
+            let merged = ZoneTable.withIANA(own, iana), let mergedZone = icaltimezone_new()
+        {
+            if icaltimezone_set_component(mergedZone, merged) != 0 {
+                icaltimezone_free(zone, 1)
+                zone = mergedZone
+            } else {
+                icaltimezone_free(mergedZone, 1)
+                icalcomponent_free(merged)
+            }
         }
         if let old = defined[tzid] { icaltimezone_free(old, 1) }
         defined[tzid] = zone
@@ -69,6 +86,92 @@ final class ZoneTable: @unchecked Sendable {
             }
         }
         return count > 0
+    }
+
+    /// The first and last onset of a VTIMEZONE's observances, in seconds
+    /// since the epoch (UTC); `last` is nil when a rule repeats without end.
+    /// An RRULE with UNTIL counts as ending at UNTIL, one with COUNT at its
+    /// last onset.
+    static func onsetSpan(_ vtimezone: OpaquePointer) -> (first: Int, last: Int?)? {
+        var first = Int.max, last: Int? = Int.min
+        func onset(_ t: icaltimetype, from offset: Int) {
+            guard icaltime_is_null_time(t) == 0 else { return }
+            let seconds = utcSeconds(t) - (icaltime_is_utc(t) != 0 ? 0 : offset)
+            first = min(first, seconds)
+            if let l = last { last = max(l, seconds) }
+        }
+        for kind in [ICAL_XSTANDARD_COMPONENT, ICAL_XDAYLIGHT_COMPONENT] {
+            var observance = icalcomponent_get_first_component(vtimezone, kind)
+            while let o = observance {
+                defer { observance = icalcomponent_get_next_component(vtimezone, kind) }
+                guard let fromProperty = icalcomponent_get_first_property(o, ICAL_TZOFFSETFROM_PROPERTY) else { continue }
+                let from = Int(icalproperty_get_tzoffsetfrom(fromProperty))
+                let dtstart = icalcomponent_get_dtstart(o)
+                onset(dtstart, from: from)
+                var p = icalcomponent_get_first_property(o, ICAL_RDATE_PROPERTY)
+                while let rdate = p {
+                    let value = icalproperty_get_rdate(rdate)
+                    onset(icaltime_is_null_time(value.period.start) == 0 ? value.period.start : value.time, from: from)
+                    p = icalcomponent_get_next_property(o, ICAL_RDATE_PROPERTY)
+                }
+                p = icalcomponent_get_first_property(o, ICAL_RRULE_PROPERTY)
+                while let rrule = p {
+                    let rule = icalproperty_get_rrule(rrule)
+                    if icaltime_is_null_time(rule.until) == 0 {
+                        onset(rule.until, from: from)
+                    } else if rule.count > 0, rule.count <= 10_000, let iterator = icalrecur_iterator_new(rule, dtstart) {
+                        var next = icalrecur_iterator_next(iterator), latest = dtstart
+                        while icaltime_is_null_time(next) == 0 {
+                            latest = next
+                            next = icalrecur_iterator_next(iterator)
+                        }
+                        icalrecur_iterator_free(iterator)
+                        onset(latest, from: from)
+                    } else {
+                        last = nil  // repeats without end
+                    }
+                    p = icalcomponent_get_next_property(o, ICAL_RRULE_PROPERTY)
+                }
+            }
+        }
+        return first == Int.max ? nil : (first, last)
+    }
+
+    /// Policy P1: a copy of a file's VTIMEZONE whose TZID is an IANA name,
+    /// with the IANA zone's observances before the file's first onset and,
+    /// when the file's rules end, after its last (libical's
+    /// `icaltimezone_truncate_vtimezone` cuts them there). Between the two
+    /// the file's own rules are the only ones, as RFC 5545 3.6.5 has it.
+    static func withIANA(_ own: OpaquePointer, _ iana: OpaquePointer) -> OpaquePointer? {
+        guard let span = onsetSpan(own), let ianaComponent = icaltimezone_get_component(iana),
+            let merged = icalcomponent_new_clone(own)
+        else { return nil }
+        func utc(_ seconds: Int) -> icaltimetype { icaltime_from_timet_with_zone(time_t(seconds), 0, ZoneTable.utc) }
+        func take(from start: Int?, to end: Int?) {
+            guard let part = icalcomponent_new_clone(ianaComponent) else { return }
+            defer { icalcomponent_free(part) }
+            icaltimezone_truncate_vtimezone(part, start.map(utc) ?? icaltime_null_time(), end.map(utc) ?? icaltime_null_time(), 0)
+            for kind in [ICAL_XSTANDARD_COMPONENT, ICAL_XDAYLIGHT_COMPONENT] {
+                var observances: [OpaquePointer] = []
+                var o = icalcomponent_get_first_component(part, kind)
+                while let observance = o {
+                    observances.append(observance)
+                    o = icalcomponent_get_next_component(part, kind)
+                }
+                for observance in observances {
+                    // Only onsets inside the part: the file's rules own the rest.
+                    guard let from = icalcomponent_get_first_property(observance, ICAL_TZOFFSETFROM_PROPERTY) else { continue }
+                    let onset = utcSeconds(icalcomponent_get_dtstart(observance)) - Int(icalproperty_get_tzoffsetfrom(from))
+                    if let start, onset < start { continue }
+                    if let end, onset >= end { continue }
+                    icalcomponent_remove_component(part, observance)
+                    icalcomponent_add_component(merged, observance)
+                }
+            }
+        }
+        take(from: nil, to: span.first)
+        if let last = span.last { take(from: last, to: nil) }
+        return merged
     }
 
     /// The zone a TZID names, or nil when neither the file nor libical knows it.
@@ -104,3 +207,4 @@ final class ZoneTable: @unchecked Sendable {
         return nil
     }
 }
+

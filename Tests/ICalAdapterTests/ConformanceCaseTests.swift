@@ -242,4 +242,60 @@ import Testing
             """)
         #expect(spans(loaded) == ["2025-03-03 → 2025-03-04", "2025-03-11 → 2025-03-13", "2025-03-18 → 2025-03-20"])
     }
+
+    // MARK: P1: a VTIMEZONE with an IANA TZID, read where its onsets reach
+
+    /// Rules bounded by COUNT, UNTIL or a last RDATE define their TZID from
+    /// the first onset to the last; before and after, the IANA zone of the
+    /// name is read (these made-up offsets show which one was used).
+    @Test func boundedDefinitionsGiveWayToIANAOutsideTheirOnsets() throws {
+        let zones = """
+            BEGIN:VTIMEZONE
+            TZID:America/New_York
+            BEGIN:STANDARD
+            DTSTART:20240101T000000
+            RRULE:FREQ=MONTHLY;COUNT=3
+            TZOFFSETFROM:-0500
+            TZOFFSETTO:-0300
+            END:STANDARD
+            END:VTIMEZONE
+            BEGIN:VTIMEZONE
+            TZID:America/Chicago
+            BEGIN:DAYLIGHT
+            DTSTART:20240101T000000
+            RRULE:FREQ=MONTHLY;UNTIL=20240401T000000Z
+            TZOFFSETFROM:-0600
+            TZOFFSETTO:-0200
+            END:DAYLIGHT
+            END:VTIMEZONE
+            BEGIN:VTIMEZONE
+            TZID:America/Denver
+            BEGIN:STANDARD
+            DTSTART:20240101T000000
+            RDATE:20240201T000000
+            TZOFFSETFROM:-0700
+            TZOFFSETTO:-0100
+            END:STANDARD
+            END:VTIMEZONE
+
+            """
+        func event(_ uid: String, _ tzid: String, _ time: String) -> String {
+            "BEGIN:VEVENT\nUID:\(uid)\nDTSTART;TZID=\(tzid):\(time)\nEND:VEVENT\n"
+        }
+        let window = AgendaWindow.days(500, from: CivilDate(iso: "2023-12-01")!, clock: berlinClock)
+        let loaded = try load(zones
+            + event("ny-before", "America/New_York", "20231210T120000") + event("ny-in", "America/New_York", "20240210T120000")
+            + event("ny-after", "America/New_York", "20250310T120000") + event("chi-in", "America/Chicago", "20240210T120000")
+            + event("chi-after", "America/Chicago", "20250312T120000") + event("den-in", "America/Denver", "20240115T120000")
+            + event("den-after", "America/Denver", "20250312T120000"), window: window)
+        let iso = ISOTime(clock: berlinClock)
+        let start = Dictionary(uniqueKeysWithValues: loaded.occurrences.map { ($0.uid, $0.start.map(iso.string) ?? "-") })
+        #expect(start["ny-before"] == "2023-12-10T18:00:00+01:00")  // IANA EST
+        #expect(start["ny-in"] == "2024-02-10T16:00:00+01:00")  // the file's -03:00
+        #expect(start["ny-after"] == "2025-03-10T17:00:00+01:00")  // IANA EDT
+        #expect(start["chi-in"] == "2024-02-10T15:00:00+01:00")  // the file's -02:00
+        #expect(start["chi-after"] == "2025-03-12T18:00:00+01:00")  // IANA CDT
+        #expect(start["den-in"] == "2024-01-15T14:00:00+01:00")  // the file's -01:00
+        #expect(start["den-after"] == "2025-03-12T19:00:00+01:00")  // IANA MDT
+    }
 }

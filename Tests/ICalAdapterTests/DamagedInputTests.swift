@@ -301,4 +301,17 @@ func cpuTime(_ body: () throws -> Void) rethrows -> Duration {
         #expect(loaded.diagnostics.count == 2)
         #expect(loaded.diagnostics.allSatisfy { $0.message.hasPrefix("RECURRENCE-ID: cannot read") && $0.message.hasSuffix("so it is skipped") })
     }
+
+    /// Blank lines between a line and its folded continuation (an old
+    /// Mozilla export writes every property so) are left out, so the fold
+    /// joins the line before them; lines after them keep their numbers.
+    @Test(arguments: ["\r\n", "\n"])
+    func blankLinesInsideAFoldAreLeftOut(newline: String) throws {
+        let body = ["BEGIN:VEVENT", "UID", "", " :folded", "SUMMARY", "", "", " :Folded", "DTSTART", "", " :20250303T100000Z", "END:VEVENT",
+            "", "BEGIN:VEVENT", "UID:next", "SUMMARY:Next", "", "DTSTART:20250304T100000Z", "DTEND:20251304T100000Z", "END:VEVENT"]
+        let loaded = try loadBytes(wrap(Array((body.joined(separator: newline) + newline).utf8)))
+        #expect(titles(loaded) == ["folded": "Folded", "next": "Next"])
+        #expect(loaded.diagnostics.map(\.description).count == 1)
+        #expect(loaded.diagnostics.first?.description.hasPrefix("test.ics:21: DTEND") == true)
+    }
 }
