@@ -381,10 +381,9 @@ struct Series {
     }
 }
 
-/// One batch of components, as the workers see it. Each worker takes every
-/// `workers`-th job (so that slow and quick ones spread evenly) and writes
-/// only its own result slots and its own scratch buffer.
-/// Reads batches of a file's components, on every worker given.
+/// Reads batches of a file's components on the workers. Each worker takes
+/// every `threads`-th job of a batch (so that slow and quick ones spread
+/// evenly) and writes only its own result slots and its own scratch buffer.
 private struct BatchReader: @unchecked Sendable {
     let items: [ComponentSplitter.Chunk]
     let buffer: UnsafeBufferPointer<UInt8>

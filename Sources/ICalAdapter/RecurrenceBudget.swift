@@ -34,8 +34,7 @@ enum RuleCost {
 
     /// The judgement for a rule walked from `start`.
     static func assess(_ rule: icalrecurrencetype, from start: icaltimetype) -> Verdict {
-        let subDaily = rule.freq == ICAL_SECONDLY_RECURRENCE || rule.freq == ICAL_MINUTELY_RECURRENCE || rule.freq == ICAL_HOURLY_RECURRENCE
-        if subDaily && start.is_date != 0 { return .subDailyOnDate }
+        if RecurrenceExpander.isSubDaily(rule) && start.is_date != 0 { return .subDailyOnDate }
         let interval = Double(max(Int(rule.interval), 1))
         let seconds = Double(list(rule.by_second).count), minutes = Double(list(rule.by_minute).count)
         let hours = Double(list(rule.by_hour).count), weekdays = Double(list(rule.by_day).count)

@@ -90,8 +90,7 @@ struct RecurrenceExpander {
             // two of the rule's periods earlier, so that it is still met.
             // A sub-daily rule restarts an hour early, not a day: a day of
             // FREQ=SECONDLY is 86,400 steps.
-            let subDaily = rule.freq == ICAL_SECONDLY_RECURRENCE || rule.freq == ICAL_MINUTELY_RECURRENCE || rule.freq == ICAL_HOURLY_RECURRENCE
-            let skipTo = keepLatestBefore ? earliest - 2 * RecurrenceExpander.period(of: rule) : earliest - (subDaily ? 3600 : 86400)
+            let skipTo = keepLatestBefore ? earliest - 2 * RecurrenceExpander.period(of: rule) : earliest - (RecurrenceExpander.isSubDaily(rule) ? 3600 : 86400)
             guard result.count < limit else { break }
             walk(rule, from: anchor, skipTo: skipTo, budget: &budget, cut: &cut, consider)
         }
@@ -118,7 +117,7 @@ struct RecurrenceExpander {
         _ consider: (ZonedTime, AgendaTime?) -> Bool
     ) {
         var rule = rule
-        let subDaily = rule.freq == ICAL_SECONDLY_RECURRENCE || rule.freq == ICAL_MINUTELY_RECURRENCE || rule.freq == ICAL_HOURLY_RECURRENCE
+        let subDaily = RecurrenceExpander.isSubDaily(rule)
         let zone = RecurrenceExpander.iterationZone(of: anchor, subDaily: subDaily)
         var dtstart = anchor.local
         dtstart.zone = zone
@@ -178,10 +177,13 @@ struct RecurrenceExpander {
             return
         }
         defer { icalrecur_iterator_free(iterator) }
-        if var start = restart, { start.zone = zone; return icalrecur_iterator_set_start(iterator, start) }() == 0 {
-            icalrecur_iterator_free(iterator)
-            guard let fresh = icalrecur_iterator_new(iterated, dtstart) else { return }
-            iterator = fresh
+        if var start = restart {
+            start.zone = zone
+            if icalrecur_iterator_set_start(iterator, start) == 0 {
+                icalrecur_iterator_free(iterator)
+                guard let fresh = icalrecur_iterator_new(iterated, dtstart) else { return }
+                iterator = fresh
+            }
         }
         // BYWEEKNO rules come out of libical slightly out of order around the
         // year's end: walk a year past the window before stopping.
@@ -242,6 +244,11 @@ struct RecurrenceExpander {
         until.zone = ZoneTable.utc
         rewritten.until = until
         return rewritten
+    }
+
+    /// FREQ=SECONDLY, MINUTELY or HOURLY.
+    static func isSubDaily(_ rule: icalrecurrencetype) -> Bool {
+        rule.freq == ICAL_SECONDLY_RECURRENCE || rule.freq == ICAL_MINUTELY_RECURRENCE || rule.freq == ICAL_HOURLY_RECURRENCE
     }
 
     /// A count for a warning: 1.2 million, 30 billion.

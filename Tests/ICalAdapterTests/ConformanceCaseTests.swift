@@ -298,4 +298,60 @@ import Testing
         #expect(start["den-in"] == "2024-01-15T14:00:00+01:00")  // the file's -01:00
         #expect(start["den-after"] == "2025-03-12T19:00:00+01:00")  // IANA MDT
     }
+
+    // MARK: rules walked on the wall clock (RecurrenceExpander.iterationZone)
+
+    /// Starts of a daily series in `tzid` from 2025-03-03 09:00 with `until`, in Berlin.
+    func dailyStarts(tzid: String, until: String) throws -> [String] {
+        try load("""
+            BEGIN:VEVENT
+            UID:until-\(until)
+            DTSTART;TZID=\(tzid):20250303T090000
+            RRULE:FREQ=DAILY;UNTIL=\(until)
+            END:VEVENT
+
+            """).occurrences.compactMap { $0.start.map(iso.string) }.sorted()
+    }
+
+    /// RFC 5545 3.3.10: UNTIL is inclusive and, beside a zoned DTSTART, an
+    /// instant in UTC. The rule is walked on the wall clock, so UNTIL is
+    /// moved to the wall clock: the instance at exactly UNTIL stays, one
+    /// second later it goes, in a zone west of UTC as well as east.
+    @Test func utcUntilIsInclusiveForAZonedStart() throws {
+        #expect(try dailyStarts(tzid: "Europe/Berlin", until: "20250305T080000Z").last == "2025-03-05T09:00:00+01:00")
+        #expect(try dailyStarts(tzid: "Europe/Berlin", until: "20250305T075959Z").last == "2025-03-04T09:00:00+01:00")
+        #expect(try dailyStarts(tzid: "America/New_York", until: "20250305T140000Z").last == "2025-03-05T15:00:00+01:00")
+        #expect(try dailyStarts(tzid: "America/New_York", until: "20250305T135959Z").last == "2025-03-04T15:00:00+01:00")
+    }
+
+    /// A DATE UNTIL beside a DATE-TIME DTSTART (invalid by 3.3.10) ends the
+    /// series before that day's first second in UTC, as libical has always
+    /// compared the two: the day itself is not listed.
+    @Test func dateUntilForAZonedStartEndsBeforeItsDay() throws {
+        #expect(try dailyStarts(tzid: "Europe/Berlin", until: "20250305") == ["2025-03-03T09:00:00+01:00", "2025-03-04T09:00:00+01:00"])
+    }
+
+    /// A daily 02:30 in Berlin meets the spring gap on 2025-03-30: that
+    /// instance is read with the offset before the gap (3.3.5), 03:30+02:00,
+    /// and the next day is back at 02:30. A weekly 09:00 keeps 09:00 on the
+    /// wall clock across the change.
+    @Test func wallClockRulesAcrossAChangeOfOffset() throws {
+        let loaded = try load("""
+            BEGIN:VEVENT
+            UID:gap
+            DTSTART;TZID=Europe/Berlin:20250329T023000
+            RRULE:FREQ=DAILY;COUNT=3
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:weekly
+            DTSTART;TZID=Europe/Berlin:20250324T090000
+            RRULE:FREQ=WEEKLY;COUNT=2
+            END:VEVENT
+
+            """, window: AgendaWindow.days(14, from: CivilDate(iso: "2025-03-23")!, clock: berlinClock))
+        #expect(spans(loaded).map { String($0.prefix(25)) } == [
+            "2025-03-24T09:00:00+01:00", "2025-03-29T02:30:00+01:00", "2025-03-30T03:30:00+02:00",
+            "2025-03-31T02:30:00+02:00", "2025-03-31T09:00:00+02:00",
+        ])
+    }
 }
