@@ -228,19 +228,18 @@ struct RecurrenceExpander {
     }
 
     /// `rule` with UNTIL as the iterator must read it beside a DTSTART in
-    /// `zone`. libical stops once an instance's instant passes UNTIL (a UTC
-    /// value, or a floating one read as if UTC; a DATE stops at its day's
-    /// first second in UTC, as libical compares a date with a date-time). A
-    /// zoned DTSTART walked on the wall clock in UTC (`iterationZone`) is
-    /// compared by its wall clock, so UNTIL is given as the wall clock that
-    /// last instant has in DTSTART's zone: the same instances come out.
+    /// `zone`. Beside a zoned DTSTART, libical reads a UTC UNTIL as an
+    /// instant, and a floating or DATE one on DTSTART's wall clock (a date
+    /// ends the series before that day). Walked on the wall clock in UTC
+    /// (`iterationZone`), the last two read the same; a UTC UNTIL is given
+    /// as the wall clock that instant has in DTSTART's zone, so that the
+    /// same instances come out.
     static func until(of rule: icalrecurrencetype, for anchor: ZonedTime, inZone zone: OpaquePointer?) -> icalrecurrencetype {
         guard let real = anchor.zone, zone == ZoneTable.utc, real != ZoneTable.utc, !anchor.isDate,
-            icaltime_is_null_time(rule.until) == 0
+            icaltime_is_null_time(rule.until) == 0, rule.until.is_date == 0, icaltime_is_utc(rule.until) != 0
         else { return rule }
         var rewritten = rule
-        let last = utcSeconds(rule.until) - (rule.until.is_date != 0 ? 1 : 0)
-        var until = icaltime_from_timet_with_zone(time_t(last), 0, real)
+        var until = icaltime_from_timet_with_zone(time_t(utcSeconds(rule.until)), 0, real)
         until.zone = ZoneTable.utc
         rewritten.until = until
         return rewritten

@@ -324,11 +324,15 @@ import Testing
         #expect(try dailyStarts(tzid: "America/New_York", until: "20250305T135959Z").last == "2025-03-04T15:00:00+01:00")
     }
 
-    /// A DATE UNTIL beside a DATE-TIME DTSTART (invalid by 3.3.10) ends the
-    /// series before that day's first second in UTC, as libical has always
-    /// compared the two: the day itself is not listed.
-    @Test func dateUntilForAZonedStartEndsBeforeItsDay() throws {
+    /// A floating UNTIL beside a zoned DTSTART (invalid by 3.3.10) is read
+    /// on DTSTART's wall clock, inclusive (O8 in docs/CONFORMANCE.md); a DATE
+    /// UNTIL ends the series before that day on DTSTART's wall clock, as
+    /// libical compares a date with a date-time.
+    @Test func floatingAndDateUntilAreReadOnTheStartsWallClock() throws {
+        #expect(try dailyStarts(tzid: "America/New_York", until: "20250305T090000").last == "2025-03-05T15:00:00+01:00")
+        #expect(try dailyStarts(tzid: "America/New_York", until: "20250305T085959").last == "2025-03-04T15:00:00+01:00")
         #expect(try dailyStarts(tzid: "Europe/Berlin", until: "20250305") == ["2025-03-03T09:00:00+01:00", "2025-03-04T09:00:00+01:00"])
+        #expect(try dailyStarts(tzid: "Asia/Tokyo", until: "20250305").last == "2025-03-04T01:00:00+01:00")
     }
 
     /// A daily 02:30 in Berlin meets the spring gap on 2025-03-30: that
