@@ -151,6 +151,9 @@ struct LoadRun {
         for chunk in chunks where chunk.name == "VTIMEZONE" {
             guard let component = parse(chunk, buffer) else { continue }
             if icalcomponent_isa(component) == ICAL_VTIMEZONE_COMPONENT {
+                for rule in ZoneTable.removingSubDailyRules(component) {
+                    warn(chunk.firstLine, "VTIMEZONE: RRULE \(rule) changes the offset every hour or more often, as no time zone does; the rule is ignored")
+                }
                 if zones.define(vtimezone: component) == .noTZID {
                     warn(chunk.firstLine, "VTIMEZONE without TZID; ignored")
                 }

@@ -32,6 +32,14 @@ final class ZoneTable: @unchecked Sendable {
     /// TZIDs whose VTIMEZONE was unusable, for the warning when the name is not known either.
     private var unusable = Set<String>()
 
+    /// libical steps the file may spend finding where its VTIMEZONEs' COUNT
+    /// rules end (`onsetSpan`); once spent, such a rule counts as repeating
+    /// without end, and the file's definition holds after it (as it did
+    /// before P1). Real definitions need a few dozen; 300 copies of one
+    /// with `COUNT=10000` would otherwise cost seconds.
+    static let onsetStepsPerFile = 20_000
+    private var onsetBudget = ZoneTable.onsetStepsPerFile
+
     func isUnusable(_ tzid: String) -> Bool { lock.withLock { unusable.contains(tzid) } }
 
     /// Takes ownership of a parsed VTIMEZONE component (freeing it when it
@@ -55,7 +63,7 @@ final class ZoneTable: @unchecked Sendable {
             return .unusable(tzid: tzid)
         }
         if let iana = icaltimezone_get_builtin_timezone(tzid), let own = icaltimezone_get_component(zone),
-            let merged = ZoneTable.withIANA(own, iana), let mergedZone = icaltimezone_new()
+            let merged = ZoneTable.withIANA(own, iana, budget: &onsetBudget), let mergedZone = icaltimezone_new()
         {
             if icaltimezone_set_component(mergedZone, merged) != 0 {
                 icaltimezone_free(zone, 1)
@@ -88,11 +96,41 @@ final class ZoneTable: @unchecked Sendable {
         return count > 0
     }
 
+    /// Removes the RRULEs of a VTIMEZONE's observances that step through
+    /// hours, minutes or seconds, and returns them as written. No zone
+    /// changes its offset more than a few times a year, and libical expands
+    /// an observance's rule onset by onset up to 2037: `FREQ=MINUTELY` from
+    /// 1970 is thirty million onsets, minutes of work before any event is read.
+    static func removingSubDailyRules(_ vtimezone: OpaquePointer) -> [String] {
+        var removed: [String] = []
+        for kind in [ICAL_XSTANDARD_COMPONENT, ICAL_XDAYLIGHT_COMPONENT] {
+            var observance = icalcomponent_get_first_component(vtimezone, kind)
+            while let o = observance {
+                var doomed: [OpaquePointer] = []
+                var p = icalcomponent_get_first_property(o, ICAL_RRULE_PROPERTY)
+                while let rrule = p {
+                    let rule = icalproperty_get_rrule(rrule)
+                    if RecurrenceExpander.isSubDaily(rule) {
+                        removed.append(RuleCost.text(rule))
+                        doomed.append(rrule)
+                    }
+                    p = icalcomponent_get_next_property(o, ICAL_RRULE_PROPERTY)
+                }
+                for rrule in doomed {
+                    icalcomponent_remove_property(o, rrule)
+                    icalproperty_free(rrule)
+                }
+                observance = icalcomponent_get_next_component(vtimezone, kind)
+            }
+        }
+        return removed
+    }
+
     /// The first and last onset of a VTIMEZONE's observances, in seconds
     /// since the epoch (UTC); `last` is nil when a rule repeats without end.
     /// An RRULE with UNTIL counts as ending at UNTIL, one with COUNT at its
-    /// last onset.
-    static func onsetSpan(_ vtimezone: OpaquePointer) -> (first: Int, last: Int?)? {
+    /// last onset, found with libical's iterator while `budget` (steps) lasts.
+    static func onsetSpan(_ vtimezone: OpaquePointer, budget: inout Int) -> (first: Int, last: Int?)? {
         var first = Int.max, last: Int? = Int.min
         func onset(_ t: icaltimetype, from offset: Int) {
             guard icaltime_is_null_time(t) == 0 else { return }
@@ -119,7 +157,10 @@ final class ZoneTable: @unchecked Sendable {
                     let rule = icalproperty_get_rrule(rrule)
                     if icaltime_is_null_time(rule.until) == 0 {
                         onset(rule.until, from: from)
-                    } else if rule.count > 0, rule.count <= 10_000, let iterator = icalrecur_iterator_new(rule, dtstart) {
+                    } else if rule.count > 0, case .walk(let cost) = RuleCost.assess(rule, from: dtstart),
+                        Double(rule.count) * max(cost, 1) <= Double(budget), let iterator = icalrecur_iterator_new(rule, dtstart)
+                    {
+                        budget -= Int(Double(rule.count) * max(cost, 1))
                         var next = icalrecur_iterator_next(iterator), latest = dtstart
                         while icaltime_is_null_time(next) == 0 {
                             latest = next
@@ -142,8 +183,8 @@ final class ZoneTable: @unchecked Sendable {
     /// when the file's rules end, after its last (libical's
     /// `icaltimezone_truncate_vtimezone` cuts them there). Between the two
     /// the file's own rules are the only ones, as RFC 5545 3.6.5 has it.
-    static func withIANA(_ own: OpaquePointer, _ iana: OpaquePointer) -> OpaquePointer? {
-        guard let span = onsetSpan(own), let ianaComponent = icaltimezone_get_component(iana),
+    static func withIANA(_ own: OpaquePointer, _ iana: OpaquePointer, budget: inout Int) -> OpaquePointer? {
+        guard let span = onsetSpan(own, budget: &budget), let ianaComponent = icaltimezone_get_component(iana),
             let merged = icalcomponent_new_clone(own)
         else { return nil }
         func utc(_ seconds: Int) -> icaltimetype { icaltime_from_timet_with_zone(time_t(seconds), 0, ZoneTable.utc) }

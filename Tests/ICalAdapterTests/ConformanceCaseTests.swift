@@ -299,6 +299,34 @@ import Testing
         #expect(start["den-after"] == "2025-03-12T19:00:00+01:00")  // IANA MDT
     }
 
+    /// Finding where a COUNT rule of a VTIMEZONE ends costs libical steps:
+    /// a file may spend 20,000 (`ZoneTable.onsetStepsPerFile`). Within them
+    /// a definition that ended in 2014 gives way to IANA in 2025; a rule
+    /// that would need more counts as repeating without end, and the file's
+    /// made-up -03:00 holds, as it did before P1.
+    @Test func countRulesBeyondTheOnsetBudgetHoldForEver() throws {
+        func start(count: Int) throws -> String? {
+            try load("""
+                BEGIN:VTIMEZONE
+                TZID:America/New_York
+                BEGIN:STANDARD
+                DTSTART:19600101T000000
+                RRULE:FREQ=DAILY;COUNT=\(count)
+                TZOFFSETFROM:-0300
+                TZOFFSETTO:-0300
+                END:STANDARD
+                END:VTIMEZONE
+                BEGIN:VEVENT
+                UID:budget
+                DTSTART;TZID=America/New_York:20250310T120000
+                END:VEVENT
+
+                """).occurrences.first?.start.map(iso.string)
+        }
+        #expect(try start(count: 19_000) == "2025-03-10T17:00:00+01:00")  // IANA EDT, -04:00
+        #expect(try start(count: 20_001) == "2025-03-10T16:00:00+01:00")  // the file's -03:00
+    }
+
     // MARK: rules walked on the wall clock (RecurrenceExpander.iterationZone)
 
     /// Starts of a daily series in `tzid` from 2025-03-03 09:00 with `until`, in Berlin.
