@@ -2,6 +2,11 @@
 PREFIX ?= /usr/local
 SWIFT ?= swift
 BIN := .build/release/ics-agenda
+# The release binary carries the Swift runtime and Foundation inside it: it
+# runs where no Swift is installed (libical3 and tzdata are all it needs)
+# and starts in about 8 ms instead of 13, since the loader has far fewer
+# shared objects to relocate (docs/PERFORMANCE.md, Start-up).
+RELEASE := -c release --static-swift-stdlib
 ARGS ?= --now 2025-03-01T08:00:00+01:00 --tz Europe/Berlin Fixtures/sample.ics
 
 .PHONY: help setup build release test test-asan fuzz run manual install clean bench conformance
@@ -25,13 +30,13 @@ setup:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y libical-dev tzdata pkg-config; \
 	fi
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE)
 
 build:
 	$(SWIFT) build
 
 release:
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE)
 
 test:
 	$(SWIFT) test
@@ -49,7 +54,7 @@ fuzz:
 	scripts/fuzz.sh $(SECONDS)
 
 run:
-	@$(SWIFT) build -c release -q
+	@$(SWIFT) build $(RELEASE) -q
 	@$(BIN) $(ARGS)
 
 MANUAL := .build/plugins/GenerateManual/outputs/ics-agenda/ics-agenda.1

@@ -506,7 +506,7 @@ def main(argv=None):
     out_dir = os.path.join(REPO, args.out_dir)
     if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
         raise BenchError(f"ics-agenda binary not found: {binary}\n"
-                         "build it first: swift build -c release (or pass --binary PATH)")
+                         "build it first: make release (or pass --binary PATH)")
     if not os.path.exists(GENCAL):
         raise BenchError(f"gencal.py missing: {GENCAL}")
     os.makedirs(out_dir, exist_ok=True)
