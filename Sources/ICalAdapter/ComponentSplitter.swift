@@ -241,11 +241,16 @@ struct ComponentSplitter {
 
     /// `BEGIN` or `END` as libical reads them: the word, then parameters
     /// if any (`END;X-A=1:VALARM`), a colon and the name, which may be empty.
+    /// Blanks after the word count for nothing (`END :VALARM`): libical trims
+    /// them from a property name, so such a line closes whatever is open.
     private static func plainKeyword(_ line: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> String? {
         let w = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         guard line.count > w.count else { return nil }
         for i in 0..<w.count where line[i] | 0x20 != w[i] | 0x20 { return nil }
         var i = w.count
+        // libical's make_segment trims what iswspace calls space: blank, tab, VT, FF, CR.
+        while i < line.count, line[i] == 0x20 || (0x09...0x0D).contains(line[i]) { i += 1 }
+        guard i < line.count else { return nil }
         if line[i] == 0x3B {  // ';': parameters, up to the first colon outside quotes
             var quoted = false
             while i < line.count && (line[i] != 0x3A || quoted) {

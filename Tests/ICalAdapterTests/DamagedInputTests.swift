@@ -174,6 +174,23 @@ func cpuTime(_ body: () throws -> Void) rethrows -> Duration {
         ])
     }
 
+    /// libical trims blanks from a property name, so `END :x` closes the
+    /// component it is in and `BEGIN :VALARM` opens one: framing must read
+    /// them the same way, or the rest of the event is lost (found by fuzzing).
+    @Test func beginAndEndWithABlankBeforeTheColonAreFramedAsLibicalReadsThem() throws {
+        let loaded = try loadBytes(text([
+            "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:a", "DTSTART:20250303T100000Z", "END :MAILTO:nobody@nowhere",
+            "SUMMARY:Kept", "LOCATION:Room 1", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:b", "DTSTART:20250304T100000Z", "SUMMARY:Alarm", "BEGIN\t:VALARM", "ACTION:DISPLAY",
+            "TRIGGER:-PT1H", "END:VALARM", "END \t;X-A=1:VEVENT", "END:VCALENDAR",
+        ]))
+        #expect(titles(loaded) == ["a": "Kept", "b": "Alarm"])
+        #expect(loaded.occurrences.first { $0.uid == "a" }?.location == "Room 1")
+        #expect(loaded.diagnostics.map(\.description) == [
+            "test.ics:5: VEVENT: END:MAILTO:NOBODY@NOWHERE without a BEGIN:MAILTO:NOBODY@NOWHERE; ignored"
+        ])
+    }
+
     @Test func componentsNestedTooDeepAreLeftOut() throws {
         let depth = 100_000
         var lines = ["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:deep", "SUMMARY:Deep", "DTSTART:20250303T100000Z"]
