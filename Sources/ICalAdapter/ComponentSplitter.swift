@@ -253,12 +253,18 @@ struct ComponentSplitter {
         guard i < line.count else { return nil }
         if line[i] == 0x3B {  // ';': parameters, up to the first colon outside quotes
             var quoted = false
+            var lastSemicolon = i
             while i < line.count && (line[i] != 0x3A || quoted) {
-                if line[i] == 0x22 { quoted.toggle() }
+                if line[i] == 0x22 { quoted.toggle() } else if line[i] == 0x3B && !quoted { lastSemicolon = i }
                 i += 1
             }
+            // No colon at all: libical still reads the word (`END;STANDARD`
+            // ends what is open, `BEGIN;VALARM` opens an alarm), so the name
+            // is what follows the last ';'.
+            if i == line.count { i = lastSemicolon }
+        } else if line[i] != 0x3A {
+            return nil
         }
-        guard i < line.count, line[i] == 0x3A else { return nil }
         var rest = line[(i + 1)...]
         while let last = rest.last, last == 0x20 || last == 0x09 { rest = rest.dropLast() }
         // Control characters are dropped, as the loader drops them (and kept out of warnings).

@@ -175,19 +175,24 @@ func cpuTime(_ body: () throws -> Void) rethrows -> Duration {
     }
 
     /// libical trims blanks from a property name, so `END :x` closes the
-    /// component it is in and `BEGIN :VALARM` opens one: framing must read
+    /// component it is in (as `END;x` without a colon does)
+    /// and `BEGIN :VALARM` opens one: framing must read
     /// them the same way, or the rest of the event is lost (found by fuzzing).
     @Test func beginAndEndWithABlankBeforeTheColonAreFramedAsLibicalReadsThem() throws {
         let loaded = try loadBytes(text([
             "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:a", "DTSTART:20250303T100000Z", "END :MAILTO:nobody@nowhere",
             "SUMMARY:Kept", "LOCATION:Room 1", "END:VEVENT",
             "BEGIN:VEVENT", "UID:b", "DTSTART:20250304T100000Z", "SUMMARY:Alarm", "BEGIN\t:VALARM", "ACTION:DISPLAY",
-            "TRIGGER:-PT1H", "END:VALARM", "END \t;X-A=1:VEVENT", "END:VCALENDAR",
+            "TRIGGER:-PT1H", "END:VALARM", "END \t;X-A=1:VEVENT",
+            // Without a colon libical still reads BEGIN and END, the name after the ';'.
+            "BEGIN:VEVENT", "UID:c", "DTSTART:20250305T100000Z", "END;STANDARD", "SUMMARY:No colon",
+            "BEGIN;VALARM", "ACTION:DISPLAY", "TRIGGER:-PT1H", "END;VALARM", "END:VEVENT", "END:VCALENDAR",
         ]))
-        #expect(titles(loaded) == ["a": "Kept", "b": "Alarm"])
+        #expect(titles(loaded) == ["a": "Kept", "b": "Alarm", "c": "No colon"])
         #expect(loaded.occurrences.first { $0.uid == "a" }?.location == "Room 1")
         #expect(loaded.diagnostics.map(\.description) == [
-            "test.ics:5: VEVENT: END:MAILTO:NOBODY@NOWHERE without a BEGIN:MAILTO:NOBODY@NOWHERE; ignored"
+            "test.ics:5: VEVENT: END:MAILTO:NOBODY@NOWHERE without a BEGIN:MAILTO:NOBODY@NOWHERE; ignored",
+            "test.ics:21: VEVENT: END:STANDARD without a BEGIN:STANDARD; ignored",
         ])
     }
 
