@@ -10,8 +10,27 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// One line, whatever the message quotes: a title or value with line
+    /// breaks (`SUMMARY:a\nb`) shows them as `\n`, so that every warning
+    /// stays one line for grep and for cron's mail.
     public var description: String {
-        if let line { return "\(path):\(line): \(message)" }
-        return "\(path): \(message)"
+        let text = Diagnostic.oneLine(message)
+        if let line { return "\(path):\(line): \(text)" }
+        return "\(path): \(text)"
+    }
+
+    static func oneLine(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else { return s }
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\x" + pad(Int(scalar.value), 2, hex: true)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }

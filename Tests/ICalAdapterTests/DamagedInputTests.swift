@@ -196,6 +196,20 @@ func cpuTime(_ body: () throws -> Void) rethrows -> Duration {
         ])
     }
 
+    /// A warning that quotes a title or value with line breaks is still one
+    /// line (found by fuzzing: grep and cron mail read warnings line by line).
+    @Test func aWarningIsOneLineWhateverItQuotes() throws {
+        let loaded = try loadBytes(text([
+            "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:a", "SUMMARY:Two\\nlines", "DTSTART:20250303T100000Z",
+            "DTEND:nonsense", "END:VEVENT", "END:VCALENDAR",
+        ]))
+        #expect(titles(loaded) == ["a": "Two\nlines"])
+        let warnings = loaded.diagnostics.map(\.description)
+        #expect(!warnings.isEmpty)
+        #expect(warnings.allSatisfy { !$0.contains("\n") })
+        #expect(warnings.contains { $0.contains("VEVENT \"Two\\nlines\"") })
+    }
+
     @Test func componentsNestedTooDeepAreLeftOut() throws {
         let depth = 100_000
         var lines = ["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:deep", "SUMMARY:Deep", "DTSTART:20250303T100000Z"]
