@@ -31,10 +31,15 @@ public struct AgendaBuilder: Sendable {
         var runs = [PlacedRows](repeating: PlacedRows(), count: workers)
         runs.withUnsafeMutableBufferPointer { runs in
             let shared = SharedRuns(runs: runs)
-            let work: @Sendable (Int) -> Void = { w in
-                shared.runs[w] = self.place(parts, from: total * w / workers, to: total * (w + 1) / workers)
+            func inParallel(_ work: @escaping @Sendable (Int) -> Void) {
+                if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
             }
-            if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
+            // Each worker places its stretch, numbering the items it meets;
+            // the items are ranked once, all together; each worker then
+            // gives its rows their items' ranks and sorts them.
+            inParallel { w in shared.runs[w] = self.place(parts, from: total * w / workers, to: total * (w + 1) / workers) }
+            let ranks = ItemRanks.ranks(of: runs.map(\.items))
+            inParallel { w in shared.runs[w].sort(ranks: ranks[w]) }
         }
         var rows = runs[0].rows
         var undated = runs[0].undated
@@ -49,45 +54,58 @@ public struct AgendaBuilder: Sendable {
             let key = rows[start].sortKey / AgendaRow.dayFactor
             var end = start + 1
             while end < rows.count && rows[end].sortKey / AgendaRow.dayFactor == key { end += 1 }
-            sections.append(AgendaSection(period: .day(rows[start].day!), rows: rows[start..<end]))
+            sections.append(AgendaSection(period: .day(rows[start].day!), rows: rows[start..<end], occurrences: parts))
             start = end
         }
-        if !undated.isEmpty { sections.append(AgendaSection(period: .undated, rows: undated[...])) }
+        if !undated.isEmpty { sections.append(AgendaSection(period: .undated, rows: undated[...], occurrences: parts)) }
         return sections
     }
 
     /// Below this many occurrences one thread is quicker than starting more.
     static let parallelFrom = 4096
 
-    /// The rows of occurrences `from..<to` of the parts read as one sequence, each list sorted.
+    /// The rows of occurrences `from..<to` of the parts read as one
+    /// sequence, in that order, and the items they show (`PlacedRows`).
     func place(_ parts: [[Occurrence]], from: Int, to: Int) -> PlacedRows {
         var placed = PlacedRows()
         placed.rows.reserveCapacity(to - from)
-        // Every occurrence of a series shares its Event or Reminder: match the text once per item.
+        // Every occurrence of a series shares its Event or Reminder: match
+        // the text once per item, and number it once per series.
         var textMatches: [ObjectIdentifier: Bool] = [:]
+        var numbers: [ObjectIdentifier: Int32] = [:]
+        var previous: ObjectIdentifier? = nil
+        var number: Int32 = 0
         var offset = 0
         for part in parts {
             defer { offset += part.count }
             let lower = max(from - offset, 0), upper = min(to - offset, part.count)
             guard lower < upper else { continue }
             for occurrence in part[lower..<upper] where selection.admits(occurrence) {
+                let item = occurrence.itemIdentity
                 if let matcher = selection.text {
-                    let id = occurrence.itemIdentity
-                    let matched = textMatches[id] ?? matcher.matches(occurrence)
-                    textMatches[id] = matched
+                    let matched = textMatches[item] ?? matcher.matches(occurrence)
+                    textMatches[item] = matched
                     if !matched { continue }
                 }
+                if item != previous {
+                    previous = item
+                    if let known = numbers[item] {
+                        number = known
+                    } else {
+                        number = Int32(placed.items.count)
+                        numbers[item] = number
+                        placed.items.append(occurrence)
+                    }
+                }
                 if occurrence.isReminder {
-                    if let row = placeReminder(occurrence) {
+                    if let row = placeReminder(occurrence, itemRank: number) {
                         if row.day == nil { placed.undated.append(row) } else { placed.rows.append(row) }
                     }
                 } else {
-                    placeEvent(occurrence, into: &placed.rows)
+                    placeEvent(occurrence, itemRank: number, into: &placed.rows)
                 }
             }
         }
-        placed.rows = AgendaBuilder.sorted(placed.rows)
-        placed.undated = AgendaBuilder.sorted(placed.undated)
         return placed
     }
 
@@ -97,19 +115,40 @@ public struct AgendaBuilder: Sendable {
     static func sorted(_ rows: [AgendaRow]) -> [AgendaRow] {
         guard rows.count > 1 else { return rows }
         let keys = rows.map(\.sortKey)
+        let ranks = rows.map(\.itemRank)
         var order = Array(0..<Int32(rows.count))
         rows.withUnsafeBufferPointer { rows in
             keys.withUnsafeBufferPointer { keys in
-                order.sort { a, b in
-                    let ka = keys[Int(a)], kb = keys[Int(b)]
-                    if ka != kb { return ka < kb }
-                    if agendaOrder(rows[Int(a)], rows[Int(b)]) { return true }
-                    if agendaOrder(rows[Int(b)], rows[Int(a)]) { return false }
-                    return a < b
+                ranks.withUnsafeBufferPointer { ranks in
+                    order.sort { a, b in
+                        let ka = keys[Int(a)], kb = keys[Int(b)]
+                        if ka != kb { return ka < kb }
+                        let ra = ranks[Int(a)], rb = ranks[Int(b)]
+                        if ra != rb { return ra < rb }
+                        if sameItemOrder(rows[Int(a)], rows[Int(b)]) { return true }
+                        if sameItemOrder(rows[Int(b)], rows[Int(a)]) { return false }
+                        return a < b
+                    }
                 }
             }
         }
         return rows.withUnsafeBufferPointer { rows in order.map { rows[Int($0)] } }
+    }
+
+    /// `agendaOrder` for rows of ranked items (`ItemRanks`): the same order,
+    /// strings compared once per item instead of once per comparison.
+    static func precedes(_ a: AgendaRow, _ b: AgendaRow) -> Bool {
+        if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
+        if a.itemRank != b.itemRank { return a.itemRank < b.itemRank }
+        return sameItemOrder(a, b)
+    }
+
+    /// The end of `agendaOrder`, for rows whose items tie (rare: a series
+    /// listed twice on one day and time, or copies of one item).
+    static func sameItemOrder(_ a: AgendaRow, _ b: AgendaRow) -> Bool {
+        let at = a.occurrence.start?.wall ?? .distantPast, bt = b.occurrence.start?.wall ?? .distantPast
+        if at != bt { return at < bt }
+        return a.dayIndex < b.dayIndex
     }
 
     /// Two sorted lists as one, the first list's row first on ties.
@@ -120,7 +159,7 @@ public struct AgendaBuilder: Sendable {
         merged.reserveCapacity(a.count + b.count)
         var i = 0, j = 0
         while i < a.count && j < b.count {
-            if agendaOrder(b[j], a[i]) {
+            if precedes(b[j], a[i]) {
                 merged.append(b[j])
                 j += 1
             } else {
@@ -134,7 +173,7 @@ public struct AgendaBuilder: Sendable {
     }
 
     /// An event goes under every day of the window it touches.
-    func placeEvent(_ occurrence: Occurrence, into rows: inout [AgendaRow]) {
+    func placeEvent(_ occurrence: Occurrence, itemRank: Int32, into rows: inout [AgendaRow]) {
         guard let startTime = occurrence.start else { return }
         let clock = window.clock
         let endTime = occurrence.end ?? startTime
@@ -147,7 +186,7 @@ public struct AgendaBuilder: Sendable {
             let stop = min(last, window.endDay.adding(days: -1))
             var isFirst = true
             while day <= stop {
-                rows.append(AgendaRow(occurrence: occurrence, day: day, timing: .allDay, isFirstListed: isFirst,
+                rows.append(AgendaRow(occurrence: occurrence, itemRank: itemRank, day: day, timing: .allDay, isFirstListed: isFirst,
                     dayIndex: day.daysSinceEpoch - first.daysSinceEpoch + 1, dayCount: count, rank: 0, secondOfDay: 0))
                 isFirst = false
                 day = day.adding(days: 1)
@@ -178,7 +217,7 @@ public struct AgendaBuilder: Sendable {
                 timing = .allDay
                 rank = 0
             }
-            rows.append(AgendaRow(occurrence: occurrence, day: day, timing: timing, isFirstListed: isFirst,
+            rows.append(AgendaRow(occurrence: occurrence, itemRank: itemRank, day: day, timing: timing, isFirstListed: isFirst,
                 dayIndex: index, dayCount: count, rank: rank, secondOfDay: second))
             isFirst = false
             day = day.adding(days: 1)
@@ -187,9 +226,9 @@ public struct AgendaBuilder: Sendable {
 
     /// A reminder goes under its due day (start day without DUE); an open one
     /// due before today under today; one without dates in the undated section.
-    func placeReminder(_ occurrence: Occurrence) -> AgendaRow? {
+    func placeReminder(_ occurrence: Occurrence, itemRank: Int32) -> AgendaRow? {
         guard let anchor = occurrence.anchor else {
-            return AgendaRow(occurrence: occurrence, day: nil, timing: .undated, isFirstListed: true,
+            return AgendaRow(occurrence: occurrence, itemRank: itemRank, day: nil, timing: .undated, isFirstListed: true,
                 dayIndex: 1, dayCount: 1, rank: 0, secondOfDay: 0)
         }
         let clock = window.clock
@@ -216,7 +255,7 @@ public struct AgendaBuilder: Sendable {
             second = 0
         }
         guard window.contains(day: listed) else { return nil }
-        return AgendaRow(occurrence: occurrence, day: listed, timing: timing, isFirstListed: true,
+        return AgendaRow(occurrence: occurrence, itemRank: itemRank, day: listed, timing: timing, isFirstListed: true,
             dayIndex: 1, dayCount: 1, rank: rank, secondOfDay: second)
     }
 
@@ -244,10 +283,22 @@ public struct AgendaBuilder: Sendable {
     }
 }
 
-/// One thread's rows: dated ones and undated reminders, each sorted.
+/// One thread's rows: dated ones and undated reminders.
 struct PlacedRows: Sendable {
     var rows: [AgendaRow] = []
     var undated: [AgendaRow] = []
+    /// One occurrence of each item the rows show, in the order met: until
+    /// `sort`, a row's `itemRank` is its item's place here.
+    var items: [Occurrence] = []
+
+    /// Gives each row its item's rank (`ranks[n]` for item `n`) and sorts both lists.
+    mutating func sort(ranks: [Int32]) {
+        for i in rows.indices { rows[i].itemRank = ranks[Int(rows[i].itemRank)] }
+        for i in undated.indices { undated[i].itemRank = ranks[Int(undated[i].itemRank)] }
+        rows = AgendaBuilder.sorted(rows)
+        undated = AgendaBuilder.sorted(undated)
+        items = []
+    }
 }
 
 /// Each placing thread writes only its own slot.

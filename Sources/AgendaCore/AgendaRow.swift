@@ -18,7 +18,11 @@ public struct AgendaRow: Sendable {
         case undated
     }
 
-    public let occurrence: Occurrence
+    /// Not counted as an owner: rows are copied, sorted and merged by the
+    /// hundred thousand, and each count was a visit to an object far off in
+    /// memory. The section a row is in keeps its occurrence
+    /// (`AgendaSection.occurrences`): a row is valid while its section is.
+    public unowned(unsafe) let occurrence: Occurrence
     /// The day this row is listed under; nil in the undated section.
     public let day: CivilDate?
     public let timing: Timing
@@ -26,6 +30,9 @@ public struct AgendaRow: Sendable {
     public let isFirstListed: Bool
     private let index: Int32
     private let count: Int32
+    /// The place of the row's item among the agenda's items (`ItemRanks`):
+    /// rows of one day, rank and second are in this order.
+    var itemRank: Int32
     /// Day, rank (0 for all-day-like rows, 1 for timed ones) and seconds
     /// since local midnight, in one number: the agenda's sort order up to ties.
     let sortKey: Int64
@@ -39,8 +46,12 @@ public struct AgendaRow: Sendable {
     /// Seconds since local midnight of the start (0 for all-day-like rows).
     var secondOfDay: Int { Int(sortKey % 100_000) }
 
-    init(occurrence: Occurrence, day: CivilDate?, timing: Timing, isFirstListed: Bool, dayIndex: Int, dayCount: Int, rank: Int, secondOfDay: Int) {
+    init(
+        occurrence: Occurrence, itemRank: Int32, day: CivilDate?, timing: Timing, isFirstListed: Bool, dayIndex: Int, dayCount: Int, rank: Int,
+        secondOfDay: Int
+    ) {
         self.occurrence = occurrence
+        self.itemRank = itemRank
         self.day = day
         self.timing = timing
         self.isFirstListed = isFirstListed
@@ -65,10 +76,13 @@ public struct AgendaSection: Sendable {
     public let period: Period
     /// A slice of the agenda's one sorted array of rows (no copy per section).
     public let rows: ArraySlice<AgendaRow>
+    /// What the rows show: kept here, since rows do not keep their occurrences.
+    let occurrences: [[Occurrence]]
 
-    public init(period: Period, rows: ArraySlice<AgendaRow>) {
+    init(period: Period, rows: ArraySlice<AgendaRow>, occurrences: [[Occurrence]]) {
         self.period = period
         self.rows = rows
+        self.occurrences = occurrences
     }
 
     /// The day of a day section.

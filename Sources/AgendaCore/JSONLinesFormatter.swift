@@ -18,21 +18,24 @@ public struct JSONLinesFormatter: Sendable {
         var block: [AgendaRow] = []
         block.reserveCapacity(blockSize)
         var buffers = [[UInt8]](repeating: [], count: max(threads, 1))
+        var caches = [ItemFields](repeating: ItemFields(), count: max(threads, 1))
         func flush() {
             let parts = block.count >= 1024 ? buffers.count : 1
             let rows = block
             buffers.withUnsafeMutableBufferPointer { buffers in
-                let shared = SharedBuffers(buffers: buffers)
-                let work: @Sendable (Int) -> Void = { part in
-                    var bytes = shared.buffers[part]
-                    bytes.removeAll(keepingCapacity: true)
-                    for row in rows[(rows.count * part / parts)..<(rows.count * (part + 1) / parts)] {
-                        self.append(row, to: &bytes)
-                        bytes.append(0x0A)
+                caches.withUnsafeMutableBufferPointer { caches in
+                    let shared = SharedBuffers(buffers: buffers, caches: caches)
+                    let work: @Sendable (Int) -> Void = { part in
+                        var bytes = shared.buffers[part]
+                        bytes.removeAll(keepingCapacity: true)
+                        for row in rows[(rows.count * part / parts)..<(rows.count * (part + 1) / parts)] {
+                            self.append(row, to: &bytes, fields: &shared.caches[part])
+                            bytes.append(0x0A)
+                        }
+                        shared.buffers[part] = bytes
                     }
-                    shared.buffers[part] = bytes
+                    if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
                 }
-                if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
             }
             for part in 0..<parts { buffers[part].withUnsafeBufferPointer { out.write(bytes: $0) } }
             block.removeAll(keepingCapacity: true)
@@ -48,26 +51,31 @@ public struct JSONLinesFormatter: Sendable {
 
     /// One object, keys in the contract's order, every key present.
     func append(_ row: AgendaRow, to line: inout [UInt8]) {
+        var fields = ItemFields()
+        append(row, to: &line, fields: &fields)
+    }
+
+    /// One object; what belongs to the item (kind, UID, title, location and
+    /// the rest) comes ready escaped from `fields`, the times are written here.
+    func append(_ row: AgendaRow, to line: inout [UInt8], fields: inout ItemFields) {
         let o = row.occurrence
-        let reminder: Reminder?
-        if case .reminder(let r) = o.item { reminder = r } else { reminder = nil }
-        let start = reminder == nil ? o.start : (o.start ?? o.due)
-        let end = reminder == nil ? o.end : (o.due ?? o.start)
+        let item = fields.index(of: o)
+        let isReminder = o.isReminder
+        let start = isReminder ? (o.start ?? o.due) : o.start
+        let end = isReminder ? (o.due ?? o.start) : o.end
         func key(_ k: StaticString) {
             line.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
         }
-        func text(_ s: String?) { JSONText.append(s, to: &line) }
         func time(_ t: AgendaTime?) {
             guard let t else { return key("null") }
             line.append(0x22)
             iso.append(t, to: &line)
             line.append(0x22)
         }
-        key("{\"kind\":"); key(reminder == nil ? "\"event\"" : "\"reminder\"")
-        key(",\"uid\":"); text(o.uid.isEmpty ? nil : o.uid)  // no UID: null, as the contract says
-        key(",\"recurrence_id\":"); time(o.recurrenceID)
-        key(",\"title\":"); text(o.title)
-        key(",\"start\":"); time(start)
+        fields.append(item, part: 0, to: &line)  // {"kind":…,"uid":…,"recurrence_id":
+        time(o.recurrenceID)
+        fields.append(item, part: 1, to: &line)  // ,"title":…,"start":
+        time(start)
         key(",\"end\":"); time(end)
         key(",\"all_day\":"); key(o.isAllDay ? "true" : "false")
         key(",\"day\":")
@@ -78,22 +86,67 @@ public struct JSONLinesFormatter: Sendable {
         } else {
             key("null")
         }
-        key(",\"location\":"); text(o.location)
-        key(",\"description\":"); text(o.description)
-        key(",\"status\":"); text(o.status)
-        key(",\"calendar\":"); text(o.calendar.name)
-        key(",\"source\":"); text(o.calendar.source)
-        key(",\"due\":"); time(o.due)
-        key(",\"completed\":"); key(reminder.map { $0.isCompleted ? "true" : "false" } ?? "null")
-        key(",\"priority\":")
-        if let priority = reminder?.priority { line.append(contentsOf: String(priority).utf8) } else { key("null") }
-        line.append(0x7D)
+        fields.append(item, part: 2, to: &line)  // ,"location":…,"source":…,"due":
+        time(o.due)
+        fields.append(item, part: 3, to: &line)  // ,"completed":…,"priority":…}
     }
 }
 
-/// Each formatting thread writes only its own buffer.
+/// The parts of a JSON line that are the same for every occurrence of an
+/// item, escaped once per item and kept for the formatting thread's later
+/// rows: a series lists its title, location and description on each of its
+/// lines, and escaping them again, through several objects, was most of
+/// the formatting time.
+struct ItemFields {
+    private var index: [ObjectIdentifier: Int32] = [:]
+    private var bytes: [UInt8] = []
+    /// Four parts per item: where each begins in `bytes`; the next begins where it ends.
+    private var bounds: [Int] = [0]
+
+    /// The item's number here, its parts escaped on first sight.
+    mutating func index(of occurrence: Occurrence) -> Int {
+        let id = occurrence.itemIdentity
+        if let known = index[id] { return Int(known) }
+        let number = (bounds.count - 1) / 4
+        index[id] = Int32(number)
+        let reminder: Reminder?
+        if case .reminder(let r) = occurrence.item { reminder = r } else { reminder = nil }
+        func key(_ k: StaticString) {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
+        }
+        func text(_ s: String?) { JSONText.append(s, to: &bytes) }
+        key("{\"kind\":"); key(reminder == nil ? "\"event\"" : "\"reminder\"")
+        key(",\"uid\":"); text(occurrence.uid.isEmpty ? nil : occurrence.uid)  // no UID: null, as the contract says
+        key(",\"recurrence_id\":")
+        bounds.append(bytes.count)
+        key(",\"title\":"); text(occurrence.title)
+        key(",\"start\":")
+        bounds.append(bytes.count)
+        key(",\"location\":"); text(occurrence.location)
+        key(",\"description\":"); text(occurrence.description)
+        key(",\"status\":"); text(occurrence.status)
+        key(",\"calendar\":"); text(occurrence.calendar.name)
+        key(",\"source\":"); text(occurrence.calendar.source)
+        key(",\"due\":")
+        bounds.append(bytes.count)
+        key(",\"completed\":"); key(reminder.map { $0.isCompleted ? "true" : "false" } ?? "null")
+        key(",\"priority\":")
+        if let priority = reminder?.priority { bytes.append(contentsOf: String(priority).utf8) } else { key("null") }
+        bytes.append(0x7D)
+        bounds.append(bytes.count)
+        return number
+    }
+
+    func append(_ item: Int, part: Int, to line: inout [UInt8]) {
+        let at = item * 4 + part
+        bytes.withUnsafeBufferPointer { line.append(contentsOf: UnsafeBufferPointer(rebasing: $0[bounds[at]..<bounds[at + 1]])) }
+    }
+}
+
+/// Each formatting thread writes only its own buffer and item cache.
 private struct SharedBuffers: @unchecked Sendable {
     let buffers: UnsafeMutableBufferPointer<[UInt8]>
+    let caches: UnsafeMutableBufferPointer<ItemFields>
 }
 
 /// JSON string literals, escaped per RFC 8259 (and U+2028/U+2029, for JavaScript readers).

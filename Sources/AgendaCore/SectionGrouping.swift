@@ -11,16 +11,18 @@ public enum SectionGrouping: Sendable, Equatable {
         var result: [AgendaSection] = []
         var rows: [AgendaRow] = []
         var current: AgendaSection.Period? = nil
+        // Every day section of one agenda keeps the same occurrences.
+        let occurrences = daySections.first?.occurrences ?? []
         for section in daySections {
             let period = section.day.map(period(of:)) ?? .undated
             if period != current, let current {
-                result.append(AgendaSection(period: current, rows: rows[...]))
+                result.append(AgendaSection(period: current, rows: rows[...], occurrences: occurrences))
                 rows.removeAll()
             }
             current = period
             rows += section.rows
         }
-        if let current { result.append(AgendaSection(period: current, rows: rows[...])) }
+        if let current { result.append(AgendaSection(period: current, rows: rows[...], occurrences: occurrences)) }
         return result
     }
 

@@ -131,6 +131,36 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { $0.rows.
         #expect(Self.order(builder().build(parts: Self.parts, threads: threads)) == one)
     }
 
+    /// Rows of one day and time are ordered through their items' ranks
+    /// (`ItemRanks`, with a shortcut for ASCII titles): the order must be
+    /// the one `agendaOrder` gives, for titles that share long prefixes,
+    /// differ only in case or in the ninth byte, are empty, are not ASCII,
+    /// or are the same text in two Unicode forms (equal for Swift).
+    @Test func tiedRowsFollowAgendaOrderWhateverTheTitles() {
+        let titles = [
+            "Budget review", "Budget reviews", "Budget r", "Budget", "budget", "Budget review", "", "Eclair",
+            "\u{C9}clair", "E\u{301}clair", "Zebra", "\u{65E5}\u{672C}", "Budget r\u{E9}view", "Budget re\u{301}view", "~",
+        ]
+        var items: [Occurrence] = []
+        for (i, title) in titles.enumerated() {
+            let calendar = CalendarInfo(name: i % 3 == 0 ? "Home" : "Work", source: "cal", path: "cal/\(i % 2).ics")
+            let e = Event(uid: "u\(i % 4)", title: title, location: nil, description: nil, status: nil, calendar: calendar)
+            items.append(Occurrence(item: .event(e), start: at("2025-03-02T08:00:00Z"), end: at("2025-03-02T09:00:00Z"), recurrenceID: nil))
+            let r = Reminder(uid: "u\(i % 4)", title: title, location: nil, description: nil, status: nil, isCompleted: false,
+                priority: nil, percentComplete: nil, categories: [], calendar: calendar)
+            items.append(Occurrence(item: .reminder(r), start: nil, end: nil, due: at("2025-03-02T08:00:00Z"), recurrenceID: nil))
+        }
+        let position = Dictionary(uniqueKeysWithValues: items.enumerated().map { (ObjectIdentifier($0.element), $0.offset) })
+        let rows = builder().build(items).flatMap(\.rows)
+        #expect(rows.count == items.count)
+        for (a, b) in zip(rows, rows.dropFirst()) {
+            #expect(!AgendaBuilder.agendaOrder(b, a), "\(b.occurrence.title) before \(a.occurrence.title)")
+            if !AgendaBuilder.agendaOrder(a, b) {
+                #expect(position[ObjectIdentifier(a.occurrence)]! < position[ObjectIdentifier(b.occurrence)]!)
+            }
+        }
+    }
+
     @Test func tiesKeepInputOrder() {
         let all = Self.parts.flatMap { $0 }
         let position = Dictionary(uniqueKeysWithValues: all.enumerated().map { (ObjectIdentifier($0.element), $0.offset) })
