@@ -83,7 +83,14 @@ public struct CalendarLoader {
         // A UTF-8 byte-order mark is skipped.
         let skip = TextDecoding.hasUTF8BOM(input) ? 3 : 0
         let buffer = UnsafeBufferPointer(rebasing: input[skip...])
+        // The prefilter needs to know; on a large file it is read beside the framing, on another core.
+        let scanning = DispatchGroup()
+        let scan = SeriesMoveScan(text: buffer)
+        if !readsEveryComponent {
+            if buffer.count < 1 << 20 { scan.run() } else { DispatchQueue.global().async(group: scanning) { scan.run() } }
+        }
         let split = ComponentSplitter.split(buffer)
+        scanning.wait()
         guard split.looksLikeICalendar else {
             throw NotICalendar(path: path, reason: TextDecoding.describeNonCalendar(buffer))
         }
@@ -92,6 +99,7 @@ public struct CalendarLoader {
         run.threads = threads
         run.readsEveryComponent = readsEveryComponent
         run.rowBudget = rowBudget
+        run.skipsRules = !readsEveryComponent && !scan.mayMoveSeries
         run.release = release.map { release in { range in release((range.lowerBound + skip)..<(range.upperBound + skip)) } }
         run.read(split.chunks, from: buffer, wrTimezone: split.wrTimezone)
         return run.finish()
@@ -136,6 +144,8 @@ struct LoadRun {
     /// What is left of the file's budget (`CalendarLoader.rowsPerFile`).
     var rowBudget = CalendarLoader.rowsPerFile
     var readsEveryComponent = false
+    /// Whether the prefilter may skip a rule that starts after the window (`WindowPrefilter.skipsRules`).
+    var skipsRules = false
 
     init(window: AgendaWindow, calendar: CalendarInfo, path: String) {
         self.window = window
@@ -165,7 +175,7 @@ struct LoadRun {
             rowBudget: rowBudget,
             window: window, calendar: calendar, zones: zones,
             reader: ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap(zones.zone(for:))),
-            prefilter: readsEveryComponent ? nil : WindowPrefilter(window: window))
+            prefilter: readsEveryComponent ? nil : WindowPrefilter(window: window, skipsRules: skipsRules))
         let items = chunks.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
         // Framing touched every page; from here on pages are read in order,
         // and each stretch is given back once passed.
@@ -432,6 +442,19 @@ private final class BatchResults: @unchecked Sendable {
         items.deinitialize()
         items.deallocate()
     }
+}
+
+/// `WindowPrefilter.mayMoveSeries` on another thread: the text is only
+/// read, and the answer is written before the DispatchGroup's wait returns.
+private final class SeriesMoveScan: @unchecked Sendable {
+    let text: UnsafeBufferPointer<UInt8>
+    var mayMoveSeries = true
+
+    init(text: UnsafeBufferPointer<UInt8>) {
+        self.text = text
+    }
+
+    func run() { mayMoveSeries = WindowPrefilter.mayMoveSeries(text) }
 }
 
 /// The next batch, read while the current one is applied.

@@ -54,7 +54,7 @@ struct ChunkProcessor: @unchecked Sendable {
             // A one-off event far from the window: counted, and known as a
             // revision of its UID, but not parsed.
             out.counted = (.event, skippable.uid, false)
-            out.revision = Revision.Candidate(kind: .event, uid: skippable.uid, recurrenceKey: nil, sequence: skippable.sequence, recurs: false)
+            out.revision = Revision.Candidate(kind: .event, uid: skippable.uid, recurrenceKey: nil, sequence: skippable.sequence, recurs: skippable.recurs)
             return out
         }
         guard let component = ChunkProcessor.parse(chunk, buffer, scratch: &scratch, into: &out) else { return out }

@@ -1,29 +1,38 @@
 import AgendaCore
 
-/// Decides, from a component's text alone, that a one-off event cannot
-/// touch the window, so that libical need not parse it.
+/// Decides, from a component's text alone, that an event cannot touch the
+/// window, so that libical need not parse it.
 ///
-/// It reads only what it must and errs on the side of parsing: any
-/// component with RRULE, RDATE, EXRULE or RECURRENCE-ID, a DURATION, or a
-/// date it cannot read is parsed. A start more than two days after the
-/// window, or an end more than two days before it, cannot reach it from any
-/// time zone (offsets stay within ±26 hours).
+/// A start more than two days after the window, or an end more than two
+/// days before it, cannot reach it from any time zone (offsets stay within
+/// ±26 hours). A series (RRULE) is skipped only when it starts after the
+/// window: every instance of a rule starts at DTSTART or later. It reads
+/// only what it must and errs on the side of parsing: an event with RDATE,
+/// EXRULE or RECURRENCE-ID, or a date it cannot read, is parsed, and so is
+/// a one-off event with a DURATION that starts before the window.
 struct WindowPrefilter {
     let firstDayKey: Int
     let endDayKey: Int
+    /// Whether an event with RRULE may be skipped (when it starts after the
+    /// window). Not when the file has a RANGE=THISANDFUTURE override: that
+    /// can move later instances of a series by any amount, also into the window.
+    let skipsRules: Bool
 
-    init(window: AgendaWindow) {
+    init(window: AgendaWindow, skipsRules: Bool) {
         firstDayKey = window.firstDay.adding(days: -2).dayKey
         endDayKey = window.endDay.adding(days: 2).dayKey
+        self.skipsRules = skipsRules
     }
 
     /// The UID (empty when it has none) and SEQUENCE of an event that can be
     /// skipped, or nil when the event must be parsed. The loader still needs
     /// them: a skipped event may be the newer revision of one in the window.
-    func skippableEvent(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) -> (uid: String, sequence: Int)? {
+    func skippableEvent(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) -> (uid: String, sequence: Int, recurs: Bool)? {
         guard chunk.name == "VEVENT", chunk.unclosed.isEmpty else { return nil }
         var start: Int? = nil
         var end: Int? = nil
+        var recurs = false
+        var hasDuration = false
         var uid = ""
         var sequence = 0
         var depth = 0
@@ -41,15 +50,16 @@ struct WindowPrefilter {
             guard depth == 1 else { continue }
             switch first | 0x20 {
             case 0x72:  // r
-                if WindowPrefilter.hasName(line, "RRULE") || WindowPrefilter.hasName(line, "RDATE")
-                    || WindowPrefilter.hasName(line, "RECURRENCE-ID")
-                {
+                if WindowPrefilter.hasName(line, "RRULE") {
+                    guard skipsRules else { return nil }
+                    recurs = true
+                } else if WindowPrefilter.hasName(line, "RDATE") || WindowPrefilter.hasName(line, "RECURRENCE-ID") {
                     return nil
                 }
             case 0x65:  // e
                 if WindowPrefilter.hasName(line, "EXRULE") { return nil }
             case 0x64:  // d
-                if WindowPrefilter.hasName(line, "DURATION") { return nil }
+                if WindowPrefilter.hasName(line, "DURATION") { hasDuration = true }
                 if WindowPrefilter.hasName(line, "DTSTART") {
                     guard let key = WindowPrefilter.dayKey(line) else { return nil }
                     start = key
@@ -79,8 +89,46 @@ struct WindowPrefilter {
             }
         }
         guard let start else { return nil }
-        if start > endDayKey || (end ?? start) < firstDayKey { return (uid, sequence) }
+        // Every instance of a rule starts at DTSTART or later (RFC 5545 3.8.5.3).
+        if start > endDayKey { return (uid, sequence, recurs) }
+        if !recurs && !hasDuration && (end ?? start) < firstDayKey { return (uid, sequence, false) }
         return nil
+    }
+
+    /// Whether `THISANDFUTURE` may be in the text as libical will read it:
+    /// the letters in any case, with anything the loader takes out or
+    /// unfolds between them (control characters, line breaks, blanks).
+    /// Errs towards yes; a yes only means rules are parsed (`skipsRules`).
+    static func mayMoveSeries(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let word: StaticString = "thisandfuture"
+        let letters = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        func ignorable(_ byte: UInt8) -> Bool { byte <= 0x20 || byte == 0x7F }
+        guard let base = text.baseAddress else { return false }
+        var i = 0
+        while i < text.count {
+            defer { i += 1 }
+            // Eight bytes at a time while none of them is a t or T.
+            while i + 8 <= text.count {
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) | 0x2020_2020_2020_2020
+                let x = word ^ 0x7474_7474_7474_7474
+                if (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0 { break }
+                i += 8
+            }
+            guard i < text.count, text[i] | 0x20 == 0x74 else { continue }  // t
+            var matched = 1
+            var j = i + 1
+            while matched < letters.count && j < text.count {
+                let byte = text[j]
+                if byte | 0x20 == letters[matched] && byte > 0x40 {
+                    matched += 1
+                } else if !ignorable(byte) {
+                    break
+                }
+                j += 1
+            }
+            if matched == letters.count { return true }
+        }
+        return false
     }
 
     /// Whether the line is the property `name` (followed by `:` or `;`).
