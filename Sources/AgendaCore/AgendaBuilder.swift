@@ -72,6 +72,9 @@ public struct AgendaBuilder: Sendable {
         // Every occurrence of a series shares its Event or Reminder: match
         // the text once per item, and number it once per series.
         var textMatches: [ObjectIdentifier: Bool] = [:]
+        // Copied once: each copy counts a reference to the zone's tables,
+        // which every placing thread shares.
+        let clock = window.clock
         var numbers: [ObjectIdentifier: Int32] = [:]
         var previous: ObjectIdentifier? = nil
         var number: Int32 = 0
@@ -98,11 +101,11 @@ public struct AgendaBuilder: Sendable {
                     }
                 }
                 if occurrence.isReminder {
-                    if let row = placeReminder(occurrence, itemRank: number) {
+                    if let row = placeReminder(occurrence, itemRank: number, clock: clock) {
                         if row.day == nil { placed.undated.append(row) } else { placed.rows.append(row) }
                     }
                 } else {
-                    placeEvent(occurrence, itemRank: number, into: &placed.rows)
+                    placeEvent(occurrence, itemRank: number, clock: clock, into: &placed.rows)
                 }
             }
         }
@@ -173,9 +176,8 @@ public struct AgendaBuilder: Sendable {
     }
 
     /// An event goes under every day of the window it touches.
-    func placeEvent(_ occurrence: Occurrence, itemRank: Int32, into rows: inout [AgendaRow]) {
+    func placeEvent(_ occurrence: Occurrence, itemRank: Int32, clock: ZoneClock, into rows: inout [AgendaRow]) {
         guard let startTime = occurrence.start else { return }
-        let clock = window.clock
         let endTime = occurrence.end ?? startTime
         if startTime.isDate {
             let first = CivilDate(daysSinceEpoch: dayNumber(startTime.wall))
@@ -226,12 +228,11 @@ public struct AgendaBuilder: Sendable {
 
     /// A reminder goes under its due day (start day without DUE); an open one
     /// due before today under today; one without dates in the undated section.
-    func placeReminder(_ occurrence: Occurrence, itemRank: Int32) -> AgendaRow? {
+    func placeReminder(_ occurrence: Occurrence, itemRank: Int32, clock: ZoneClock) -> AgendaRow? {
         guard let anchor = occurrence.anchor else {
             return AgendaRow(occurrence: occurrence, itemRank: itemRank, day: nil, timing: .undated, isFirstListed: true,
                 dayIndex: 1, dayCount: 1, rank: 0, secondOfDay: 0)
         }
-        let clock = window.clock
         let isDue = occurrence.due != nil
         let day: CivilDate
         var timing: AgendaRow.Timing

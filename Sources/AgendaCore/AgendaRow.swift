@@ -22,7 +22,14 @@ public struct AgendaRow: Sendable {
     /// hundred thousand, and each count was a visit to an object far off in
     /// memory. The section a row is in keeps its occurrence
     /// (`AgendaSection.occurrences`): a row is valid while its section is.
-    public unowned(unsafe) let occurrence: Occurrence
+    private let unownedOccurrence: Unmanaged<Occurrence>
+    public var occurrence: Occurrence { unownedOccurrence.takeUnretainedValue() }
+
+    /// The occurrence lent to `body` without counting a reference to it
+    /// (for the formatters' per-row work).
+    func withOccurrence<Result>(_ body: (Occurrence) -> Result) -> Result {
+        unownedOccurrence._withUnsafeGuaranteedRef(body)
+    }
     /// The day this row is listed under; nil in the undated section.
     public let day: CivilDate?
     public let timing: Timing
@@ -50,7 +57,7 @@ public struct AgendaRow: Sendable {
         occurrence: Occurrence, itemRank: Int32, day: CivilDate?, timing: Timing, isFirstListed: Bool, dayIndex: Int, dayCount: Int, rank: Int,
         secondOfDay: Int
     ) {
-        self.occurrence = occurrence
+        unownedOccurrence = .passUnretained(occurrence)
         self.itemRank = itemRank
         self.day = day
         self.timing = timing

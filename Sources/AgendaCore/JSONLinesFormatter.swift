@@ -58,7 +58,10 @@ public struct JSONLinesFormatter: Sendable {
     /// One object; what belongs to the item (kind, UID, title, location and
     /// the rest) comes ready escaped from `fields`, the times are written here.
     func append(_ row: AgendaRow, to line: inout [UInt8], fields: inout ItemFields) {
-        let o = row.occurrence
+        row.withOccurrence { append(row, $0, to: &line, fields: &fields) }
+    }
+
+    private func append(_ row: AgendaRow, _ o: Occurrence, to line: inout [UInt8], fields: inout ItemFields) {
         let item = fields.index(of: o)
         let isReminder = o.isReminder
         let start = isReminder ? (o.start ?? o.due) : o.start

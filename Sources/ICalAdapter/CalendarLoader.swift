@@ -375,8 +375,10 @@ struct LoadRun {
             occurrences.append(occurrence)
         }
         func count(_ kind: ComponentRecord.Kind) -> Int {
-            let orphans = overrideUIDs[kind, default: []].subtracting(masterUIDs[kind, default: []])
-            return masterCount[kind, default: 0] + orphans.count
+            // Overrides are few, masters may be a hundred thousand: no set is built.
+            let masters = masterUIDs[kind, default: []]
+            let orphans = overrideUIDs[kind, default: []].reduce(0) { $0 + (masters.contains($1) ? 0 : 1) }
+            return masterCount[kind, default: 0] + orphans
         }
         return LoadedCalendar(calendar: calendar, occurrences: occurrences, eventCount: count(.event),
             reminderCount: count(.reminder), diagnostics: diagnostics)
