@@ -38,7 +38,7 @@ public struct AgendaBuilder: Sendable {
             // the items are ranked once, all together; each worker then
             // gives its rows their items' ranks and sorts them.
             inParallel { w in shared.runs[w] = self.place(parts, from: total * w / workers, to: total * (w + 1) / workers) }
-            let ranks = ItemRanks.ranks(of: runs.map(\.items))
+            let ranks = ItemRanks.ranks(of: runs.map(\.sortedItems))
             inParallel { w in shared.runs[w].sort(ranks: ranks[w]) }
         }
         var rows = runs[0].rows
@@ -109,6 +109,8 @@ public struct AgendaBuilder: Sendable {
                 }
             }
         }
+        placed.sortedItems = ItemRanks.SortedItems(placed.items)
+        placed.items = []
         return placed
     }
 
@@ -291,6 +293,8 @@ struct PlacedRows: Sendable {
     /// One occurrence of each item the rows show, in the order met: until
     /// `sort`, a row's `itemRank` is its item's place here.
     var items: [Occurrence] = []
+    /// The same items in agenda order, for `ItemRanks.ranks`.
+    var sortedItems = ItemRanks.SortedItems([])
 
     /// Gives each row its item's rank (`ranks[n]` for item `n`) and sorts both lists.
     mutating func sort(ranks: [Int32]) {
@@ -298,7 +302,7 @@ struct PlacedRows: Sendable {
         for i in undated.indices { undated[i].itemRank = ranks[Int(undated[i].itemRank)] }
         rows = AgendaBuilder.sorted(rows)
         undated = AgendaBuilder.sorted(undated)
-        items = []
+        sortedItems = ItemRanks.SortedItems([])
     }
 }
 

@@ -9,32 +9,57 @@
 /// 100,000-component calendar. Items are ranked once here, and rows then
 /// compare two integers.
 enum ItemRanks {
-    /// - Parameter items: lists of items, each given by one of its occurrences.
-    /// - Returns: the rank of each item, list by list. Items with equal sort
-    ///   fields share a rank (so does an item listed twice), so that their
-    ///   rows keep their input order, as a stable sort by `agendaOrder` keeps them.
-    static func ranks(of items: [[Occurrence]]) -> [[Int32]] {
-        let fields = items.joined().map(SortFields.init)
-        var order = Array(fields.indices)
-        var ranks = [Int32](repeating: 0, count: fields.count)
-        // Compared in place: copying the fields out would count five strings up and down.
-        fields.withUnsafeBufferPointer { fields in
-            order.sort { SortFields.precedes(fields, $0, $1) }
-            var rank: Int32 = 0
-            for (position, index) in order.enumerated() {
-                if position > 0 && SortFields.precedes(fields, order[position - 1], index) { rank += 1 }
-                ranks[index] = rank
+    /// One thread's items, each given by one of its occurrences, in agenda order.
+    struct SortedItems: Sendable {
+        fileprivate let fields: [SortFields]
+        /// Indices into `fields` in agenda order.
+        fileprivate let order: [Int32]
+
+        /// Sorted on the thread that met the items: only the merge is left for `ranks`.
+        init(_ items: [Occurrence]) {
+            let fields = items.map(SortFields.init)
+            var order = Array(0..<Int32(fields.count))
+            // Compared in place: copying the fields out would count five strings up and down.
+            fields.withUnsafeBufferPointer { fields in
+                order.sort { SortFields.precedes(fields.baseAddress! + Int($0), fields.baseAddress! + Int($1)) }
             }
-        }
-        var start = 0
-        return items.map { list in
-            defer { start += list.count }
-            return Array(ranks[start..<(start + list.count)])
+            self.fields = fields
+            self.order = order
         }
     }
 
+    /// - Returns: the rank of each item, list by list. Items with equal sort
+    ///   fields share a rank (so does an item in two lists), so that their
+    ///   rows keep their input order, as a stable sort by `agendaOrder` keeps them.
+    static func ranks(of lists: [SortedItems]) -> [[Int32]] {
+        var ranks = lists.map { [Int32](repeating: 0, count: $0.fields.count) }
+        var next = [Int](repeating: 0, count: lists.count)  // each list's first item not yet ranked
+        var previous: UnsafePointer<SortFields>? = nil
+        var rank: Int32 = 0
+        // A merge of the sorted lists (one per placing thread, a handful).
+        let fields = lists.map { list in list.fields.withUnsafeBufferPointer { $0.baseAddress } }
+        withExtendedLifetime(lists) {
+            while true {
+                var best = -1
+                for l in lists.indices where next[l] < lists[l].order.count {
+                    if best < 0 || SortFields.precedes(fields[l]! + Int(lists[l].order[next[l]]), fields[best]! + Int(lists[best].order[next[best]])) {
+                        best = l
+                    }
+                }
+                guard best >= 0 else { break }
+                let index = Int(lists[best].order[next[best]])
+                let item = fields[best]! + index
+                if let previous, SortFields.precedes(previous, item) { rank += 1 }
+                ranks[best][index] = rank
+                previous = item
+                next[best] += 1
+            }
+        }
+        return ranks
+    }
+
     /// What `agendaOrder` compares of an item, in its order.
-    private struct SortFields {
+    fileprivate struct SortFields: Sendable {
         let title: String
         let isReminder: Bool
         let calendarName: String
@@ -67,8 +92,7 @@ enum ItemRanks {
             titlePrefix = ascii ? prefix : nil
         }
 
-        static func precedes(_ fields: UnsafeBufferPointer<SortFields>, _ i: Int, _ j: Int) -> Bool {
-            let a = fields.baseAddress! + i, b = fields.baseAddress! + j
+        static func precedes(_ a: UnsafePointer<SortFields>, _ b: UnsafePointer<SortFields>) -> Bool {
             if let pa = a.pointee.titlePrefix, let pb = b.pointee.titlePrefix, pa != pb { return pa < pb }
             if a.pointee.title != b.pointee.title { return a.pointee.title < b.pointee.title }
             if a.pointee.isReminder != b.pointee.isReminder { return !a.pointee.isReminder }

@@ -21,14 +21,27 @@ struct BufferedOutput: ByteOutputStream {
     }
 
     mutating func write(bytes: UnsafeBufferPointer<UInt8>) {
+        // A large block (the JSON formatter's) goes out as it is, not copied first.
+        if bytes.count >= limit {
+            flush()
+            BufferedOutput.writeAll(UnsafeRawBufferPointer(bytes))
+            return
+        }
         buffer.append(contentsOf: bytes)
         if buffer.count >= limit { flush() }
     }
 
     mutating func flush() {
+        buffer.withUnsafeBytes(BufferedOutput.writeAll)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes every byte to standard output; a closed pipe ends the run
+    /// quietly (status 0), any other error with status 74.
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { Foundation.write(1, $0.baseAddress! + offset, $0.count - offset) }
+        while offset < bytes.count {
+            let written = Foundation.write(1, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 let code = errno
                 if code == EINTR { continue }
@@ -38,7 +51,6 @@ struct BufferedOutput: ByteOutputStream {
             }
             offset += written
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 }
 
