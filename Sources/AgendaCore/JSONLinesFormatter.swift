@@ -26,7 +26,10 @@ public struct JSONLinesFormatter: Sendable {
                 caches.withUnsafeMutableBufferPointer { caches in
                     let shared = SharedBuffers(buffers: buffers, caches: caches)
                     let work: @Sendable (Int) -> Void = { part in
-                        var bytes = shared.buffers[part]
+                        // Taken out, not copied: a copy would not be unique, and
+                        // emptying it would allocate (and fault in) a new buffer.
+                        var bytes: [UInt8] = []
+                        swap(&bytes, &shared.buffers[part])
                         bytes.removeAll(keepingCapacity: true)
                         for row in rows[(rows.count * part / parts)..<(rows.count * (part + 1) / parts)] {
                             self.append(row, to: &bytes, fields: &shared.caches[part])

@@ -201,13 +201,17 @@ struct LoadRun {
         // revisions, copying rows) is the part that cannot be shared out.
         let ahead = DispatchQueue(label: "ics-agenda.read-ahead")
         let mainScratch = ScratchBuffers(count: 1, first: scratch)
+        // Two batches' results, used in turn: each is a few hundred kilobytes,
+        // which a new allocation would fault in afresh for every batch.
+        var current = BatchResults(count: LoadRun.batchSize)
+        var spare = BatchResults(count: LoadRun.batchSize)
         var start = 0
-        var current = reader.read(batchAt: 0, scratch: workerScratch)
+        reader.read(batchAt: 0, into: current, scratch: workerScratch)
         while start < items.count {
             let end = reader.end(of: start)
             let group = DispatchGroup()
-            let next = ReadAhead()
-            if end < items.count && workers > 1 { ahead.async(group: group) { next.results = reader.read(batchAt: end, scratch: workerScratch) } }
+            let readsAhead = end < items.count && workers > 1
+            if readsAhead { ahead.async(group: group) { [spare] in reader.read(batchAt: end, into: spare, scratch: workerScratch) } }
             // Every series may list one row a day; one that reaches that is
             // read again, alone and in file order, with more out of the
             // file's budget, which then pays for what it really listed.
@@ -224,7 +228,11 @@ struct LoadRun {
                 release(released..<items[end].range.lowerBound)
                 released = items[end].range.lowerBound
             }
-            current = next.results ?? reader.read(batchAt: end, scratch: workerScratch)
+            if readsAhead {
+                swap(&current, &spare)
+            } else if end < items.count {
+                reader.read(batchAt: end, into: current, scratch: workerScratch)
+            }
             start = end
         }
         scratch = mainScratch.buffers[0]
@@ -408,11 +416,9 @@ private struct BatchReader: @unchecked Sendable {
 
     func end(of start: Int) -> Int { min(start + LoadRun.batchSize, items.count) }
 
-    /// Every component of the batch at `start`.
-    func read(batchAt start: Int, scratch: ScratchBuffers) -> BatchResults {
-        let results = BatchResults(count: end(of: start) - start)
-        process(start, (0..<results.items.count).map { ($0, firstRows) }, into: results, scratch: scratch)
-        return results
+    /// Every component of the batch at `start`, into the first slots of `results` (empty ones).
+    func read(batchAt start: Int, into results: BatchResults, scratch: ScratchBuffers) {
+        process(start, (0..<(end(of: start) - start)).map { ($0, firstRows) }, into: results, scratch: scratch)
     }
 
     /// Reads the given components of the batch at `start` (slot, rows it
@@ -457,11 +463,6 @@ private final class SeriesMoveScan: @unchecked Sendable {
     }
 
     func run() { mayMoveSeries = WindowPrefilter.mayMoveSeries(text) }
-}
-
-/// The next batch, read while the current one is applied.
-private final class ReadAhead: @unchecked Sendable {
-    var results: BatchResults?
 }
 
 /// The text a component is prepared in for libical, one buffer per
