@@ -115,8 +115,10 @@ struct LoadRun {
     var diagnostics: [Diagnostic] = []
     /// Components without RECURRENCE-ID, and the UIDs of masters and overrides, per kind, for the counts.
     var masterCount: [ComponentRecord.Kind: Int] = [:]
-    var masterUIDs: [ComponentRecord.Kind: Set<String>] = [:]
     var overrideUIDs: [ComponentRecord.Kind: Set<String>] = [:]
+    /// The UIDs of masters that are counted but list nothing (an event
+    /// without DTSTART); the others are the keys of `seriesIndex`.
+    var unlistedMasterUIDs: [ComponentRecord.Kind: Set<String>] = [:]
     /// Occurrences of masters, and beside each the original start an
     /// override would replace it by (`noKey` when none can): two plain
     /// arrays, not an array of tuples, since there can be hundreds of thousands.
@@ -268,7 +270,7 @@ struct LoadRun {
                 overrideUIDs[counted.kind, default: []].insert(counted.uid)
             } else {
                 masterCount[counted.kind, default: 0] += 1
-                masterUIDs[counted.kind, default: []].insert(counted.uid)
+                if processed.revision == nil { unlistedMasterUIDs[counted.kind, default: []].insert(counted.uid) }
             }
         }
         guard let candidate = processed.revision else { return }
@@ -276,13 +278,14 @@ struct LoadRun {
         componentNumber += 1
         // Where its masters will go if it is kept, to drop them should a newer revision come.
         let listing = masters.count..<(masters.count + processed.masters.count)
-        guard supersedes(candidate, component, listing: listing) else { return }
+        var slot: Int32? = nil
+        guard supersedes(candidate, component, listing: listing, series: &slot) else { return }
         if let o = processed.override {
             overrides.append(Override(occurrence: o.occurrence, uid: o.uid, recurrenceID: o.recurrenceID,
                 thisAndFuture: o.thisAndFuture, component: component, kind: candidate.kind))
         }
-        if let anchor = processed.seriesAnchor, let index = seriesIndex[candidate.kind]?[anchor.uid] {
-            series[Int(index)].anchor = anchor.anchor.shape
+        if let anchor = processed.seriesAnchor, let slot {
+            series[Int(slot)].anchor = anchor.anchor.shape
         }
         if !processed.masters.isEmpty {
             masters += processed.masters
@@ -317,13 +320,17 @@ struct LoadRun {
     /// On a tie the later component wins when either recurs (an export that
     /// appended an edited series without counting up); two one-off
     /// components keep the first, as the reference oracle does.
-    private mutating func supersedes(_ record: Revision.Candidate, _ component: Int, listing: Range<Int>) -> Bool {
+    /// - Parameter slot: set to the place in `series` of a master's UID.
+    private mutating func supersedes(_ record: Revision.Candidate, _ component: Int, listing: Range<Int>, series slot: inout Int32?) -> Bool {
         guard !record.uid.isEmpty else { return true }
         let new = Revision(component: component, sequence: record.sequence, recurs: record.recurs, masters: listing)
         let old: Revision
         if record.recurrenceKey == nil {
-            guard let index = seriesIndex[record.kind, default: [:]][record.uid] else {
-                seriesIndex[record.kind, default: [:]][record.uid] = Int32(series.count)
+            // Found, or added, with one hash of the UID: a file may have a hundred thousand.
+            let fresh = Int32(series.count)
+            let index = LoadRun.value(of: &seriesIndex[record.kind, default: [:]][record.uid, default: fresh])
+            slot = index
+            guard index != fresh else {
                 series.append(Series(revision: new))
                 return true
             }
@@ -344,6 +351,10 @@ struct LoadRun {
         if newer && !old.masters.isEmpty { droppedRanges.append(old.masters) }
         return newer
     }
+
+    /// The value a dictionary's default subscript gives an inout access
+    /// (inserting the default when the key is new).
+    private static func value(of slot: inout Int32) -> Int32 { slot }
 
     private mutating func warn(_ line: Int, _ message: String) {
         diagnostics.append(Diagnostic(path: path, line: line, message: message))
@@ -384,8 +395,8 @@ struct LoadRun {
         }
         func count(_ kind: ComponentRecord.Kind) -> Int {
             // Overrides are few, masters may be a hundred thousand: no set is built.
-            let masters = masterUIDs[kind, default: []]
-            let orphans = overrideUIDs[kind, default: []].reduce(0) { $0 + (masters.contains($1) ? 0 : 1) }
+            let listed = seriesIndex[kind, default: [:]], unlisted = unlistedMasterUIDs[kind, default: []]
+            let orphans = overrideUIDs[kind, default: []].reduce(0) { $0 + (listed[$1] == nil && !unlisted.contains($1) ? 1 : 0) }
             return masterCount[kind, default: 0] + orphans
         }
         return LoadedCalendar(calendar: calendar, occurrences: occurrences, eventCount: count(.event),
