@@ -155,7 +155,8 @@ struct ChunkProcessor: @unchecked Sendable {
         }
         guard record.isRecurring else {
             if !record.exdates.isEmpty && RecurrenceExpander.excludes(record.exdates, anchor) { return }
-            addMaster(timing.occurrence(item, at: anchor, recurrenceID: nil), OverrideKey.make(uid: record.uid, anchor.agendaTime))
+            let anchorTime = anchor.agendaTime
+            addMaster(timing.occurrence(item, at: anchor, startTime: anchorTime, recurrenceID: nil), OverrideKey.make(uid: record.uid, anchorTime))
             return
         }
         var cut: String? = nil
@@ -165,7 +166,7 @@ struct ChunkProcessor: @unchecked Sendable {
         var limited = false
         var rows = 0
         for instance in expander.instances(of: record, anchor: anchor, keepLatestBefore: isReminder, cut: &cut, rows: &rows, limited: &limited) {
-            var occurrence = timing.occurrence(item, at: instance.start, recurrenceID: instance.startTime)
+            var occurrence = timing.occurrence(item, at: instance.start, startTime: instance.startTime, recurrenceID: instance.startTime)
             if let periodEnd = instance.periodEnd, record.kind == .event {
                 occurrence = Occurrence(item: item, start: occurrence.start, end: periodEnd, recurrenceID: instance.startTime)
             }

@@ -64,8 +64,9 @@ struct InstanceTiming {
         }
     }
 
-    func occurrence(_ item: Occurrence.Item, at start: ZonedTime, recurrenceID: AgendaTime?) -> Occurrence {
-        let startTime = start.agendaTime
+    /// - Parameter startTime: `start.agendaTime`, when the caller has it (it costs several zone lookups).
+    func occurrence(_ item: Occurrence.Item, at start: ZonedTime, startTime: AgendaTime? = nil, recurrenceID: AgendaTime?) -> Occurrence {
+        let startTime = startTime ?? start.agendaTime
         let moved = apply(offset, to: start, startTime)
         switch kind {
         case .event:

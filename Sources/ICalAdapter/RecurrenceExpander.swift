@@ -60,8 +60,9 @@ struct RecurrenceExpander {
         let limit = max(maxRows / spanDays, 1)
         var budget = ExpansionBudget()
 
-        func consider(_ start: ZonedTime, periodEnd: AgendaTime? = nil) -> Bool {
-            let time = start.agendaTime
+        /// - Parameter time: `start.agendaTime` when the caller has it (it costs several zone lookups).
+        func consider(_ start: ZonedTime, _ time: AgendaTime? = nil, periodEnd: AgendaTime? = nil) -> Bool {
+            let time = time ?? start.agendaTime
             let key = time.matchKey
             guard !excluded.contains(key), !(excludedDays.contains(start.civilDate.dayKey)), seen.insert(key).inserted
             else { return true }
@@ -114,7 +115,7 @@ struct RecurrenceExpander {
     /// allows. Each cut says so in `cut`.
     private func walk(
         _ rule: icalrecurrencetype, from anchor: ZonedTime, skipTo: Date, budget: inout ExpansionBudget, cut: inout String?,
-        _ consider: (ZonedTime, AgendaTime?) -> Bool
+        _ consider: (ZonedTime, AgendaTime?, AgendaTime?) -> Bool
     ) {
         var rule = rule
         let subDaily = RecurrenceExpander.isSubDaily(rule)
@@ -205,10 +206,11 @@ struct RecurrenceExpander {
             var local = next
             local.zone = anchor.local.zone  // keep UTC values UTC
             let start = ZonedTime(local: local, zone: anchor.zone)
-            let instant = start.agendaTime.instant(in: clock)
+            let time = start.agendaTime
+            let instant = time.instant(in: clock)
             if instant >= stopAt { return }
             if instant >= window.end { continue }
-            if !consider(start, nil) { return }
+            if !consider(start, time, nil) { return }
         }
     }
 
