@@ -1,3 +1,5 @@
+import Foundation
+
 /// Frames an iCalendar text into its top-level components before libical
 /// parses each one on its own.
 ///
@@ -111,8 +113,7 @@ struct ComponentSplitter {
             lineNumber += 1 + foldedLines
             foldedLines = 0
             let lineStart = pos
-            var lineEnd = pos
-            while lineEnd < n && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            let lineEnd = memchr(bytes.baseAddress! + pos, 0x0A, n - pos).map { UnsafeRawPointer($0) - UnsafeRawPointer(bytes.baseAddress!) } ?? n
             pos = lineEnd < n ? lineEnd + 1 : n
             var contentEnd = lineEnd
             if contentEnd > lineStart && bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
@@ -124,6 +125,11 @@ struct ComponentSplitter {
                 continue
             }
             finishProperty()
+            // Inside a component only BEGIN and END lines matter, and a line
+            // that starts with a visible character other than B or E is
+            // neither (only control characters and a byte-order mark are
+            // passed over before the word): most lines end here.
+            if !stack.isEmpty, let first = line.first, first > 0x20, first < 0x7F, first | 0x20 != 0x62, first | 0x20 != 0x65 { continue }
 
             // A BEGIN or END line folded in two is one to libical: it unfolds first.
             var unfolded: [UInt8]? = nil
@@ -138,7 +144,7 @@ struct ComponentSplitter {
                     while end < n && bytes[end] != 0x0A { end += 1 }
                     var contentEnd = end
                     if contentEnd > next + 1 && bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-                    joined += bytes[(next + 1)..<max(contentEnd, next + 1)]
+                    joined.append(contentsOf: bytes[(next + 1)..<max(contentEnd, next + 1)])
                     next = end < n ? end + 1 : n
                     folds += 1
                 }

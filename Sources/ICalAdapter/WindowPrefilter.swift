@@ -1,4 +1,5 @@
 import AgendaCore
+import Foundation
 
 /// Decides, from a component's text alone, that an event cannot touch the
 /// window, so that libical need not parse it.
@@ -39,8 +40,7 @@ struct WindowPrefilter {
         var i = chunk.range.lowerBound
         let stop = chunk.range.upperBound
         while i < stop {
-            var lineEnd = i
-            while lineEnd < stop && buffer[lineEnd] != 0x0A { lineEnd += 1 }
+            let lineEnd = memchr(buffer.baseAddress! + i, 0x0A, stop - i).map { UnsafeRawPointer($0) - UnsafeRawPointer(buffer.baseAddress!) } ?? stop
             let line = UnsafeBufferPointer(rebasing: buffer[i..<lineEnd])
             i = lineEnd + 1
             guard let first = line.first, first != 0x20, first != 0x09 else { continue }
@@ -102,31 +102,35 @@ struct WindowPrefilter {
     static func mayMoveSeries(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         let word: StaticString = "thisandfuture"
         let letters = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        let f = 7  // the word is looked for around each f: a rare letter in calendars, unlike t
         func ignorable(_ byte: UInt8) -> Bool { byte <= 0x20 || byte == 0x7F }
+        func isLetter(_ byte: UInt8, _ letter: UInt8) -> Bool { byte | 0x20 == letter && byte > 0x40 }
         guard let base = text.baseAddress else { return false }
         var i = 0
         while i < text.count {
             defer { i += 1 }
-            // Eight bytes at a time while none of them is a t or T.
+            // Eight bytes at a time while none of them is an f or F.
             while i + 8 <= text.count {
-                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) | 0x2020_2020_2020_2020
-                let x = word ^ 0x7474_7474_7474_7474
+                let x = (UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) | 0x2020_2020_2020_2020) ^ 0x6666_6666_6666_6666
                 if (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0 { break }
                 i += 8
             }
-            guard i < text.count, text[i] | 0x20 == 0x74 else { continue }  // t
-            var matched = 1
+            guard i < text.count, isLetter(text[i], letters[f]) else { continue }
+            // "uture" after it, "thisand" before it, anything ignorable between the letters.
+            var matched = f + 1
             var j = i + 1
             while matched < letters.count && j < text.count {
-                let byte = text[j]
-                if byte | 0x20 == letters[matched] && byte > 0x40 {
-                    matched += 1
-                } else if !ignorable(byte) {
-                    break
-                }
+                if isLetter(text[j], letters[matched]) { matched += 1 } else if !ignorable(text[j]) { break }
                 j += 1
             }
-            if matched == letters.count { return true }
+            guard matched == letters.count else { continue }
+            matched = f
+            j = i - 1
+            while matched > 0 && j >= 0 {
+                if isLetter(text[j], letters[matched - 1]) { matched -= 1 } else if !ignorable(text[j]) { break }
+                j -= 1
+            }
+            if matched == 0 { return true }
         }
         return false
     }
