@@ -17,30 +17,23 @@ public struct JSONLinesFormatter: Sendable {
         let blockSize = 4096
         var block: [AgendaRow] = []
         block.reserveCapacity(blockSize)
-        var buffers = [[UInt8]](repeating: [], count: max(threads, 1))
+        let buffers = (0..<max(threads, 1)).map { _ in LineBuffer() }
         var caches = [ItemFields](repeating: ItemFields(), count: max(threads, 1))
         func flush() {
             let parts = block.count >= 1024 ? buffers.count : 1
             let rows = block
-            buffers.withUnsafeMutableBufferPointer { buffers in
-                caches.withUnsafeMutableBufferPointer { caches in
-                    let shared = SharedBuffers(buffers: buffers, caches: caches)
-                    let work: @Sendable (Int) -> Void = { part in
-                        // Taken out, not copied: a copy would not be unique, and
-                        // emptying it would allocate (and fault in) a new buffer.
-                        var bytes: [UInt8] = []
-                        swap(&bytes, &shared.buffers[part])
-                        bytes.removeAll(keepingCapacity: true)
-                        for row in rows[(rows.count * part / parts)..<(rows.count * (part + 1) / parts)] {
-                            self.append(row, to: &bytes, fields: &shared.caches[part])
-                            bytes.append(0x0A)
-                        }
-                        shared.buffers[part] = bytes
+            caches.withUnsafeMutableBufferPointer { caches in
+                let shared = SharedCaches(caches: caches)
+                let work: @Sendable (Int) -> Void = { part in
+                    let buffer = buffers[part]
+                    buffer.count = 0
+                    for row in rows[(rows.count * part / parts)..<(rows.count * (part + 1) / parts)] {
+                        self.write(row, to: buffer, fields: &shared.caches[part])
                     }
-                    if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
                 }
+                if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
             }
-            for part in 0..<parts { buffers[part].withUnsafeBufferPointer { out.write(bytes: $0) } }
+            for part in 0..<parts { out.write(bytes: buffers[part].bytes) }
             block.removeAll(keepingCapacity: true)
         }
         for section in sections {
@@ -52,50 +45,84 @@ public struct JSONLinesFormatter: Sendable {
         if !block.isEmpty { flush() }
     }
 
-    /// One object, keys in the contract's order, every key present.
-    func append(_ row: AgendaRow, to line: inout [UInt8]) {
-        var fields = ItemFields()
-        append(row, to: &line, fields: &fields)
+    /// One line: an object, keys in the contract's order, every key present,
+    /// and a line feed. What belongs to the item (kind, UID, title, location
+    /// and the rest) comes ready escaped from `fields`; the times are
+    /// written here, straight into the buffer.
+    func write(_ row: AgendaRow, to buffer: LineBuffer, fields: inout ItemFields) {
+        row.withOccurrence { o in
+            let item = fields.index(of: o)
+            let isReminder = o.isReminder
+            let start = isReminder ? (o.start ?? o.due) : o.start
+            let end = isReminder ? (o.due ?? o.start) : o.end
+            // Room for the item's parts, four quoted times, a day and the keys.
+            var p = buffer.reserve(fields.length(of: item) + 512)
+            let begin = p
+            func key(_ k: StaticString) {
+                p.update(from: k.utf8Start, count: k.utf8CodeUnitCount)
+                p += k.utf8CodeUnitCount
+            }
+            func time(_ t: AgendaTime?) {
+                guard let t else { return key("null") }
+                p[0] = 0x22
+                p += 1 + iso.write(t, at: p + 1)
+                p[0] = 0x22
+                p += 1
+            }
+            p += fields.copy(item, part: 0, to: p)  // {"kind":…,"uid":…,"recurrence_id":
+            time(o.recurrenceID)
+            p += fields.copy(item, part: 1, to: p)  // ,"title":…,"start":
+            time(start)
+            key(",\"end\":"); time(end)
+            key(",\"all_day\":"); key(o.isAllDay ? "true" : "false")
+            key(",\"day\":")
+            if let day = row.day {
+                p[0] = 0x22
+                p += 1 + ISOTime.write(date: day, at: p + 1)
+                p[0] = 0x22
+                p += 1
+            } else {
+                key("null")
+            }
+            p += fields.copy(item, part: 2, to: p)  // ,"location":…,"source":…,"due":
+            time(o.due)
+            p += fields.copy(item, part: 3, to: p)  // ,"completed":…,"priority":…}
+            p[0] = 0x0A
+            p += 1
+            buffer.count += p - begin
+        }
+    }
+}
+
+/// One formatting thread's lines, written through a pointer into memory
+/// reserved a line ahead: appending to an array piece by piece (a dozen
+/// pieces a line, each checked and counted) cost more than the pieces.
+final class LineBuffer: @unchecked Sendable {
+    private var start: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes written so far.
+    var count = 0
+
+    init() {
+        capacity = 1 << 16
+        start = .allocate(capacity: capacity)
     }
 
-    /// One object; what belongs to the item (kind, UID, title, location and
-    /// the rest) comes ready escaped from `fields`, the times are written here.
-    func append(_ row: AgendaRow, to line: inout [UInt8], fields: inout ItemFields) {
-        row.withOccurrence { append(row, $0, to: &line, fields: &fields) }
+    deinit { start.deallocate() }
+
+    /// Where the next bytes go, with room for `bytes` of them.
+    func reserve(_ bytes: Int) -> UnsafeMutablePointer<UInt8> {
+        if count + bytes > capacity {
+            capacity = max(capacity * 2, count + bytes)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: start, count: count)
+            start.deallocate()
+            start = grown
+        }
+        return start + count
     }
 
-    private func append(_ row: AgendaRow, _ o: Occurrence, to line: inout [UInt8], fields: inout ItemFields) {
-        let item = fields.index(of: o)
-        let isReminder = o.isReminder
-        let start = isReminder ? (o.start ?? o.due) : o.start
-        let end = isReminder ? (o.due ?? o.start) : o.end
-        func key(_ k: StaticString) {
-            line.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
-        }
-        func time(_ t: AgendaTime?) {
-            guard let t else { return key("null") }
-            line.append(0x22)
-            iso.append(t, to: &line)
-            line.append(0x22)
-        }
-        fields.append(item, part: 0, to: &line)  // {"kind":…,"uid":…,"recurrence_id":
-        time(o.recurrenceID)
-        fields.append(item, part: 1, to: &line)  // ,"title":…,"start":
-        time(start)
-        key(",\"end\":"); time(end)
-        key(",\"all_day\":"); key(o.isAllDay ? "true" : "false")
-        key(",\"day\":")
-        if let day = row.day {
-            line.append(0x22)
-            ISOTime.append(date: day, to: &line)
-            line.append(0x22)
-        } else {
-            key("null")
-        }
-        fields.append(item, part: 2, to: &line)  // ,"location":…,"source":…,"due":
-        time(o.due)
-        fields.append(item, part: 3, to: &line)  // ,"completed":…,"priority":…}
-    }
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
 }
 
 /// The parts of a JSON line that are the same for every occurrence of an
@@ -143,15 +170,19 @@ struct ItemFields {
         return number
     }
 
-    func append(_ item: Int, part: Int, to line: inout [UInt8]) {
-        let at = item * 4 + part
-        bytes.withUnsafeBufferPointer { line.append(contentsOf: UnsafeBufferPointer(rebasing: $0[bounds[at]..<bounds[at + 1]])) }
+    /// The length of all four parts of an item.
+    func length(of item: Int) -> Int { bounds[item * 4 + 4] - bounds[item * 4] }
+
+    /// Copies one part of an item to `p`; the bytes copied.
+    func copy(_ item: Int, part: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        let from = bounds[item * 4 + part], count = bounds[item * 4 + part + 1] - from
+        bytes.withUnsafeBufferPointer { p.update(from: $0.baseAddress! + from, count: count) }
+        return count
     }
 }
 
-/// Each formatting thread writes only its own buffer and item cache.
-private struct SharedBuffers: @unchecked Sendable {
-    let buffers: UnsafeMutableBufferPointer<[UInt8]>
+/// Each formatting thread writes only its own item cache (and its own LineBuffer).
+private struct SharedCaches: @unchecked Sendable {
     let caches: UnsafeMutableBufferPointer<ItemFields>
 }
 
