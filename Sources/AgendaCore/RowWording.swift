@@ -34,6 +34,17 @@ public struct RowWording {
     }
 
     public func title(_ row: AgendaRow) -> Title {
+        var note: String? = nil
+        if case .overdue(let since) = row.timing { note = overdueNote(since) }
+        return RowWording.title(row, overdueNote: note)
+    }
+
+    /// `(due Thursday, February 20, 2025)`, for a reminder overdue since that day.
+    public func overdueNote(_ since: CivilDate) -> String { "(due \(formats.dayHeader(since)))" }
+
+    /// The title without asking the locale's formatters (which are not
+    /// thread-safe): an overdue reminder's note is given.
+    static func title(_ row: AgendaRow, overdueNote: String?) -> Title {
         let occurrence = row.occurrence
         var text = occurrence.title.isEmpty ? "(no title)" : occurrence.title
         // A title is one line. Checking the bytes first spares nearly every
@@ -49,7 +60,7 @@ public struct RowWording {
             if let percent = reminder.percentComplete, (1...99).contains(percent), !reminder.isCompleted {
                 title.marks.append("\(percent)%")
             }
-            if case .overdue(let since) = row.timing { title.overdueNote = "(due \(formats.dayHeader(since)))" }
+            if case .overdue = row.timing { title.overdueNote = overdueNote }
         }
         if row.dayCount > 1 { title.marks.append("(day \(row.dayIndex) of \(row.dayCount))") }
         title.isCancelled = occurrence.isCancelled

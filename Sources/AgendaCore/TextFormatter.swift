@@ -23,63 +23,60 @@ public struct TextFormatter {
         self.today = today
     }
 
-    /// Rows are written piece by piece into a block of bytes that goes to
-    /// the output whenever it fills: a large agenda has hundreds of
-    /// thousands of rows, and no line is built as a String first.
-    public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
+    /// Rows are written piece by piece into blocks of bytes, no line built
+    /// as a String first: a large agenda has hundreds of thousands of rows.
+    ///
+    /// - Parameter threads: how many threads write rows. What asks the
+    ///   locale's formatters (not thread-safe) is worked out first, on this
+    ///   thread: headers, time and day labels, overdue notes. Then sections
+    ///   are taken in blocks of about `blockRows` rows, each thread writes a
+    ///   contiguous run of a block's sections into its own buffer, and the
+    ///   buffers are written in order: the bytes are the same whatever the number.
+    public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream, threads: Int = 1) {
         let labels = sections.map { $0.rows.map(wording.timeLabel) }
         let labelWidths = labels.map { $0.map(displayWidth) }
-        let width = labelWidths.joined().max() ?? 0
         let dayLabels = sections.map { section in section.rows.map { dayLabel($0, in: section) } }
-        let dayWidth = dayLabels.joined().map(displayWidth).max() ?? 0
-        var block: [UInt8] = []
-        block.reserveCapacity(TextFormatter.blockSize + 4096)
-        func put(_ s: String) { block.append(contentsOf: s.utf8) }
-        func spaces(_ n: Int) { if n > 0 { block.append(contentsOf: repeatElement(0x20, count: n)) } }
-        for (index, section) in sections.enumerated() {
-            if index > 0 { block.append(0x0A) }
-            put(style.bold(wording.header(section.period, relativeTo: today)))
-            block.append(0x0A)
-            for (i, row) in section.rows.enumerated() {
-                spaces(2)
-                if dayWidth > 0 {
-                    let day = dayLabels[index][i]
-                    put(style.dim(day))
-                    spaces(dayWidth - displayWidth(day) + 2)
-                }
-                let label = labels[index][i]
-                put(wording.isOverdue(row) ? style.red(label) : style.dim(label))
-                spaces(width - labelWidths[index][i] + 2)
-                let t = wording.title(row)
-                if t.isCancelled {
-                    put(title(row))
-                } else {
-                    put(t.checkbox)
-                    put(t.text)
-                    for mark in t.marks {
-                        block.append(0x20)
-                        put(mark)
-                    }
-                    if let note = t.overdueNote {
-                        block.append(0x20)
-                        put(style.red(note))
-                    }
-                }
-                if showCalendar {
-                    spaces(2)
-                    put(style.dim("[\(row.occurrence.calendar.name)]"))
-                }
-                block.append(0x0A)
-                if block.count >= TextFormatter.blockSize {
-                    block.withUnsafeBufferPointer { out.write(bytes: $0) }
-                    block.removeAll(keepingCapacity: true)
-                }
+        var overdueNotes: [CivilDate: String] = [:]
+        for section in sections {
+            for row in section.rows {
+                if case .overdue(let since) = row.timing, overdueNotes[since] == nil { overdueNotes[since] = wording.overdueNote(since) }
             }
         }
-        block.withUnsafeBufferPointer { out.write(bytes: $0) }
+        let lines = TextLines(
+            sections: sections, headers: sections.map { style.bold(wording.header($0.period, relativeTo: today)) },
+            labels: labels, labelWidths: labelWidths, width: labelWidths.joined().max() ?? 0,
+            dayLabels: dayLabels, dayWidth: dayLabels.joined().map(displayWidth).max() ?? 0,
+            overdueNotes: overdueNotes, style: style, showCalendar: showCalendar)
+        let buffers = (0..<max(threads, 1)).map { _ in TextBlock() }
+        var start = 0
+        while start < sections.count {
+            var end = start
+            var rows = 0
+            while end < sections.count && (end == start || rows < TextFormatter.blockRows) {
+                rows += sections[end].rows.count
+                end += 1
+            }
+            // Runs of sections of about equal rows, one per thread.
+            let parts = rows >= 2048 ? buffers.count : 1
+            var bounds = [start]
+            var counted = 0
+            for s in start..<end {
+                counted += sections[s].rows.count
+                if bounds.count < parts && counted * parts >= rows * bounds.count { bounds.append(s + 1) }
+            }
+            while bounds.count <= parts { bounds.append(end) }
+            let work: @Sendable (Int) -> Void = { [bounds] part in
+                buffers[part].bytes.removeAll(keepingCapacity: true)
+                for s in bounds[part]..<bounds[part + 1] { lines.write(section: s, to: &buffers[part].bytes) }
+            }
+            if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
+            for part in 0..<parts { buffers[part].bytes.withUnsafeBufferPointer { out.write(bytes: $0) } }
+            start = end
+        }
     }
 
-    static let blockSize = 1 << 16
+    /// About how many rows the threads write between two writes to the output.
+    static let blockRows = 8192
 
     /// In week and month sections, the first row of each day names the day.
     func dayLabel(_ row: AgendaRow, in section: AgendaSection) -> String {
@@ -89,12 +86,70 @@ public struct TextFormatter {
             ? wording.formats.weekdayAndDay(day) : ""
     }
 
-    func title(_ row: AgendaRow) -> String {
-        let t = wording.title(row)
-        var text = t.checkbox + t.text
-        for mark in t.marks { text += " " + mark }
-        if let note = t.overdueNote { text += " " + style.red(note) }
-        if t.isCancelled { text = style.strike(text) + " (cancelled)" }
-        return text
+}
+
+/// Everything the rows of a text agenda need once the locale's formatters
+/// have been asked: safe to use from several threads.
+private struct TextLines: @unchecked Sendable {
+    let sections: [AgendaSection]
+    let headers: [String]
+    let labels: [[String]]
+    let labelWidths: [[Int]]
+    /// The time column's width, across the whole agenda.
+    let width: Int
+    let dayLabels: [[String]]
+    let dayWidth: Int
+    let overdueNotes: [CivilDate: String]
+    let style: TerminalStyle
+    let showCalendar: Bool
+
+    /// Section `index`: a blank line before all but the first, the header, its rows.
+    func write(section index: Int, to block: inout [UInt8]) {
+        func put(_ s: String) { block.append(contentsOf: s.utf8) }
+        func spaces(_ n: Int) { if n > 0 { block.append(contentsOf: repeatElement(0x20, count: n)) } }
+        if index > 0 { block.append(0x0A) }
+        put(headers[index])
+        block.append(0x0A)
+        for (i, row) in sections[index].rows.enumerated() {
+            spaces(2)
+            if dayWidth > 0 {
+                let day = dayLabels[index][i]
+                put(style.dim(day))
+                spaces(dayWidth - displayWidth(day) + 2)
+            }
+            let label = labels[index][i]
+            if case .overdue = row.timing { put(style.red(label)) } else { put(style.dim(label)) }
+            spaces(width - labelWidths[index][i] + 2)
+            var note: String? = nil
+            if case .overdue(let since) = row.timing { note = overdueNotes[since] }
+            let t = RowWording.title(row, overdueNote: note)
+            if t.isCancelled {
+                var text = t.checkbox + t.text
+                for mark in t.marks { text += " " + mark }
+                if let note = t.overdueNote { text += " " + style.red(note) }
+                put(style.strike(text) + " (cancelled)")
+            } else {
+                put(t.checkbox)
+                put(t.text)
+                for mark in t.marks {
+                    block.append(0x20)
+                    put(mark)
+                }
+                if let note = t.overdueNote {
+                    block.append(0x20)
+                    put(style.red(note))
+                }
+            }
+            if showCalendar {
+                spaces(2)
+                put(style.dim("[\(row.occurrence.calendar.name)]"))
+            }
+            block.append(0x0A)
+        }
     }
+}
+
+/// One thread's bytes of a block.
+private final class TextBlock: @unchecked Sendable {
+    var bytes: [UInt8] = []
 }

@@ -66,7 +66,8 @@ struct AgendaPipeline {
         switch options.format {
         case .text:
             let style = TerminalStyle(enabled: AgendaPipeline.useColor(options.color, environment: environment))
-            TextFormatter(formats: formats, style: style, showCalendar: options.showCalendar, today: today).write(sections, to: &out)
+            TextFormatter(formats: formats, style: style, showCalendar: options.showCalendar, today: today)
+                .write(sections, to: &out, threads: AgendaPipeline.workerCount)
         case .json:
             JSONLinesFormatter(clock: settings.clock).write(sections, to: &out, threads: AgendaPipeline.workerCount)
         case .markdown:
@@ -79,7 +80,7 @@ struct AgendaPipeline {
         }
     }
 
-    /// How many threads place rows and format JSON: ICS_AGENDA_THREADS, or
+    /// How many threads place rows and write text and JSON: ICS_AGENDA_THREADS, or
     /// every core (at most 8). Small agendas use one whatever this says.
     static var workerCount: Int { threads ?? min(ProcessInfo.processInfo.activeProcessorCount, 8) }
 

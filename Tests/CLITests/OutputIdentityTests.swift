@@ -59,10 +59,13 @@ import Testing
         #expect(try OutputIdentityTests.sha256(result.stdout) == digest)
     }
 
-    @Test(.enabled(if: hasGenerator, "needs ../shared/bench/gencal.py"))
-    func oneThreadOrSeveralPrintTheSame() throws {
+    /// Text is written on several threads too (every other format on one).
+    @Test(.enabled(if: hasGenerator, "needs ../shared/bench/gencal.py"), arguments: [
+        ["--format", "json"], ["--format", "text", "--show-calendar", "--color", "always"], ["--format", "text", "--group-by", "week"],
+    ])
+    func oneThreadOrSeveralPrintTheSame(_ format: [String]) throws {
         let file = try OutputIdentityTests.calendar(10000)
-        let args = OutputIdentityTests.arguments + ["--format", "json", "--completed", "--show-cancelled", file]
+        let args = OutputIdentityTests.arguments + format + ["--completed", "--show-cancelled", file]
         let one = try CLI.run(args, environment: ["ICS_AGENDA_THREADS": "1"])
         for threads in ["2", "3", "8"] {
             let several = try CLI.run(args, environment: ["ICS_AGENDA_THREADS": threads])
