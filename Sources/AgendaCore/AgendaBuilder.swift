@@ -29,23 +29,29 @@ public struct AgendaBuilder: Sendable {
         let total = parts.reduce(0) { $0 + $1.count }
         let workers = total >= AgendaBuilder.parallelFrom ? max(1, threads) : 1
         var runs = [PlacedRows](repeating: PlacedRows(), count: workers)
-        runs.withUnsafeMutableBufferPointer { runs in
+        let (rows, undated) = runs.withUnsafeMutableBufferPointer { runs in
             let shared = SharedRuns(runs: runs)
             func inParallel(_ work: @escaping @Sendable (Int) -> Void) {
                 if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
             }
-            // Each worker places its stretch, numbering the items it meets;
-            // the items are ranked once, all together; each worker then
-            // gives its rows their items' ranks and sorts them.
+            // Each worker places its stretch, numbering the items it meets
+            // from 0; the items are ranked once, all together, and numbered
+            // across the workers (each worker's after the previous one's);
+            // each worker then renumbers its rows' items and sorts them.
             inParallel { w in shared.runs[w] = self.place(parts, from: total * w / workers, to: total * (w + 1) / workers) }
-            let ranks = ItemRanks.ranks(of: runs.map(\.sortedItems))
-            inParallel { w in shared.runs[w].sort(ranks: ranks[w]) }
-        }
-        var rows = runs[0].rows
-        var undated = runs[0].undated
-        for run in runs.dropFirst() {
-            rows = AgendaBuilder.merge(rows, run.rows)
-            undated = AgendaBuilder.merge(undated, run.undated)
+            let ranks = ItemRanks.ranks(of: runs.map(\.sortedItems)).joined()
+            let table = ItemTable(ranks: Array(ranks))
+            var first: [Int32] = [0]
+            for run in runs.dropLast() { first.append(first.last! + Int32(run.sortedItems.count)) }
+            inParallel { [first] w in shared.runs[w].sort(firstItem: first[w], ranks: table) }
+            var rows: [AgendaRow] = [], undated: [AgendaRow] = []
+            for w in 0..<workers {
+                let run = runs[w]
+                runs[w] = PlacedRows()  // each run's memory goes once merged
+                rows = AgendaBuilder.merge(rows, run.rows, ranks: table)
+                undated = AgendaBuilder.merge(undated, run.undated, ranks: table)
+            }
+            return (rows, undated)
         }
 
         var sections: [AgendaSection] = []
@@ -101,11 +107,11 @@ public struct AgendaBuilder: Sendable {
                     }
                 }
                 if occurrence.isReminder {
-                    if let row = placeReminder(occurrence, itemRank: number, clock: clock) {
+                    if let row = placeReminder(occurrence, item: number, clock: clock) {
                         if row.day == nil { placed.undated.append(row) } else { placed.rows.append(row) }
                     }
                 } else {
-                    placeEvent(occurrence, itemRank: number, clock: clock, into: &placed.rows)
+                    placeEvent(occurrence, item: number, clock: clock, into: &placed.rows)
                 }
             }
         }
@@ -117,10 +123,10 @@ public struct AgendaBuilder: Sendable {
     /// Rows in agenda order, rows that tie keeping their order (a stable
     /// sort). Indices are sorted, not rows: a row is several words and a
     /// reference, so moving it costs far more than comparing day keys.
-    static func sorted(_ rows: [AgendaRow]) -> [AgendaRow] {
+    static func sorted(_ rows: [AgendaRow], ranks table: ItemTable) -> [AgendaRow] {
         guard rows.count > 1 else { return rows }
         let keys = rows.map(\.sortKey)
-        let ranks = rows.map(\.itemRank)
+        let ranks = rows.map { table.ranks[Int($0.item)] }
         var order = Array(0..<Int32(rows.count))
         rows.withUnsafeBufferPointer { rows in
             keys.withUnsafeBufferPointer { keys in
@@ -142,9 +148,10 @@ public struct AgendaBuilder: Sendable {
 
     /// `agendaOrder` for rows of ranked items (`ItemRanks`): the same order,
     /// strings compared once per item instead of once per comparison.
-    static func precedes(_ a: AgendaRow, _ b: AgendaRow) -> Bool {
+    static func precedes(_ a: AgendaRow, _ b: AgendaRow, ranks table: ItemTable) -> Bool {
         if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
-        if a.itemRank != b.itemRank { return a.itemRank < b.itemRank }
+        let ra = table.ranks[Int(a.item)], rb = table.ranks[Int(b.item)]
+        if ra != rb { return ra < rb }
         return sameItemOrder(a, b)
     }
 
@@ -157,14 +164,14 @@ public struct AgendaBuilder: Sendable {
     }
 
     /// Two sorted lists as one, the first list's row first on ties.
-    static func merge(_ a: [AgendaRow], _ b: [AgendaRow]) -> [AgendaRow] {
+    static func merge(_ a: [AgendaRow], _ b: [AgendaRow], ranks table: ItemTable) -> [AgendaRow] {
         if a.isEmpty { return b }
         if b.isEmpty { return a }
         var merged: [AgendaRow] = []
         merged.reserveCapacity(a.count + b.count)
         var i = 0, j = 0
         while i < a.count && j < b.count {
-            if precedes(b[j], a[i]) {
+            if precedes(b[j], a[i], ranks: table) {
                 merged.append(b[j])
                 j += 1
             } else {
@@ -178,7 +185,7 @@ public struct AgendaBuilder: Sendable {
     }
 
     /// An event goes under every day of the window it touches.
-    func placeEvent(_ occurrence: Occurrence, itemRank: Int32, clock: ZoneClock, into rows: inout [AgendaRow]) {
+    func placeEvent(_ occurrence: Occurrence, item: Int32, clock: ZoneClock, into rows: inout [AgendaRow]) {
         guard let startTime = occurrence.start else { return }
         let endTime = occurrence.end ?? startTime
         if startTime.isDate {
@@ -190,7 +197,7 @@ public struct AgendaBuilder: Sendable {
             let stop = min(last, window.endDay.adding(days: -1))
             var isFirst = true
             while day <= stop {
-                rows.append(AgendaRow(occurrence: occurrence, itemRank: itemRank, day: day, timing: .allDay, isFirstListed: isFirst,
+                rows.append(AgendaRow(occurrence: occurrence, item: item, day: day, timing: .allDay, isFirstListed: isFirst,
                     dayIndex: day.daysSinceEpoch - first.daysSinceEpoch + 1, dayCount: count, rank: 0, secondOfDay: 0))
                 isFirst = false
                 day = day.adding(days: 1)
@@ -221,7 +228,7 @@ public struct AgendaBuilder: Sendable {
                 timing = .allDay
                 rank = 0
             }
-            rows.append(AgendaRow(occurrence: occurrence, itemRank: itemRank, day: day, timing: timing, isFirstListed: isFirst,
+            rows.append(AgendaRow(occurrence: occurrence, item: item, day: day, timing: timing, isFirstListed: isFirst,
                 dayIndex: index, dayCount: count, rank: rank, secondOfDay: second))
             isFirst = false
             day = day.adding(days: 1)
@@ -230,9 +237,9 @@ public struct AgendaBuilder: Sendable {
 
     /// A reminder goes under its due day (start day without DUE); an open one
     /// due before today under today; one without dates in the undated section.
-    func placeReminder(_ occurrence: Occurrence, itemRank: Int32, clock: ZoneClock) -> AgendaRow? {
+    func placeReminder(_ occurrence: Occurrence, item: Int32, clock: ZoneClock) -> AgendaRow? {
         guard let anchor = occurrence.anchor else {
-            return AgendaRow(occurrence: occurrence, itemRank: itemRank, day: nil, timing: .undated, isFirstListed: true,
+            return AgendaRow(occurrence: occurrence, item: item, day: nil, timing: .undated, isFirstListed: true,
                 dayIndex: 1, dayCount: 1, rank: 0, secondOfDay: 0)
         }
         let isDue = occurrence.due != nil
@@ -258,7 +265,7 @@ public struct AgendaBuilder: Sendable {
             second = 0
         }
         guard window.contains(day: listed) else { return nil }
-        return AgendaRow(occurrence: occurrence, itemRank: itemRank, day: listed, timing: timing, isFirstListed: true,
+        return AgendaRow(occurrence: occurrence, item: item, day: listed, timing: timing, isFirstListed: true,
             dayIndex: 1, dayCount: 1, rank: rank, secondOfDay: second)
     }
 
@@ -291,19 +298,24 @@ struct PlacedRows: Sendable {
     var rows: [AgendaRow] = []
     var undated: [AgendaRow] = []
     /// One occurrence of each item the rows show, in the order met: until
-    /// `sort`, a row's `itemRank` is its item's place here.
+    /// `sort`, a row's `item` is its item's place here.
     var items: [Occurrence] = []
     /// The same items in agenda order, for `ItemRanks.ranks`.
     var sortedItems = ItemRanks.SortedItems([])
 
-    /// Gives each row its item's rank (`ranks[n]` for item `n`) and sorts both lists.
-    mutating func sort(ranks: [Int32]) {
-        for i in rows.indices { rows[i].itemRank = ranks[Int(rows[i].itemRank)] }
-        for i in undated.indices { undated[i].itemRank = ranks[Int(undated[i].itemRank)] }
-        rows = AgendaBuilder.sorted(rows)
-        undated = AgendaBuilder.sorted(undated)
+    /// Numbers the rows' items from `firstItem` on, as in `ranks`, and sorts both lists.
+    mutating func sort(firstItem: Int32, ranks: ItemTable) {
+        for i in rows.indices { rows[i].item += firstItem }
+        for i in undated.indices { undated[i].item += firstItem }
+        rows = AgendaBuilder.sorted(rows, ranks: ranks)
+        undated = AgendaBuilder.sorted(undated, ranks: ranks)
         sortedItems = ItemRanks.SortedItems([])
     }
+}
+
+/// The rank of every item of an agenda, by its number (`AgendaRow.item`).
+struct ItemTable: Sendable {
+    let ranks: [Int32]
 }
 
 /// Each placing thread writes only its own slot.

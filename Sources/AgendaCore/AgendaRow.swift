@@ -37,9 +37,11 @@ public struct AgendaRow: Sendable {
     public let isFirstListed: Bool
     private let index: Int32
     private let count: Int32
-    /// The place of the row's item among the agenda's items (`ItemRanks`):
-    /// rows of one day, rank and second are in this order.
-    var itemRank: Int32
+    /// The number of the row's item (its Event or Reminder) in this agenda
+    /// (`AgendaBuilder.build`): rows of one day, rank and second are in the
+    /// order of their items' ranks (`ItemRanks`), and the JSON formatter
+    /// keeps each item's escaped text under this number.
+    var item: Int32
     /// Day, rank (0 for all-day-like rows, 1 for timed ones) and seconds
     /// since local midnight, in one number: the agenda's sort order up to ties.
     let sortKey: Int64
@@ -54,11 +56,11 @@ public struct AgendaRow: Sendable {
     var secondOfDay: Int { Int(sortKey % 100_000) }
 
     init(
-        occurrence: Occurrence, itemRank: Int32, day: CivilDate?, timing: Timing, isFirstListed: Bool, dayIndex: Int, dayCount: Int, rank: Int,
+        occurrence: Occurrence, item: Int32, day: CivilDate?, timing: Timing, isFirstListed: Bool, dayIndex: Int, dayCount: Int, rank: Int,
         secondOfDay: Int
     ) {
         unownedOccurrence = .passUnretained(occurrence)
-        self.itemRank = itemRank
+        self.item = item
         self.day = day
         self.timing = timing
         self.isFirstListed = isFirstListed

@@ -14,6 +14,7 @@ enum ItemRanks {
         fileprivate let fields: [SortFields]
         /// Indices into `fields` in agenda order.
         fileprivate let order: [Int32]
+        var count: Int { fields.count }
 
         /// Sorted on the thread that met the items: only the merge is left for `ranks`.
         init(_ items: [Occurrence]) {

@@ -51,7 +51,7 @@ public struct JSONLinesFormatter: Sendable {
     /// written here, straight into the buffer.
     func write(_ row: AgendaRow, to buffer: LineBuffer, fields: inout ItemFields) {
         row.withOccurrence { o in
-            let item = fields.index(of: o)
+            let item = fields.index(of: row.item, o)
             let isReminder = o.isReminder
             let start = isReminder ? (o.start ?? o.due) : o.start
             let end = isReminder ? (o.due ?? o.start) : o.end
@@ -131,17 +131,20 @@ final class LineBuffer: @unchecked Sendable {
 /// lines, and escaping them again, through several objects, was most of
 /// the formatting time.
 struct ItemFields {
-    private var index: [ObjectIdentifier: Int32] = [:]
+    /// By the agenda's item number (`AgendaRow.item`): the item's place
+    /// here, or -1 when this thread has not met it yet.
+    private var index: [Int32] = []
     private var bytes: [UInt8] = []
     /// Four parts per item: where each begins in `bytes`; the next begins where it ends.
     private var bounds: [Int] = [0]
 
-    /// The item's number here, its parts escaped on first sight.
-    mutating func index(of occurrence: Occurrence) -> Int {
-        let id = occurrence.itemIdentity
-        if let known = index[id] { return Int(known) }
+    /// The place here of item `item`, the item of `occurrence`, its parts escaped on first sight.
+    mutating func index(of item: Int32, _ occurrence: Occurrence) -> Int {
+        let item = Int(item)
+        if item >= index.count { index += repeatElement(-1, count: max(item + 1 - index.count, index.count)) }
+        if index[item] >= 0 { return Int(index[item]) }
         let number = (bounds.count - 1) / 4
-        index[id] = Int32(number)
+        index[item] = Int32(number)
         let reminder: Reminder?
         if case .reminder(let r) = occurrence.item { reminder = r } else { reminder = nil }
         func key(_ k: StaticString) {
