@@ -93,7 +93,7 @@ struct RecurrenceExpander {
             // FREQ=SECONDLY is 86,400 steps.
             let skipTo = keepLatestBefore ? earliest - 2 * RecurrenceExpander.period(of: rule) : earliest - (RecurrenceExpander.isSubDaily(rule) ? 3600 : 86400)
             guard result.count < limit else { break }
-            walk(rule, from: anchor, skipTo: skipTo, budget: &budget, cut: &cut, consider)
+            walk(rule, from: anchor, skipTo: skipTo, keepsLatestBefore: keepLatestBefore, budget: &budget, cut: &cut, consider)
         }
         if let latestBefore { result.append(latestBefore.instance) }
         rows = result.count * spanDays
@@ -114,8 +114,8 @@ struct RecurrenceExpander {
     /// `budget`; an old rule restarts near the window where its phase
     /// allows. Each cut says so in `cut`.
     private func walk(
-        _ rule: icalrecurrencetype, from anchor: ZonedTime, skipTo: Date, budget: inout ExpansionBudget, cut: inout String?,
-        _ consider: (ZonedTime, AgendaTime?, AgendaTime?) -> Bool
+        _ rule: icalrecurrencetype, from anchor: ZonedTime, skipTo: Date, keepsLatestBefore: Bool, budget: inout ExpansionBudget,
+        cut: inout String?, _ consider: (ZonedTime, AgendaTime?, AgendaTime?) -> Bool
     ) {
         var rule = rule
         let subDaily = RecurrenceExpander.isSubDaily(rule)
@@ -170,6 +170,14 @@ struct RecurrenceExpander {
             return
         case .tooCostly(let candidates):
             cut = cut ?? "\(RuleCost.text(rule)) would make libical test about \(RecurrenceExpander.round(candidates)) candidate times between two occurrences; the rule is not expanded, only DTSTART is listed"
+            return
+        }
+        // A series that ended well before the window lists nothing in it,
+        // and walking it would only step through its past (a reminder's last
+        // instance can still be overdue: reminders are walked).
+        if !keepsLatestBefore, let last = RecurrenceExpander.latestWallSeconds(rule, from: dtstart),
+            Double(last) < skipTo.timeIntervalSince1970 - 2 * 86400
+        {
             return
         }
         let iterated = RecurrenceExpander.until(of: rule, for: anchor, inZone: zone)
@@ -308,6 +316,25 @@ struct RecurrenceExpander {
     }
 
     /// Whether a rule has no BYxxx part: every step of it is an instance.
+    /// The wall clock (seconds, as if UTC) after which the rule has no
+    /// instance, when that is known without walking it: the day of its
+    /// UNTIL, or for a weekly rule by plain weekdays (or none) a COUNT + 1
+    /// INTERVALs of weeks after DTSTART, since each such week holds an
+    /// instance. nil when the rule has no end, or one not known this way.
+    static func latestWallSeconds(_ rule: icalrecurrencetype, from dtstart: icaltimetype) -> Int? {
+        if icaltime_is_null_time(rule.until) == 0 { return wallSeconds(rule.until) + 86400 }
+        guard rule.count > 0, rule.freq == ICAL_WEEKLY_RECURRENCE else { return nil }
+        let none = Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
+        guard rule.by_second.0 == none && rule.by_minute.0 == none && rule.by_hour.0 == none && rule.by_month_day.0 == none
+            && rule.by_year_day.0 == none && rule.by_week_no.0 == none && rule.by_month.0 == none && rule.by_set_pos.0 == none
+        else { return nil }
+        let plainWeekdays = withUnsafeBytes(of: rule.by_day) { bytes in
+            bytes.bindMemory(to: Int16.self).prefix { $0 != none }.allSatisfy { (1...7).contains($0) }
+        }
+        guard plainWeekdays else { return nil }
+        return wallSeconds(dtstart) + (Int(rule.count) + 1) * max(Int(rule.interval), 1) * 7 * 86400
+    }
+
     static func hasNoByParts(_ rule: icalrecurrencetype) -> Bool {
         let none = Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
         return rule.by_second.0 == none && rule.by_minute.0 == none && rule.by_hour.0 == none && rule.by_day.0 == none
