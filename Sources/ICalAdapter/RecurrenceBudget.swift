@@ -289,3 +289,12 @@ extension RuleCost {
         return String(cString: c)
     }
 }
+
+extension RecurrenceExpander {
+    /// `latestWallSeconds` for a rule and a start as written, for tests.
+    static func latestWallSeconds(_ rule: String, from start: String) -> Int? {
+        let parsed = icalrecurrencetype_from_string(rule)
+        icalerror_clear_errno()
+        return latestWallSeconds(parsed, from: icaltime_from_string(start))
+    }
+}
