@@ -197,7 +197,8 @@ struct LoadRun {
         let windowDays = Int((window.end.timeIntervalSince(window.start) / 86400).rounded(.up))
         let firstRows = min(RecurrenceExpander.maxInstances, max(windowDays + 1, 1))
         let reader = BatchReader(items: items, buffer: buffer, processor: processor, firstRows: firstRows)
-        let workerScratch = ScratchBuffers(count: workers)
+        // Several shares a worker (BatchReader.process); one buffer each.
+        let workerScratch = ScratchBuffers(count: workers > 1 ? workers * LoadRun.sharesPerWorker : 1)
         // With more than one worker, the workers read the next batch while
         // this thread applies one in file order: applying (counts,
         // revisions, copying rows) is the part that cannot be shared out.
@@ -242,6 +243,10 @@ struct LoadRun {
 
     /// Components read together, before they are applied in file order.
     static let batchSize = 1024
+    /// How many shares of a batch each worker takes on average: a worker
+    /// that is done with its share takes the next, and a batch ends when
+    /// its last share does.
+    static let sharesPerWorker = 8
     /// Below this many components one thread is quicker than starting more.
     static let parallelFrom = 512
 
@@ -433,17 +438,20 @@ private struct BatchReader: @unchecked Sendable {
     }
 
     /// Reads the given components of the batch at `start` (slot, rows it
-    /// may list) into `results`, on as many threads as `scratch` has buffers.
+    /// may list) into `results`: in as many shares as `scratch` has buffers,
+    /// each share every so-many-th job (so that slow and quick ones spread
+    /// evenly), the shares handed to the threads as they come free (so that
+    /// one slow share does not keep the others waiting); one buffer: on this thread.
     func process(_ start: Int, _ jobs: [(slot: Int, maxRows: Int)], into results: BatchResults, scratch: ScratchBuffers) {
-        let threads = min(scratch.buffers.count, jobs.count)
-        guard threads > 0 else { return }
-        @Sendable func work(_ worker: Int) {
-            for j in stride(from: worker, to: jobs.count, by: threads) {
+        let shares = min(scratch.buffers.count, jobs.count)
+        guard shares > 0 else { return }
+        @Sendable func work(_ share: Int) {
+            for j in stride(from: share, to: jobs.count, by: shares) {
                 let (slot, maxRows) = jobs[j]
-                results.items[slot] = processor.process(items[start + slot], buffer, scratch: &scratch.buffers[worker], maxRows: maxRows)
+                results.items[slot] = processor.process(items[start + slot], buffer, scratch: &scratch.buffers[share], maxRows: maxRows)
             }
         }
-        if threads <= 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: threads, execute: work) }
+        if shares <= 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: shares, execute: work) }
     }
 }
 
