@@ -82,6 +82,7 @@ public struct AgendaBuilder: Sendable {
         // which every placing thread shares.
         let clock = window.clock
         var numbers: [ObjectIdentifier: Int32] = [:]
+        var items: [Occurrence] = []  // one occurrence of each item, by its number
         var previous: ObjectIdentifier? = nil
         var number: Int32 = 0
         var offset = 0
@@ -101,9 +102,9 @@ public struct AgendaBuilder: Sendable {
                     if let known = numbers[item] {
                         number = known
                     } else {
-                        number = Int32(placed.items.count)
+                        number = Int32(items.count)
                         numbers[item] = number
-                        placed.items.append(occurrence)
+                        items.append(occurrence)
                     }
                 }
                 if occurrence.isReminder {
@@ -115,14 +116,13 @@ public struct AgendaBuilder: Sendable {
                 }
             }
         }
-        placed.sortedItems = ItemRanks.SortedItems(placed.items)
-        placed.items = []
+        placed.sortedItems = ItemRanks.SortedItems(items)
         return placed
     }
 
     /// Rows in agenda order, rows that tie keeping their order (a stable
-    /// sort). Indices are sorted, not rows: a row is several words and a
-    /// reference, so moving it costs far more than comparing day keys.
+    /// sort). Indices are sorted, not rows: a row is several words, so
+    /// moving it costs more than comparing day keys.
     static func sorted(_ rows: [AgendaRow], ranks table: ItemTable) -> [AgendaRow] {
         guard rows.count > 1 else { return rows }
         let keys = rows.map(\.sortKey)
@@ -297,10 +297,9 @@ public struct AgendaBuilder: Sendable {
 struct PlacedRows: Sendable {
     var rows: [AgendaRow] = []
     var undated: [AgendaRow] = []
-    /// One occurrence of each item the rows show, in the order met: until
-    /// `sort`, a row's `item` is its item's place here.
-    var items: [Occurrence] = []
-    /// The same items in agenda order, for `ItemRanks.ranks`.
+    /// The items the rows show, in agenda order, for `ItemRanks.ranks`;
+    /// until `sort`, a row's `item` is its item's number among these
+    /// (numbered in the order they were met).
     var sortedItems = ItemRanks.SortedItems([])
 
     /// Numbers the rows' items from `firstItem` on, as in `ranks`, and sorts both lists.

@@ -11,19 +11,17 @@
 enum ItemRanks {
     /// One thread's items, each given by one of its occurrences, in agenda order.
     struct SortedItems: Sendable {
-        fileprivate let fields: [SortFields]
+        fileprivate let fields: FieldStore
         /// Indices into `fields` in agenda order.
         fileprivate let order: [Int32]
-        var count: Int { fields.count }
+        var count: Int { order.count }
 
         /// Sorted on the thread that met the items: only the merge is left for `ranks`.
         init(_ items: [Occurrence]) {
-            let fields = items.map(SortFields.init)
-            var order = Array(0..<Int32(fields.count))
+            let fields = FieldStore(items)
+            var order = Array(0..<Int32(items.count))
             // Compared in place: copying the fields out would count five strings up and down.
-            fields.withUnsafeBufferPointer { fields in
-                order.sort { SortFields.precedes(fields.baseAddress! + Int($0), fields.baseAddress! + Int($1)) }
-            }
+            order.sort { SortFields.precedes(fields.base + Int($0), fields.base + Int($1)) }
             self.fields = fields
             self.order = order
         }
@@ -33,30 +31,43 @@ enum ItemRanks {
     ///   fields share a rank (so does an item in two lists), so that their
     ///   rows keep their input order, as a stable sort by `agendaOrder` keeps them.
     static func ranks(of lists: [SortedItems]) -> [[Int32]] {
-        var ranks = lists.map { [Int32](repeating: 0, count: $0.fields.count) }
+        var ranks = lists.map { [Int32](repeating: 0, count: $0.count) }
         var next = [Int](repeating: 0, count: lists.count)  // each list's first item not yet ranked
         var previous: UnsafePointer<SortFields>? = nil
         var rank: Int32 = 0
         // A merge of the sorted lists (one per placing thread, a handful).
-        let fields = lists.map { list in list.fields.withUnsafeBufferPointer { $0.baseAddress } }
-        withExtendedLifetime(lists) {
-            while true {
-                var best = -1
-                for l in lists.indices where next[l] < lists[l].order.count {
-                    if best < 0 || SortFields.precedes(fields[l]! + Int(lists[l].order[next[l]]), fields[best]! + Int(lists[best].order[next[best]])) {
-                        best = l
-                    }
-                }
-                guard best >= 0 else { break }
-                let index = Int(lists[best].order[next[best]])
-                let item = fields[best]! + index
-                if let previous, SortFields.precedes(previous, item) { rank += 1 }
-                ranks[best][index] = rank
-                previous = item
-                next[best] += 1
+        func head(_ l: Int) -> UnsafePointer<SortFields> { UnsafePointer(lists[l].fields.base + Int(lists[l].order[next[l]])) }
+        while true {
+            var best = -1
+            for l in lists.indices where next[l] < lists[l].count {
+                if best < 0 || SortFields.precedes(head(l), head(best)) { best = l }
             }
+            guard best >= 0 else { break }
+            let item = head(best)
+            if let previous, SortFields.precedes(previous, item) { rank += 1 }
+            ranks[best][Int(lists[best].order[next[best]])] = rank
+            previous = item
+            next[best] += 1
         }
         return ranks
+    }
+
+    /// The sort fields of a thread's items, in memory of their own (so that
+    /// `ranks` can compare fields of several threads in place).
+    fileprivate final class FieldStore: @unchecked Sendable {
+        let base: UnsafeMutablePointer<SortFields>
+        let count: Int
+
+        init(_ items: [Occurrence]) {
+            count = items.count
+            base = .allocate(capacity: max(count, 1))
+            for (i, item) in items.enumerated() { (base + i).initialize(to: SortFields(item)) }
+        }
+
+        deinit {
+            base.deinitialize(count: count)
+            base.deallocate()
+        }
     }
 
     /// What `agendaOrder` compares of an item, in its order.
