@@ -108,9 +108,13 @@ enum TextRepair {
             }
             if stop - lineStart > foldWidth { clean = false }
             var text = UnsafeBufferPointer(rebasing: buffer[start..<stop])
-            // A byte-order mark where a line starts (files concatenated with theirs) is dropped.
-            if !clean, text.count >= 3, text[0] == 0xEF, text[1] == 0xBB, text[2] == 0xBF {
-                text = UnsafeBufferPointer(rebasing: text[3...])
+            // A byte-order mark where a line starts (files concatenated with
+            // theirs) is dropped, with control characters before or inside it:
+            // the framing reads such a line as what follows the mark
+            // (ComponentSplitter.keyword), and so must libical.
+            if !clean, let afterMark = TextRepair.endOfByteOrderMark(text) {
+                text = UnsafeBufferPointer(rebasing: text[afterMark...])
+                if afterMark > 3, report.firstNUL == nil { report.firstNUL = (line, propertyName(text)) }
             }
             if clean {
                 append(text, to: &out)
@@ -167,6 +171,20 @@ enum TextRepair {
             }
             out.append(CChar(bitPattern: byte))
         }
+    }
+
+    /// Where a line's text starts after a byte-order mark (EF BB BF) at its
+    /// start, control characters before and inside the mark passed over;
+    /// nil when it does not start with one.
+    static func endOfByteOrderMark(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        var matched = 0
+        for (i, byte) in text.enumerated() where !isControl(byte) {
+            guard byte == mark[matched] else { return nil }
+            matched += 1
+            if matched == mark.count { return i + 1 }
+        }
+        return nil
     }
 
     /// Whether a byte is a control character a value may not hold: all

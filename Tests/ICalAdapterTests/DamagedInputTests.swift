@@ -129,6 +129,18 @@ func cpuTime(_ body: () throws -> Void) rethrows -> Duration {
         }
     }
 
+    /// A byte-order mark with control characters before or inside it, at
+    /// the start of a BEGIN line: the framing and libical both read the
+    /// line as BEGIN (libical used to see an unknown property, then an END
+    /// without its BEGIN, and lost the event).
+    @Test(arguments: [[0xEF, 0xBB, 0x0B, 0x00, 0xBF], [0x00, 0xEF, 0xBB, 0xBF], [0xEF, 0x01, 0xBB, 0xBF]] as [[UInt8]])
+    func aByteOrderMarkBrokenByControlCharactersStillStartsALine(_ mark: [UInt8]) throws {
+        let loaded = try loadBytes(text(["BEGIN:VCALENDAR"]) + event("a", Array("First".utf8), day: 3) + mark
+            + event("b", Array("Second".utf8), day: 4) + text(["END:VCALENDAR"]))
+        #expect(titles(loaded) == ["a": "First", "b": "Second"])
+        #expect(loaded.diagnostics.map(\.message) == ["BEGIN: NUL bytes or control characters in the text; removed (here and anywhere else in this file)"])
+    }
+
     @Test func utf16WithoutAByteOrderMarkIsRead() throws {
         let text = String(decoding: wrap(event("a", Array("Grüße".utf8), day: 4)), as: UTF8.self)
         for data in [text.data(using: .utf16LittleEndian)!, text.data(using: .utf16BigEndian)!] {
