@@ -85,7 +85,7 @@ struct AgendaPipeline {
     static var workerCount: Int { threads ?? min(ProcessInfo.processInfo.activeProcessorCount, 8) }
 
     /// ICS_AGENDA_THREADS fixes how many threads read components, place rows
-    /// and format JSON (tests use it to show that the output does not depend
+    /// and write text and JSON (tests use it to show that the output does not depend
     /// on it); otherwise every core is used on large inputs.
     static let threads = ProcessInfo.processInfo.environment["ICS_AGENDA_THREADS"].flatMap { Int($0) }.map { min(max($0, 1), 64) }
 
