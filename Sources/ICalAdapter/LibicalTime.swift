@@ -36,8 +36,16 @@ struct ZonedTime {
     }
 
     /// The zone's UTC offset, in seconds, at an instant.
+    ///
+    /// An instant from 2400 on is asked as the same moment 400 years (or a
+    /// multiple) earlier: the Gregorian calendar repeats every 400 years, and
+    /// so do yearly zone rules, whereas libical would expand the zone's rules
+    /// year by year up to it (about a second for the year 4050, found by the
+    /// fuzzer in a file with mistyped years).
     /// The corresponding libical function is `icaltimezone_get_utc_offset_of_utc_time`.
-    private static func offset(of zone: OpaquePointer, atUTC seconds: Int) -> Int {
+    private static func offset(of zone: OpaquePointer, atUTC instant: Int) -> Int {
+        var seconds = instant
+        if seconds >= ZonedTime.farFuture { seconds -= ((seconds - ZonedTime.farFuture) / ZonedTime.gregorianCycle + 1) * ZonedTime.gregorianCycle }
         let date = CivilDate(daysSinceEpoch: Int((Double(seconds) / 86400).rounded(.down)))
         let secondOfDay = seconds - date.daysSinceEpoch * 86400
         var t = icaltimetype()
@@ -46,6 +54,10 @@ struct ZonedTime {
         t.zone = ZoneTable.utc
         return Int(icaltimezone_get_utc_offset_of_utc_time(zone, &t, nil))
     }
+
+    /// 2400-01-01T00:00:00Z, and 400 Gregorian years (146,097 days), in seconds.
+    static let farFuture = 13_569_465_600
+    static let gregorianCycle = 146_097 * 86400
 
     /// The same wall-clock reading moved by whole days (nominal days: 09:00
     /// stays 09:00 across a DST change).

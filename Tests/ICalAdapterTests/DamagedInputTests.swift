@@ -141,6 +141,47 @@ func cpuTime(_ body: () throws -> Void) rethrows -> Duration {
         #expect(loaded.diagnostics.map(\.message) == ["BEGIN: NUL bytes or control characters in the text; removed (here and anywhere else in this file)"])
     }
 
+    /// A year mistyped thousands of years ahead: the zone's yearly rules
+    /// give its offset (summer time in July), read as for the same day 400·k
+    /// years earlier, instead of libical expanding the rules year by year up
+    /// to it (a second a zone; found by the fuzzer).
+    @Test func aTimeThousandsOfYearsAheadTakesItsZonesRules() throws {
+        let window = AgendaWindow.days(365, from: CivilDate(iso: "4050-01-01")!, clock: berlinClock)
+        let loaded = try load("""
+            BEGIN:VTIMEZONE
+            TZID:Custom/Pacific
+            BEGIN:STANDARD
+            DTSTART:19671029T020000
+            RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10
+            TZOFFSETFROM:-0700
+            TZOFFSETTO:-0800
+            END:STANDARD
+            BEGIN:DAYLIGHT
+            DTSTART:19870405T020000
+            RRULE:FREQ=YEARLY;BYDAY=1SU;BYMONTH=4
+            TZOFFSETFROM:-0800
+            TZOFFSETTO:-0700
+            END:DAYLIGHT
+            END:VTIMEZONE
+            BEGIN:VEVENT
+            UID:summer
+            DTSTART;TZID=Custom/Pacific:40500715T100000
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:winter
+            DTSTART;TZID=Custom/Pacific:40501215T100000
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:berlin
+            DTSTART;TZID=Europe/Berlin:40500715T100000
+            END:VEVENT
+
+            """, window: window)
+        let utc = ISOTime(clock: ZoneClock(TimeZone(identifier: "UTC")!))
+        let starts = Dictionary(uniqueKeysWithValues: loaded.occurrences.map { ($0.uid, $0.start.map(utc.string) ?? "") })
+        #expect(starts == ["summer": "4050-07-15T17:00:00+00:00", "winter": "4050-12-15T18:00:00+00:00", "berlin": "4050-07-15T08:00:00+00:00"])
+    }
+
     @Test func utf16WithoutAByteOrderMarkIsRead() throws {
         let text = String(decoding: wrap(event("a", Array("Grüße".utf8), day: 4)), as: UTF8.self)
         for data in [text.data(using: .utf16LittleEndian)!, text.data(using: .utf16BigEndian)!] {
