@@ -315,7 +315,6 @@ struct RecurrenceExpander {
         return at(wallSeconds: wallSeconds(from) + apart / step * step, like: aligned)
     }
 
-    /// Whether a rule has no BYxxx part: every step of it is an instance.
     /// The wall clock (seconds, as if UTC) after which the rule has no
     /// instance, when that is known without walking it: the day of its
     /// UNTIL, or for a weekly rule by plain weekdays (or none) a COUNT + 1
@@ -323,21 +322,17 @@ struct RecurrenceExpander {
     /// instance. nil when the rule has no end, or one not known this way.
     static func latestWallSeconds(_ rule: icalrecurrencetype, from dtstart: icaltimetype) -> Int? {
         if icaltime_is_null_time(rule.until) == 0 { return wallSeconds(rule.until) + 86400 }
-        guard rule.count > 0, rule.freq == ICAL_WEEKLY_RECURRENCE else { return nil }
-        let none = Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
-        guard rule.by_second.0 == none && rule.by_minute.0 == none && rule.by_hour.0 == none && rule.by_month_day.0 == none
-            && rule.by_year_day.0 == none && rule.by_week_no.0 == none && rule.by_month.0 == none && rule.by_set_pos.0 == none
+        guard rule.count > 0, rule.freq == ICAL_WEEKLY_RECURRENCE, hasNoByParts(rule, besidesBYDAY: true),
+            RuleCost.list(rule.by_day).allSatisfy({ (1...7).contains($0) })
         else { return nil }
-        let plainWeekdays = withUnsafeBytes(of: rule.by_day) { bytes in
-            bytes.bindMemory(to: Int16.self).prefix { $0 != none }.allSatisfy { (1...7).contains($0) }
-        }
-        guard plainWeekdays else { return nil }
         return wallSeconds(dtstart) + (Int(rule.count) + 1) * max(Int(rule.interval), 1) * 7 * 86400
     }
 
-    static func hasNoByParts(_ rule: icalrecurrencetype) -> Bool {
+    /// Whether a rule has no BYxxx part (`besidesBYDAY`: none but BYDAY,
+    /// if any): with none, every step of it is an instance.
+    static func hasNoByParts(_ rule: icalrecurrencetype, besidesBYDAY: Bool = false) -> Bool {
         let none = Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
-        return rule.by_second.0 == none && rule.by_minute.0 == none && rule.by_hour.0 == none && rule.by_day.0 == none
+        return rule.by_second.0 == none && rule.by_minute.0 == none && rule.by_hour.0 == none && (besidesBYDAY || rule.by_day.0 == none)
             && rule.by_month_day.0 == none && rule.by_year_day.0 == none && rule.by_week_no.0 == none
             && rule.by_month.0 == none && rule.by_set_pos.0 == none
     }
