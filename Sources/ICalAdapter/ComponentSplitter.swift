@@ -113,7 +113,7 @@ struct ComponentSplitter {
             lineNumber += 1 + foldedLines
             foldedLines = 0
             let lineStart = pos
-            let lineEnd = memchr(bytes.baseAddress! + pos, 0x0A, n - pos).map { UnsafeRawPointer($0) - UnsafeRawPointer(bytes.baseAddress!) } ?? n
+            let lineEnd = ComponentSplitter.lineFeed(in: bytes, from: pos, before: n)
             pos = lineEnd < n ? lineEnd + 1 : n
             var contentEnd = lineEnd
             if contentEnd > lineStart && bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
@@ -140,8 +140,7 @@ struct ComponentSplitter {
                 var next = pos
                 var folds = 0
                 while next < n, bytes[next] == 0x20 || bytes[next] == 0x09, joined.count < 1000 {
-                    var end = next
-                    while end < n && bytes[end] != 0x0A { end += 1 }
+                    let end = ComponentSplitter.lineFeed(in: bytes, from: next, before: n)
                     var contentEnd = end
                     if contentEnd > next + 1 && bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
                     joined.append(contentsOf: bytes[(next + 1)..<max(contentEnd, next + 1)])
@@ -231,6 +230,13 @@ struct ComponentSplitter {
         finishProperty()
         if !stack.isEmpty { closeChunk(at: n) }
         return result
+    }
+
+    /// The place of the first line feed in `bytes[from..<end]`, or `end`
+    /// when there is none (memchr: lines are scanned by the million).
+    static func lineFeed(in bytes: UnsafeBufferPointer<UInt8>, from: Int, before end: Int) -> Int {
+        guard from < end, let base = bytes.baseAddress else { return end }
+        return memchr(base + from, 0x0A, end - from).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? end
     }
 
     /// The upper-cased word after `BEGIN:` or `END:` on a line, if it is one.

@@ -1,5 +1,4 @@
 import AgendaCore
-import Foundation
 
 /// Decides, from a component's text alone, that an event cannot touch the
 /// window, so that libical need not parse it.
@@ -40,7 +39,7 @@ struct WindowPrefilter {
         var i = chunk.range.lowerBound
         let stop = chunk.range.upperBound
         while i < stop {
-            let lineEnd = memchr(buffer.baseAddress! + i, 0x0A, stop - i).map { UnsafeRawPointer($0) - UnsafeRawPointer(buffer.baseAddress!) } ?? stop
+            let lineEnd = ComponentSplitter.lineFeed(in: buffer, from: i, before: stop)
             let line = UnsafeBufferPointer(rebasing: buffer[i..<lineEnd])
             i = lineEnd + 1
             guard let first = line.first, first != 0x20, first != 0x09 else { continue }
