@@ -99,7 +99,7 @@ public struct CalendarLoader {
         run.threads = threads
         run.readsEveryComponent = readsEveryComponent
         run.rowBudget = rowBudget
-        run.skipsRules = !readsEveryComponent && !scan.mayMoveSeries
+        run.skipsRules = !scan.mayMoveSeries  // false with --strict, which has no prefilter: not scanned
         run.release = release.map { release in { range in release((range.lowerBound + skip)..<(range.upperBound + skip)) } }
         run.read(split.chunks, from: buffer, wrTimezone: split.wrTimezone)
         return run.finish()
