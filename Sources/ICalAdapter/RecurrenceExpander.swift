@@ -189,8 +189,10 @@ struct RecurrenceExpander {
         if var start = restart {
             start.zone = zone
             if icalrecur_iterator_set_start(iterator, start) == 0 {
-                icalrecur_iterator_free(iterator)
+                // The old iterator is freed only once a new one replaces it: on
+                // the way out, the defer above frees whichever is current.
                 guard let fresh = icalrecur_iterator_new(iterated, dtstart) else { return }
+                icalrecur_iterator_free(iterator)
                 iterator = fresh
             }
         }

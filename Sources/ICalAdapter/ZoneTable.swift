@@ -52,7 +52,13 @@ final class ZoneTable: @unchecked Sendable {
         defer { lock.unlock() }
         let usable = ZoneTable.hasUsableObservances(component)
         var zone = icaltimezone_new()!
-        guard icaltimezone_set_component(zone, component) != 0, let tzidPointer = icaltimezone_get_tzid(zone) else {
+        // libical takes the component only when it has a TZID; otherwise it stays ours to free.
+        guard icaltimezone_set_component(zone, component) != 0 else {
+            icalcomponent_free(component)
+            icaltimezone_free(zone, 1)
+            return .noTZID
+        }
+        guard let tzidPointer = icaltimezone_get_tzid(zone) else {
             icaltimezone_free(zone, 1)
             return .noTZID
         }
