@@ -3,11 +3,21 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public let path: String
     public let line: Int?
     public let message: String
+    /// What is wrong, without where: warnings of one kind about one file are
+    /// told once, with how often (`WarningReport`). Defaults to the message.
+    public let kind: String
+    /// Whether the damage changed what the agenda lists, or how. Damage to
+    /// a property the agenda does not read (an empty `ATTENDEE:`, an
+    /// unreadable `DTSTAMP` or `GEO`) breaks RFC 5545 all the same: it is
+    /// told with `--verbose` and fails `--strict`, but not by default.
+    public let changesAgenda: Bool
 
-    public init(path: String, line: Int?, message: String) {
+    public init(path: String, line: Int?, message: String, kind: String? = nil, changesAgenda: Bool = true) {
         self.path = path
         self.line = line
         self.message = message
+        self.kind = kind ?? message
+        self.changesAgenda = changesAgenda
     }
 
     /// One line, whatever the message quotes: a title or value with line

@@ -7,11 +7,11 @@ internal import CLibical
 /// several threads and then applied in file order (`LoadRun.apply`).
 struct ProcessedChunk {
     /// Warnings about its framing (missing END lines, over-deep nesting).
-    var framingWarnings: [(line: Int, message: String)] = []
+    var framingWarnings: [Warning] = []
     /// NUL bytes and non-UTF-8 lines repaired: warned once a file, in order.
     var repair = TextRepair.Report()
     /// The rest of its warnings, in the order it gives them.
-    var warnings: [(line: Int, message: String)] = []
+    var warnings: [Warning] = []
     /// Counted for `calendars`: a component read, or one the prefilter skipped.
     var counted: (kind: ComponentRecord.Kind, uid: String, isOverride: Bool)?
     /// The revision this component is of its UID and RECURRENCE-ID; nil for
@@ -23,10 +23,12 @@ struct ProcessedChunk {
     var masters: [Occurrence] = []
     var masterKeys: [Int64] = []
     /// Given only when the component is kept (it is about its expansion).
-    var cutWarning: (line: Int, message: String)?
+    var cutWarning: Warning?
     /// The rows its series makes, and whether it was cut at the rows it was allowed (`maxRows`).
     var rowsListed = 0
     var reachedRowLimit = false
+    /// Where the component starts.
+    var line = 0
 }
 
 /// Parses, reads and expands one component. Safe to use from several
@@ -43,6 +45,9 @@ struct ChunkProcessor: @unchecked Sendable {
     let reader: ComponentReader
     /// nil: every component is parsed.
     let prefilter: WindowPrefilter?
+    /// Whether the calendar has a METHOD (an iTIP message), where a VEVENT
+    /// need not have a DTSTART.
+    var hasMethod = false
 
     /// - Parameter maxRows: the rows a recurring component may list (see `CalendarLoader.rowsPerFile`).
     func process(
@@ -50,6 +55,7 @@ struct ChunkProcessor: @unchecked Sendable {
         maxRows: Int = RecurrenceExpander.maxInstances
     ) -> ProcessedChunk {
         var out = ProcessedChunk()
+        out.line = chunk.firstLine
         if let skippable = prefilter?.skippableEvent(chunk, buffer) {
             // A one-off event far from the window: counted, and known as a
             // revision of its UID, but not parsed.
@@ -73,7 +79,7 @@ struct ChunkProcessor: @unchecked Sendable {
     ) -> OpaquePointer? {
         out.framingWarnings += ChunkText.prepare(chunk, buffer, into: &scratch, report: &out.repair)
         let component = scratch.withUnsafeBufferPointer { icalparser_parse_string($0.baseAddress!) }
-        if component == nil { out.warnings.append((chunk.firstLine, "\(chunk.name) could not be read; skipped")) }
+        if component == nil { out.warnings.append(Warning(chunk.firstLine, "unreadable component", "\(chunk.name) could not be read; skipped")) }
         return component
     }
 
@@ -104,13 +110,16 @@ struct ChunkProcessor: @unchecked Sendable {
             let isStart = skipped && property == "DTSTART"
             startExplained = startExplained || isStart
             let isRecurrenceID = record.unreadableRecurrenceID && property == "RECURRENCE-ID"
-            out.warnings.append((at, "\(property.map { "\($0): " } ?? "")\(message) (in \(label))\(isStart ? "; skipped" : "")"
-                + (isRecurrenceID ? "; the instance it changes is unknown, so it is skipped" : "")))
+            // Damage to a property the agenda does not read changes nothing it lists.
+            let changes = property.map(ComponentReader.readsProperty) ?? true
+            let text = "\(property.map { "\($0): " } ?? "")\(message) (in \(label))\(isStart ? "; skipped" : "")"
+                + (isRecurrenceID ? "; the instance it changes is unknown, so it is skipped" : "")
+            out.warnings.append(Warning(at, Warning.kind(describing: text), text, changesAgenda: changes))
         }
         for unknown in record.unknownZones {
             let at = LineFinder.find(unknown.property, in: chunk, buffer)?.line ?? line
             let why = zones.isUnusable(unknown.tzid) ? " (its VTIMEZONE has no usable STANDARD or DAYLIGHT rule)" : ""
-            out.warnings.append((at, "\(unknown.property): unknown time zone \"\(unknown.tzid)\"\(why); read as floating time"))
+            out.warnings.append(Warning(at, "unknown zone \(unknown.tzid)", "\(unknown.property): unknown time zone \"\(unknown.tzid)\"\(why); read as floating time"))
         }
         // An override whose RECURRENCE-ID cannot be read would replace its
         // whole series: it is left out (the warning above says so).
@@ -122,7 +131,10 @@ struct ChunkProcessor: @unchecked Sendable {
         switch record.kind {
         case .event:
             guard !skipped else {
-                if !startExplained { out.warnings.append((line, "\(label) has no DTSTART; skipped")) }
+                // RFC 5545 3.6.1: DTSTART may be left out when the calendar has a
+                // METHOD (an iTIP message: a cancellation, a reply); there is
+                // then nothing to place, and nothing wrong.
+                if !startExplained && !hasMethod { out.warnings.append(Warning(line, "no DTSTART", "\(label) has no DTSTART; skipped")) }
                 return
             }
             item = .event(Event(uid: record.uid, title: record.summary, location: record.location,
@@ -178,7 +190,7 @@ struct ChunkProcessor: @unchecked Sendable {
             if limited && maxRows < RecurrenceExpander.maxInstances {
                 cut += " (the file's budget of \(rowBudget) rows beyond one a day is spent)"
             }
-            out.cutWarning = (LineFinder.find("RRULE", in: chunk, buffer)?.line ?? line, "RRULE: \(cut) (in \(label))")
+            out.cutWarning = Warning(LineFinder.find("RRULE", in: chunk, buffer)?.line ?? line, "RRULE: \(cut) (in \(label))")
         }
     }
 }

@@ -9,13 +9,13 @@ enum ChunkText {
     static func prepare(
         _ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>, into out: inout [CChar],
         report: inout TextRepair.Report
-    ) -> [(line: Int, message: String)] {
-        var warnings: [(line: Int, message: String)] = []
+    ) -> [Warning] {
+        var warnings: [Warning] = []
         if !chunk.unclosed.isEmpty {
             var names = chunk.unclosed.reversed().map { "END:\($0)" }
             if names.count > 4 { names = names.prefix(3) + ["\(names.count - 3) more"] }
             let missing = names.joined(separator: ", ")
-            warnings.append((chunk.firstLine, chunk.rootClosed
+            warnings.append(Warning(chunk.firstLine, chunk.rootClosed ? "framing: inner component not closed" : "framing: not closed", chunk.rootClosed
                 ? "\(chunk.name) holds a component that is not closed (missing \(missing)); closed with the component around it"
                 : "\(chunk.name) is not closed (missing \(missing)); read up to where it stops"))
         }
@@ -28,8 +28,9 @@ enum ChunkText {
         warnings += repairs.notes
         // Insertions and dropped ranges in the order of the text; an
         // insertion at the end of a dropped range comes after it.
-        enum Edit { case insert([String]), drop(Int) }
-        let edits = (repairs.insertions.map { ($0.at, 1, Edit.insert($0.names)) } + repairs.dropped.map { ($0.lowerBound, 0, Edit.drop($0.upperBound)) })
+        enum Edit { case insert([String]), drop(Int), lineBreak }
+        let edits = (repairs.insertions.map { ($0.at, 1, Edit.insert($0.names)) } + repairs.dropped.map { ($0.lowerBound, 0, Edit.drop($0.upperBound)) }
+            + repairs.lineBreaks.map { ($0, 1, Edit.lineBreak) })
             .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
         var cursor = chunk.range.lowerBound
         var line = chunk.firstLine
@@ -40,6 +41,8 @@ enum ChunkText {
             switch edit {
             case .insert(let names):
                 for name in names { out.append(contentsOf: "\r\nEND:\(name)\r\n".utf8.map { CChar(bitPattern: $0) }) }
+            case .lineBreak:
+                out.append(contentsOf: "\r\n".utf8.map { CChar(bitPattern: $0) })
             case .drop(let end):
                 let end = min(end, chunk.range.upperBound)
                 line += buffer[cursor..<max(end, cursor)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }

@@ -114,6 +114,7 @@ struct ComponentReader {
                         message: "cannot read \"\(shown)\" as written (\(mended.changes)); read as \"\(mended.rule)\"", value: value))
                     continue
                 }
+                guard LibicalMessages.isDamage(message, property: name) else { continue }
                 record.problems.append(.libical(property: name, message: LibicalMessages.describe(message, property: name),
                     value: LibicalMessages.removedValue(in: message)))
                 if name == "RECURRENCE-ID" { record.unreadableRecurrenceID = true }
@@ -122,6 +123,18 @@ struct ComponentReader {
         }
         return record
     }
+
+    /// The properties the agenda reads (TRANSP for busy time): damage to any
+    /// other one changes nothing the agenda lists.
+    static func readsProperty(_ name: String) -> Bool {
+        readProperties.contains(name.uppercased())
+    }
+
+    private static let readProperties: Set<String> = [
+        "UID", "SUMMARY", "LOCATION", "DESCRIPTION", "STATUS", "DTSTART", "DTEND", "DUE", "DURATION",
+        "RRULE", "EXRULE", "RDATE", "EXDATE", "RECURRENCE-ID", "SEQUENCE", "COMPLETED", "PRIORITY",
+        "PERCENT-COMPLETE", "CATEGORIES", "TRANSP",
+    ]
 
     private func text(_ pointer: UnsafePointer<CChar>?) -> String? {
         guard let pointer else { return nil }

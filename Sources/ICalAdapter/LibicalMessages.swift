@@ -1,3 +1,5 @@
+internal import CLibical
+
 /// Turns libical's X-LIC-ERROR texts into the words of a warning.
 enum LibicalMessages {
     /// The property a libical message is about, when it names one
@@ -15,6 +17,45 @@ enum LibicalMessages {
     }
 
     static let maxLength = 160
+
+    /// Whether an X-LIC-ERROR is about input that breaks RFC 5545. libical
+    /// also marks two things the RFC allows, which get no warning:
+    /// - an empty value of a TEXT property (3.3.11: `text = *(TSAFE-CHAR /
+    ///   ":" / DQUOTE / ESCAPED-CHAR)` may be empty): Google writes
+    ///   `LOCATION:` and `DESCRIPTION:` on every event. Non-standard
+    ///   properties (`X-…`, and IANA names libical does not know) are TEXT
+    ///   unless they say otherwise (3.8.8.1, 3.8.8.2).
+    /// - a property name it does not know that is a valid `iana-token`
+    ///   (`EVENT-ID`, `LINK`): 3.8.8.2 says such properties are ignored.
+    /// Everything else it marks (an empty `ATTENDEE:` or `RRULE:`, a date
+    /// that is not one, a VALUE type the property cannot take) is damage.
+    static func isDamage(_ message: String, property: String?) -> Bool {
+        if message.hasPrefix("No value for ") {
+            guard let property else { return false }  // "No value for X property": an X- name
+            return !emptyTextAllowed(property)
+        }
+        let unknownName = "Parse error in property name: "
+        if message.hasPrefix(unknownName) {
+            let name = message.dropFirst(unknownName.count).prefix(while: { $0 != " " && $0 != "." })
+            return name.isEmpty || !name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+        }
+        return true
+    }
+
+    /// Properties whose value is TEXT (RFC 5545 3.8.1-3.8.8), or a list of
+    /// TEXT (CATEGORIES, RESOURCES), so that an empty value is valid.
+    static func emptyTextAllowed(_ property: String) -> Bool {
+        let name = property.uppercased()
+        if name.hasPrefix("X-") { return true }
+        if textProperties.contains(name) { return true }
+        // A name libical has no table for is non-standard, read as TEXT.
+        return icalproperty_string_to_kind(name) == ICAL_X_PROPERTY || icalproperty_string_to_kind(name) == ICAL_NO_PROPERTY
+    }
+
+    private static let textProperties: Set<String> = [
+        "SUMMARY", "DESCRIPTION", "LOCATION", "COMMENT", "CONTACT", "CATEGORIES", "RESOURCES",
+        "RELATED-TO", "UID", "TZNAME", "PRODID", "NAME", "COLOR", "IMAGE-TEXT",
+    ]
 
     /// The value libical quotes after "Removing entire property:", if any.
     static func removedValue(in message: String) -> String? {

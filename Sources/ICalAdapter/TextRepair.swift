@@ -30,19 +30,19 @@ enum TextRepair {
 
         /// Takes in one component's report, as the file's: the warnings the
         /// file has not given yet, `(line, message)`.
-        mutating func absorb(_ chunk: Report) -> [(line: Int, message: String)] {
-            var warnings: [(line: Int, message: String)] = []
+        mutating func absorb(_ chunk: Report) -> [Warning] {
+            var warnings: [Warning] = []
             if firstNUL == nil, let nul = chunk.firstNUL {
                 firstNUL = nul
-                warnings.append((nul.line, "\(Report.prefix(nul.property))NUL bytes or control characters in the text; removed (here and anywhere else in this file)"))
+                warnings.append(Warning(nul.line, "text: control characters", "\(Report.prefix(nul.property))NUL bytes or control characters in the text; removed (here and anywhere else in this file)"))
             }
             if firstRecoded == nil, let recoded = chunk.firstRecoded {
                 firstRecoded = recoded
-                warnings.append((recoded.line, "\(Report.prefix(recoded.property))text is not UTF-8; read as Latin-1 (Windows-1252) here and on every such line of this file"))
+                warnings.append(Warning(recoded.line, "text: not UTF-8", "\(Report.prefix(recoded.property))text is not UTF-8; read as Latin-1 (Windows-1252) here and on every such line of this file"))
             }
             if firstBroken == nil, let broken = chunk.firstBroken {
                 firstBroken = broken
-                warnings.append((broken.line, "\(Report.prefix(broken.property))UTF-8 text with broken bytes; each replaced by U+FFFD (here and on every such line of this file)"))
+                warnings.append(Warning(broken.line, "text: broken UTF-8", "\(Report.prefix(broken.property))UTF-8 text with broken bytes; each replaced by U+FFFD (here and on every such line of this file)"))
             }
             return warnings
         }

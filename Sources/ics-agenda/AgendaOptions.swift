@@ -70,7 +70,7 @@ struct AgendaOptions: ParsableArguments {
     @Flag(name: .long, help: "Show each row's calendar name.")
     var showCalendar = false
 
-    @Flag(name: .long, help: "Treat damaged input as an error: print every warning, then exit with status 65 (66 for a file in a folder that cannot be read) and print no agenda.")
+    @Flag(name: .long, help: "Treat damaged input as an error: print the warnings (every place with --verbose), then exit with status 65 (66 for a file in a folder that cannot be read) and print no agenda.")
     var strict = false
 
     func validate() throws {

@@ -18,14 +18,15 @@ struct AgendaPipeline {
     ///   cannot be read stops the run, as a file named on the command line
     ///   does (the caller then fails on any diagnostic too), and every
     ///   component is parsed, also one-off events far from the window.
-    func load(_ paths: [String], strict: Bool = false) throws -> [LoadedCalendar] {
-        try AgendaPipeline.load(paths, window: settings.window, strict: strict)
+    /// - Parameter warnings: how much is told of each file's damage.
+    func load(_ paths: [String], strict: Bool = false, warnings: WarningDetail = .summary) throws -> [LoadedCalendar] {
+        try AgendaPipeline.load(paths, window: settings.window, strict: strict, warnings: warnings)
     }
 
-    static func load(_ paths: [String], window: AgendaWindow, strict: Bool = false) throws -> [LoadedCalendar] {
+    static func load(_ paths: [String], window: AgendaWindow, strict: Bool = false, warnings: WarningDetail = .summary) throws -> [LoadedCalendar] {
         var skipped: [String] = []
         let files = try InputFiles.expand(paths) {
-            StandardError.write("ics-agenda: warning: \($0)\n")
+            if warnings != .none { StandardError.write("ics-agenda: warning: \($0)\n") }
             skipped.append($0)
         }
         if strict && !skipped.isEmpty {
@@ -39,10 +40,10 @@ struct AgendaPipeline {
                     try loader.load(bytes, release: release, path: file.path == "-" ? "stdin" : file.path,
                         defaultName: file.defaultName, source: file.source)
                 }
-                for diagnostic in calendar.diagnostics { StandardError.write("ics-agenda: warning: \(diagnostic)\n") }
+                for line in WarningReport.lines(calendar.diagnostics, detail: warnings) { StandardError.write("ics-agenda: warning: \(line)\n") }
                 calendars.append(calendar)
             } catch where !file.isExplicit && !strict {
-                StandardError.write("ics-agenda: warning: \(error); skipped\n")
+                if warnings != .none { StandardError.write("ics-agenda: warning: \(error); skipped\n") }
             }
         }
         return calendars

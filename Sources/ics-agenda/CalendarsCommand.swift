@@ -25,6 +25,8 @@ struct CalendarsCommand: ParsableCommand {
     @Option(name: .long, help: "Colour: auto (only on a terminal, never with NO_COLOR set), always or never.")
     var color: ColorChoice = .auto
 
+    @OptionGroup var warnings: WarningOptions
+
     @OptionGroup var input: InputArguments
 
     func run() throws {
@@ -34,7 +36,7 @@ struct CalendarsCommand: ParsableCommand {
         let clock = ZoneClock(TimeZone(identifier: "UTC")!)
         let window = AgendaWindow.days(1, from: CivilDate(year: 2000, month: 1, day: 1), clock: clock)
         let calendars = try ICSAgenda.reportingInputErrors {
-            try AgendaPipeline.load(input.paths, window: window)
+            try AgendaPipeline.load(input.paths, window: window, warnings: warnings.detail)
         }
         let summaries = calendars.map {
             CalendarSummary(calendar: $0.calendar, events: $0.eventCount, reminders: $0.reminderCount)

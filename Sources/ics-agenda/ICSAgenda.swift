@@ -33,7 +33,9 @@ struct ICSAgenda: ParsableCommand {
 
             Bad input: a damaged component is skipped (or mended) with a warning \
             naming the file, the line and the problem, and every other component is \
-            listed; --strict makes any such damage an error instead.
+            listed. Each kind of damage is told once per file, with how often it \
+            occurred (--verbose: every place; --quiet: nothing); valid input gets no \
+            warning. --strict makes any such damage an error instead.
 
             Exit status: 0 agenda printed (also when empty), 64 bad command line, \
             65 not iCalendar (or damaged, with --strict), 66 input missing or \
@@ -67,6 +69,8 @@ struct ICSAgenda: ParsableCommand {
 
     @OptionGroup var options: AgendaOptions
 
+    @OptionGroup var warnings: WarningOptions
+
     @OptionGroup var input: InputArguments
 
     func run() throws {
@@ -74,7 +78,7 @@ struct ICSAgenda: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(options, environment: environment)
         let pipeline = AgendaPipeline(settings: settings)
-        let loaded = try ICSAgenda.reportingInputErrors { try pipeline.load(input.paths, strict: options.strict) }
+        let loaded = try ICSAgenda.reportingInputErrors { try pipeline.load(input.paths, strict: options.strict, warnings: warnings.detail) }
         if options.strict {
             let problems = loaded.reduce(0) { $0 + $1.diagnostics.count }
             if problems > 0 {

@@ -1,0 +1,43 @@
+/// How warnings about the input are told on stderr (`--verbose`, `--quiet`).
+public enum WarningDetail: Sendable {
+    /// Each kind of damage that changed the agenda once per file, with how
+    /// often it occurred; the line named is the first it occurred on.
+    case summary
+    /// Every place of every kind of damage (`--verbose`).
+    case every
+    /// Nothing (`--quiet`); the exit status does not change.
+    case none
+}
+
+/// The lines that tell one file's warnings, in the order of their first place.
+public enum WarningReport {
+    public static func lines(_ diagnostics: [Diagnostic], detail: WarningDetail) -> [String] {
+        switch detail {
+        case .none: return []
+        case .every: return diagnostics.map(\.description)
+        case .summary:
+            // Warnings of one kind may come from different files only when a
+            // caller passes several files' warnings at once: keyed by both.
+            var order: [Diagnostic] = []
+            var counts: [Key: Int] = [:]
+            for d in diagnostics where d.changesAgenda {
+                let key = Key(path: d.path, kind: d.kind)
+                if let n = counts[key] {
+                    counts[key] = n + 1
+                } else {
+                    counts[key] = 1
+                    order.append(d)
+                }
+            }
+            return order.map { first in
+                let n = counts[Key(path: first.path, kind: first.kind)]!
+                return n == 1 ? first.description : "\(first.description) (\(n) times in this file; --verbose lists each)"
+            }
+        }
+    }
+
+    private struct Key: Hashable {
+        let path: String
+        let kind: String
+    }
+}

@@ -1,0 +1,46 @@
+/// One warning about a file, as the adapter finds it: the line, the kind of
+/// damage and the words. Warnings of one kind are told once a file unless
+/// `--verbose` asks for every place (`Diagnostic.kind`), so the kind names
+/// what is wrong, not where: `value DTSTART` for every unreadable DTSTART,
+/// `unknown zone Mars/Olympus` for every value in that zone.
+struct Warning {
+    var line: Int
+    var kind: String
+    var message: String
+    /// `Diagnostic.changesAgenda`.
+    var changesAgenda = true
+
+    init(_ line: Int, _ kind: String, _ message: String, changesAgenda: Bool = true) {
+        self.line = line
+        self.kind = kind
+        self.message = message
+        self.changesAgenda = changesAgenda
+    }
+}
+
+extension Warning {
+    /// A warning whose kind is its wording less what names one place: quoted
+    /// values, parenthesised asides (`(in VEVENT "Standup")`) and words with
+    /// digits or `=` (a rule, a count, a date). "RRULE: FREQ=SECONDLY;BYDAY=MO
+    /// would make libical test about 604800 candidate times…" is of the kind
+    /// "RRULE: would make libical test about candidate times…".
+    init(_ line: Int, _ message: String) {
+        self.init(line, Warning.kind(describing: message), message)
+    }
+
+    static func kind(describing message: String) -> String {
+        var plain = ""
+        var depth = 0
+        var quoted = false
+        for c in message {
+            if c == "\"" { quoted.toggle(); continue }
+            if quoted { continue }
+            if c == "(" { depth += 1; continue }
+            if c == ")" { depth = max(0, depth - 1); continue }
+            if depth == 0 { plain.append(c) }
+        }
+        return plain.split(separator: " ")
+            .filter { word in !word.contains(where: { $0.isNumber || $0 == "=" }) }
+            .joined(separator: " ")
+    }
+}
