@@ -208,8 +208,10 @@ public struct AgendaBuilder: Sendable {
         let e = max(endTime.instant(in: clock), s)
         guard window.intersects(start: s, end: e) else { return }
         let first = clock.civilDate(of: s)
-        // An end at exactly midnight does not touch the next day.
-        let last = e > s ? clock.civilDate(of: e - 1) : first
+        // An end at midnight does not touch the next day, nor one less than a
+        // minute after it (00:00:02): agendas show minutes, and "until 12:00 AM"
+        // on a day of its own would be a day it does not really take.
+        let last = e > s ? max(first, clock.civilDate(of: e - 60)) : first
         let count = last.daysSinceEpoch - first.daysSinceEpoch + 1
         var day = max(first, window.firstDay)
         let stop = min(last, window.endDay.adding(days: -1))

@@ -101,7 +101,8 @@ public struct CalendarLoader {
         run.rowBudget = rowBudget
         run.skipsRules = !scan.mayMoveSeries  // false with --strict, which has no prefilter: not scanned
         run.release = release.map { release in { range in release((range.lowerBound + skip)..<(range.upperBound + skip)) } }
-        run.read(split.chunks, from: buffer, wrTimezone: split.wrTimezone)
+        for note in split.notes { run.warn(note) }
+        run.read(split.chunks, from: buffer, wrTimezone: split.wrTimezone, hasMethod: split.method != nil)
         return run.finish()
     }
 }
@@ -136,6 +137,9 @@ struct LoadRun {
     var revisions: [Revision.Key: Revision] = [:]
     var superseded = Set<Int>()
     var componentNumber = 0
+    /// Per UID shared by items that are not revisions of one another, the
+    /// identities listed (`Revision.areDistinct`).
+    var sharedUIDs: [String: Set<Int>] = [:]
     /// The places in `masters` of revisions a newer one replaced.
     var droppedRanges: [Range<Int>] = []
     private var scratch: [CChar] = []
@@ -158,26 +162,29 @@ struct LoadRun {
     /// - Parameter wrTimezone: the calendar's `X-WR-TIMEZONE`: when it names
     ///   a known zone, floating date-times are read in it (as Google and Apple
     ///   clients do); UTC and zoned values and dates are left as they are.
-    mutating func read(_ chunks: [ComponentSplitter.Chunk], from buffer: UnsafeBufferPointer<UInt8>, wrTimezone: String? = nil) {
+    /// - Parameter hasMethod: whether the calendar has a METHOD, in which a
+    ///   VEVENT need not have a DTSTART.
+    mutating func read(_ chunks: [ComponentSplitter.Chunk], from buffer: UnsafeBufferPointer<UInt8>, wrTimezone: String? = nil, hasMethod: Bool = false) {
         // Zones first: a VTIMEZONE may follow the events that use it.
         for chunk in chunks where chunk.name == "VTIMEZONE" {
             guard let component = parse(chunk, buffer) else { continue }
             if icalcomponent_isa(component) == ICAL_VTIMEZONE_COMPONENT {
                 for rule in ZoneTable.removingSubDailyRules(component) {
-                    warn(chunk.firstLine, "VTIMEZONE: RRULE \(rule) changes the offset every hour or more often, as no time zone does; the rule is ignored")
+                    warn(Warning(chunk.firstLine, "VTIMEZONE: sub-daily rule", "VTIMEZONE: RRULE \(rule) changes the offset every hour or more often, as no time zone does; the rule is ignored"))
                 }
                 if zones.define(vtimezone: component) == .noTZID {
-                    warn(chunk.firstLine, "VTIMEZONE without TZID; ignored")
+                    warn(Warning(chunk.firstLine, "VTIMEZONE without TZID", "VTIMEZONE without TZID; ignored"))
                 }
             } else {
                 icalcomponent_free(component)
             }
         }
-        let processor = ChunkProcessor(
+        var processor = ChunkProcessor(
             rowBudget: rowBudget,
             window: window, calendar: calendar, zones: zones,
             reader: ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap(zones.zone(for:))),
             prefilter: readsEveryComponent ? nil : WindowPrefilter(window: window, skipsRules: skipsRules))
+        processor.hasMethod = hasMethod
         let items = chunks.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
         // Framing touched every page; from here on pages are read in order,
         // and each stretch is given back once passed.
@@ -260,9 +267,9 @@ struct LoadRun {
     /// The warnings of a component in the order a serial read gives them:
     /// framing, then text repairs (once a file: `textRepair`), then the rest.
     private mutating func takeWarnings(of processed: ProcessedChunk) {
-        for w in processed.framingWarnings { warn(w.line, w.message) }
-        for w in textRepair.absorb(processed.repair) { warn(w.line, w.message) }
-        for w in processed.warnings { warn(w.line, w.message) }
+        for w in processed.framingWarnings { warn(w) }
+        for w in textRepair.absorb(processed.repair) { warn(w) }
+        for w in processed.warnings { warn(w) }
     }
 
     /// Takes one processed component into the file's state, in file order:
@@ -284,7 +291,7 @@ struct LoadRun {
         // Where its masters will go if it is kept, to drop them should a newer revision come.
         let listing = masters.count..<(masters.count + processed.masters.count)
         var slot: Int32? = nil
-        guard supersedes(candidate, component, listing: listing, series: &slot) else { return }
+        guard supersedes(candidate, component, listing: listing, line: processed.line, series: &slot) else { return }
         if let o = processed.override {
             overrides.append(Override(occurrence: o.occurrence, uid: o.uid, recurrenceID: o.recurrenceID,
                 thisAndFuture: o.thisAndFuture, component: component, kind: candidate.kind))
@@ -296,7 +303,7 @@ struct LoadRun {
             masters += processed.masters
             masterKeys += processed.masterKeys
         }
-        if let cut = processed.cutWarning { warn(cut.line, cut.message) }
+        if let cut = processed.cutWarning { warn(cut) }
     }
 
     /// An instance after a RANGE=THISANDFUTURE override, as the latest such
@@ -326,9 +333,10 @@ struct LoadRun {
     /// appended an edited series without counting up); two one-off
     /// components keep the first, as the reference oracle does.
     /// - Parameter slot: set to the place in `series` of a master's UID.
-    private mutating func supersedes(_ record: Revision.Candidate, _ component: Int, listing: Range<Int>, series slot: inout Int32?) -> Bool {
+    /// - Parameter line: where the component starts, for a warning.
+    private mutating func supersedes(_ record: Revision.Candidate, _ component: Int, listing: Range<Int>, line: Int, series slot: inout Int32?) -> Bool {
         guard !record.uid.isEmpty else { return true }
-        let new = Revision(component: component, sequence: record.sequence, recurs: record.recurs, masters: listing)
+        let new = Revision(component: component, sequence: record.sequence, recurs: record.recurs, masters: listing, identity: record.identity)
         let old: Revision
         if record.recurrenceKey == nil {
             // Found, or added, with one hash of the UID: a file may have a hundred thousand.
@@ -340,6 +348,24 @@ struct LoadRun {
                 return true
             }
             old = series[Int(index)].revision
+            if Revision.areDistinct(new, old) {
+                // Not two revisions of one item but two items (a conference
+                // feed that gives every talk one UID): both are listed, each
+                // once however often it is written.
+                guard let identity = new.identity else { return true }
+                var listed = sharedUIDs[record.uid] ?? Set(old.identity.map { [$0] } ?? [])
+                guard listed.insert(identity).inserted else {
+                    superseded.insert(component)
+                    masterCount[record.kind, default: 0] -= 1
+                    return false
+                }
+                sharedUIDs[record.uid] = listed
+                if old.identity != nil {
+                    warn(Warning(line, "shared UID",
+                        "UID \"\(record.uid)\" is shared by components that cannot be revisions of one another (none recurs, the same SEQUENCE, another DTSTART or SUMMARY); each is listed"))
+                }
+                return true
+            }
             masterCount[record.kind, default: 0] -= 1  // one item, not two
             if Revision.isNewer(new, than: old) { series[Int(index)] = Series(revision: new) }
         } else {
@@ -361,8 +387,9 @@ struct LoadRun {
     /// (inserting the default when the key is new).
     private static func value(of slot: inout Int32) -> Int32 { slot }
 
-    private mutating func warn(_ line: Int, _ message: String) {
-        diagnostics.append(Diagnostic(path: path, line: line, message: message))
+    mutating func warn(_ warning: Warning) {
+        diagnostics.append(Diagnostic(path: path, line: warning.line, message: warning.message, kind: warning.kind,
+            changesAgenda: warning.changesAgenda))
     }
 
     /// The file's occurrences: overrides, then the masters' instances less
@@ -404,8 +431,10 @@ struct LoadRun {
             let orphans = overrideUIDs[kind, default: []].reduce(0) { $0 + (listed[$1] == nil && !unlisted.contains($1) ? 1 : 0) }
             return masterCount[kind, default: 0] + orphans
         }
+        // In the order of the file (zones are read first, a cut file is found last).
+        let ordered = diagnostics.enumerated().sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }.map(\.element)
         return LoadedCalendar(calendar: calendar, occurrences: occurrences, eventCount: count(.event),
-            reminderCount: count(.reminder), diagnostics: diagnostics)
+            reminderCount: count(.reminder), diagnostics: ordered)
     }
 }
 
@@ -518,6 +547,10 @@ struct Revision {
     let recurs: Bool
     /// Where its occurrences are in `LoadRun.masters`.
     let masters: Range<Int>
+    /// For a component that neither recurs nor overrides: its DTSTART and
+    /// SUMMARY, hashed; nil when not known (a one-off event the prefilter
+    /// did not parse) or not needed.
+    var identity: Int? = nil
 
     struct Key: Hashable {
         let kind: ComponentRecord.Kind
@@ -531,6 +564,19 @@ struct Revision {
         new.sequence != old.sequence ? new.sequence > old.sequence : (new.recurs || old.recurs)
     }
 
+    /// Whether two components that share a UID cannot be revisions of one
+    /// another, and so are both listed: neither recurs, their SEQUENCE is
+    /// equal (a revision counts it up, RFC 5545 3.8.7.4), and their DTSTART
+    /// or SUMMARY differ (two copies of one event are one item).
+    /// An event far from the window that was not parsed (no identity) is
+    /// taken as distinct too: it lists nothing, and must not hide a talk of
+    /// the same feed that is in the window.
+    static func areDistinct(_ new: Revision, _ old: Revision) -> Bool {
+        guard !new.recurs, !old.recurs, new.sequence == old.sequence else { return false }
+        guard let a = new.identity, let b = old.identity else { return true }
+        return a != b
+    }
+
     /// What a component says of itself for that choice.
     struct Candidate {
         let kind: ComponentRecord.Kind
@@ -539,6 +585,8 @@ struct Revision {
         let recurrenceKey: String?
         let sequence: Int
         let recurs: Bool
+        /// `Revision.identity`.
+        var identity: Int? = nil
 
         init(kind: ComponentRecord.Kind, uid: String, recurrenceKey: String?, sequence: Int, recurs: Bool) {
             self.kind = kind
@@ -552,6 +600,12 @@ struct Revision {
             self.init(kind: record.kind, uid: record.uid,
                 recurrenceKey: record.recurrenceID.map { "\($0.agendaTime.kind)\($0.agendaTime.matchKey)" },
                 sequence: record.sequence, recurs: record.isRecurring)
+            if !recurs && recurrenceKey == nil {
+                var hasher = Hasher()
+                hasher.combine(record.dtstart.map { "\($0.agendaTime.kind)\($0.agendaTime.matchKey)" })
+                hasher.combine(record.summary)
+                identity = hasher.finalize()
+            }
         }
     }
 }

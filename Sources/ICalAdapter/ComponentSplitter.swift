@@ -32,11 +32,15 @@ struct ComponentSplitter {
         /// outer END line, the next component or the end of the file shows
         /// that inner components were left open.
         var insertions: [(at: Int, names: [String])] = []
-        /// Byte ranges libical does not see: stray END lines, and
-        /// components nested deeper than `maxDepth`.
+        /// Byte ranges libical does not see: stray END lines, components
+        /// nested deeper than `maxDepth`, and the indentation of an indented
+        /// component.
         var dropped: [Range<Int>] = []
+        /// Byte offsets where a line break is put in: two lines glued
+        /// together (`END:VALARMEND:VEVENT`).
+        var lineBreaks: [Int] = []
         /// Warnings about what was mended, with their lines.
-        var notes: [(line: Int, message: String)] = []
+        var notes: [Warning] = []
     }
 
     /// How deep components may nest inside a top-level one (VEVENT →
@@ -48,6 +52,12 @@ struct ComponentSplitter {
         var chunks: [Chunk] = []
         var calendarName: String?
         var wrTimezone: String?
+        /// The calendar's METHOD: an iTIP message (RFC 5546), in which a
+        /// VEVENT need not have a DTSTART (RFC 5545 3.6.1).
+        var method: String?
+        /// Damage outside any component: lines glued together, a file cut
+        /// after its last component.
+        var notes: [Warning] = []
         /// Whether a `BEGIN:VCALENDAR` or any component was seen at all.
         var looksLikeICalendar: Bool { sawCalendar || !chunks.isEmpty }
         var sawCalendar = false
@@ -72,6 +82,15 @@ struct ComponentSplitter {
         var toldDepth = false
         var strayEnds = 0
         var pendingProperty: (name: String, value: [UInt8])? = nil
+        // Leading blanks every line of the current chunk carries (a file
+        // re-indented by a script), taken off before libical reads it.
+        var chunkIndent = 0
+        // Whether END:VCALENDAR came after the last component (a file
+        // without it may have been cut short).
+        var calendarEnded = false
+        // The rest of a line that held two BEGIN or END lines glued together
+        // is read next, on the same line number.
+        var gluedRest = false
         var lineNumber = 0
         var pos = 0
         let n = bytes.count
@@ -92,7 +111,9 @@ struct ComponentSplitter {
             }
             toldDepth = false
             strayEnds = 0
-            let mended = repairs.insertions.isEmpty && repairs.dropped.isEmpty && repairs.notes.isEmpty ? nil : repairs
+            chunkIndent = 0
+            calendarEnded = false
+            let mended = repairs.insertions.isEmpty && repairs.dropped.isEmpty && repairs.notes.isEmpty && repairs.lineBreaks.isEmpty ? nil : repairs
             result.chunks.append(
                 Chunk(name: chunkName, range: chunkStart..<end, firstLine: chunkLine, unclosed: unclosed, rootClosed: rootClosed,
                     repairs: mended))
@@ -105,19 +126,28 @@ struct ComponentSplitter {
             let value = unescapeText(p.value)
             if p.name == "X-WR-CALNAME", result.calendarName == nil, !value.isEmpty { result.calendarName = value }
             if p.name == "X-WR-TIMEZONE", result.wrTimezone == nil, !value.isEmpty { result.wrTimezone = value }
+            if p.name == "METHOD", result.method == nil, !value.isEmpty { result.method = value }
             pendingProperty = nil
         }
 
         var foldedLines = 0  // continuation lines of the last BEGIN or END line, counted after it
         while pos < n {
-            lineNumber += 1 + foldedLines
+            if gluedRest { gluedRest = false } else { lineNumber += 1 + foldedLines }
             foldedLines = 0
-            let lineStart = pos
+            var lineStart = pos
             let lineEnd = ComponentSplitter.lineFeed(in: bytes, from: pos, before: n)
             pos = lineEnd < n ? lineEnd + 1 : n
             var contentEnd = lineEnd
             if contentEnd > lineStart && bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-            let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<contentEnd])
+            var line = UnsafeBufferPointer(rebasing: bytes[lineStart..<contentEnd])
+
+            // A line of an indented component: read without the indentation,
+            // which libical would take for folds (RFC 5545 3.1).
+            if chunkIndent > 0, !stack.isEmpty, line.count > chunkIndent, line.prefix(chunkIndent).allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+                repairs.dropped.append(lineStart..<(lineStart + chunkIndent))
+                lineStart += chunkIndent
+                line = UnsafeBufferPointer(rebasing: bytes[lineStart..<contentEnd])
+            }
 
             // A folded continuation of a calendar-level property.
             if let first = line.first, first == 0x20 || first == 0x09 {
@@ -147,7 +177,13 @@ struct ComponentSplitter {
                     next = end < n ? end + 1 : n
                     folds += 1
                 }
-                let isKeyword = joined.withUnsafeBufferPointer { ComponentSplitter.keyword($0, "BEGIN") != nil || ComponentSplitter.keyword($0, "END") != nil }
+                // Joined, it must still name a component: `BEGIN:VEVENT` followed
+                // by indented properties is not one folded line.
+                let isKeyword = joined.withUnsafeBufferPointer { joined in
+                    [ComponentSplitter.keyword(joined, "BEGIN"), ComponentSplitter.keyword(joined, "END")].contains { name in
+                        name.map(ComponentSplitter.isComponentName) ?? false
+                    }
+                }
                 if isKeyword {
                     unfolded = joined
                     pos = next
@@ -157,6 +193,19 @@ struct ComponentSplitter {
             func keyword(_ word: StaticString) -> String? {
                 if let unfolded { return unfolded.withUnsafeBufferPointer { ComponentSplitter.keyword($0, word) } }
                 return ComponentSplitter.keyword(line, word)
+            }
+            // `END:VCALENDARBEGIN:VCALENDAR`: two lines glued into one (an
+            // export that concatenates calendars). The first is read here,
+            // the rest as a line of its own.
+            if unfolded == nil, let glue = ComponentSplitter.gluedKeyword(in: line) {
+                let at = lineStart + glue
+                let second = TextRepair.string(UnsafeBufferPointer(rebasing: line[glue..<min(line.count, glue + 40)]))
+                result.notes.append(Warning(lineNumber, "glued lines",
+                    "\(TextRepair.string(UnsafeBufferPointer(rebasing: line[..<min(glue, 40)]))) and \(second) are glued together on one line; read as two lines"))
+                if !stack.isEmpty { repairs.lineBreaks.append(at) }
+                line = UnsafeBufferPointer(rebasing: bytes[lineStart..<at])
+                pos = at
+                gluedRest = true
             }
 
             if let name = keyword("BEGIN") {
@@ -176,7 +225,7 @@ struct ComponentSplitter {
                     continue
                 } else if stack.count >= maxDepth {
                     if !toldDepth {
-                        repairs.notes.append((lineNumber, "\(chunkName): components nested more than \(maxDepth) deep (BEGIN:\(name)); left out"))
+                        repairs.notes.append(Warning(lineNumber, "framing: nested too deep", "\(chunkName): components nested more than \(maxDepth) deep (BEGIN:\(name)); left out"))
                         toldDepth = true
                     }
                     dropStart = lineStart
@@ -190,8 +239,16 @@ struct ComponentSplitter {
                 chunkLine = lineNumber
                 chunkName = name
                 stack = [name]
+                chunkIndent = ComponentSplitter.indentation(after: pos, in: bytes)
+                if chunkIndent > 0 {
+                    repairs.notes.append(Warning(lineNumber, "indented",
+                        "\(name): every line inside is indented by \(chunkIndent) blank\(chunkIndent == 1 ? "" : "s"), which iCalendar reads as folds; read without them"))
+                }
             } else if let name = keyword("END") {
-                guard !stack.isEmpty else { continue }  // END:VCALENDAR, or a stray END between components
+                guard !stack.isEmpty else {  // END:VCALENDAR, or a stray END between components
+                    if name == "VCALENDAR" { calendarEnded = true }
+                    continue
+                }
                 if dropDepth > 0 && name != chunkName {
                     dropDepth -= 1
                     if dropDepth == 0 { repairs.dropped.append(dropStart..<pos) }
@@ -215,21 +272,61 @@ struct ComponentSplitter {
                 } else {
                     // libical would print "Encountered END before BEGIN" on stderr, or close the wrong component.
                     strayEnds += 1
-                    if strayEnds == 1 { repairs.notes.append((lineNumber, "\(chunkName): END:\(name) without a BEGIN:\(name); ignored")) }
+                    if strayEnds == 1 { repairs.notes.append(Warning(lineNumber, "framing: stray END", "\(chunkName): END:\(name) without a BEGIN:\(name); ignored")) }
                     repairs.dropped.append(lineStart..<pos)
                 }
             } else if stack.isEmpty, let colon = line.firstIndex(of: 0x3A) {
                 let head = line[..<colon]
                 let nameEnd = head.firstIndex(of: 0x3B) ?? colon  // ';' starts parameters
                 let name = String(decoding: UnsafeBufferPointer(rebasing: line[..<nameEnd]), as: UTF8.self).uppercased()
-                if name == "X-WR-CALNAME" || name == "X-WR-TIMEZONE" {
+                if name == "X-WR-CALNAME" || name == "X-WR-TIMEZONE" || name == "METHOD" {
                     pendingProperty = (name, Array(line[(colon + 1)...]))
                 }
             }
         }
         finishProperty()
         if !stack.isEmpty { closeChunk(at: n) }
+        // A download cut between two components ends after an END line,
+        // without END:VCALENDAR: what came after the cut is missing.
+        if result.sawCalendar, let last = result.chunks.last, last.rootClosed, !calendarEnded {
+            result.notes.append(Warning(lineNumber, "cut after a component",
+                "the file ends without END:VCALENDAR after its last component (\(last.name) from line \(last.firstLine)); it may have been cut short, and what followed is missing"))
+        }
         return result
+    }
+
+    /// Whether a BEGIN or END line's word is a component name (RFC 5545
+    /// 3.6: an iana-token or x-name, letters, digits and hyphens).
+    static func isComponentName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+    }
+
+    /// Where a second BEGIN or END starts on a BEGIN or END line whose
+    /// component name runs straight into it (`END:VEVENTBEGIN:VEVENT`).
+    static func gluedKeyword(in line: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let colon = line.firstIndex(of: 0x3A), colon <= 5, keyword(line, "BEGIN") != nil || keyword(line, "END") != nil else { return nil }
+        var i = colon + 2
+        while i < line.count {
+            let rest = UnsafeBufferPointer(rebasing: line[i...])
+            if let name = keyword(rest, "BEGIN") ?? keyword(rest, "END"), isComponentName(name) || name.contains(":") { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The blanks that start the line at `start` when it is a property line
+    /// indented as no iCalendar line is (a name after the blanks): the first
+    /// line of a component whose lines a script indented.
+    static func indentation(after start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var i = start
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
+        let blanks = i - start
+        guard blanks > 0 else { return 0 }
+        // A name of letters, digits and hyphens, then ';' or ':'.
+        var j = i
+        while j < bytes.count, (bytes[j] | 0x20 >= 0x61 && bytes[j] | 0x20 <= 0x7A) || (bytes[j] >= 0x30 && bytes[j] <= 0x39) || bytes[j] == 0x2D { j += 1 }
+        guard j > i, j < bytes.count, bytes[j] == 0x3A || bytes[j] == 0x3B else { return 0 }
+        return blanks
     }
 
     /// The place of the first line feed in `bytes[from..<end]`, or `end`
