@@ -42,7 +42,7 @@ struct AgendaPipeline {
                 for diagnostic in calendar.diagnostics { StandardError.write("ics-agenda: warning: \(diagnostic)\n") }
                 calendars.append(calendar)
             } catch where !file.isExplicit && !strict {
-                StandardError.write("ics-agenda: warning: \(error); skipped\n")
+                StandardError.write("ics-agenda: warning: \(PrintableText.escaped("\(error)")); skipped\n")
             }
         }
         return calendars

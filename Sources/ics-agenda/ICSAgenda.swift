@@ -57,11 +57,12 @@ struct ICSAgenda: ParsableCommand {
                 _ = unsafeBitCast(mallopt, to: Mallopt.self)(mmapThreshold, 128 * 1024)
             }
         #endif
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        CommandRunner.prepareStreams()
+        let arguments = CommandRunner.arguments
         if arguments.first == "calendars" {
-            CalendarsCommand.main(Array(arguments.dropFirst()))
+            CommandRunner.run(CalendarsCommand.self, Array(arguments.dropFirst()))
         } else {
-            main(arguments)
+            CommandRunner.run(ICSAgenda.self, arguments)
         }
     }
 
@@ -96,10 +97,10 @@ struct ICSAgenda: ParsableCommand {
         do {
             return try body()
         } catch let error as UnreadableInput {
-            StandardError.write("ics-agenda: \(error)\n")
+            StandardError.write("ics-agenda: \(PrintableText.escaped("\(error)"))\n")
             throw ExitCode(66)
         } catch let error as NotICalendar {
-            StandardError.write("ics-agenda: \(error)\n")
+            StandardError.write("ics-agenda: \(PrintableText.escaped("\(error)"))\n")
             throw ExitCode(65)
         }
     }
