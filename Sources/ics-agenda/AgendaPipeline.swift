@@ -55,7 +55,7 @@ struct AgendaPipeline {
             switch options.groupBy {
             case .day: .day
             case .week: .week(firstWeekday: formats.firstWeekday)
-            case .month: .month
+            case .month: formats.monthGrouping
             }
         let sections = grouping.group(builder.build(parts: calendars.map(\.occurrences), threads: AgendaPipeline.workerCount))
         let today = options.noRelative ? nil : settings.today
