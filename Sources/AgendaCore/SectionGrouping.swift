@@ -31,7 +31,7 @@ public enum SectionGrouping: Sendable, Equatable {
         return result
     }
 
-    func period(of day: CivilDate) -> AgendaSection.Period {
+    public func period(of day: CivilDate) -> AgendaSection.Period {
         switch self {
         case .day: return .day(day)
         case .week(let first): return .week(starting: day.adding(days: -((day.weekday - first + 7) % 7)))
