@@ -28,16 +28,16 @@ struct AgendaOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Set the clock, as ISO 8601 (2025-03-01T08:00:00+01:00); also ICS_AGENDA_NOW.", valueName: "time"))
     var now: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Display time zone (IANA name, e.g. Europe/Berlin); default $TZ, else the system zone.", valueName: "zone"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Display time zone: IANA name (Europe/Berlin) or POSIX TZ string (CET-1CEST,M3.5.0,M10.5.0/3; UTC+3 is 3 hours west of UTC); default $TZ, else the system zone.", valueName: "zone"))
     var tz: String?
 
-    @Option(name: .long, help: ArgumentHelp("Locale of headers and times (e.g. de_DE); default from LC_ALL, LC_TIME, LANG, else en_US.", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp("Locale of headers, times and row words (e.g. de_DE); dates are Gregorian unless it names a calendar (fa_IR@calendar=persian); default from LC_ALL, LC_TIME, LANG, else en_US.", valueName: "id"))
     var locale: String?
 
     @Option(name: .long, help: "Output format: text, json (JSON Lines, one object per occurrence), markdown, html (one self-contained document) or ics (the listed occurrences as iCalendar).")
     var format: OutputFormat = .text
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Print one line per occurrence from STRING's {placeholders} instead of a format: \(TemplateFormatter.placeholders.map { "{\($0.name)}" }.joined(separator: " ")). {{ and }} are braces, \\t a tab.", valueName: "string"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Print one line per occurrence from STRING's {placeholders} instead of a format: \(TemplateFormatter.placeholders.map { "{\($0.name)}" }.joined(separator: " ")). {{ and }} are braces, \\t a tab; a value's line breaks and tabs are written \\n and \\t.", valueName: "string"))
     var template: String?
 
     @Option(name: .long, help: "Sections by day (default), week (from the locale's first weekday) or month.")

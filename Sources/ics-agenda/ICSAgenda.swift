@@ -14,7 +14,8 @@ struct ICSAgenda: ParsableCommand {
         abstract: "Print a one-year agenda of iCalendar (.ics) files, grouped by day.",
         discussion: """
             INPUT is an .ics file, a folder (every .ics and .ical below it), or - for standard \
-            input; with no INPUT, standard input is read when it is not a terminal. The agenda \
+            input; with no INPUT, standard input is read when it is not a terminal. A file whose \
+            name starts with a dash is named ./-name.ics, or after --. The agenda \
             runs from the start of today to one calendar year later.
 
             Subcommand: ics-agenda calendars [--format text|json] [INPUT ...] lists the \
