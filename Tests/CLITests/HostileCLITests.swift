@@ -58,6 +58,17 @@ import Testing
         #expect(result.stdout == expected.stdout + "status=0\n", "\(redirection): \(result.stdout)")
     }
 
+    /// The report's own shape: warnings and agenda into one pipe that `head` closes early.
+    @Test func warningsAndAgendaIntoAClosedPipeEndQuietly() throws {
+        let big = try UnixBehaviourTests.bigCalendar(20000)
+        defer { try? FileManager.default.removeItem(at: big) }
+        let result = try bash(#"cat "$1" Fixtures/broken_dtstart.ics > "$1.damaged.ics"; "$0" "${@:2}" "$1.damaged.ics" 2>&1 | head -3; echo "status=${PIPESTATUS[0]}"; rm -f "$1.damaged.ics""#,
+            [big.path] + HostileCLITests.fixed)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 4 && lines.last == "status=0", "\(result.stdout)")
+        #expect(result.stderr.isEmpty)
+    }
+
     @Test(arguments: [(["nowhere.ics"], 66), (["Fixtures/not_calendar.html"], 65), (["--frobnicate"], 64), (["--days", "0"], 64),
         (["--strict", "Fixtures/broken_dtstart.ics"], 65)])
     func errorsKeepTheirStatusWhenStderrFails(arguments: [String], status: Int) throws {
