@@ -73,7 +73,7 @@ struct AgendaOptions: ParsableArguments {
     @Flag(name: .long, help: "Treat damaged input as an error: print every warning, then exit with status 65 (66 for a file in a folder that cannot be read) and print no agenda.")
     var strict = false
 
-    static let maxDays = 3_652_425
+    static let maxDays = AgendaWindow.maxDays
 
     func validate() throws {
         if days != nil && to != nil { throw ValidationError("Give --to or --days, not both.") }

@@ -42,6 +42,12 @@ import Testing
         #expect(date == CivilDate(year: 2025, month: 3, day: 1).midnightUTC + TimeInterval(8 * 3600 + shift))
     }
 
+    @Test(arguments: [Int.max, Int.max - 1, Int.min, 3_652_426])
+    func aWindowOfAnyLengthDoesNotOverflow(days: Int) {
+        let window = AgendaWindow.days(days, from: CivilDate(year: 2025, month: 3, day: 1), clock: ZoneClock(TimeZone(identifier: "UTC")!))
+        #expect(window.endDay.daysSinceEpoch - window.firstDay.daysSinceEpoch <= AgendaWindow.maxDays)
+    }
+
     @Test(arguments: ["+9999999d", "-1000000d", "+-1d", "+ 1d", "2025-3-01", "+2025-01-01"])
     func dayExpressionsOutOfRangeAreRefused(text: String) {
         #expect(throws: DayExpression.Invalid.self) { try DayExpression.resolve(text, today: CivilDate(year: 2025, month: 3, day: 1)) }
