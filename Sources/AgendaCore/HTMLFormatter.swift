@@ -12,7 +12,8 @@ public struct HTMLFormatter {
     }
 
     public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
-        let language = wording.formats.locale.identifier.replacingOccurrences(of: "_", with: "-")
+        // A language tag: `fa_IR@calendar=persian` is `fa-IR`.
+        let language = wording.formats.locale.identifier.prefix { $0 != "@" }.replacingOccurrences(of: "_", with: "-")
         out.write("""
             <!DOCTYPE html>
             <html lang="\(escape(language))">
