@@ -84,10 +84,10 @@ struct Settings {
         }
         if let range = name.range(of: "zoneinfo/") { name = String(name[range.upperBound...]) }
         if name == "UTC" || name == "Z" { return TimeZone(identifier: "UTC") }
-        guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains(".."),
-            TimeZone.knownTimeZoneIdentifiers.contains(name) || FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/" + name),
-            let zone = TimeZone(identifier: name)
-        else { return nil }
-        return zone
+        guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else { return nil }
+        let inDatabase = TimeZone.knownTimeZoneIdentifiers.contains(name) || FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/" + name)
+        // Not in the database but a TZ string: POSIX reads it, not Foundation.
+        if !inDatabase && POSIXTimeZone(name) != nil { return nil }
+        return TimeZone(identifier: name)
     }
 }
