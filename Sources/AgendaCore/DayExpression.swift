@@ -4,7 +4,7 @@ public enum DayExpression {
     public struct Invalid: Error, CustomStringConvertible {
         public let text: String
         public var description: String {
-            "cannot read \"\(text)\" as a day: use YYYY-MM-DD, today, tomorrow, yesterday, +Nd or -Nd"
+            "cannot read \"\(text)\" as a day: use YYYY-MM-DD, today, tomorrow, yesterday, +Nd or -Nd (N under 1000000)"
         }
     }
 
