@@ -78,6 +78,8 @@ public struct AgendaSection: Sendable {
         /// The week that starts on this day (the locale's first weekday).
         case week(starting: CivilDate)
         case month(year: Int, month: Int)
+        /// A month of the locale's own calendar (`@calendar=`), by its first day.
+        case calendarMonth(firstDay: CivilDate)
         /// Reminders with neither start nor due date.
         case undated
     }

@@ -25,10 +25,14 @@ public struct AgendaWindow: Sendable {
         AgendaWindow(firstDay: firstDay, endDay: firstDay.addingCalendarYears(1), clock: clock)
     }
 
-    /// `days` days starting with `firstDay` (`days: 1` is that one day).
+    /// `days` days starting with `firstDay` (`days: 1` is that one day), at
+    /// most `maxDays` (the command line refuses more; no count can overflow here).
     public static func days(_ days: Int, from firstDay: CivilDate, clock: ZoneClock) -> AgendaWindow {
-        AgendaWindow(firstDay: firstDay, endDay: firstDay.adding(days: max(days, 0)), clock: clock)
+        AgendaWindow(firstDay: firstDay, endDay: firstDay.adding(days: min(max(days, 0), maxDays)), clock: clock)
     }
+
+    /// 10,000 years of days: more than any window of years 1 to 9999.
+    public static let maxDays = 3_652_425
 
     /// `firstDay` through `lastDay`, both included.
     public static func through(_ lastDay: CivilDate, from firstDay: CivilDate, clock: ZoneClock) -> AgendaWindow {

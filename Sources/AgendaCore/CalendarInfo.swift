@@ -15,9 +15,12 @@ public final class CalendarInfo: Sendable, Hashable {
     /// The file's path as given or found; `-` for standard input.
     public let path: String
 
+    /// Each is kept printable (`PrintableText`): a name with a line break
+    /// or a terminal escape, from the file or its name, is shown escaped in
+    /// every format.
     public init(name: String, source: String, path: String) {
-        self.name = name
-        self.source = source
-        self.path = path
+        self.name = PrintableText.escaped(name)
+        self.source = PrintableText.escaped(source)
+        self.path = PrintableText.escaped(path)
     }
 }

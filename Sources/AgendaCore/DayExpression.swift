@@ -4,7 +4,7 @@ public enum DayExpression {
     public struct Invalid: Error, CustomStringConvertible {
         public let text: String
         public var description: String {
-            "cannot read \"\(text)\" as a day: use YYYY-MM-DD, today, tomorrow, yesterday, +Nd or -Nd"
+            "cannot read \"\(text)\" as a day: use YYYY-MM-DD, today, tomorrow, yesterday, +Nd or -Nd (N under 1000000)"
         }
     }
 
@@ -16,7 +16,8 @@ public enum DayExpression {
         default: break
         }
         if let sign = text.first, sign == "+" || sign == "-", text.last == "d" || text.last == "D",
-            let n = Int(text.dropFirst().dropLast()), n >= 0, n < 1_000_000
+            text.dropFirst().dropLast().allSatisfy({ $0.isASCII && $0.isNumber }),
+            let n = Int(text.dropFirst().dropLast()), n < 1_000_000
         {
             return today.adding(days: sign == "+" ? n : -n)
         }
@@ -30,6 +31,7 @@ extension CivilDate {
     public init?(iso text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
             let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
             (1...12).contains(m), d >= 1, d <= CivilDate.daysIn(year: y, month: m)
         else { return nil }

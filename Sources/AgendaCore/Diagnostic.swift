@@ -25,22 +25,10 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// stays one line for grep and for cron's mail.
     public var description: String {
         let text = Diagnostic.oneLine(message)
-        if let line { return "\(path):\(line): \(text)" }
-        return "\(path): \(text)"
+        let place = PrintableText.escaped(path)
+        if let line { return "\(place):\(line): \(text)" }
+        return "\(place): \(text)"
     }
 
-    static func oneLine(_ s: String) -> String {
-        guard s.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else { return s }
-        var out = ""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\x" + pad(Int(scalar.value), 2, hex: true)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    static func oneLine(_ s: String) -> String { PrintableText.escaped(s) }
 }

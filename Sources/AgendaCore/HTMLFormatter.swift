@@ -12,7 +12,8 @@ public struct HTMLFormatter {
     }
 
     public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
-        let language = wording.formats.locale.identifier.replacingOccurrences(of: "_", with: "-")
+        // A language tag: `fa_IR@calendar=persian` is `fa-IR`.
+        let language = wording.formats.locale.identifier.prefix { $0 != "@" }.replacingOccurrences(of: "_", with: "-")
         out.write("""
             <!DOCTYPE html>
             <html lang="\(escape(language))">
@@ -48,11 +49,14 @@ public struct HTMLFormatter {
         }
         cells += "<td style=\"\(cell);color:\(labelColor)\">\(escape(wording.timeLabel(row)))</td>"
         var title = escape(t.checkbox.isEmpty ? t.text : (t.checkbox == "[x] " ? "☑ " : "☐ ") + t.text)
-        if t.isCancelled { title = "<s>\(title)</s> (cancelled)" }
+        if t.isCancelled { title = "<s>\(title)</s> (\(escape(wording.formats.words.cancelled)))" }
         for mark in t.marks { title += " <span style=\"color:#57606a\">\(escape(mark))</span>" }
         if let note = t.overdueNote { title += " <span style=\"color:#cf222e\">\(escape(note))</span>" }
         if let location = row.occurrence.location {
-            title += "<br><span style=\"color:#57606a;font-size:13px\">\(escape(location))</span>"
+            // Its line breaks shown as such; the document's row stays one line.
+            let lines = escape(location).replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+                .replacingOccurrences(of: "\n", with: "<br>")
+            title += "<br><span style=\"color:#57606a;font-size:13px\">\(lines)</span>"
         }
         cells += "<td style=\"padding:3px 0;vertical-align:top;width:100%\">\(title)</td>"
         return "<tr>\(cells)</tr>\n"

@@ -15,13 +15,23 @@ public enum LocaleChoice {
         return "en_US"
     }
 
-    /// `de_DE.UTF-8@euro` → `de_DE`; `C` and `POSIX` → nil (no language of their own).
+    /// `de_DE.UTF-8@euro` → `de_DE`; `C` and `POSIX` → nil (no language of
+    /// their own). ICU's calendar keyword stays: `th_TH@calendar=gregorian`.
     static func normalize(_ value: String) -> String? {
         var id = Substring(value)
+        var calendar = ""
+        if let at = id.firstIndex(of: "@") {
+            let keywords = id[id.index(after: at)...].split(separator: ";")
+            if let keyword = keywords.first(where: { $0.lowercased().hasPrefix("calendar=") }),
+                keyword.dropFirst(9).allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }), keyword.count > 9
+            {
+                calendar = "@calendar=" + keyword.dropFirst(9).lowercased()
+            }
+            id = id[..<at]
+        }
         if let dot = id.firstIndex(of: ".") { id = id[..<dot] }
-        if let at = id.firstIndex(of: "@") { id = id[..<at] }
         let s = id.replacingOccurrences(of: "-", with: "_")
         if s.isEmpty || s == "C" || s == "POSIX" { return nil }
-        return s
+        return s + calendar
     }
 }

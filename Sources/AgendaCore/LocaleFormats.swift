@@ -15,14 +15,26 @@ public final class LocaleFormats {
     private var timeCache: [Int: String] = [:]
     /// The first day of the week in this locale: 1 = Sunday ... 7 = Saturday.
     public let firstWeekday: Int
+    /// The calendar dates are written in: the Gregorian, which the agenda
+    /// groups by, unless the locale names another (`th_TH@calendar=buddhist`,
+    /// `fa_IR@calendar=persian`); months are then that calendar's (`monthGrouping`).
+    public let calendar: Calendar
+    /// The row words in the locale's language (English for one not shipped).
+    public let words: RowWords
 
     public init(localeIdentifier: String, clock: ZoneClock) {
         let locale = Locale(identifier: localeIdentifier)
         self.locale = locale
         self.clock = clock
+        var calendar = Calendar(identifier: LocaleFormats.calendarIdentifier(localeIdentifier, locale) ?? .gregorian)
+        calendar.locale = locale
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        self.calendar = calendar
+        words = RowWords.forLanguage(LocaleFormats.languageCode(localeIdentifier))
         func make(_ date: DateFormatter.Style, _ time: DateFormatter.Style) -> DateFormatter {
             let f = DateFormatter()
             f.locale = locale
+            f.calendar = calendar
             f.timeZone = TimeZone(identifier: "UTC")
             f.dateStyle = date
             f.timeStyle = time
@@ -37,13 +49,33 @@ public final class LocaleFormats {
         weekdayAndDay.setLocalizedDateFormatFromTemplate("EEEd")
         interval = DateIntervalFormatter()
         interval.locale = locale
+        interval.calendar = calendar
         interval.timeZone = TimeZone(identifier: "UTC")
         interval.dateStyle = .long
         interval.timeStyle = .none
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.locale = locale
-        firstWeekday = calendar.firstWeekday
+        var gregorian = Calendar(identifier: .gregorian)
+        gregorian.locale = locale
+        firstWeekday = gregorian.firstWeekday
     }
+
+    /// The calendar a locale names with `@calendar=` (ICU's keyword), if any.
+    static func calendarIdentifier(_ id: String, _ locale: Locale) -> Calendar.Identifier? {
+        guard id.lowercased().contains("@calendar=") else { return nil }
+        return locale.calendar.identifier
+    }
+
+    /// `pt` of `pt_BR`, `zh` of `zh-Hans_CN`.
+    static func languageCode(_ id: String) -> String {
+        String(id.prefix { $0.isASCII && $0.isLetter }).lowercased()
+    }
+
+    /// How `--group-by month` cuts: Gregorian months, or the locale's calendar's.
+    public var monthGrouping: SectionGrouping {
+        calendar.identifier == .gregorian ? .month : .calendarMonth(calendar)
+    }
+
+    /// The header of a month of `calendar` that contains this day.
+    public func monthHeader(containing day: CivilDate) -> String { month.string(from: day.midnightUTC) }
 
     /// A month header: "March 2025", "März 2025", "2025年3月".
     public func monthHeader(year: Int, month m: Int) -> String {

@@ -24,9 +24,10 @@ public struct MarkdownFormatter {
                 line += "**\(escape(wording.timeLabel(row)))** "
                 if !t.checkbox.isEmpty { line += t.checkbox == "[x] " ? "☑ " : "☐ " }
                 var title = escape(t.text)
-                if t.isCancelled { title = "~~\(title)~~ (cancelled)" }
+                if t.isCancelled { title = "~~\(title)~~ (\(escape(wording.formats.words.cancelled)))" }
                 line += ([title] + t.marks.map(escape) + [t.overdueNote].compactMap { $0 }.map(escape)).joined(separator: " ")
-                if let location = row.occurrence.location { line += " — \(escape(location))" }
+                // A line break in it would start a new line (or a heading) of the document.
+                if let location = row.occurrence.location { line += " — \(escape(RowWording.singleLine(location)))" }
                 out.write(line + "\n")
             }
         }

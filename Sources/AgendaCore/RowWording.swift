@@ -13,12 +13,12 @@ public struct RowWording {
 
     public func timeLabel(_ row: AgendaRow) -> String {
         switch row.timing {
-        case .allDay: "all day"
+        case .allDay: formats.words.allDay
         case .starts(let t): formats.shortTime(t)
-        case .continues(let t): "until " + formats.shortTime(t)
-        case .due(let t): t.map { "due " + formats.shortTime($0) } ?? "due"
-        case .overdue: "overdue"
-        case .undated: "no date"
+        case .continues(let t): formats.words.until(formats.shortTime(t))
+        case .due(let t): t.map { formats.words.due(formats.shortTime($0)) } ?? formats.words.due
+        case .overdue: formats.words.overdue
+        case .undated: formats.words.noDate
         }
     }
 
@@ -36,23 +36,17 @@ public struct RowWording {
     public func title(_ row: AgendaRow) -> Title {
         var note: String? = nil
         if case .overdue(let since) = row.timing { note = overdueNote(since) }
-        return RowWording.title(row, overdueNote: note)
+        return RowWording.title(row, overdueNote: note, words: formats.words)
     }
 
     /// `(due Thursday, February 20, 2025)`, for a reminder overdue since that day.
-    public func overdueNote(_ since: CivilDate) -> String { "(due \(formats.dayHeader(since)))" }
+    public func overdueNote(_ since: CivilDate) -> String { formats.words.overdueNote(formats.dayHeader(since)) }
 
     /// The title without asking the locale's formatters (which are not
     /// thread-safe): an overdue reminder's note is given.
-    static func title(_ row: AgendaRow, overdueNote: String?) -> Title {
+    static func title(_ row: AgendaRow, overdueNote: String?, words: RowWords) -> Title {
         let occurrence = row.occurrence
-        var text = occurrence.title.isEmpty ? "(no title)" : occurrence.title
-        // A title is one line. Checking the bytes first spares nearly every
-        // row Foundation's replacingOccurrences, which costs microseconds.
-        if text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
-            text = text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
-                .replacingOccurrences(of: "\r", with: " ")
-        }
+        let text = occurrence.title.isEmpty ? words.noTitle : RowWording.singleLine(occurrence.title)
         var title = Title(text: text)
         if case .reminder(let reminder) = occurrence.item {
             title.checkbox = reminder.isCompleted ? "[x] " : "[ ] "
@@ -62,9 +56,18 @@ public struct RowWording {
             }
             if case .overdue = row.timing { title.overdueNote = overdueNote }
         }
-        if row.dayCount > 1 { title.marks.append("(day \(row.dayIndex) of \(row.dayCount))") }
+        if row.dayCount > 1 { title.marks.append(words.dayOf(row.dayIndex, row.dayCount)) }
         title.isCancelled = occurrence.isCancelled
         return title
+    }
+
+    /// A text's line breaks as spaces: a title or location is one line of a
+    /// row. Checking the bytes first spares nearly every row Foundation's
+    /// replacingOccurrences, which costs microseconds.
+    public static func singleLine(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
+        return text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
+            .replacingOccurrences(of: "\r", with: " ")
     }
 
     /// `!!!` high (1 to 4), `!!` medium (5), `!` low (6 to 9), as reminder apps mark them.
@@ -95,7 +98,8 @@ public struct RowWording {
             return text
         case .week(let start): return formats.dayRange(start, start.adding(days: 6))
         case .month(let year, let month): return formats.monthHeader(year: year, month: month)
-        case .undated: return "No date"
+        case .calendarMonth(let first): return formats.monthHeader(containing: first)
+        case .undated: return formats.words.noDateHeader
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `--group-by`: day sections (the default), or the same rows gathered into
 /// weeks (starting on the locale's first weekday) or months.
 public enum SectionGrouping: Sendable, Equatable {
@@ -5,6 +7,9 @@ public enum SectionGrouping: Sendable, Equatable {
     /// `firstWeekday`: 1 = Sunday ... 7 = Saturday, as Foundation's Calendar numbers them.
     case week(firstWeekday: Int)
     case month
+    /// Months of another calendar than the Gregorian (a locale's
+    /// `@calendar=islamic`, `@calendar=persian`): sections start on its first days.
+    case calendarMonth(Calendar)
 
     public func group(_ daySections: [AgendaSection]) -> [AgendaSection] {
         if self == .day { return daySections }
@@ -26,11 +31,15 @@ public enum SectionGrouping: Sendable, Equatable {
         return result
     }
 
-    func period(of day: CivilDate) -> AgendaSection.Period {
+    public func period(of day: CivilDate) -> AgendaSection.Period {
         switch self {
         case .day: return .day(day)
         case .week(let first): return .week(starting: day.adding(days: -((day.weekday - first + 7) % 7)))
         case .month: return .month(year: day.year, month: day.month)
+        case .calendarMonth(let calendar):
+            let date = day.midnightUTC
+            let dayOfMonth = calendar.component(.day, from: date)
+            return .calendarMonth(firstDay: day.adding(days: 1 - dayOfMonth))
         }
     }
 }

@@ -1,6 +1,7 @@
 /// `--template STRING`: one line per occurrence (in agenda order, each
 /// once, like JSON), with `{placeholders}` filled in. `{{` and `}}` are
-/// literal braces; `\t` and `\n` are a tab and a newline.
+/// literal braces; `\t` and `\n` are a tab and a newline. A value's own
+/// line breaks and tabs are written `\n` and `\t`: each occurrence is one line.
 public struct TemplateFormatter {
     /// The placeholders and what they hold, for `--help` and validation.
     public static let placeholders: [(name: String, meaning: String)] = [
@@ -65,12 +66,19 @@ public struct TemplateFormatter {
                 for piece in pieces {
                     switch piece {
                     case .text(let t): line += t
-                    case .field(let name): line += value(name, row)
+                    case .field(let name): line += TemplateFormatter.escaped(value(name, row))
                     }
                 }
                 out.write(line + "\n")
             }
         }
+    }
+
+    /// A value as one field of one line: a line break as `\n`, a tab as
+    /// `\t` (the template's own separators), other control characters as `\xNN`.
+    static func escaped(_ value: String) -> String {
+        guard value.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { return value }
+        return PrintableText.escaped(value).replacingOccurrences(of: "\t", with: "\\t")
     }
 
     func value(_ name: String, _ row: AgendaRow) -> String {

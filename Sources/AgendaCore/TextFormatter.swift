@@ -46,7 +46,7 @@ public struct TextFormatter {
             sections: sections, headers: sections.map { style.bold(wording.header($0.period, relativeTo: today)) },
             labels: labels, labelWidths: labelWidths, width: labelWidths.joined().max() ?? 0,
             dayLabels: dayLabels, dayWidth: dayLabels.joined().map(displayWidth).max() ?? 0,
-            overdueNotes: overdueNotes, style: style, showCalendar: showCalendar)
+            overdueNotes: overdueNotes, style: style, showCalendar: showCalendar, words: wording.formats.words)
         let buffers = (0..<max(threads, 1)).map { _ in TextBlock() }
         var start = 0
         while start < sections.count {
@@ -102,6 +102,7 @@ private struct TextLines: @unchecked Sendable {
     let overdueNotes: [CivilDate: String]
     let style: TerminalStyle
     let showCalendar: Bool
+    let words: RowWords
 
     /// Section `index`: a blank line before all but the first, the header, its rows.
     func write(section index: Int, to block: inout [UInt8]) {
@@ -122,12 +123,12 @@ private struct TextLines: @unchecked Sendable {
             spaces(width - labelWidths[index][i] + 2)
             var note: String? = nil
             if case .overdue(let since) = row.timing { note = overdueNotes[since] }
-            let t = RowWording.title(row, overdueNote: note)
+            let t = RowWording.title(row, overdueNote: note, words: words)
             if t.isCancelled {
                 var text = t.checkbox + t.text
                 for mark in t.marks { text += " " + mark }
                 if let note = t.overdueNote { text += " " + style.red(note) }
-                put(style.strike(text) + " (cancelled)")
+                put(style.strike(text) + " (\(words.cancelled))")
             } else {
                 put(t.checkbox)
                 put(t.text)

@@ -10,13 +10,21 @@ public struct ZoneClock: Sendable {
 
     public init(_ zone: TimeZone) {
         self.zone = zone
-        offsets = OffsetTable(zone)
+        offsets = OffsetTable(.zone(zone))
+    }
+
+    /// A display zone given as a POSIX TZ string (`CET-1CEST,M3.5.0,M10.5.0/3`):
+    /// its own rules, which Foundation's TimeZone cannot hold. `zone` is then
+    /// the fixed standard offset, for what only needs a name.
+    public init(posix rules: POSIXTimeZone) {
+        zone = TimeZone(secondsFromGMT: rules.standardOffset) ?? TimeZone(identifier: "UTC")!
+        offsets = OffsetTable(.posix(rules))
     }
 
     /// Seconds east of UTC at an instant (the same as
     /// `zone.secondsFromGMT(for:)`, from a table: an agenda asks this for every
     /// time it places or prints).
-    public func offset(at instant: Date) -> Int { offsets.offset(at: instant, zone: zone) }
+    public func offset(at instant: Date) -> Int { offsets.offset(at: instant) }
 
     /// The local wall-clock reading of an instant, encoded as if UTC.
     public func wallClock(of instant: Date) -> Date { instant + TimeInterval(offset(at: instant)) }
@@ -63,6 +71,26 @@ public struct ZoneClock: Sendable {
 /// inside: no search, since it runs several times for every row.
 /// Outside that span it asks the zone itself.
 final class OffsetTable: Sendable {
+    /// Where the changes come from.
+    enum Rules: Sendable {
+        case zone(TimeZone)
+        case posix(POSIXTimeZone)
+
+        func offset(at instant: Date) -> Int {
+            switch self {
+            case .zone(let zone): zone.secondsFromGMT(for: instant)
+            case .posix(let rules): rules.offset(at: instant)
+            }
+        }
+
+        func nextTransition(after instant: Date) -> Date? {
+            switch self {
+            case .zone(let zone): zone.nextDaylightSavingTimeTransition(after: instant)
+            case .posix(let rules): rules.nextTransition(after: instant)
+            }
+        }
+    }
+    private let rules: Rules
     private static let first = Date(timeIntervalSince1970: -2_208_988_800)  // 1900-01-01
     private static let last = Date(timeIntervalSince1970: 4_102_444_800)  // 2100-01-01
     private static let bucketShift = 20
@@ -72,18 +100,19 @@ final class OffsetTable: Sendable {
     /// For each bucket, how many changes happen before it begins.
     private let before: [Int32]
 
-    init(_ zone: TimeZone) {
+    init(_ rules: Rules) {
+        self.rules = rules
         var starts: [Int64] = []
         var offsets: [Int] = []
         var t = OffsetTable.first
-        while let next = zone.nextDaylightSavingTimeTransition(after: t), next < OffsetTable.last {
+        while let next = rules.nextTransition(after: t), next < OffsetTable.last {
             starts.append(Int64(next.timeIntervalSince1970.rounded(.down)))
-            offsets.append(zone.secondsFromGMT(for: next))
+            offsets.append(rules.offset(at: next))
             t = next
         }
         self.starts = starts
         self.offsets = offsets
-        initial = zone.secondsFromGMT(for: OffsetTable.first)
+        initial = rules.offset(at: OffsetTable.first)
         let origin = Int64(OffsetTable.first.timeIntervalSince1970)
         let buckets = Int((Int64(OffsetTable.last.timeIntervalSince1970) - origin) >> OffsetTable.bucketShift) + 1
         var before = [Int32](repeating: 0, count: buckets)
@@ -96,8 +125,8 @@ final class OffsetTable: Sendable {
         self.before = before
     }
 
-    func offset(at instant: Date, zone: TimeZone) -> Int {
-        guard instant >= OffsetTable.first && instant < OffsetTable.last else { return zone.secondsFromGMT(for: instant) }
+    func offset(at instant: Date) -> Int {
+        guard instant >= OffsetTable.first && instant < OffsetTable.last else { return rules.offset(at: instant) }
         let x = instant.timeIntervalSince1970
         let bucket = Int((Int64(x.rounded(.down)) - Int64(OffsetTable.first.timeIntervalSince1970)) >> OffsetTable.bucketShift)
         // Changes at or before x: those before the bucket, then the ones inside it up to x.

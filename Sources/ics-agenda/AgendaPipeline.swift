@@ -43,7 +43,7 @@ struct AgendaPipeline {
                 for line in WarningReport.lines(calendar.diagnostics, detail: warnings) { StandardError.write("ics-agenda: warning: \(line)\n") }
                 calendars.append(calendar)
             } catch where !file.isExplicit && !strict {
-                if warnings != .none { StandardError.write("ics-agenda: warning: \(error); skipped\n") }
+                if warnings != .none { StandardError.write("ics-agenda: warning: \(PrintableText.escaped("\(error)")); skipped\n") }
             }
         }
         return calendars
@@ -56,7 +56,7 @@ struct AgendaPipeline {
             switch options.groupBy {
             case .day: .day
             case .week: .week(firstWeekday: formats.firstWeekday)
-            case .month: .month
+            case .month: formats.monthGrouping
             }
         let sections = grouping.group(builder.build(parts: calendars.map(\.occurrences), threads: AgendaPipeline.workerCount))
         let today = options.noRelative ? nil : settings.today

@@ -14,7 +14,8 @@ struct ICSAgenda: ParsableCommand {
         abstract: "Print a one-year agenda of iCalendar (.ics) files, grouped by day.",
         discussion: """
             INPUT is an .ics file, a folder (every .ics and .ical below it), or - for standard \
-            input; with no INPUT, standard input is read when it is not a terminal. The agenda \
+            input; with no INPUT, standard input is read when it is not a terminal. A file whose \
+            name starts with a dash is named ./-name.ics, or after --. The agenda \
             runs from the start of today to one calendar year later.
 
             Subcommand: ics-agenda calendars [--format text|json] [INPUT ...] lists the \
@@ -59,11 +60,12 @@ struct ICSAgenda: ParsableCommand {
                 _ = unsafeBitCast(mallopt, to: Mallopt.self)(mmapThreshold, 128 * 1024)
             }
         #endif
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        CommandRunner.prepareStreams()
+        let arguments = CommandRunner.arguments
         if arguments.first == "calendars" {
-            CalendarsCommand.main(Array(arguments.dropFirst()))
+            CommandRunner.run(CalendarsCommand.self, Array(arguments.dropFirst()))
         } else {
-            main(arguments)
+            CommandRunner.run(ICSAgenda.self, arguments)
         }
     }
 
@@ -100,10 +102,10 @@ struct ICSAgenda: ParsableCommand {
         do {
             return try body()
         } catch let error as UnreadableInput {
-            StandardError.write("ics-agenda: \(error)\n")
+            StandardError.write("ics-agenda: \(PrintableText.escaped("\(error)"))\n")
             throw ExitCode(66)
         } catch let error as NotICalendar {
-            StandardError.write("ics-agenda: \(error)\n")
+            StandardError.write("ics-agenda: \(PrintableText.escaped("\(error)"))\n")
             throw ExitCode(65)
         }
     }

@@ -1,3 +1,4 @@
+import AgendaCore
 import Foundation
 
 /// One calendar input: a file, or standard input.
@@ -28,7 +29,7 @@ struct InputFile {
 struct UnreadableInput: Error, CustomStringConvertible {
     let path: String
     let reason: String
-    var description: String { "\(path): \(reason)" }
+    var description: String { "\(PrintableText.escaped(path)): \(reason)" }
 }
 
 /// Turns the INPUT arguments into calendar files: files as given, folders
@@ -39,14 +40,14 @@ enum InputFiles {
         var files: [InputFile] = []
         for argument in arguments {
             if argument == "-" {
-                files.append(InputFile(path: "-", isExplicit: true))
+                // Standard input named twice is read once: the second would give nothing.
+                if !files.contains(where: \.isStdin) { files.append(InputFile(path: "-", isExplicit: true)) }
                 continue
             }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
+            guard let mode = fileMode(argument) else {
                 throw UnreadableInput(path: argument, reason: "no such file or directory")
             }
-            if isDirectory.boolValue {
+            if mode == S_IFDIR {
                 var visited = Set<FolderID>()
                 files += try walk(argument, visited: &visited, warn: warn)
             } else {
@@ -65,14 +66,11 @@ enum InputFiles {
 
     private static func walk(_ directory: String, visited: inout Set<FolderID>, warn: (String) -> Void) throws -> [InputFile] {
         var info = stat()
-        if stat(directory, &info) == 0 {
+        if withFileSystemPath(directory, { stat($0, &info) }) == 0 {
             guard visited.insert(FolderID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return [] }
         }
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-        } catch {
-            warn("\(directory): cannot read this folder; skipped")
+        guard let names = entries(of: directory)?.sorted() else {
+            warn("\(PrintableText.escaped(directory)): cannot read this folder; skipped")
             return []
         }
         var files: [InputFile] = []
@@ -80,18 +78,16 @@ enum InputFiles {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             let ext = (name as NSString).pathExtension.lowercased()
             let isCalendar = ext == "ics" || ext == "ical"
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                if isCalendar { warn("\(path): a broken symbolic link, or a file that went away; skipped") }
+            guard let mode = fileMode(path) else {
+                if isCalendar { warn("\(PrintableText.escaped(path)): a broken symbolic link, or a file that went away; skipped") }
                 continue
             }
-            if isDirectory.boolValue {
+            if mode == S_IFDIR {
                 files += try walk(path, visited: &visited, warn: warn)
             } else if isCalendar {
                 // A pipe would block the run, a device never end: only regular files are read from folders.
-                var info = stat()
-                guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-                    warn("\(path): not a regular file (a pipe, socket or device); skipped")
+                guard mode == S_IFREG else {
+                    warn("\(PrintableText.escaped(path)): not a regular file (a pipe, socket or device); skipped")
                     continue
                 }
                 files.append(InputFile(path: path, isExplicit: false))
@@ -107,7 +103,7 @@ enum InputFiles {
         of file: InputFile, _ body: (UnsafeBufferPointer<UInt8>, ((Range<Int>) -> Void)?) throws -> T
     ) throws -> T {
         if !file.isStdin {
-            let fd = open(file.path, O_RDONLY)
+            let fd = withFileSystemPath(file.path) { open($0, O_RDONLY) }
             guard fd >= 0 else {
                 throw UnreadableInput(path: file.path, reason: errno == EACCES ? "permission denied" : "cannot be read")
             }
@@ -134,7 +130,7 @@ enum InputFiles {
 
     /// The whole input, read into one array (no second copy: a calendar can be tens of megabytes).
     static func read(_ file: InputFile) throws -> [UInt8] {
-        let fd = file.isStdin ? 0 : open(file.path, O_RDONLY)
+        let fd = file.isStdin ? 0 : withFileSystemPath(file.path) { open($0, O_RDONLY) }
         guard fd >= 0 else {
             throw UnreadableInput(path: file.path, reason: errno == EACCES ? "permission denied" : "cannot be read")
         }
@@ -155,5 +151,36 @@ enum InputFiles {
             bytes.append(contentsOf: chunk[0..<n])
         }
         return bytes
+    }
+
+    /// Runs `body` on the path as the system knows it: a name read from the
+    /// command line or a folder keeps its bytes that are not UTF-8
+    /// (`PrintableText.decodingFileSystemBytes`).
+    static func withFileSystemPath<T>(_ path: String, _ body: (UnsafePointer<CChar>) -> T) -> T {
+        let bytes = PrintableText.fileSystemBytes(path).map { CChar(bitPattern: $0) } + [0]
+        return bytes.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
+    /// `S_IFDIR`, `S_IFREG`, ... of what the path leads to (symbolic links
+    /// followed); nil when nothing is there.
+    static func fileMode(_ path: String) -> mode_t? {
+        var info = stat()
+        guard withFileSystemPath(path, { stat($0, &info) }) == 0 else { return nil }
+        return info.st_mode & S_IFMT
+    }
+
+    /// The names in a folder, each with its bytes (`.` and `..` left out);
+    /// nil when it cannot be read.
+    static func entries(of directory: String) -> [String]? {
+        guard let dir = withFileSystemPath(directory, { opendir($0) }) else { return nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                PrintableText.decodingFileSystemBytes(raw.prefix { $0 != 0 })
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
     }
 }

@@ -2,6 +2,10 @@ import AgendaCore
 import ArgumentParser
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The options made concrete: the clock, the zone, the window and the locale.
 struct Settings {
     let clock: ZoneClock
@@ -11,8 +15,7 @@ struct Settings {
     let localeIdentifier: String
 
     init(_ options: AgendaOptions, environment: [String: String]) throws {
-        let zone = try Settings.displayZone(explicit: options.tz, environment: environment)
-        clock = ZoneClock(zone)
+        clock = try Settings.displayClock(explicit: options.tz, environment: environment)
         if let text = options.now ?? environment["ICS_AGENDA_NOW"].flatMap({ $0.isEmpty ? nil : $0 }) {
             do { now = try ClockReading.parse(text, zone: clock) } catch { throw ValidationError("--now: \(error)") }
         } else {
@@ -35,26 +38,56 @@ struct Settings {
         } catch let error as DayExpression.Invalid {
             throw ValidationError(error.description)
         }
+        // Every day of the window is a date of years 1 to 9999.
+        guard window.firstDay.year >= 1, window.endDay <= CivilDate(year: 10000, month: 1, day: 1) else {
+            throw ValidationError("the days asked for (\(window.firstDay.iso) to \(window.endDay.adding(days: -1).iso)) go beyond the years 1 to 9999.")
+        }
         localeIdentifier = LocaleChoice.identifier(explicit: options.locale, environment: environment)
     }
 
-    /// `--tz`, else `$TZ` (`:Europe/Berlin` and zoneinfo paths too), else the system zone.
-    static func displayZone(explicit: String?, environment: [String: String]) throws -> TimeZone {
+    /// `--tz`, else `$TZ`, else the system zone. Each is an IANA name, a
+    /// zoneinfo path (`:Europe/Berlin`, `:/usr/share/zoneinfo/Asia/Tokyo`), or
+    /// a POSIX TZ string with its own rules (`CET-1CEST,M3.5.0,M10.5.0/3`;
+    /// `UTC+3` is three hours WEST of UTC, as POSIX reads it). One that is none
+    /// of these is a usage error, never read as UTC.
+    static func displayClock(explicit: String?, environment: [String: String]) throws -> ZoneClock {
         if let explicit {
-            guard let zone = zone(named: explicit) else {
-                throw ValidationError("--tz: unknown time zone \"\(explicit)\" (use an IANA name such as Europe/Berlin).")
+            guard let clock = clock(named: explicit) else {
+                throw ValidationError("--tz: unknown time zone \"\(PrintableText.escaped(explicit))\" (use an IANA name such as Europe/Berlin, or a POSIX TZ string such as CET-1CEST,M3.5.0,M10.5.0/3).")
             }
-            return zone
+            return clock
         }
-        if let tz = environment["TZ"], !tz.isEmpty, let zone = zone(named: tz) { return zone }
-        return TimeZone.current
+        if let tz = environment["TZ"], !tz.isEmpty {
+            guard let clock = clock(named: tz) else {
+                throw ValidationError("TZ: unknown time zone \"\(PrintableText.escaped(tz))\" (use an IANA name such as Europe/Berlin, or a POSIX TZ string such as CET-1CEST,M3.5.0,M10.5.0/3; --tz overrides it).")
+            }
+            return clock
+        }
+        return ZoneClock(TimeZone.current)
     }
 
+    static func clock(named raw: String) -> ZoneClock? {
+        // A leading ':' names a zone (or its file), never rules.
+        if raw.hasPrefix(":") { return zone(named: String(raw.dropFirst())).map { ZoneClock($0) } }
+        if let zone = zone(named: raw) { return ZoneClock(zone) }
+        return POSIXTimeZone(raw).map { ZoneClock(posix: $0) }
+    }
+
+    /// A zone of the time zone database, by name or by its file's path. Names
+    /// Foundation would make up (`GMT+5`, `UTC+3`, read as east of UTC) are not
+    /// taken: as TZ strings, POSIX reads them the other way.
     static func zone(named raw: String) -> TimeZone? {
-        var name = raw.hasPrefix(":") ? String(raw.dropFirst()) : raw
+        var name = raw
+        if name.hasPrefix("/"), let resolved = realpath(name, nil) {
+            name = String(cString: resolved)
+            free(resolved)
+        }
         if let range = name.range(of: "zoneinfo/") { name = String(name[range.upperBound...]) }
         if name == "UTC" || name == "Z" { return TimeZone(identifier: "UTC") }
-        guard !name.isEmpty, let zone = TimeZone(identifier: name) else { return nil }
-        return zone
+        guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else { return nil }
+        let inDatabase = TimeZone.knownTimeZoneIdentifiers.contains(name) || FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/" + name)
+        // Not in the database but a TZ string: POSIX reads it, not Foundation.
+        if !inDatabase && POSIXTimeZone(name) != nil { return nil }
+        return TimeZone(identifier: name)
     }
 }

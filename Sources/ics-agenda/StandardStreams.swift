@@ -54,9 +54,22 @@ struct BufferedOutput: ByteOutputStream {
     }
 }
 
-/// Standard error, for warnings (`fputs` to `stderr` does not compile under strict concurrency).
+/// Standard error, for warnings and messages. A write that fails (stderr
+/// closed, full, or a pipe whose reader has gone) is given up quietly: a
+/// warning that cannot be told must never stop the agenda or change the
+/// exit status. (`FileHandle.write` traps on such an error; `fputs` to
+/// `stderr` does not compile under strict concurrency.)
 enum StandardError {
     static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(2, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
     }
 }
