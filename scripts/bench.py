@@ -521,6 +521,7 @@ def main(argv=None):
     for k in ("ICS_AGENDA_NOW", "NO_COLOR", "LC_ALL", "LC_TIME", "LANG"):
         env.pop(k, None)
     env["TZ"] = "Europe/Berlin"
+    env["ICS_AGENDA_CONFIG"] = "/dev/null"  # never the developer's own configuration
 
     out = lambda name: os.path.join(out_dir, name)  # noqa: E731
 

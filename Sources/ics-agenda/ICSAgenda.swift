@@ -61,7 +61,7 @@ struct ICSAgenda: ParsableCommand {
         if arguments.first == "calendars" {
             CalendarsCommand.main(Array(arguments.dropFirst()))
         } else {
-            main(arguments)
+            main(ConfigFile.withConfiguredOptions(arguments))
         }
     }
 
