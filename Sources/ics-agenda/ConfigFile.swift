@@ -75,7 +75,8 @@ struct ConfigFile: Sendable {
         let folder = (path as NSString).deletingLastPathComponent
         var optionLines: [OptionLine] = []
         var inputs: [String] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let lines = text.drop { $0 == "\u{FEFF}" }.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        for (index, line) in lines.enumerated() {
             let bad = { (message: String) in Bad(path: path, line: index + 1, message: message) }
             let words: [String]
             do { words = try ConfigWords.split(line) } catch { throw bad("\(error)") }

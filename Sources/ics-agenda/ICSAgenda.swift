@@ -17,6 +17,11 @@ struct ICSAgenda: ParsableCommand {
             input; with no INPUT, standard input is read when it is not a terminal. The agenda \
             runs from the start of today to one calendar year later.
 
+            Configuration: options as on the command line and input paths, one per line, in \
+            $ICS_AGENDA_CONFIG, else $XDG_CONFIG_HOME/ics-agenda/config (~/.config/ics-agenda/config). \
+            The command line's options win; the configured inputs are read when no INPUT is \
+            named and standard input is a terminal or empty (cron); --no-config reads none.
+
             Subcommand: ics-agenda calendars [--format text|json] [INPUT ...] lists the \
             calendars found, grouped by source, with how many events and reminders each holds \
             (ics-agenda calendars --help).

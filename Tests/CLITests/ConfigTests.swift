@@ -84,6 +84,22 @@ import Testing
         #expect(titles == ["Breakfast with Ana"])
     }
 
+    /// A file written on Windows: a byte-order mark and CRLF lines; line numbers stay right.
+    @Test func aByteOrderMarkAndCRLFLinesAreRead() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("config").path
+        try "\u{FEFF}--days 1\r\n--show-calendar\r\n\(CLI.root.path)/Fixtures/sample.ics\r\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let good = try shell("\"$0\" \(ConfigTests.fixed)", environment: ["ICS_AGENDA_CONFIG": path])
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stdout == "Saturday, March 1, 2025 (Today)\n  7:30 AM  Breakfast with Ana  [Work]\n")
+        try "\u{FEFF}--days 1\r\n\r\n--dayz 2\r\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let bad = try shell("\"$0\" \(ConfigTests.fixed)", environment: ["ICS_AGENDA_CONFIG": path])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.hasPrefix("ics-agenda: \(path):3: Unknown option '--dayz'"), "\(bad.stderr)")
+    }
+
     @Test func noConfigurationFileIsNoConfiguration() throws {
         let result = try shell(
             "\"$0\" \(ConfigTests.fixed) --days 1 Fixtures/sample.ics",
