@@ -171,7 +171,9 @@ extension ConfigFile {
     /// The command line with the configured options in front of it, so that
     /// ArgumentParser reads both and the command line's come last and win.
     /// A command line that does not parse, or that says `--no-config`, is
-    /// left as it is (the command reports its errors itself).
+    /// left as it is (the command reports its errors itself). For a
+    /// subcommand that takes the agenda's options, pass the words after its
+    /// name: the configured options belong after the subcommand's name.
     static func withConfiguredOptions(_ arguments: [String]) -> [String] {
         guard let given = try? ConfigLine.parse(arguments), !given.noConfig, let config = current else { return arguments }
         var words: [String] = []

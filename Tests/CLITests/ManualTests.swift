@@ -53,6 +53,18 @@ import Testing
         }
     }
 
+    /// The completion scripts `make install` writes offer every subcommand and option of the parser.
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func theCompletionsOfferEverySubcommand(shell: String) throws {
+        let script = try CLI.run(["--generate-completion-script", shell]).stdout
+        let root = try ManualTests.commands([]).first ?? [:]
+        let subcommands = (root["subcommands"] as? [[String: Any]] ?? []).compactMap { $0["commandName"] as? String }
+        #expect(!subcommands.isEmpty)
+        for name in subcommands + ["no-config", "calendar", "group-by"] {
+            #expect(script.contains(name), "the \(shell) completions lack \(name)")
+        }
+    }
+
     /// mandoc's lint, where mandoc is installed: no warning at any level.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc")))
     func theManualHasNoMdocWarnings() throws {
