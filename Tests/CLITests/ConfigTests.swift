@@ -57,6 +57,20 @@ import Testing
         #expect(sources(result.stdout) == ["Fixtures/accounts/work"])
     }
 
+    /// By hand: standard input is a terminal (script(1) gives the command one).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func onATerminalTheConfiguredInputsAreRead() throws {
+        let command = "'$0' \(ConfigTests.fixed) --days 14 --color never"
+        let withConfig = try shell(
+            "script -qec \"\(command)\" /dev/null",
+            environment: ["HOME": "\(CLI.root.path)/Fixtures", "ICS_AGENDA_CONFIG": "Fixtures/config/home_paths.conf"])
+        #expect(withConfig.status == 0, "\(withConfig.stdout)")
+        #expect(withConfig.stdout.contains("\"source\":\"\(CLI.root.path)/Fixtures/accounts/work\""), "\(withConfig.stdout)")
+        // Without configured inputs a terminal is still a usage error.
+        let without = try shell("script -qec \"\(command) --no-config\" /dev/null", environment: ["ICS_AGENDA_CONFIG": "Fixtures/config/home_paths.conf"])
+        #expect(without.stdout.contains("standard input is a terminal"), "\(without.stdout)")
+    }
+
     @Test func aClosedStandardInputReadsTheConfiguredInputs() throws {
         let result = try shell(
             "\"$0\" \(ConfigTests.fixed) --days 14 <&-",
