@@ -9,7 +9,7 @@ BIN := .build/release/ics-agenda
 RELEASE := -c release --static-swift-stdlib
 ARGS ?= --now 2025-03-01T08:00:00+01:00 --tz Europe/Berlin Fixtures/sample.ics
 
-.PHONY: help setup build release test test-asan fuzz run manual install clean bench conformance
+.PHONY: help setup build release test test-asan fuzz run install deb clean bench conformance
 
 help:
 	@echo "make setup        install libical-dev and tzdata if missing (apt), then build"
@@ -19,8 +19,9 @@ help:
 	@echo "make fuzz SECONDS=N  fuzz the loader and the pipeline for N seconds (default 60; scripts/fuzz.sh)"
 	@echo "make run ARGS=... run the release binary (default: the sample in Fixtures/)"
 	@echo "make install PREFIX=/usr/local   install the binary, man page and bash/zsh/fish completions"
+	@echo "make deb          a Debian package (ics-agenda_VERSION_ARCH.deb) of the same, built with dpkg-deb"
 	@echo "make bench        benchmark against the naive libical floor (docs/PERFORMANCE.md)"
-	@echo "make conformance  compare with the reference oracle on ../shared/corpus"
+	@echo "make conformance  compare with the reference oracle on the corpus of other projects' calendars"
 	@echo "make clean        remove build output"
 
 # libical's headers and pkg-config file come from Debian's libical-dev.
@@ -48,7 +49,8 @@ test-asan:
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 # libFuzzer over CalendarLoader and the formatters (Fuzz/FuzzLoader.swift),
-# seeded with Fixtures/ and ../shared/corpus; findings go to .build/fuzz/artifacts/.
+# seeded with Fixtures/ and the corpus of other projects' calendars beside
+# the repository when present; findings go to .build/fuzz/artifacts/.
 SECONDS ?= 60
 fuzz:
 	scripts/fuzz.sh $(SECONDS)
@@ -57,22 +59,23 @@ run:
 	@$(SWIFT) build $(RELEASE) -q
 	@$(BIN) $(ARGS)
 
-MANUAL := .build/plugins/GenerateManual/outputs/ics-agenda/ics-agenda.1
+# The man page is written by hand (docs/ics-agenda.1, mdoc); the completions
+# come from the argument parser of the binary installed, the static one.
+ZSH_COMPLETIONS ?= share/zsh/site-functions
 
-# The man page and the completions are generated from the argument parser.
-manual:
-	$(SWIFT) package plugin generate-manual --date 2025-01-01 --authors "the ics-agenda developers"
-
-install: release manual
+install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
-		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+		$(DESTDIR)$(PREFIX)/$(ZSH_COMPLETIONS) \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ics-agenda
-	install -m 644 $(MANUAL) $(DESTDIR)$(PREFIX)/share/man/man1/ics-agenda.1
+	install -m 644 docs/ics-agenda.1 $(DESTDIR)$(PREFIX)/share/man/man1/ics-agenda.1
 	$(BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ics-agenda
-	$(BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_ics-agenda
+	$(BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/$(ZSH_COMPLETIONS)/_ics-agenda
 	$(BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/ics-agenda.fish
+
+deb: release
+	scripts/deb.sh
 
 bench: release
 	python3 scripts/bench.py --binary $(BIN) --profile --write docs/PERFORMANCE.md
@@ -82,4 +85,4 @@ conformance: release
 
 clean:
 	$(SWIFT) package clean
-	rm -rf .build .build-asan bench-out
+	rm -rf .build .build-asan bench-out ics-agenda_*.deb

@@ -386,7 +386,7 @@ def document(parts, args, info, cmdline, started, load_before, load_after):
     d.append("# Performance")
     d.append("")
     d.append("Written by `scripts/bench.py` (`make bench`); do not edit by hand, re-run it. "
-             "ics-agenda is compared with `libical_floor.c` (/work/shared/bench): the naive libical "
+             "ics-agenda is compared with `libical_floor.c` (the benchmark kit beside the repository): the naive libical "
              "program that parses the whole file and expands every VEVENT/VTODO over one year, "
              "without grouping or printing. Inputs are `gencal.py N 7`. Each cell is the median of "
              f"{args.runs} runs, the floor and ics-agenda run alternately; time is wall-clock, memory is "
@@ -521,6 +521,7 @@ def main(argv=None):
     for k in ("ICS_AGENDA_NOW", "NO_COLOR", "LC_ALL", "LC_TIME", "LANG"):
         env.pop(k, None)
     env["TZ"] = "Europe/Berlin"
+    env["ICS_AGENDA_CONFIG"] = "/dev/null"  # never the developer's own configuration
 
     out = lambda name: os.path.join(out_dir, name)  # noqa: E731
 

@@ -286,6 +286,7 @@ def run_ours(args, path, first, last, zone_name):
            "--completed", str(args.corpus / path)]
     env = dict(os.environ)
     env.pop("ICS_AGENDA_NOW", None)
+    env["ICS_AGENDA_CONFIG"] = "/dev/null"  # never the developer's own configuration
     try:
         proc = subprocess.run(cmd, capture_output=True, timeout=args.timeout,
                               stdin=subprocess.DEVNULL, env=env)

@@ -18,6 +18,11 @@ struct ICSAgenda: ParsableCommand {
             name starts with a dash is named ./-name.ics, or after --. The agenda \
             runs from the start of today to one calendar year later.
 
+            Configuration: options as on the command line and input paths, one per line, in \
+            $ICS_AGENDA_CONFIG, else $XDG_CONFIG_HOME/ics-agenda/config (~/.config/ics-agenda/config). \
+            The command line's options win; the configured inputs are read when no INPUT is \
+            named and standard input is a terminal or empty (cron); --no-config reads none.
+
             Subcommand: ics-agenda calendars [--format text|json] [INPUT ...] lists the \
             calendars found, grouped by source, with how many events and reminders each holds \
             (ics-agenda calendars --help).
@@ -65,7 +70,7 @@ struct ICSAgenda: ParsableCommand {
         if arguments.first == "calendars" {
             CommandRunner.run(CalendarsCommand.self, Array(arguments.dropFirst()))
         } else {
-            CommandRunner.run(ICSAgenda.self, arguments)
+            CommandRunner.run(ICSAgenda.self, ConfigFile.withConfiguredOptions(arguments))
         }
     }
 

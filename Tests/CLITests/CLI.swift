@@ -32,7 +32,8 @@ enum CLI {
         process.executableURL = executable ?? binary
         process.arguments = arguments
         process.currentDirectoryURL = root
-        var environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC"]
+        // ICS_AGENDA_CONFIG: an empty file, so that the developer's own configuration is never read.
+        var environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC", "ICS_AGENDA_CONFIG": "/dev/null"]
         // make test-asan: the sanitizer's options reach the binary too.
         if let asan = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] { environment["ASAN_OPTIONS"] = asan }
         environment.merge(extra) { $1 }

@@ -9,7 +9,7 @@ import Testing
 
     @Test(arguments: cases)
     func golden(_ golden: GoldenCase) throws {
-        let result = try CLI.run(golden.arguments, stdinFile: golden.stdinFile)
+        let result = try CLI.run(golden.arguments, stdinFile: golden.stdinFile, environment: golden.environment)
         let expected = CLI.root.appendingPathComponent("Fixtures/expected")
         let files: [(String, String)] = [
             ("out", result.stdout), ("err", result.stderr), ("status", "\(result.status)\n"),
@@ -40,6 +40,8 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
     let name: String
     let arguments: [String]
     let stdinFile: String?
+    /// `NAME=value` words before the arguments (`ICS_AGENDA_CONFIG=...`).
+    var environment: [String: String] = [:]
 
     var testDescription: String { name }
 
@@ -58,13 +60,20 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
                 stdin = words.removeLast()
                 words.removeLast()
             }
+            var environment: [String: String] = [:]
+            while let first = words.first, let equals = first.firstIndex(of: "="),
+                first[..<equals].allSatisfy({ $0.isUppercase || $0 == "_" })
+            {
+                environment[String(first[..<equals])] = String(first[first.index(after: equals)...])
+                words.removeFirst()
+            }
             // A subcommand stays the first word and takes no agenda options.
-            if words.first == "calendars" { return GoldenCase(name: parts[0], arguments: words, stdinFile: stdin) }
+            if words.first == "calendars" { return GoldenCase(name: parts[0], arguments: words, stdinFile: stdin, environment: environment) }
             var arguments: [String] = []
             for (flag, value) in defaults.sorted(by: { $0.key < $1.key }) where !words.contains(flag) {
                 arguments += [flag, value]
             }
-            return GoldenCase(name: parts[0], arguments: arguments + words, stdinFile: stdin)
+            return GoldenCase(name: parts[0], arguments: arguments + words, stdinFile: stdin, environment: environment)
         }
     }
 }

@@ -24,7 +24,7 @@ import Testing
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", script, CLI.binary.path] + args
         process.currentDirectoryURL = CLI.root
-        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "ICS_AGENDA_CONFIG": "/dev/null"]
             .merging(ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS" }) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -1,0 +1,223 @@
+import AgendaCore
+import ArgumentParser
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The command line's shape, for reading the configuration file's lines and
+/// for a first look at the command line: the agenda's options, `--no-config`
+/// and inputs, parsed by ArgumentParser like the command itself (but without
+/// the check that standard input is not a terminal).
+struct ConfigLine: ParsableArguments {
+    @OptionGroup var options: AgendaOptions
+
+    @OptionGroup var warnings: WarningOptions
+
+    @Flag(name: .long)
+    var noConfig = false
+
+    @Argument var inputs: [String] = []
+}
+
+/// The configuration file: `$ICS_AGENDA_CONFIG`, else
+/// `$XDG_CONFIG_HOME/ics-agenda/config`, else `~/.config/ics-agenda/config`.
+/// Each line holds options written as on the command line, or input paths;
+/// `#` begins a comment. Options on the command line win: the configured
+/// ones come first, so a later single-valued option replaces them, and a
+/// configured `--calendar` (or `--to`/`--days`) is left out when the
+/// command line gives its own. The configured inputs are read when no INPUT
+/// is named and standard input is a terminal or gives no bytes at all.
+struct ConfigFile: Sendable {
+    /// One option line: its words, and what the command line can replace.
+    struct OptionLine: Sendable {
+        let words: [String]
+        let setsCalendar: Bool
+        let setsLastDay: Bool
+    }
+
+    /// A line the argument parser refused, or a file that cannot be read.
+    struct Bad: Error, CustomStringConvertible {
+        let path: String
+        let line: Int?
+        let message: String
+        var status: Int32 { line == nil ? 66 : 64 }
+        var description: String { line.map { "\(path):\($0): \(message)" } ?? "\(path): \(message)" }
+    }
+
+    let path: String
+    let optionLines: [OptionLine]
+    /// Input paths, `~` expanded; relative ones are relative to the file's folder.
+    let inputs: [String]
+
+    /// Where the configuration is read from (it need not exist).
+    static func location(environment: [String: String]) -> String {
+        if let path = environment["ICS_AGENDA_CONFIG"], !path.isEmpty { return path }
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/ics-agenda/config" }
+        return homeDirectory(environment: environment) + "/.config/ics-agenda/config"
+    }
+
+    /// The configuration, or nil when there is none.
+    static func load(environment: [String: String]) throws -> ConfigFile? {
+        let path = location(environment: environment)
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw Bad(path: path, line: nil, message: "cannot read the configuration file")
+        }
+        guard (info.st_mode & S_IFMT) != S_IFDIR, let bytes = try? InputFiles.read(InputFile(path: path, isExplicit: true)) else {
+            throw Bad(path: path, line: nil, message: "cannot read the configuration file")
+        }
+        return try ConfigFile(path: path, text: String(decoding: bytes, as: UTF8.self), environment: environment)
+    }
+
+    init(path: String, text: String, environment: [String: String]) throws {
+        self.path = path
+        let folder = (path as NSString).deletingLastPathComponent
+        var optionLines: [OptionLine] = []
+        var inputs: [String] = []
+        let lines = text.drop { $0 == "\u{FEFF}" }.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        for (index, line) in lines.enumerated() {
+            let bad = { (message: String) in Bad(path: path, line: index + 1, message: message) }
+            let words: [String]
+            do { words = try ConfigWords.split(line) } catch { throw bad("\(error)") }
+            if words.isEmpty { continue }
+            let parsed: ConfigLine
+            do {
+                parsed = try ConfigLine.parse(words)
+            } catch {
+                if ConfigLine.exitCode(for: error) == .success {
+                    throw bad("\(words.joined(separator: " ")) has no place in the configuration")
+                }
+                throw bad(ConfigLine.message(for: error))
+            }
+            if parsed.noConfig { throw bad("--no-config has no place in the configuration") }
+            if let problem = ConfigFile.badValue(parsed.options) { throw bad(problem) }
+            if !parsed.inputs.isEmpty && parsed.inputs.count != words.count {
+                throw bad("give options and input paths on lines of their own")
+            }
+            if parsed.inputs.isEmpty {
+                optionLines.append(
+                    OptionLine(
+                        words: words, setsCalendar: !parsed.options.calendar.isEmpty,
+                        setsLastDay: parsed.options.to != nil || parsed.options.days != nil))
+            } else {
+                inputs += parsed.inputs.map { ConfigFile.resolve($0, folder: folder, environment: environment) }
+            }
+        }
+        self.optionLines = optionLines
+        self.inputs = inputs
+    }
+
+    /// What the command would only find out later, without the line: a
+    /// zone, a clock or a day it cannot read.
+    private static func badValue(_ options: AgendaOptions) -> String? {
+        if let tz = options.tz, Settings.zone(named: tz) == nil {
+            return "--tz: unknown time zone \"\(tz)\" (use an IANA name such as Europe/Berlin)"
+        }
+        let utc = ZoneClock(TimeZone(identifier: "UTC")!)
+        do {
+            if let now = options.now { _ = try ClockReading.parse(now, zone: utc) }
+        } catch {
+            return "--now: \(error)"
+        }
+        for (flag, day) in [("--from", options.from), ("--to", options.to)] {
+            do {
+                if let day { _ = try DayExpression.resolve(day, today: CivilDate(year: 2000, month: 1, day: 1)) }
+            } catch {
+                return "\(flag): \(error)"
+            }
+        }
+        return nil
+    }
+
+    /// `~` and `~user` expanded; a relative path is taken from the file's folder.
+    static func resolve(_ input: String, folder: String, environment: [String: String]) -> String {
+        if input == "-" { return input }
+        if input == "~" || input.hasPrefix("~/") {
+            return homeDirectory(environment: environment) + input.dropFirst()
+        }
+        if input.hasPrefix("~") {
+            let user = input.dropFirst().prefix { $0 != "/" }
+            if let entry = getpwnam(String(user)), let dir = entry.pointee.pw_dir {
+                return String(cString: dir) + input.dropFirst(1 + user.count)
+            }
+        }
+        if input.hasPrefix("/") || folder.isEmpty { return input }
+        return folder.hasSuffix("/") ? folder + input : folder + "/" + input
+    }
+
+    static func homeDirectory(environment: [String: String]) -> String {
+        if let home = environment["HOME"], !home.isEmpty { return home }
+        if let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir { return String(cString: dir) }
+        return "/"
+    }
+}
+
+extension ConfigFile {
+    /// The configuration of this run, read once; a bad one ends the run
+    /// (64 for a bad line, 66 for a file that cannot be read).
+    static let current: ConfigFile? = {
+        do {
+            return try load(environment: ProcessInfo.processInfo.environment)
+        } catch let error as Bad {
+            StandardError.write("ics-agenda: \(error)\n")
+            exit(error.status)
+        } catch {
+            StandardError.write("ics-agenda: \(error)\n")
+            exit(64)
+        }
+    }()
+
+    /// The command line with the configured options in front of it, so that
+    /// ArgumentParser reads both and the command line's come last and win.
+    /// A command line that does not parse, or that says `--no-config`, is
+    /// left as it is (the command reports its errors itself). For a
+    /// subcommand that takes the agenda's options, pass the words after its
+    /// name: the configured options belong after the subcommand's name.
+    static func withConfiguredOptions(_ arguments: [String]) -> [String] {
+        guard let given = try? ConfigLine.parse(arguments), !given.noConfig, let config = current else { return arguments }
+        var words: [String] = []
+        for line in config.optionLines {
+            if line.setsCalendar && !given.options.calendar.isEmpty { continue }
+            if line.setsLastDay && (given.options.to != nil || given.options.days != nil) { continue }
+            words += line.words
+        }
+        return words + arguments
+    }
+
+    /// The configured inputs, when the command line names none and standard
+    /// input has nothing to give; else none (standard input is read).
+    static func configuredInputs(noConfig: Bool) -> [String] {
+        guard !noConfig, let inputs = current?.inputs, !inputs.isEmpty, StandardInput.givesNoBytes() else { return [] }
+        return inputs
+    }
+}
+
+/// Whether standard input has anything to read, without reading it.
+enum StandardInput {
+    /// True for a terminal, a closed standard input, /dev/null, an empty
+    /// file, and a pipe or socket that ends before its first byte (cron);
+    /// a pipe waits for its first byte or its end.
+    static func givesNoBytes() -> Bool {
+        if isatty(0) != 0 { return true }
+        var info = stat()
+        guard fstat(0, &info) == 0 else { return true }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            return Int64(info.st_size) <= Int64(lseek(0, 0, SEEK_CUR))
+        case S_IFIFO, S_IFSOCK:
+            var request = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            while poll(&request, 1, -1) < 0 && errno == EINTR {}
+            var count: Int32 = 0
+            guard ioctl(0, UInt(FIONREAD), &count) == 0 else { return false }
+            return count == 0
+        case S_IFCHR:
+            var null = stat()
+            return stat("/dev/null", &null) == 0 && null.st_rdev == info.st_rdev
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// The man page (docs/ics-agenda.1) is written by hand: it must list every
+/// option and subcommand the parser has, and every exit status.
+@Suite struct ManualTests {
+    static let manual = (try? String(contentsOf: CLI.root.appendingPathComponent("docs/ics-agenda.1"), encoding: .utf8)) ?? ""
+
+    /// Every command of the parser's own description, with its subcommands.
+    static func commands(_ arguments: [String]) throws -> [[String: Any]] {
+        let result = try CLI.run(arguments + ["--experimental-dump-help"])
+        let dump = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        var pending = [dump?["command"] as? [String: Any] ?? [:]]
+        var all: [[String: Any]] = []
+        while let command = pending.popLast() {
+            all.append(command)
+            pending += command["subcommands"] as? [[String: Any]] ?? []
+        }
+        return all
+    }
+
+    @Test func everyOptionAndSubcommandIsInTheManual() throws {
+        let commands = try ManualTests.commands([]) + ManualTests.commands(["calendars"])
+        var missing: [String] = []
+        for command in commands {
+            if let name = command["commandName"] as? String, let word = name.split(separator: " ").last,
+                word != "ics-agenda", !ManualTests.manual.contains(".Cm \(word)")
+            {
+                missing.append("subcommand \(word)")
+            }
+            for argument in command["arguments"] as? [[String: Any]] ?? [] where argument["shouldDisplay"] as? Bool ?? true {
+                for name in argument["names"] as? [[String: Any]] ?? [] {
+                    guard let text = name["name"] as? String else { continue }
+                    let flag = (name["kind"] as? String) == "short" ? "Fl \(text)" : "Fl -\(text)"
+                    if !ManualTests.manual.contains(flag) { missing.append(flag) }
+                }
+            }
+        }
+        #expect(commands.count >= 2)
+        #expect(missing.isEmpty, "not in docs/ics-agenda.1: \(Set(missing).sorted())")
+    }
+
+    @Test func theManualHasItsSections() {
+        for section in ["SYNOPSIS", "OPTIONS", "CONFIGURATION", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES"] {
+            #expect(ManualTests.manual.contains(".Sh \(section)\n"), "no \(section)")
+        }
+        let exitStatus = ManualTests.manual.components(separatedBy: ".Sh EXIT STATUS").last ?? ""
+        for status in [0, 64, 65, 66, 74] {
+            #expect(exitStatus.contains(".It \(status)\n"), "exit status \(status) missing")
+        }
+        for word in ["ICS_AGENDA_CONFIG", "XDG_CONFIG_HOME", "ics-agenda/config", "ICS_AGENDA_NOW", "NO_COLOR"] {
+            #expect(ManualTests.manual.contains(word), "\(word) missing")
+        }
+    }
+
+    /// The completion scripts `make install` writes offer every subcommand and option of the parser.
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func theCompletionsOfferEverySubcommand(shell: String) throws {
+        let script = try CLI.run(["--generate-completion-script", shell]).stdout
+        let root = try ManualTests.commands([]).first ?? [:]
+        let subcommands = (root["subcommands"] as? [[String: Any]] ?? []).compactMap { $0["commandName"] as? String }
+        #expect(!subcommands.isEmpty)
+        for name in subcommands + ["no-config", "calendar", "group-by"] {
+            #expect(script.contains(name), "the \(shell) completions lack \(name)")
+        }
+    }
+
+    /// mandoc's lint, where mandoc is installed: no warning at any level.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc")))
+    func theManualHasNoMdocWarnings() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/mandoc")
+        process.arguments = ["-T", "lint", "-W", "all", CLI.root.appendingPathComponent("docs/ics-agenda.1").path]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0 && text.isEmpty, "\(text)")
+    }
+}

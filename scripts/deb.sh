@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# make deb: a Debian package, built with dpkg-deb, of the static release
+# binary (.build/release/ics-agenda, linked with --static-swift-stdlib: no
+# Swift library is needed where it is installed), the man page and the
+# bash, zsh and fish completions. Written to ./ics-agenda_VERSION_ARCH.deb.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The version from git: a tag v1.2 gives 1.2, three commits after it
+# 1.2+git3.HASH; with no tag, 0.0.0+gitN.HASH (N commits).
+if described=$(git describe --tags --match 'v[0-9]*' 2>/dev/null); then
+    VERSION=$(printf '%s\n' "$described" | sed -E 's/^v//; s/-([0-9]+)-g([0-9a-f]+)$/+git\1.\2/')
+elif count=$(git rev-list --count HEAD 2>/dev/null); then
+    VERSION="0.0.0+git$count.$(git rev-parse --short HEAD)"
+else
+    VERSION=0.0.0
+fi
+ARCH=$(dpkg --print-architecture)
+STAGE=.build/deb/root
+rm -rf "$STAGE" ics-agenda_*.deb
+mkdir -p "$STAGE/DEBIAN"
+
+make --no-print-directory install DESTDIR="$PWD/$STAGE" PREFIX=/usr ZSH_COMPLETIONS=share/zsh/vendor-completions
+strip --strip-unneeded "$STAGE/usr/bin/ics-agenda"
+gzip -9n "$STAGE/usr/share/man/man1/ics-agenda.1"
+install -d "$STAGE/usr/share/doc/ics-agenda"
+install -m 644 README.md docs/CONTRACT.md "$STAGE/usr/share/doc/ics-agenda/"
+
+# The libraries the binary is linked to, as Debian names them (dpkg-shlibdeps
+# reads a debian/control); tzdata is read at run time.
+DEPENDS="libc6, libgcc-s1, libical3, libstdc++6"
+if command -v dpkg-shlibdeps >/dev/null; then
+    WORK=.build/deb/shlibs
+    rm -rf "$WORK" && mkdir -p "$WORK/debian"
+    printf 'Source: ics-agenda\n\nPackage: ics-agenda\nArchitecture: any\n' > "$WORK/debian/control"
+    found=$(cd "$WORK" && dpkg-shlibdeps -O "../../../$STAGE/usr/bin/ics-agenda" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+    [ -n "$found" ] && DEPENDS=$found
+fi
+
+cat > "$STAGE/DEBIAN/control" <<CONTROL
+Package: ics-agenda
+Version: $VERSION
+Architecture: $ARCH
+Maintainer: The ics-agenda developers <ics-agenda@localhost>
+Installed-Size: $(du -sk "$STAGE/usr" | cut -f1)
+Depends: $DEPENDS, tzdata
+Section: utils
+Priority: optional
+Description: agenda of iCalendar (.ics) files, grouped by day
+ ics-agenda reads iCalendar files, folders of them or standard input and
+ prints what is coming as an agenda grouped by day: as text, JSON Lines,
+ Markdown, HTML, iCalendar or a template. Recurrences are expanded with
+ libical; damaged input is mended or skipped with a warning naming the file
+ and the line. Made for the terminal, cron mail, status bars and pipelines.
+CONTROL
+
+dpkg-deb --root-owner-group --build "$STAGE" "ics-agenda_${VERSION}_${ARCH}.deb"
