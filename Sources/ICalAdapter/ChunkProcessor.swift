@@ -116,6 +116,11 @@ struct ChunkProcessor: @unchecked Sendable {
                 + (isRecurrenceID ? "; the instance it changes is unknown, so it is skipped" : "")
             out.warnings.append(Warning(at, Warning.kind(describing: text), text, changesAgenda: changes))
         }
+        for guess in record.guessedZones {
+            let at = LineFinder.find(guess.property, in: chunk, buffer)?.line ?? line
+            out.warnings.append(Warning(at, "guessed zone \(guess.tzid)",
+                "\(guess.property): time zone \"\(guess.tzid)\" is defined nowhere in the file; read as \(guess.iana), the zone its name describes"))
+        }
         for unknown in record.unknownZones {
             let at = LineFinder.find(unknown.property, in: chunk, buffer)?.line ?? line
             let why = zones.isUnusable(unknown.tzid) ? " (its VTIMEZONE has no usable STANDARD or DAYLIGHT rule)" : ""

@@ -34,6 +34,9 @@ struct ComponentRecord {
     var unreadableRecurrenceID = false
     /// TZIDs that named no known zone (the values were read as floating).
     var unknownZones: [(property: String, tzid: String)] = []
+    /// TZIDs defined nowhere whose name tells the zone (`(UTC-05:00) Eastern
+    /// Time (US & Canada)`): read in that IANA zone.
+    var guessedZones: [(property: String, tzid: String, iana: String)] = []
 
     enum Problem {
         /// An X-LIC-ERROR: libical dropped a property it could not read;
@@ -155,6 +158,9 @@ struct ComponentReader {
             let id = String(cString: tzid)
             if let zone = zones.zone(for: id) {
                 zoned.zone = zone
+            } else if let guess = zones.guessed(id) {
+                zoned.zone = guess.zone
+                record.guessedZones.append((name, id, guess.iana))
             } else {
                 record.unknownZones.append((name, id))
             }

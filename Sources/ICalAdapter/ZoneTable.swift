@@ -231,6 +231,15 @@ final class ZoneTable: @unchecked Sendable {
         return zone
     }
 
+    /// The zone a display name or an old region name stands for
+    /// (`DisplayNameZones`), with its IANA name, for a TZID that names no
+    /// zone otherwise; nil when it tells none.
+    func guessed(_ tzid: String) -> (zone: OpaquePointer, iana: String)? {
+        guard let iana = DisplayNameZones.ianaName(for: tzid) else { return nil }
+        guard let zone = icaltimezone_get_builtin_timezone(iana) else { return nil }
+        return (zone, iana)
+    }
+
     static var utc: OpaquePointer { icaltimezone_get_utc_timezone() }
 
     /// libical's built-in zone for an IANA name, also when it is wrapped in
