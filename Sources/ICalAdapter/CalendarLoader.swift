@@ -185,6 +185,7 @@ struct LoadRun {
             reader: ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap(zones.zone(for:))),
             prefilter: readsEveryComponent ? nil : WindowPrefilter(window: window, skipsRules: skipsRules))
         processor.hasMethod = hasMethod
+        processor.calendarZone = zones.soleDefinition ?? wrTimezone.flatMap(zones.zone(for:))
         let items = chunks.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
         // Framing touched every page; from here on pages are read in order,
         // and each stretch is given back once passed.

@@ -48,6 +48,8 @@ struct ChunkProcessor: @unchecked Sendable {
     /// Whether the calendar has a METHOD (an iTIP message), where a VEVENT
     /// need not have a DTSTART.
     var hasMethod = false
+    /// The calendar's own zone, when it has one (`AllDayUntil`).
+    var calendarZone: OpaquePointer? = nil
 
     /// - Parameter maxRows: the rows a recurring component may list (see `CalendarLoader.rowsPerFile`).
     func process(
@@ -176,6 +178,8 @@ struct ChunkProcessor: @unchecked Sendable {
             addMaster(timing.occurrence(item, at: anchor, startTime: anchorTime, recurrenceID: nil), OverrideKey.make(uid: record.uid, anchorTime))
             return
         }
+        var record = record
+        if anchor.isDate { record.rrules = record.rrules.map { AllDayUntil.dated($0, calendarZone: calendarZone) } }
         var cut: String? = nil
         let isReminder = record.kind == .reminder
         // A reminder is placed by one day, not a span: nothing before the window reaches into it.

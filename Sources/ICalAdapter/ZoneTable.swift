@@ -42,6 +42,9 @@ final class ZoneTable: @unchecked Sendable {
 
     func isUnusable(_ tzid: String) -> Bool { lock.withLock { unusable.contains(tzid) } }
 
+    /// The zone the file defines, when it defines exactly one: the calendar's own.
+    var soleDefinition: OpaquePointer? { lock.withLock { defined.count == 1 ? defined.first?.value : nil } }
+
     /// Takes ownership of a parsed VTIMEZONE component (freeing it when it
     /// is not used). A definition without observances, or with one that
     /// lacks DTSTART, TZOFFSETFROM or TZOFFSETTO (RFC 5545 3.6.5), would make
