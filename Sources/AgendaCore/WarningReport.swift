@@ -11,7 +11,9 @@ public enum WarningDetail: Sendable {
 
 /// The lines that tell one file's warnings, in the order of their first place.
 public enum WarningReport {
-    public static func lines(_ diagnostics: [Diagnostic], detail: WarningDetail) -> [String] {
+    /// - Parameter strict: damage that changes nothing listed is told too
+    ///   (`--strict` fails on it, and says why).
+    public static func lines(_ diagnostics: [Diagnostic], detail: WarningDetail, strict: Bool = false) -> [String] {
         switch detail {
         case .none: return []
         case .every: return diagnostics.map(\.description)
@@ -20,7 +22,7 @@ public enum WarningReport {
             // caller passes several files' warnings at once: keyed by both.
             var order: [Diagnostic] = []
             var counts: [Key: Int] = [:]
-            for d in diagnostics where d.changesAgenda {
+            for d in diagnostics where d.changesAgenda || strict {
                 let key = Key(path: d.path, kind: d.kind)
                 if let n = counts[key] {
                     counts[key] = n + 1

@@ -102,7 +102,7 @@ public struct CalendarLoader {
         run.skipsRules = !scan.mayMoveSeries  // false with --strict, which has no prefilter: not scanned
         run.release = release.map { release in { range in release((range.lowerBound + skip)..<(range.upperBound + skip)) } }
         for note in split.notes { run.warn(note) }
-        run.read(split.chunks, from: buffer, wrTimezone: split.wrTimezone, hasMethod: split.method != nil)
+        run.read(split.chunks, from: buffer, wrTimezone: split.wrTimezone)
         return run.finish()
     }
 }
@@ -140,6 +140,13 @@ struct LoadRun {
     /// Per UID shared by items that are not revisions of one another, the
     /// identities listed (`Revision.areDistinct`).
     var sharedUIDs: [String: Set<Int>] = [:]
+    /// The components listed beside a UID's series that way, to be replaced
+    /// with it by a newer revision.
+    var sharedExtras: [String: [Revision]] = [:]
+    /// Where the components listed beside another of their UID start, for
+    /// the warning, given once the file is read (a newer revision may still
+    /// replace them all).
+    var sharedUIDLines: [String: [Int]] = [:]
     /// The places in `masters` of revisions a newer one replaced.
     var droppedRanges: [Range<Int>] = []
     private var scratch: [CChar] = []
@@ -162,9 +169,7 @@ struct LoadRun {
     /// - Parameter wrTimezone: the calendar's `X-WR-TIMEZONE`: when it names
     ///   a known zone, floating date-times are read in it (as Google and Apple
     ///   clients do); UTC and zoned values and dates are left as they are.
-    /// - Parameter hasMethod: whether the calendar has a METHOD, in which a
-    ///   VEVENT need not have a DTSTART.
-    mutating func read(_ chunks: [ComponentSplitter.Chunk], from buffer: UnsafeBufferPointer<UInt8>, wrTimezone: String? = nil, hasMethod: Bool = false) {
+    mutating func read(_ chunks: [ComponentSplitter.Chunk], from buffer: UnsafeBufferPointer<UInt8>, wrTimezone: String? = nil) {
         // Zones first: a VTIMEZONE may follow the events that use it.
         for chunk in chunks where chunk.name == "VTIMEZONE" {
             guard let component = parse(chunk, buffer) else { continue }
@@ -184,7 +189,6 @@ struct LoadRun {
             window: window, calendar: calendar, zones: zones,
             reader: ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap(zones.zone(for:))),
             prefilter: readsEveryComponent ? nil : WindowPrefilter(window: window, skipsRules: skipsRules))
-        processor.hasMethod = hasMethod
         processor.calendarZone = zones.soleDefinition ?? wrTimezone.flatMap(zones.zone(for:))
         let items = chunks.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
         // Framing touched every page; from here on pages are read in order,
@@ -353,22 +357,31 @@ struct LoadRun {
                 // Not two revisions of one item but two items (a conference
                 // feed that gives every talk one UID): both are listed, each
                 // once however often it is written.
-                guard let identity = new.identity else { return true }
                 var listed = sharedUIDs[record.uid] ?? Set(old.identity.map { [$0] } ?? [])
-                guard listed.insert(identity).inserted else {
+                if let identity = new.identity, !listed.insert(identity).inserted {
                     superseded.insert(component)
                     masterCount[record.kind, default: 0] -= 1
                     return false
                 }
                 sharedUIDs[record.uid] = listed
-                if old.identity != nil {
-                    warn(Warning(line, "shared UID",
-                        "UID \"\(record.uid)\" is shared by components that cannot be revisions of one another (none recurs, the same SEQUENCE, another DTSTART or SUMMARY); each is listed"))
-                }
+                sharedExtras[record.uid, default: []].append(new)
+                if old.identity != nil { sharedUIDLines[record.uid, default: []].append(line) }
                 return true
             }
             masterCount[record.kind, default: 0] -= 1  // one item, not two
-            if Revision.isNewer(new, than: old) { series[Int(index)] = Series(revision: new) }
+            if Revision.isNewer(new, than: old) {
+                series[Int(index)] = Series(revision: new)
+                // The items listed beside the one replaced share its
+                // SEQUENCE: a newer revision of the UID replaces them all,
+                // whatever order they came in.
+                for extra in sharedExtras.removeValue(forKey: record.uid) ?? [] {
+                    superseded.insert(extra.component)
+                    if !extra.masters.isEmpty { droppedRanges.append(extra.masters) }
+                    masterCount[record.kind, default: 0] -= 1
+                }
+                sharedUIDs[record.uid] = nil
+                sharedUIDLines[record.uid] = nil
+            }
         } else {
             let key = Revision.Key(kind: record.kind, uid: record.uid, recurrence: record.recurrenceKey)
             guard let existing = revisions[key] else {
@@ -397,7 +410,13 @@ struct LoadRun {
     /// those an override replaces or a newer revision dropped. Instances are
     /// found through their series' place in `masters`, not by hashing the
     /// UID of each of hundreds of thousands of them.
-    func finish() -> LoadedCalendar {
+    mutating func finish() -> LoadedCalendar {
+        for (uid, lines) in sharedUIDLines {
+            for line in lines {
+                warn(Warning(line, "shared UID",
+                    "UID \"\(uid)\" is shared by components that cannot be revisions of one another (none recurs, the same SEQUENCE, another DTSTART or SUMMARY); each is listed"))
+            }
+        }
         let overrides = self.overrides.filter { !superseded.contains($0.component) }
         var dropped = [Bool](repeating: false, count: masters.count)
         for range in droppedRanges { for i in range { dropped[i] = true } }

@@ -45,9 +45,6 @@ struct ChunkProcessor: @unchecked Sendable {
     let reader: ComponentReader
     /// nil: every component is parsed.
     let prefilter: WindowPrefilter?
-    /// Whether the calendar has a METHOD (an iTIP message), where a VEVENT
-    /// need not have a DTSTART.
-    var hasMethod = false
     /// The calendar's own zone, when it has one (`AllDayUntil`).
     var calendarZone: OpaquePointer? = nil
 
@@ -114,9 +111,14 @@ struct ChunkProcessor: @unchecked Sendable {
             let isRecurrenceID = record.unreadableRecurrenceID && property == "RECURRENCE-ID"
             // Damage to a property the agenda does not read changes nothing it lists.
             let changes = property.map(ComponentReader.readsProperty) ?? true
-            let text = "\(property.map { "\($0): " } ?? "")\(message) (in \(label))\(isStart ? "; skipped" : "")"
-                + (isRecurrenceID ? "; the instance it changes is unknown, so it is skipped" : "")
-            out.warnings.append(Warning(at, Warning.kind(describing: text), text, changesAgenda: changes))
+            let outcome = (isStart ? "; skipped" : "") + (isRecurrenceID ? "; the instance it changes is unknown, so it is skipped" : "")
+            let text = "\(property.map { "\($0): " } ?? "")\(message) (in \(label))\(outcome)"
+            // The kind: the property (when it is one iCalendar knows, not the
+            // first word of a mangled line) and what is wrong up to any
+            // value quoted after a colon ("Got a data line…: some text").
+            let named = property.flatMap { LibicalMessages.isKnownProperty($0) ? "\($0): " : nil } ?? ""
+            let what = Warning.kind(describing: message).split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+            out.warnings.append(Warning(at, named + what + outcome, text, changesAgenda: changes))
         }
         for guess in record.guessedZones {
             let at = LineFinder.find(guess.property, in: chunk, buffer)?.line ?? line
@@ -141,7 +143,7 @@ struct ChunkProcessor: @unchecked Sendable {
                 // RFC 5545 3.6.1: DTSTART may be left out when the calendar has a
                 // METHOD (an iTIP message: a cancellation, a reply); there is
                 // then nothing to place, and nothing wrong.
-                if !startExplained && !hasMethod { out.warnings.append(Warning(line, "no DTSTART", "\(label) has no DTSTART; skipped")) }
+                if !startExplained && !chunk.inITIPMessage { out.warnings.append(Warning(line, "no DTSTART", "\(label) has no DTSTART; skipped")) }
                 return
             }
             item = .event(Event(uid: record.uid, title: record.summary, location: record.location,

@@ -21,6 +21,9 @@ struct ComponentSplitter {
         let unclosed: [String]
         /// Whether the chunk ends with its own END line.
         let rootClosed: Bool
+        /// Whether its VCALENDAR has a METHOD: an iTIP message (RFC 5546),
+        /// in which a VEVENT need not have a DTSTART (RFC 5545 3.6.1).
+        var inITIPMessage = false
         /// What to mend before libical reads the chunk (ChunkText does it);
         /// nil for a well-formed component.
         var repairs: Repairs? = nil
@@ -52,9 +55,6 @@ struct ComponentSplitter {
         var chunks: [Chunk] = []
         var calendarName: String?
         var wrTimezone: String?
-        /// The calendar's METHOD: an iTIP message (RFC 5546), in which a
-        /// VEVENT need not have a DTSTART (RFC 5545 3.6.1).
-        var method: String?
         /// Damage outside any component: lines glued together, a file cut
         /// after its last component.
         var notes: [Warning] = []
@@ -85,6 +85,11 @@ struct ComponentSplitter {
         // Leading blanks every line of the current chunk carries (a file
         // re-indented by a script), taken off before libical reads it.
         var chunkIndent = 0
+        // Whether the current chunk's BEGIN line was indented too (a whole
+        // component indented).
+        var indentedBegin = false
+        // Whether the VCALENDAR being read has a METHOD (an iTIP message).
+        var calendarHasMethod = false
         // Whether END:VCALENDAR came after the last component (a file
         // without it may have been cut short).
         var calendarEnded = false
@@ -112,11 +117,12 @@ struct ComponentSplitter {
             toldDepth = false
             strayEnds = 0
             chunkIndent = 0
+            indentedBegin = false
             calendarEnded = false
             let mended = repairs.insertions.isEmpty && repairs.dropped.isEmpty && repairs.notes.isEmpty && repairs.lineBreaks.isEmpty ? nil : repairs
             result.chunks.append(
                 Chunk(name: chunkName, range: chunkStart..<end, firstLine: chunkLine, unclosed: unclosed, rootClosed: rootClosed,
-                    repairs: mended))
+                    inITIPMessage: calendarHasMethod, repairs: mended))
             stack.removeAll()
             unclosed.removeAll()
             repairs = Repairs()
@@ -126,7 +132,7 @@ struct ComponentSplitter {
             let value = unescapeText(p.value)
             if p.name == "X-WR-CALNAME", result.calendarName == nil, !value.isEmpty { result.calendarName = value }
             if p.name == "X-WR-TIMEZONE", result.wrTimezone == nil, !value.isEmpty { result.wrTimezone = value }
-            if p.name == "METHOD", result.method == nil, !value.isEmpty { result.method = value }
+            if p.name == "METHOD", !value.isEmpty { calendarHasMethod = true }
             pendingProperty = nil
         }
 
@@ -142,11 +148,27 @@ struct ComponentSplitter {
             var line = UnsafeBufferPointer(rebasing: bytes[lineStart..<contentEnd])
 
             // A line of an indented component: read without the indentation,
-            // which libical would take for folds (RFC 5545 3.1).
-            if chunkIndent > 0, !stack.isEmpty, line.count > chunkIndent, line.prefix(chunkIndent).allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
-                repairs.dropped.append(lineStart..<(lineStart + chunkIndent))
-                lineStart += chunkIndent
-                line = UnsafeBufferPointer(rebasing: bytes[lineStart..<contentEnd])
+            // which libical would take for folds (RFC 5545 3.1). Its BEGIN
+            // and END lines may be indented less than what is inside, or
+            // (the whole component indented) the BEGIN line itself.
+            if let first = line.first, first == 0x20 || first == 0x09 {
+                let blanks = line.prefix(while: { $0 == 0x20 || $0 == 0x09 }).count
+                let strip: Int
+                if chunkIndent > 0, !stack.isEmpty, line.count > chunkIndent, blanks >= chunkIndent {
+                    strip = chunkIndent
+                } else if chunkIndent > 0 || stack.isEmpty, blanks < line.count,
+                    ComponentSplitter.isComponentLine(UnsafeBufferPointer(rebasing: line[blanks...]), topLevelOnly: stack.isEmpty)
+                {
+                    strip = blanks
+                    if stack.isEmpty { indentedBegin = true }
+                } else {
+                    strip = 0
+                }
+                if strip > 0 {
+                    if !stack.isEmpty { repairs.dropped.append(lineStart..<(lineStart + strip)) }
+                    lineStart += strip
+                    line = UnsafeBufferPointer(rebasing: bytes[lineStart..<contentEnd])
+                }
             }
 
             // A folded continuation of a calendar-level property.
@@ -159,7 +181,22 @@ struct ComponentSplitter {
             // that starts with a visible character other than B or E is
             // neither (only control characters and a byte-order mark are
             // passed over before the word): most lines end here.
-            if !stack.isEmpty, let first = line.first, first > 0x20, first < 0x7F, first | 0x20 != 0x62, first | 0x20 != 0x65 { continue }
+            if !stack.isEmpty, let first = line.first, first > 0x20, first < 0x7F, first | 0x20 != 0x62, first | 0x20 != 0x65 {
+                // An X-LIC-ERROR written into the file (by a tool that read it
+                // with libical and saved it again) is not libical's word on
+                // this file: libical would report it as damage found now.
+                if first | 0x20 == 0x78, ComponentSplitter.hasPropertyName(line, "X-LIC-ERROR") {
+                    var end = pos
+                    while end < n, bytes[end] == 0x20 || bytes[end] == 0x09 {
+                        let next = ComponentSplitter.lineFeed(in: bytes, from: end, before: n)
+                        end = next < n ? next + 1 : n
+                        foldedLines += 1
+                    }
+                    repairs.dropped.append(lineStart..<end)
+                    pos = end
+                }
+                continue
+            }
 
             // A BEGIN or END line folded in two is one to libical: it unfolds first.
             var unfolded: [UInt8]? = nil
@@ -212,6 +249,7 @@ struct ComponentSplitter {
                 if stack.isEmpty {
                     if name == "VCALENDAR" {
                         result.sawCalendar = true
+                        calendarHasMethod = false
                         continue
                     }
                     // Outside a VCALENDAR only iCalendar's own components are
@@ -240,9 +278,10 @@ struct ComponentSplitter {
                 chunkName = name
                 stack = [name]
                 chunkIndent = ComponentSplitter.indentation(after: pos, in: bytes)
-                if chunkIndent > 0 {
+                if chunkIndent > 0 || indentedBegin {
+                    let blanks = max(chunkIndent, 1)
                     repairs.notes.append(Warning(lineNumber, "indented",
-                        "\(name): every line inside is indented by \(chunkIndent) blank\(chunkIndent == 1 ? "" : "s"), which iCalendar reads as folds; read without them"))
+                        "\(name): its lines are indented by \(blanks) blank\(blanks == 1 ? "" : "s") or more, which iCalendar reads as folds; read without them"))
                 }
             } else if let name = keyword("END") {
                 guard !stack.isEmpty else {  // END:VCALENDAR, or a stray END between components
@@ -295,16 +334,43 @@ struct ComponentSplitter {
         return result
     }
 
+    /// The components a property may be found glued to (longest first where one begins another).
+    static let gluedComponentNames = ["VCALENDAR", "VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "VALARM", "STANDARD", "DAYLIGHT"]
+
+    /// Whether the line is a BEGIN or END line of a component (a top-level one with `topLevelOnly`).
+    static func isComponentLine(_ line: UnsafeBufferPointer<UInt8>, topLevelOnly: Bool) -> Bool {
+        guard let name = keyword(line, "BEGIN") ?? (topLevelOnly ? nil : keyword(line, "END")) else { return false }
+        return topLevelOnly ? topLevelNames.contains(name) && name != "VCALENDAR" : isComponentName(name)
+    }
+
+    /// Whether the line is the property `name` (then `:` or `;`), in any case.
+    static func hasPropertyName(_ line: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        let w = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        guard line.count > w.count else { return false }
+        for i in 0..<w.count where line[i] | 0x20 != w[i] | 0x20 { return false }
+        return line[w.count] == 0x3A || line[w.count] == 0x3B
+    }
+
     /// Whether a BEGIN or END line's word is a component name (RFC 5545
     /// 3.6: an iana-token or x-name, letters, digits and hyphens).
     static func isComponentName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
     }
 
-    /// Where a second BEGIN or END starts on a BEGIN or END line whose
-    /// component name runs straight into it (`END:VEVENTBEGIN:VEVENT`).
+    /// Where a second line starts on a BEGIN or END line whose component
+    /// name runs straight into it: another BEGIN or END
+    /// (`END:VEVENTBEGIN:VEVENT`), or a property (`BEGIN:VEVENTUID:1`).
     static func gluedKeyword(in line: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let colon = line.firstIndex(of: 0x3A), colon <= 5, keyword(line, "BEGIN") != nil || keyword(line, "END") != nil else { return nil }
+        guard let colon = line.firstIndex(of: 0x3A), colon <= 5, let name = keyword(line, "BEGIN") ?? keyword(line, "END") else { return nil }
+        if !isComponentName(name) {
+            for component in gluedComponentNames where name.hasPrefix(component) {
+                let rest = name.utf8.dropFirst(component.utf8.count)
+                let word = rest.prefix { ($0 >= 0x41 && $0 <= 0x5A) || $0 == 0x2D }
+                if !word.isEmpty, word.count < rest.count, let after = rest.dropFirst(word.count).first, after == 0x3A || after == 0x3B {
+                    return colon + 1 + component.utf8.count
+                }
+            }
+        }
         var i = colon + 2
         while i < line.count {
             let rest = UnsafeBufferPointer(rebasing: line[i...])

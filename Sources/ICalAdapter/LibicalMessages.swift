@@ -36,10 +36,18 @@ enum LibicalMessages {
         }
         let unknownName = "Parse error in property name: "
         if message.hasPrefix(unknownName) {
-            let name = message.dropFirst(unknownName.count).prefix(while: { $0 != " " && $0 != "." })
+            // The whole name up to the colon: `Room 4: bring laptops`, an
+            // unfolded line of text, is not one.
+            let name = message.dropFirst(unknownName.count).trimmingCharacters(in: .whitespaces)
             return name.isEmpty || !name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
         }
         return true
+    }
+
+    /// Whether `name` is a property iCalendar defines (not an `X-` name, not a mangled word).
+    static func isKnownProperty(_ name: String) -> Bool {
+        let kind = icalproperty_string_to_kind(name)
+        return kind != ICAL_X_PROPERTY && kind != ICAL_NO_PROPERTY
     }
 
     /// Properties whose value is TEXT (RFC 5545 3.8.1-3.8.8), or a list of

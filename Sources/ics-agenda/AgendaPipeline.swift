@@ -40,7 +40,7 @@ struct AgendaPipeline {
                     try loader.load(bytes, release: release, path: file.path == "-" ? "stdin" : file.path,
                         defaultName: file.defaultName, source: file.source)
                 }
-                for line in WarningReport.lines(calendar.diagnostics, detail: warnings) { StandardError.write("ics-agenda: warning: \(line)\n") }
+                for line in WarningReport.lines(calendar.diagnostics, detail: warnings, strict: strict) { StandardError.write("ics-agenda: warning: \(line)\n") }
                 calendars.append(calendar)
             } catch where !file.isExplicit && !strict {
                 if warnings != .none { StandardError.write("ics-agenda: warning: \(PrintableText.escaped("\(error)")); skipped\n") }
