@@ -35,6 +35,15 @@ struct ZonedTime {
         return instants.min() ?? wall - before
     }
 
+    /// Whether a wall-clock reading falls in `zone`'s gap: the hour the
+    /// clocks skip when they go forward, which no instant shows.
+    static func isInGap(_ local: icaltimetype, in zone: OpaquePointer) -> Bool {
+        let wall = utcSeconds(local)
+        let before = offset(of: zone, atUTC: wall - 86400), after = offset(of: zone, atUTC: wall + 86400)
+        if before == after { return false }
+        return ![before, after].contains { offset(of: zone, atUTC: wall - $0) == $0 }
+    }
+
     /// The zone's UTC offset, in seconds, at an instant.
     ///
     /// An instant from 2400 on is asked as the same moment 400 years (or a
