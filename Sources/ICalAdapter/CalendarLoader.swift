@@ -304,20 +304,36 @@ struct LoadRun {
     /// An instance after a RANGE=THISANDFUTURE override, as the latest such
     /// override before it changed it (RFC 5545 3.2.13, 3.8.4.4): moved by as
     /// much as the override moved its own instance, with the override's
-    /// length and properties. nil when no such override precedes it, or when
-    /// the override's times are of another kind than the series' (nothing to
+    /// length and properties. The move is read on the wall clock of the
+    /// series' `zone`, as its instances are made (3.3.10): a meeting moved
+    /// from 09:00 to 10:00 three days later is at 10:00 after a change of
+    /// offset too. nil when no such override precedes it, or when the
+    /// override's times are of another kind than the series' (nothing to
     /// move by).
-    static func changed(_ instance: Occurrence, by future: [(recurrenceID: AgendaTime, occurrence: Occurrence)]) -> Occurrence? {
+    static func changed(_ instance: Occurrence, by future: [(recurrenceID: AgendaTime, occurrence: Occurrence)], zone: OpaquePointer? = nil) -> Occurrence? {
         guard let original = instance.recurrenceID,
             let latest = future.last(where: { $0.recurrenceID.kind == original.kind && $0.recurrenceID.wall < original.wall })
         else { return nil }
         let o = latest.occurrence
         guard let anchor = o.start ?? o.due, anchor.kind == original.kind else { return nil }
-        let newAnchor = original.wall + anchor.wall.timeIntervalSince(latest.recurrenceID.wall)
+        var newAnchor = original.wall + anchor.wall.timeIntervalSince(latest.recurrenceID.wall)
+        if original.kind == .instant, let zone, zone != ZoneTable.utc {
+            func wall(_ t: AgendaTime) -> Int { ZonedTime.wallSeconds(ofInstant: Int(t.wall.timeIntervalSince1970), in: zone) }
+            let moved = wall(original) + wall(anchor) - wall(latest.recurrenceID)
+            newAnchor = Date(timeIntervalSince1970: TimeInterval(ZonedTime.instantSeconds(of: RecurrenceExpander.at(wallSeconds: moved, like: icaltimetype()), in: zone)))
+        }
         func moved(_ t: AgendaTime?) -> AgendaTime? {
             t.map { AgendaTime(kind: $0.kind, wall: newAnchor + $0.wall.timeIntervalSince(anchor.wall)) }
         }
         return Occurrence(item: o.item, start: moved(o.start), end: moved(o.end), due: moved(o.due), recurrenceID: original)
+    }
+
+    /// The zone of the first instance of the series of `uid`, if zoned.
+    private func zone(ofSeries uid: String) -> OpaquePointer? {
+        for kind in [ComponentRecord.Kind.event, .reminder] {
+            if let index = seriesIndex[kind]?[uid], let shape = series[Int(index)].anchor { return shape.zone }
+        }
+        return nil
     }
 
     /// Whether `record` is the revision of its UID (and RECURRENCE-ID) to
@@ -408,7 +424,7 @@ struct LoadRun {
             }
         }
         for (index, occurrence) in masters.enumerated() where !dropped[index] {
-            if !futures.isEmpty, let future = futures[occurrence.uid], let changed = LoadRun.changed(occurrence, by: future) {
+            if !futures.isEmpty, let future = futures[occurrence.uid], let changed = LoadRun.changed(occurrence, by: future, zone: zone(ofSeries: occurrence.uid)) {
                 occurrences.append(changed)
                 continue
             }

@@ -35,6 +35,11 @@ struct ZonedTime {
         return instants.min() ?? wall - before
     }
 
+    /// The wall clock (seconds, as if UTC) an instant shows in `zone`.
+    static func wallSeconds(ofInstant instant: Int, in zone: OpaquePointer) -> Int {
+        instant + offset(of: zone, atUTC: instant)
+    }
+
     /// Whether a wall-clock reading falls in `zone`'s gap: the hour the
     /// clocks skip when they go forward, which no instant shows.
     static func isInGap(_ local: icaltimetype, in zone: OpaquePointer) -> Bool {
