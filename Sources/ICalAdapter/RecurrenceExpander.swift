@@ -136,7 +136,11 @@ struct RecurrenceExpander {
         // A zone whose wall clock skips an hour: instances there are dropped (see `iterationZone`).
         let gapZone = anchor.isDate || anchor.isUTC ? nil : anchor.zone
         let anchorWall = RecurrenceExpander.wallSeconds(anchor.local)
-        var dtstart = RecurrenceExpander.firstWeekStart(rule, anchor.local) ?? anchor.local
+        var dtstart = anchor.local
+        if let week = RecurrenceExpander.firstWeekStart(rule, anchor.local) {
+            dtstart = week.start
+            if rule.count > 0 { rule.count += Int32(week.before) }
+        }
         dtstart.zone = zone
         // The phase a restart keeps is the rule's first instance's, which is DTSTART's unless moved just above.
         let phase = ZonedTime(local: dtstart, zone: anchor.zone)
@@ -231,7 +235,9 @@ struct RecurrenceExpander {
             }
             var local = next
             local.zone = anchor.local.zone  // keep UTC values UTC
-            if let gapZone, ZonedTime.isInGap(local, in: gapZone), RecurrenceExpander.wallSeconds(local) != anchorWall {
+            let wall = RecurrenceExpander.wallSeconds(local)
+            if wall < anchorWall { continue }  // before DTSTART: only from `firstWeekStart`
+            if let gapZone, ZonedTime.isInGap(local, in: gapZone), wall != anchorWall {
                 inGap += 1
                 continue
             }
@@ -244,40 +250,38 @@ struct RecurrenceExpander {
         }
     }
 
-    /// Where libical must start a weekly rule with INTERVAL > 1 whose
-    /// DTSTART is not on one of its BYDAY days, or nil for any other rule.
+    /// Where libical must start a weekly rule with INTERVAL > 1 and BYDAY,
+    /// and how many of the instances it then gives come before DTSTART (to
+    /// be left out, and added to COUNT); nil for any other rule.
     ///
-    /// RFC 5545 3.3.10 leaves such a DTSTART undefined; the natural reading
-    /// (the week that holds DTSTART, weeks starting on WKST, is the first of
-    /// the rule's weeks), which other engines and the reference take, lists
-    /// `FREQ=WEEKLY;INTERVAL=2;BYDAY=SU` from Friday 2025-01-03 on 01-05,
-    /// 01-19, ... libical 3.0 starts its cycle a week late (01-12, 01-26).
-    /// Started on the first BYDAY day at or after DTSTART in that week (or
-    /// in the rule's next week when that week has none left), libical walks
-    /// the same weeks. DTSTART itself is listed apart, as always; COUNT
-    /// counts the rule's instances from there, as libical counted them.
-    static func firstWeekStart(_ rule: icalrecurrencetype, _ dtstart: icaltimetype) -> icaltimetype? {
+    /// RFC 5545 3.3.10 leaves a DTSTART that the rule does not produce
+    /// undefined; the natural reading (the week that holds DTSTART, weeks
+    /// starting on WKST, is the first of the rule's weeks), which other
+    /// engines and the reference take, lists `FREQ=WEEKLY;INTERVAL=2;BYDAY=SU`
+    /// from Friday 2025-01-03 on 01-05, 01-19, ... libical 3.0 starts its
+    /// cycle a week late there (01-12, 01-26), and with a WKST other than MO
+    /// or SU it miscounts the weeks even from a DTSTART on a BYDAY day
+    /// (`INTERVAL=3;BYDAY=TU,SU;WKST=TH` from a Tuesday: the next Sunday
+    /// listed is 12 days on, not 19). Started on the first BYDAY day of
+    /// DTSTART's week, libical walks the right weeks; the days of that week
+    /// before DTSTART are then dropped, and COUNT, which counts the rule's
+    /// instances from DTSTART, is raised by as many.
+    static func firstWeekStart(_ rule: icalrecurrencetype, _ dtstart: icaltimetype) -> (start: icaltimetype, before: Int)? {
         guard rule.freq == ICAL_WEEKLY_RECURRENCE, rule.interval > 1, rule.by_set_pos.0 == Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
         else { return nil }
         let days = RuleCost.list(rule.by_day)
         guard !days.isEmpty, days.allSatisfy({ (1...7).contains($0) }) else { return nil }
         let date = CivilDate(year: Int(dtstart.year), month: Int(dtstart.month), day: Int(dtstart.day))
         let weekday = date.weekday  // 1 = Sunday, as libical numbers BYDAY and WKST
-        guard !days.contains(Int16(weekday)) else { return nil }
         let wkst = (1...7).contains(Int(rule.week_start.rawValue)) ? Int(rule.week_start.rawValue) : 2
         // Days since the week's start, for DTSTART and for each BYDAY day.
         let position = (weekday - wkst + 7) % 7
-        let offsets = days.map { (Int($0) - wkst + 7) % 7 }
-        let step: Int
-        if let later = offsets.filter({ $0 > position }).min() {
-            step = later - position
-        } else {
-            step = 7 * Int(rule.interval) - position + (offsets.min() ?? 0)
-        }
+        let offsets = Set(days.map { (Int($0) - wkst + 7) % 7 })
+        guard let first = offsets.min(), first != position else { return nil }
         var moved = dtstart
-        let target = date.adding(days: step)
+        let target = date.adding(days: first - position)
         (moved.year, moved.month, moved.day) = (Int32(target.year), Int32(target.month), Int32(target.day))
-        return moved
+        return (moved, offsets.filter { $0 < position }.count)
     }
 
     /// The zone the iterator is given DTSTART in: UTC, whose wall clock has no gaps.
