@@ -188,8 +188,11 @@ struct ChunkProcessor: @unchecked Sendable {
         let label = record.summary.isEmpty ? kindName : "\(kindName) \"\(record.summary)\""
         var cut: String? = nil
         let isReminder = record.kind == .reminder
-        // A reminder is placed by one day, not a span: nothing before the window reaches into it.
-        let expander = RecurrenceExpander(window: futureReach[record.uid]?.widened(window) ?? window, lookBehind: isReminder ? 0 : timing.lookBehind, maxRows: maxRows)
+        // A reminder is placed by one day, its due day: one that starts
+        // before the window reaches into it only when due in it, as far
+        // after its start as DUE is after DTSTART.
+        let lookBehind = isReminder ? (timing.anchoredOnStart ? timing.lookBehind : 0) : timing.lookBehind
+        let expander = RecurrenceExpander(window: futureReach[record.uid]?.widened(window) ?? window, lookBehind: lookBehind, maxRows: maxRows)
         var limited = false
         var rows = 0
         for instance in expander.instances(of: record, anchor: anchor, keepLatestBefore: isReminder, cut: &cut, rows: &rows, limited: &limited) {
