@@ -95,7 +95,10 @@ def run(binary, path, first, last, zone, timeout):
 
 
 def local_date(value):
-    return dt.date.fromisoformat(value[:10])
+    try:
+        return dt.date.fromisoformat(value[:10])
+    except ValueError:  # a year past 9999 (a mistyped date): as far off as can be
+        return dt.date.max if not value.startswith("-") else dt.date.min
 
 
 def days_touched(row):
@@ -179,6 +182,13 @@ def check_file(args, path, label, own):
     return {"file": label, "state": "ok", "rows": len(rows)}
 
 
+def guarded(args, path, label, own):
+    try:
+        return check_file(args, path, label, own)
+    except Exception as error:  # noqa: BLE001 - one file's failure is reported, the rest still run
+        return {"file": label, "state": "error", "detail": f"{type(error).__name__}: {error}"}
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -207,7 +217,7 @@ def main(argv=None):
         files = [f for f in files if any(s in f[1] for s in args.only)]
     started = time.time()
     with cf.ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda f: check_file(args, *f), files))
+        results = list(pool.map(lambda f: guarded(args, *f), files))
     states = Counter(r["state"] for r in results)
     for r in results:
         if r["state"] in ("differs", "error"):
