@@ -211,6 +211,8 @@ def generate(seed):
         if simple and rng.random() < 0.4:
             k = rng.randint(1, 60)
             original = start + k * step
+            if facts["exdates"] and rng.random() < 0.3:
+                original = facts["exdates"][0]  # an override of an instance its master excludes (I8)
             moved = original + (dt.timedelta(days=rng.choice([-2, 1, 3])) if all_day else dt.timedelta(hours=rng.choice([-26, -1, 2, 50])))
             future = rng.random() < 0.4
             pr, vr = fmt_dt(original, zone, all_day)
@@ -276,6 +278,31 @@ def weekno_without_byday(side, key, s, series_of):
     return bool(f) and "BYWEEKNO" in f["parts"] and "BYDAY" not in f["parts"]
 
 
+def override_of_excluded(side, key, s, series_of):
+    """I8: an override of an instance its own master EXDATEs: we list the
+    override (3.8.4.4: it stands for that instance), the oracle drops it."""
+    f = series_of.get(key[0])
+    if side != "ours" or not f:
+        return False
+    for o in f["overrides"]:
+        if o["original"] not in f["exdates"]:
+            continue
+        moved = o["moved"]
+        if f["all_day"]:
+            if key[1] == moved.date().isoformat():
+                return True
+            continue
+        start = parse(key[1])
+        if start is None:
+            continue
+        if f["zone"] is None:
+            if start.replace(tzinfo=None) == moved:
+                return True
+        elif start == moved.replace(tzinfo=zoneinfo.ZoneInfo(f["zone"])):
+            return True
+    return False
+
+
 def weekno_across_new_year(side, key, s, series_of):
     """O11: BYWEEKNO names a week of the rule's year, and ISO week 1 can start
     in the December before (week -1 or 53 end in the January after): we list
@@ -294,6 +321,7 @@ CAUSES = {
     "O2": exact_length,
     "O7": weekno_without_byday,
     "O11": weekno_across_new_year,
+    "I8": override_of_excluded,
 }
 
 
