@@ -237,12 +237,19 @@ struct RecurrenceExpander {
             local.zone = anchor.local.zone  // keep UTC values UTC
             let wall = RecurrenceExpander.wallSeconds(local)
             if wall < anchorWall { continue }  // before DTSTART: only from `firstWeekStart`
-            if let gapZone, ZonedTime.isInGap(local, in: gapZone), wall != anchorWall {
-                inGap += 1
-                continue
-            }
             let start = ZonedTime(local: local, zone: anchor.zone)
-            let time = start.agendaTime
+            let time: AgendaTime
+            if let gapZone {
+                // The instant, and whether the wall clock exists, from one look at the zone.
+                let resolved = ZonedTime.resolve(local, in: gapZone)
+                if resolved.inGap && wall != anchorWall {
+                    inGap += 1
+                    continue
+                }
+                time = .instant(Date(timeIntervalSince1970: TimeInterval(resolved.seconds)))
+            } else {
+                time = start.agendaTime
+            }
             let instant = time.instant(in: clock)
             if instant >= stopAt { return inGap }
             if instant >= window.end { continue }
