@@ -9,7 +9,7 @@ BIN := .build/release/ics-agenda
 RELEASE := -c release --static-swift-stdlib
 ARGS ?= --now 2025-03-01T08:00:00+01:00 --tz Europe/Berlin Fixtures/sample.ics
 
-.PHONY: help setup build release test test-asan fuzz run install deb clean bench conformance
+.PHONY: help setup build release test test-asan fuzz run install deb clean bench conformance window-check differential
 
 help:
 	@echo "make setup        install libical-dev and tzdata if missing (apt), then build"
@@ -22,6 +22,8 @@ help:
 	@echo "make deb          a Debian package (ics-agenda_VERSION_ARCH.deb) of the same, built with dpkg-deb"
 	@echo "make bench        benchmark against the naive libical floor (docs/PERFORMANCE.md)"
 	@echo "make conformance  compare with the reference oracle on the corpus of other projects' calendars"
+	@echo "make window-check the agenda of a day is the same in any window (corpus and fixtures)"
+	@echo "make differential random recurring components against the oracle (needs .venv-oracle)"
 	@echo "make clean        remove build output"
 
 # libical's headers and pkg-config file come from Debian's libical-dev.
@@ -82,6 +84,12 @@ bench: release
 
 conformance: release
 	python3 scripts/conformance.py --binary $(BIN) --min-agreement 89 --write .build/conformance.md
+
+window-check: build
+	python3 scripts/window_independence.py --binary .build/debug/ics-agenda
+
+differential: build
+	python3 scripts/differential.py --binary .build/debug/ics-agenda --seeds 300
 
 clean:
 	$(SWIFT) package clean

@@ -37,6 +37,7 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -378,7 +379,7 @@ def describe(result, problem):
 # Report
 
 
-def report(args, results_by_config, excluded_by_config):
+def report(args, results_by_config, excluded_by_config, verdict_problems=(), expected=None):
     lines = ["# ics-agenda conformance against the reference oracle", ""]
     lines.append(f"Binary: `{args.binary}`. Expected data: `{display(args.data)}`. "
                  "Compared: multisets of (uid, start, end) of occurrences touching the window, "
@@ -411,6 +412,16 @@ def report(args, results_by_config, excluded_by_config):
             lines += ["", f"Excluded from {config} (oracle failed on them):", ""]
             for rec in excluded_by_config[config]:
                 lines.append(f"- `{rec['file']}`: {rec.get('reason', '')}")
+    if verdict_problems:
+        lines += ["", f"## Verdicts: {len(verdict_problems)} problems", ""]
+        lines += [f"- {p}" for p in verdict_problems]
+    if expected is not None:
+        agree = sum(1 for e in expected if e["agree"])
+        lines += ["", f"## Files with their own expected answer (X-EXPECT-NUMEVENTS): {agree} of {len(expected)} agree", ""]
+        for e in expected:
+            if not e["agree"]:
+                lines.append(f"- `{e['file']}`: expected {e['expected']}, ours {e['ours']}"
+                             + (f" ({e['cause']})" if e["cause"] else ""))
     return "\n".join(lines) + "\n"
 
 
@@ -440,7 +451,12 @@ def check(args, files):
               file=sys.stderr)
         if pct < args.min_agreement:
             below.append(f"{config} {pct:.1f}% < {args.min_agreement:g}%")
-    text = report(args, results_by_config, excluded_by_config)
+    verdict_problems = []
+    if args.verdicts:
+        verdicts = read_verdicts(args.verdicts)
+        verdict_problems = check_verdicts(verdicts, results_by_config)
+    expected = expected_answers(args) if args.expected_answers else None
+    text = report(args, results_by_config, excluded_by_config, verdict_problems, expected)
     if args.write:
         Path(args.write).write_text(text, encoding="utf-8")
     else:
@@ -448,10 +464,102 @@ def check(args, files):
     if args.json:
         Path(args.json).write_text(json.dumps(results_by_config, ensure_ascii=False, indent=1),
                                    encoding="utf-8")
+    for problem in verdict_problems:
+        print(f"conformance: {problem}", file=sys.stderr)
+    if expected is not None:
+        agree = sum(1 for e in expected if e["agree"])
+        print(f"expected answers (X-EXPECT-NUMEVENTS): {agree}/{len(expected)} files agree", file=sys.stderr)
     if below:
         print("conformance: agreement below threshold: " + ", ".join(below), file=sys.stderr)
-        return 1
-    return 0
+    return 1 if below or verdict_problems else 0
+
+
+# --------------------------------------------------------------------------
+# Verdicts: why each differing file differs
+
+
+def read_verdicts(path):
+    """(file, configuration) -> (cause, RFC section) from conformance/verdicts.tsv.
+
+    Columns: file, configuration (a name from CONFIGS, or * for all four),
+    cause (an id of docs/CONFORMANCE.md), RFC section. Lines starting with #
+    are comments.
+    """
+    verdicts = {}
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            cells = line.rstrip("\n").split("\t")
+            if len(cells) != 4 or cells[0] == "file":
+                if cells[0] != "file":
+                    sys.exit(f"conformance: {path}:{n}: want 4 tab-separated columns")
+                continue
+            file, config, cause, section = cells
+            for c in (CONFIGS if config == "*" else [config]):
+                if c not in CONFIGS:
+                    sys.exit(f"conformance: {path}:{n}: unknown configuration {config!r}")
+                verdicts[(file, c)] = (cause, section)
+    return verdicts
+
+
+def check_verdicts(verdicts, results_by_config):
+    """Every differing file needs a verdict, and a file with one must still differ."""
+    problems = []
+    for config, results in results_by_config.items():
+        for r in sorted(results, key=lambda r: r["file"]):
+            v = verdicts.get((r["file"], config))
+            if not r["agree"] and v is None:
+                problems.append(f"{config}: {r['file']} differs without a verdict: {r.get('summary', '')}")
+            elif r["agree"] and v is not None:
+                problems.append(f"{config}: {r['file']} has verdict {v[0]} but now agrees: "
+                                "remove it from conformance/verdicts.tsv")
+    return problems
+
+
+# --------------------------------------------------------------------------
+# Files that carry their own expected answer
+
+
+EXPECT = re.compile(r"^X-EXPECT-NUMEVENTS:\s*(\d+)\s*$", re.M)
+FIRST_YEAR = re.compile(r"^DTSTART[^:\n]*:(\d{4})", re.M)
+
+
+def expected_answers(args):
+    """Corpus files with libical's X-EXPECT-NUMEVENTS: our count of occurrences
+    from DTSTART's year to 2037 (libical's test suite stops at 2037, the end of
+    32-bit time) against the number the file expects. The corpus has no
+    KCalendarCore .ref lists (kcalendarcore/SOURCE.md: not copied)."""
+    out = []
+    for path in sorted(args.corpus.rglob("*.ics")):
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue  # libical/test-data/malloc.ics: fuzzed bytes, its X-EXPECT lines are broken too
+        numbers = [int(n) for n in EXPECT.findall(text)]
+        year = FIRST_YEAR.search(text)
+        if not numbers or not year or text.count("BEGIN:VEVENT") != len(numbers):
+            continue
+        rel = str(path.relative_to(args.corpus))
+        cmd = [str(args.binary), "--format", "json", "--now", f"{year.group(1)}-01-01T00:00:00Z",
+               "--from", f"{year.group(1)}-01-01", "--to", "2037-12-31", "--tz", "UTC",
+               "--show-cancelled", "--completed", str(path)]
+        proc = subprocess.run(cmd, capture_output=True, timeout=args.timeout, stdin=subprocess.DEVNULL)
+        ours = sum(1 for line in proc.stdout.splitlines() if line.strip())
+        out.append({"file": rel, "expected": sum(numbers), "ours": ours, "agree": ours == sum(numbers),
+                    "cause": EXPECT_VERDICTS.get(rel)})
+    return out
+
+
+# Expected answers we do not give, and why (docs/CONFORMANCE.md, "Expected answers").
+EXPECT_VERDICTS = {
+    "kcalendarcore/RecurrenceRule/LibICal/LibICal_TestCase02.ics": "E1, 5545 3.8.5.3",
+    "kcalendarcore/RecurrenceRule/LibICal/LibICal_TestCase24.ics": "E1, 5545 3.8.5.3",
+    "kcalendarcore/RecurrenceRule/LibICal/LibICal_TestCase42.ics": "E1, 5545 3.8.5.3",
+    "kcalendarcore/RecurrenceRule/LibICal/LibICal_TestCase57.ics": "E2, 5545 A.3",
+    "kcalendarcore/RecurrenceRule/UntilInUTC/Until_TestCase05.ics": "E3, 5545 3.3.10",
+    "kcalendarcore/RecurrenceRule/UntilInUTC/Until_TestCase06.ics": "E3, 5545 3.3.10",
+}
 
 
 def default_binary():
@@ -481,6 +589,13 @@ def main(argv=None):
                    help="exit 1 when a configuration agrees on fewer files (default 0)")
     p.add_argument("--write", metavar="PATH", help="write the markdown report here (default: stdout)")
     p.add_argument("--json", metavar="PATH", help="also write per-file results as JSON")
+    p.add_argument("--verdicts", type=Path, default=DEFAULT_DATA / "verdicts.tsv",
+                   help="why each differing file differs (default conformance/verdicts.tsv); exit 1 when "
+                        "a file differs without a verdict or a file with one agrees")
+    p.add_argument("--no-verdicts", dest="verdicts", action="store_const", const=None,
+                   help="report only, whatever differs")
+    p.add_argument("--no-expected-answers", dest="expected_answers", action="store_false",
+                   help="skip the files that carry their own expected answer")
     p.add_argument("--list-excluded", action="store_true",
                    help="list the files the oracle could not expand")
     g = p.add_argument_group("regeneration (needs the oracle venv)")

@@ -184,13 +184,15 @@ struct LoadRun {
                 icalcomponent_free(component)
             }
         }
+        let items = chunks.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
+        let reader = ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap(zones.zone(for:)))
         var processor = ChunkProcessor(
             rowBudget: rowBudget,
             window: window, calendar: calendar, zones: zones,
-            reader: ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap(zones.zone(for:))),
-            prefilter: readsEveryComponent ? nil : WindowPrefilter(window: window, skipsRules: skipsRules))
+            reader: reader,
+            prefilter: readsEveryComponent ? nil : WindowPrefilter(window: window, skipsRules: skipsRules),
+            futureReach: skipsRules ? [:] : FutureReach.scan(items, buffer, reader: reader))
         processor.calendarZone = zones.soleDefinition ?? wrTimezone.flatMap(zones.zone(for:))
-        let items = chunks.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
         // Framing touched every page; from here on pages are read in order,
         // and each stretch is given back once passed.
         var released = 0
@@ -208,7 +210,7 @@ struct LoadRun {
         _ = ZoneTable.utc
         let windowDays = Int((window.end.timeIntervalSince(window.start) / 86400).rounded(.up))
         let firstRows = min(RecurrenceExpander.maxInstances, max(windowDays + 1, 1))
-        let reader = BatchReader(items: items, buffer: buffer, processor: processor, firstRows: firstRows)
+        let batches = BatchReader(items: items, buffer: buffer, processor: processor, firstRows: firstRows)
         // Several shares a worker (BatchReader.process); one buffer each.
         let workerScratch = ScratchBuffers(count: workers > 1 ? workers * LoadRun.sharesPerWorker : 1)
         // With more than one worker, the workers read the next batch while
@@ -221,17 +223,17 @@ struct LoadRun {
         var current = BatchResults(count: LoadRun.batchSize)
         var spare = BatchResults(count: LoadRun.batchSize)
         var start = 0
-        reader.read(batchAt: 0, into: current, scratch: workerScratch)
+        batches.read(batchAt: 0, into: current, scratch: workerScratch)
         while start < items.count {
-            let end = reader.end(of: start)
+            let end = batches.end(of: start)
             let group = DispatchGroup()
             let readsAhead = end < items.count && workers > 1
-            if readsAhead { ahead.async(group: group) { [spare] in reader.read(batchAt: end, into: spare, scratch: workerScratch) } }
+            if readsAhead { ahead.async(group: group) { [spare] in batches.read(batchAt: end, into: spare, scratch: workerScratch) } }
             // Every series may list one row a day; one that reaches that is
             // read again, alone and in file order, with more out of the
             // file's budget, which then pays for what it really listed.
             for i in 0..<(end - start) where current.items[i].reachedRowLimit && rowBudget > 0 {
-                reader.process(start, [(i, firstRows + min(RecurrenceExpander.maxInstances - firstRows, rowBudget))], into: current, scratch: mainScratch)
+                batches.process(start, [(i, firstRows + min(RecurrenceExpander.maxInstances - firstRows, rowBudget))], into: current, scratch: mainScratch)
                 rowBudget = max(0, rowBudget - max(0, current.items[i].rowsListed - firstRows))
             }
             for i in 0..<(end - start) {
@@ -246,7 +248,7 @@ struct LoadRun {
             if readsAhead {
                 swap(&current, &spare)
             } else if end < items.count {
-                reader.read(batchAt: end, into: current, scratch: workerScratch)
+                batches.read(batchAt: end, into: current, scratch: workerScratch)
             }
             start = end
         }
@@ -299,7 +301,7 @@ struct LoadRun {
         guard supersedes(candidate, component, listing: listing, line: processed.line, series: &slot) else { return }
         if let o = processed.override {
             overrides.append(Override(occurrence: o.occurrence, uid: o.uid, recurrenceID: o.recurrenceID,
-                thisAndFuture: o.thisAndFuture, component: component, kind: candidate.kind))
+                thisAndFuture: o.thisAndFuture, component: component, kind: candidate.kind, series: processed.overrideSeries))
         }
         if let anchor = processed.seriesAnchor, let slot {
             series[Int(slot)].anchor = anchor.anchor.shape
@@ -314,20 +316,36 @@ struct LoadRun {
     /// An instance after a RANGE=THISANDFUTURE override, as the latest such
     /// override before it changed it (RFC 5545 3.2.13, 3.8.4.4): moved by as
     /// much as the override moved its own instance, with the override's
-    /// length and properties. nil when no such override precedes it, or when
-    /// the override's times are of another kind than the series' (nothing to
+    /// length and properties. The move is read on the wall clock of the
+    /// series' `zone`, as its instances are made (3.3.10): a meeting moved
+    /// from 09:00 to 10:00 three days later is at 10:00 after a change of
+    /// offset too. nil when no such override precedes it, or when the
+    /// override's times are of another kind than the series' (nothing to
     /// move by).
-    static func changed(_ instance: Occurrence, by future: [(recurrenceID: AgendaTime, occurrence: Occurrence)]) -> Occurrence? {
+    static func changed(_ instance: Occurrence, by future: [(recurrenceID: AgendaTime, occurrence: Occurrence)], zone: OpaquePointer? = nil) -> Occurrence? {
         guard let original = instance.recurrenceID,
             let latest = future.last(where: { $0.recurrenceID.kind == original.kind && $0.recurrenceID.wall < original.wall })
         else { return nil }
         let o = latest.occurrence
         guard let anchor = o.start ?? o.due, anchor.kind == original.kind else { return nil }
-        let newAnchor = original.wall + anchor.wall.timeIntervalSince(latest.recurrenceID.wall)
+        var newAnchor = original.wall + anchor.wall.timeIntervalSince(latest.recurrenceID.wall)
+        if original.kind == .instant, let zone, zone != ZoneTable.utc {
+            func wall(_ t: AgendaTime) -> Int { ZonedTime.wallSeconds(ofInstant: Int(t.wall.timeIntervalSince1970), in: zone) }
+            let moved = wall(original) + wall(anchor) - wall(latest.recurrenceID)
+            newAnchor = Date(timeIntervalSince1970: TimeInterval(ZonedTime.instantSeconds(of: RecurrenceExpander.at(wallSeconds: moved, like: icaltimetype()), in: zone)))
+        }
         func moved(_ t: AgendaTime?) -> AgendaTime? {
             t.map { AgendaTime(kind: $0.kind, wall: newAnchor + $0.wall.timeIntervalSince(anchor.wall)) }
         }
         return Occurrence(item: o.item, start: moved(o.start), end: moved(o.end), due: moved(o.due), recurrenceID: original)
+    }
+
+    /// The zone of the first instance of the series of `uid`, if zoned.
+    private func zone(ofSeries uid: String) -> OpaquePointer? {
+        for kind in [ComponentRecord.Kind.event, .reminder] {
+            if let index = seriesIndex[kind]?[uid], let shape = series[Int(index)].anchor { return shape.zone }
+        }
+        return nil
     }
 
     /// Whether `record` is the revision of its UID (and RECURRENCE-ID) to
@@ -418,6 +436,7 @@ struct LoadRun {
             }
         }
         let overrides = self.overrides.filter { !superseded.contains($0.component) }
+        var diagnostics = self.diagnostics
         var dropped = [Bool](repeating: false, count: masters.count)
         for range in droppedRanges { for i in range { dropped[i] = true } }
         // RANGE=THISANDFUTURE overrides by UID, in the order of their RECURRENCE-IDs.
@@ -436,10 +455,23 @@ struct LoadRun {
             if o.thisAndFuture && !o.uid.isEmpty { futures[o.uid, default: []].append((rid.agendaTime, o.occurrence)) }
         }
         for uid in futures.keys { futures[uid]!.sort { $0.recurrenceID.wall < $1.recurrenceID.wall } }
-        var occurrences = overrides.map(\.occurrence)
+        var occurrences: [Occurrence] = []
         occurrences.reserveCapacity(masters.count + overrides.count)
+        for o in overrides {
+            // RECURRENCE-ID names an instance of a series this file lacks, and
+            // RRULE makes the component a series itself (RFC 5545 3.8.4.4 and
+            // 3.8.5.3): with no master to change, its own recurrence set is
+            // what it describes (KCalendarCore lists it so). Said once.
+            if let series = o.series, !o.uid.isEmpty, seriesIndex[.event]?[o.uid] == nil, seriesIndex[.reminder]?[o.uid] == nil {
+                occurrences += series.occurrences
+                diagnostics.append(Diagnostic(path: path, line: series.line,
+                    message: "RECURRENCE-ID and RRULE or RDATE in one component, and no component without RECURRENCE-ID for UID \"\(o.uid)\": its own recurrence set is listed"))
+            } else {
+                occurrences.append(o.occurrence)
+            }
+        }
         for (index, occurrence) in masters.enumerated() where !dropped[index] {
-            if !futures.isEmpty, let future = futures[occurrence.uid], let changed = LoadRun.changed(occurrence, by: future) {
+            if !futures.isEmpty, let future = futures[occurrence.uid], let changed = LoadRun.changed(occurrence, by: future, zone: zone(ofSeries: occurrence.uid)) {
                 occurrences.append(changed)
                 continue
             }
@@ -558,6 +590,9 @@ struct Override {
     let thisAndFuture: Bool
     let component: Int
     let kind: ComponentRecord.Kind
+    /// With RRULE or RDATE beside RECURRENCE-ID: the instances of its own
+    /// rule, and its first line, for when its UID has no master.
+    var series: (occurrences: [Occurrence], line: Int)? = nil
 }
 
 /// The component kept for one UID and RECURRENCE-ID.

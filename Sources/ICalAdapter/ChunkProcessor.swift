@@ -19,6 +19,9 @@ struct ProcessedChunk {
     var revision: Revision.Candidate?
     /// What it adds, if it is the revision kept.
     var override: (occurrence: Occurrence, uid: String, recurrenceID: ZonedTime, thisAndFuture: Bool)?
+    /// An override that also has RRULE or RDATE: its own series, listed
+    /// instead of it when the file has no master for its UID (`LoadRun.finish`).
+    var overrideSeries: (occurrences: [Occurrence], line: Int)?
     var seriesAnchor: (uid: String, anchor: ZonedTime)?
     var masters: [Occurrence] = []
     var masterKeys: [Int64] = []
@@ -47,6 +50,9 @@ struct ChunkProcessor: @unchecked Sendable {
     let prefilter: WindowPrefilter?
     /// The calendar's own zone, when it has one (`AllDayUntil`).
     var calendarZone: OpaquePointer? = nil
+    /// Per UID, how far beyond the window its RANGE=THISANDFUTURE overrides
+    /// reach (`FutureReach`): its master is expanded over that much more.
+    var futureReach: [String: FutureReach] = [:]
 
     /// - Parameter maxRows: the rows a recurring component may list (see `CalendarLoader.rowsPerFile`).
     func process(
@@ -163,6 +169,12 @@ struct ChunkProcessor: @unchecked Sendable {
             let occurrence = timing.anchor.map { timing.occurrence(item, at: $0, recurrenceID: rid.agendaTime) }
                 ?? Occurrence(item: item, start: nil, end: nil, recurrenceID: rid.agendaTime)
             out.override = (occurrence, record.uid, rid, record.thisAndFuture)
+            if record.isRecurring, let anchor = timing.anchor {
+                var series = ProcessedChunk()
+                expand(record, item: item, timing: timing, anchor: anchor, chunk: chunk, buffer: buffer, maxRows: maxRows, to: &series)
+                out.overrideSeries = (series.masters, line)
+                (out.cutWarning, out.rowsListed, out.reachedRowLimit) = (series.cutWarning, series.rowsListed, series.reachedRowLimit)
+            }
             return
         }
         if !record.uid.isEmpty, let anchor = timing.anchor { out.seriesAnchor = (record.uid, anchor) }
@@ -180,12 +192,30 @@ struct ChunkProcessor: @unchecked Sendable {
             addMaster(timing.occurrence(item, at: anchor, startTime: anchorTime, recurrenceID: nil), OverrideKey.make(uid: record.uid, anchorTime))
             return
         }
+        expand(record, item: item, timing: timing, anchor: anchor, chunk: chunk, buffer: buffer, maxRows: maxRows, to: &out)
+    }
+
+    /// A recurring component's instances in the window, into `out.masters` with the keys an override would replace them by.
+    private func expand(
+        _ record: ComponentRecord, item: Occurrence.Item, timing: InstanceTiming, anchor: ZonedTime, chunk: ComponentSplitter.Chunk,
+        buffer: UnsafeBufferPointer<UInt8>, maxRows: Int, to out: inout ProcessedChunk
+    ) {
+        func addMaster(_ occurrence: Occurrence, _ key: OverrideKey?) {
+            out.masters.append(occurrence)
+            out.masterKeys.append(key?.time ?? LoadRun.noKey)
+        }
+        let line = chunk.firstLine
+        let kindName = record.kind == .event ? "VEVENT" : "VTODO"
+        let label = record.summary.isEmpty ? kindName : "\(kindName) \"\(record.summary)\""
         var record = record
         if anchor.isDate { record.rrules = record.rrules.map { AllDayUntil.dated($0, calendarZone: calendarZone) } }
         var cut: String? = nil
         let isReminder = record.kind == .reminder
-        // A reminder is placed by one day, not a span: nothing before the window reaches into it.
-        let expander = RecurrenceExpander(window: window, lookBehind: isReminder ? 0 : timing.lookBehind, maxRows: maxRows)
+        // A reminder is placed by one day, its due day: one that starts
+        // before the window reaches into it only when due in it, as far
+        // after its start as DUE is after DTSTART.
+        let lookBehind = isReminder ? (timing.anchoredOnStart ? timing.lookBehind : 0) : timing.lookBehind
+        let expander = RecurrenceExpander(window: futureReach[record.uid]?.widened(window) ?? window, lookBehind: lookBehind, maxRows: maxRows)
         var limited = false
         var rows = 0
         for instance in expander.instances(of: record, anchor: anchor, keepLatestBefore: isReminder, cut: &cut, rows: &rows, limited: &limited) {

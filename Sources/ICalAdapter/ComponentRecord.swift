@@ -153,7 +153,11 @@ struct ComponentReader {
             return nil
         }
         var zoned = ZonedTime(local: value, zone: nil)
-        guard value.is_date == 0, icaltime_is_utc(value) == 0 else { return zoned }
+        guard value.is_date == 0 else { return zoned }
+        if icaltime_is_utc(value) != 0 {
+            guard let wrZone = floatingZone else { return zoned }
+            return ComponentReader.fromUTC(value, p, wrZone: wrZone, zones: zones)
+        }
         if let param = icalproperty_get_first_parameter(p, ICAL_TZID_PARAMETER), let tzid = icalparameter_get_tzid(param) {
             let id = String(cString: tzid)
             if let zone = zones.zone(for: id) {
@@ -168,6 +172,26 @@ struct ComponentReader {
             zoned.zone = floatingZone
         }
         return zoned
+    }
+
+    /// A UTC date-time in a calendar with `X-WR-TIMEZONE`, read as the
+    /// calendar's writer meant it (the x-wr-timezone project's `.in`/`.out`
+    /// pairs): the wall clock that instant shows in that zone, so that a rule
+    /// repeats on that wall clock across DST, as Google and Apple clients
+    /// list it; a single value stays the same instant. With a TZID beside
+    /// the `Z` (invalid, RFC 5545 3.3.5), the wall clock as written in the
+    /// TZID's zone, which the `.out` files keep.
+    static func fromUTC(_ value: icaltimetype, _ p: OpaquePointer, wrZone: OpaquePointer, zones: ZoneTable) -> ZonedTime {
+        var local = value
+        if let param = icalproperty_get_first_parameter(p, ICAL_TZID_PARAMETER), let tzid = icalparameter_get_tzid(param),
+            let zone = zones.zone(for: String(cString: tzid))
+        {
+            local.zone = zone
+            return ZonedTime(local: local, zone: zone)
+        }
+        local = icaltime_from_timet_with_zone(time_t(utcSeconds(value)), 0, wrZone)
+        local.zone = wrZone
+        return ZonedTime(local: local, zone: wrZone)
     }
 
     /// libical keeps out-of-range fields as written ("2025-13-01" becomes

@@ -27,12 +27,23 @@ struct ZonedTime {
     /// gap) is read with the offset before the gap, which moves it forward.
     /// libical's `icaltime_as_timet_with_zone` picks the other way in both.
     static func instantSeconds(of local: icaltimetype, in zone: OpaquePointer) -> Int {
+        resolve(local, in: zone).seconds
+    }
+
+    /// `instantSeconds`, and whether the wall clock falls in the zone's gap
+    /// (the hour the clocks skip when they go forward, which no instant shows).
+    static func resolve(_ local: icaltimetype, in zone: OpaquePointer) -> (seconds: Int, inGap: Bool) {
         let wall = utcSeconds(local)
         let before = offset(of: zone, atUTC: wall - 86400), after = offset(of: zone, atUTC: wall + 86400)
-        if before == after { return wall - before }  // no change of offset near this day
+        if before == after { return (wall - before, false) }  // no change of offset near this day
         // Of the offsets around the change, those under which this wall clock exists.
         let instants = [before, after].filter { offset(of: zone, atUTC: wall - $0) == $0 }.map { wall - $0 }
-        return instants.min() ?? wall - before
+        return (instants.min() ?? wall - before, instants.isEmpty)
+    }
+
+    /// The wall clock (seconds, as if UTC) an instant shows in `zone`.
+    static func wallSeconds(ofInstant instant: Int, in zone: OpaquePointer) -> Int {
+        instant + offset(of: zone, atUTC: instant)
     }
 
     /// The zone's UTC offset, in seconds, at an instant.

@@ -86,14 +86,23 @@ struct RecurrenceExpander {
             _ = consider(rdate.start, periodEnd: end)
         }
         _ = consider(anchor)
-        for rule in record.rrules.map(RecurrenceExpander.workingAroundLibical) {
+        for var rule in record.rrules.map(RecurrenceExpander.workingAroundLibical) {
             // Reminders keep their latest instance before the window: start
             // two of the rule's periods earlier, so that it is still met.
             // A sub-daily rule restarts an hour early, not a day: a day of
             // FREQ=SECONDLY is 86,400 steps.
             let skipTo = keepLatestBefore ? earliest - 2 * RecurrenceExpander.period(of: rule) : earliest - (RecurrenceExpander.isSubDaily(rule) ? 3600 : 86400)
             guard result.count < limit else { break }
-            walk(rule, from: anchor, skipTo: skipTo, keepsLatestBefore: keepLatestBefore, budget: &budget, cut: &cut, consider)
+            var skipped = walk(rule, from: anchor, skipTo: skipTo, keepsLatestBefore: keepLatestBefore, budget: &budget, cut: &cut, consider)
+            // Instances in a gap do not count (3.3.10): a COUNT rule that
+            // met some has as many more, walked again (instances already
+            // listed are not listed twice). A few rounds: a gap is an hour a year.
+            var rounds = 0
+            while skipped > 0 && rule.count > 0 && rounds < 4 && result.count < limit {
+                rule.count += Int32(skipped)
+                skipped = walk(rule, from: anchor, skipTo: skipTo, keepsLatestBefore: keepLatestBefore, budget: &budget, cut: &cut, consider) - skipped
+                rounds += 1
+            }
         }
         if let latestBefore { result.append(latestBefore.instance) }
         rows = result.count * spanDays
@@ -113,15 +122,28 @@ struct RecurrenceExpander {
     /// (`RuleCost`) is not walked; each step counts against the component's
     /// `budget`; an old rule restarts near the window where its phase
     /// allows. Each cut says so in `cut`.
+    /// - Returns: how many instances fell in a DST gap and were left out
+    ///   (RFC 5545 3.3.10: they are ignored and not counted).
+    @discardableResult
     private func walk(
         _ rule: icalrecurrencetype, from anchor: ZonedTime, skipTo: Date, keepsLatestBefore: Bool, budget: inout ExpansionBudget,
         cut: inout String?, _ consider: (ZonedTime, AgendaTime?, AgendaTime?) -> Bool
-    ) {
+    ) -> Int {
         var rule = rule
         let subDaily = RecurrenceExpander.isSubDaily(rule)
-        let zone = RecurrenceExpander.iterationZone(of: anchor, subDaily: subDaily)
+        let zone = RecurrenceExpander.iterationZone
+        var inGap = 0
+        // A zone whose wall clock skips an hour: instances there are dropped (see `iterationZone`).
+        let gapZone = anchor.isDate || anchor.isUTC ? nil : anchor.zone
+        let anchorWall = RecurrenceExpander.wallSeconds(anchor.local)
         var dtstart = anchor.local
+        if let week = RecurrenceExpander.firstWeekStart(rule, anchor.local) {
+            dtstart = week.start
+            if rule.count > 0 { rule.count += Int32(week.before) }
+        }
         dtstart.zone = zone
+        // The phase a restart keeps is the rule's first instance's, which is DTSTART's unless moved just above.
+        let phase = ZonedTime(local: dtstart, zone: anchor.zone)
         let clock = window.clock
         // An old rule need not be walked from its first day: the iterator
         // can start near the window, a whole number of INTERVALs after
@@ -132,7 +154,7 @@ struct RecurrenceExpander {
         if rule.count == 0 || (plain && rule.freq != ICAL_MONTHLY_RECURRENCE && rule.freq != ICAL_YEARLY_RECURRENCE),
             anchor.agendaTime.instant(in: clock) < skipTo - 86400
         {
-            restart = RecurrenceExpander.alignedStart(rule, anchor: anchor, near: RecurrenceExpander.local(skipTo, like: anchor, clock: clock))
+            restart = RecurrenceExpander.alignedStart(rule, anchor: phase, near: RecurrenceExpander.local(skipTo, like: anchor, clock: clock))
         }
         if let start = restart, subDaily || rule.count > 0 {
             // libical's set_start loses the phase of sub-daily rules (and
@@ -164,13 +186,13 @@ struct RecurrenceExpander {
         case .walk(let cost): perStep = cost
         case .neverMatches:
             cut = cut ?? "\(RuleCost.text(rule)) matches no date; the rule adds no occurrence"
-            return
+            return inGap
         case .subDailyOnDate:
             cut = cut ?? "\(RuleCost.text(rule)) steps through hours, minutes or seconds, but DTSTART is a date; the rule is ignored"
-            return
+            return inGap
         case .tooCostly(let candidates):
             cut = cut ?? "\(RuleCost.text(rule)) would make libical test about \(RecurrenceExpander.round(candidates)) candidate times between two occurrences; the rule is not expanded, only DTSTART is listed"
-            return
+            return inGap
         }
         // A series that ended well before the window lists nothing in it,
         // and walking it would only step through its past (a reminder's last
@@ -178,12 +200,12 @@ struct RecurrenceExpander {
         if !keepsLatestBefore, let last = RecurrenceExpander.latestWallSeconds(rule, from: dtstart),
             Double(last) < skipTo.timeIntervalSince1970 - 2 * 86400
         {
-            return
+            return inGap
         }
         let iterated = RecurrenceExpander.until(of: rule, for: anchor, inZone: zone)
         guard var iterator = icalrecur_iterator_new(iterated, dtstart) else {
             cut = cut ?? "libical cannot expand \(RuleCost.text(rule)) (no date matches it, or its parts do not go together); the rule adds no occurrence"
-            return
+            return inGap
         }
         defer { icalrecur_iterator_free(iterator) }
         if var start = restart {
@@ -191,7 +213,7 @@ struct RecurrenceExpander {
             if icalrecur_iterator_set_start(iterator, start) == 0 {
                 // The old iterator is freed only once a new one replaces it: on
                 // the way out, the defer above frees whichever is current.
-                guard let fresh = icalrecur_iterator_new(iterated, dtstart) else { return }
+                guard let fresh = icalrecur_iterator_new(iterated, dtstart) else { return inGap }
                 icalrecur_iterator_free(iterator)
                 iterator = fresh
             }
@@ -205,39 +227,89 @@ struct RecurrenceExpander {
             let next = icalrecur_iterator_next(iterator)
             if icaltime_is_null_time(next) != 0 {
                 if unbounded { cut = cut ?? "\(RuleCost.text(rule)) matches no date; the rule adds no occurrence" }
-                return
+                return inGap
             }
             unbounded = false
             guard budget.step(cost: perStep) else {
                 let at = String(format: "%04d-%02d-%02d", Int(next.year), Int(next.month), Int(next.day))
                 cut = cut ?? "expanding the rule stopped \(budget.spentWords), at \(at); later occurrences of this series are not listed"
-                return
+                return inGap
             }
             var local = next
             local.zone = anchor.local.zone  // keep UTC values UTC
+            let wall = RecurrenceExpander.wallSeconds(local)
+            if wall < anchorWall { continue }  // before DTSTART: only from `firstWeekStart`
             let start = ZonedTime(local: local, zone: anchor.zone)
-            let time = start.agendaTime
+            let time: AgendaTime
+            if let gapZone {
+                // The instant, and whether the wall clock exists, from one look at the zone.
+                let resolved = ZonedTime.resolve(local, in: gapZone)
+                if resolved.inGap && wall != anchorWall {
+                    inGap += 1
+                    continue
+                }
+                time = .instant(Date(timeIntervalSince1970: TimeInterval(resolved.seconds)))
+            } else {
+                time = start.agendaTime
+            }
             let instant = time.instant(in: clock)
-            if instant >= stopAt { return }
+            if instant >= stopAt { return inGap }
             if instant >= window.end { continue }
-            if !consider(start, time, nil) { return }
+            if !consider(start, time, nil) { return inGap }
         }
     }
 
-    /// The zone the iterator is given DTSTART in.
+    /// Where libical must start a weekly rule with INTERVAL > 1 and BYDAY,
+    /// and how many of the instances it then gives come before DTSTART (to
+    /// be left out, and added to COUNT); nil for any other rule.
     ///
-    /// libical opens an ICU calendar in DTSTART's zone for every iterator,
-    /// and ICU works that zone's offset out again on every field libical
-    /// reads: in a named zone (or the unknown zone of a floating time) that
-    /// is half the cost of a step. A rule of a day or longer steps on the
-    /// wall clock (RFC 5545 3.3.10), so it is walked on the wall clock in
-    /// UTC, where there is no offset to work out; `ZonedTime` then reads
-    /// each wall-clock value in the real zone, as it reads every other value
-    /// (a time in a gap or an overlap as 3.3.5 says). A sub-daily rule steps
-    /// through real hours, across changes of offset: it keeps its zone.
-    static func iterationZone(of anchor: ZonedTime, subDaily: Bool) -> OpaquePointer? {
-        subDaily ? anchor.zone ?? anchor.local.zone : ZoneTable.utc
+    /// RFC 5545 3.3.10 leaves a DTSTART that the rule does not produce
+    /// undefined; the natural reading (the week that holds DTSTART, weeks
+    /// starting on WKST, is the first of the rule's weeks), which other
+    /// engines and the reference take, lists `FREQ=WEEKLY;INTERVAL=2;BYDAY=SU`
+    /// from Friday 2025-01-03 on 01-05, 01-19, ... libical 3.0 starts its
+    /// cycle a week late there (01-12, 01-26), and with a WKST other than MO
+    /// or SU it miscounts the weeks even from a DTSTART on a BYDAY day
+    /// (`INTERVAL=3;BYDAY=TU,SU;WKST=TH` from a Tuesday: the next Sunday
+    /// listed is 12 days on, not 19). Started on the first BYDAY day of
+    /// DTSTART's week, libical walks the right weeks; the days of that week
+    /// before DTSTART are then dropped, and COUNT, which counts the rule's
+    /// instances from DTSTART, is raised by as many.
+    static func firstWeekStart(_ rule: icalrecurrencetype, _ dtstart: icaltimetype) -> (start: icaltimetype, before: Int)? {
+        guard rule.freq == ICAL_WEEKLY_RECURRENCE, rule.interval > 1, rule.by_set_pos.0 == Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
+        else { return nil }
+        let days = RuleCost.list(rule.by_day)
+        guard !days.isEmpty, days.allSatisfy({ (1...7).contains($0) }) else { return nil }
+        let date = CivilDate(year: Int(dtstart.year), month: Int(dtstart.month), day: Int(dtstart.day))
+        let weekday = date.weekday  // 1 = Sunday, as libical numbers BYDAY and WKST
+        let wkst = (1...7).contains(Int(rule.week_start.rawValue)) ? Int(rule.week_start.rawValue) : 2
+        // Days since the week's start, for DTSTART and for each BYDAY day.
+        let position = (weekday - wkst + 7) % 7
+        let offsets = Set(days.map { (Int($0) - wkst + 7) % 7 })
+        guard let first = offsets.min(), first != position else { return nil }
+        var moved = dtstart
+        let target = date.adding(days: first - position)
+        (moved.year, moved.month, moved.day) = (Int32(target.year), Int32(target.month), Int32(target.day))
+        return (moved, offsets.filter { $0 < position }.count)
     }
+
+    /// The zone the iterator is given DTSTART in: UTC, whose wall clock has no gaps.
+    ///
+    /// RFC 5545 3.3.10 generates a rule's instances on the wall clock of
+    /// DTSTART's zone, sub-daily ones too ("1:30 AM on a day where the local
+    /// time is moved forward by an hour at 1:00 AM"), and says that an
+    /// instance whose local time does not exist "MUST be ignored and MUST
+    /// NOT be counted". So every rule is walked on the wall clock in UTC, and
+    /// `ZonedTime` reads each value in the real zone (a time in an overlap
+    /// as its first occurrence, 3.3.5); a value in a gap is left out, for
+    /// every frequency alike (`FREQ=DAILY` at 02:30 in Berlin has no instance
+    /// on the day the clocks go forward, as `FREQ=HOURLY` has no 02:00
+    /// then), and a COUNT rule gets one more instance for each. DTSTART and
+    /// RDATEs are values written, not generated: one in a gap is read as
+    /// 3.3.5 says, an hour later. Walking in UTC is also the quick way:
+    /// libical opens an ICU calendar in DTSTART's zone for every iterator and
+    /// works its offset out again on every field it reads.
+    static var iterationZone: OpaquePointer? { ZoneTable.utc }
 
     /// `rule` with UNTIL as the iterator must read it beside a DTSTART in
     /// `zone`. Beside a zoned DTSTART, libical reads a UTC UNTIL as an

@@ -363,10 +363,10 @@ import Testing
         #expect(try dailyStarts(tzid: "Asia/Tokyo", until: "20250305").last == "2025-03-04T01:00:00+01:00")
     }
 
-    /// A daily 02:30 in Berlin meets the spring gap on 2025-03-30: that
-    /// instance is read with the offset before the gap (3.3.5), 03:30+02:00,
-    /// and the next day is back at 02:30. A weekly 09:00 keeps 09:00 on the
-    /// wall clock across the change.
+    /// A daily 02:30 in Berlin meets the spring gap on 2025-03-30: a time
+    /// a rule generates that does not exist is ignored and not counted
+    /// (3.3.10), so COUNT=3 gives 03-29, 03-31 and 04-01 (docs/CONFORMANCE.md,
+    /// G1). A weekly 09:00 keeps 09:00 on the wall clock across the change.
     @Test func wallClockRulesAcrossAChangeOfOffset() throws {
         let loaded = try load("""
             BEGIN:VEVENT
@@ -382,8 +382,35 @@ import Testing
 
             """, window: AgendaWindow.days(14, from: CivilDate(iso: "2025-03-23")!, clock: berlinClock))
         #expect(spans(loaded).map { String($0.prefix(25)) } == [
-            "2025-03-24T09:00:00+01:00", "2025-03-29T02:30:00+01:00", "2025-03-30T03:30:00+02:00",
-            "2025-03-31T02:30:00+02:00", "2025-03-31T09:00:00+02:00",
+            "2025-03-24T09:00:00+01:00", "2025-03-29T02:30:00+01:00", "2025-03-31T02:30:00+02:00",
+            "2025-03-31T09:00:00+02:00", "2025-04-01T02:30:00+02:00",
         ])
+    }
+    // MARK: X-WR-TIMEZONE as its writers meant it (docs/CONFORMANCE.md, P2)
+
+    static let xwrPairs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/corpus/x-wr-timezone").standardized
+
+    /// The x-wr-timezone project's `.in` files and the `.out` files it makes
+    /// of them (every value in the zone, as the writer meant it): our agenda
+    /// of each is the same, 2019-2023 in Berlin and New York. Skipped
+    /// without the shared corpus.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: xwrPairs.path), "needs ../shared/corpus"))
+    func xWRTimezoneInputsReadAsTheirStandardForms() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: ConformanceCaseTests.xwrPairs.path).filter { $0.hasSuffix(".in.ics") }
+        #expect(names.count >= 8)
+        for zone in ["Europe/Berlin", "America/New_York"] {
+            let clock = ZoneClock(TimeZone(identifier: zone)!)
+            let window = AgendaWindow.through(CivilDate(iso: "2023-12-31")!, from: CivilDate(iso: "2019-01-01")!, clock: clock)
+            let iso = ISOTime(clock: clock)
+            func agenda(_ name: String) throws -> [String] {
+                let data = try Data(contentsOf: ConformanceCaseTests.xwrPairs.appendingPathComponent(name))
+                let loaded = try CalendarLoader(window: window).load(data, path: name, defaultName: name, source: ".")
+                return loaded.occurrences.map { "\($0.uid) \($0.start.map(iso.string) ?? "-") \($0.end.map(iso.string) ?? "-")" }.sorted()
+            }
+            for name in names {
+                let output = name.replacingOccurrences(of: ".in.ics", with: ".out.ics")
+                #expect(try agenda(name) == agenda(output), "\(name) in \(zone)")
+            }
+        }
     }
 }
