@@ -87,20 +87,27 @@ struct ChunkProcessor: @unchecked Sendable {
         // and the warning about its DTSTART says so.
         let skipped = record.kind == .event && record.dtstart == nil
         var startExplained = false
+        let lines = LineFinder(chunk, buffer)
+        // Lines rewritten before libical read them (PropertyGuard), where they are.
+        for note in out.repair.notes { out.warnings.append((note.line, "\(note.property): \(note.message) (in \(label))")) }
+        out.repair.notes = []
         for problem in record.problems {
             let property: String?, message: String
             var value: String? = nil
+            var foundLine: Int? = nil
             switch problem {
             case .libical(let name, let text, let quoted):
                 property = name
                 message = text
                 value = quoted
-            case .invalidTime(let name):
+            case .invalidTime(let name, let written):
                 property = name
-                let found = LineFinder.find(name, in: chunk, buffer).map { " \"\($0.value)\"" } ?? ""
-                message = "cannot read\(found) as a date or date-time"
+                let found = lines.find(name, value: written)
+                message = "cannot read\(found.map { " \"\($0.value)\"" } ?? "") as a date or date-time"
+                value = nil
+                foundLine = found?.line
             }
-            let at = property.flatMap { LineFinder.find($0, in: chunk, buffer, value: value)?.line } ?? line
+            let at = foundLine ?? property.flatMap { lines.find($0, value: value)?.line } ?? line
             let isStart = skipped && property == "DTSTART"
             startExplained = startExplained || isStart
             let isRecurrenceID = record.unreadableRecurrenceID && property == "RECURRENCE-ID"
@@ -108,7 +115,7 @@ struct ChunkProcessor: @unchecked Sendable {
                 + (isRecurrenceID ? "; the instance it changes is unknown, so it is skipped" : "")))
         }
         for unknown in record.unknownZones {
-            let at = LineFinder.find(unknown.property, in: chunk, buffer)?.line ?? line
+            let at = lines.find(unknown.property)?.line ?? line
             let why = zones.isUnusable(unknown.tzid) ? " (its VTIMEZONE has no usable STANDARD or DAYLIGHT rule)" : ""
             out.warnings.append((at, "\(unknown.property): unknown time zone \"\(unknown.tzid)\"\(why); read as floating time"))
         }
@@ -178,7 +185,7 @@ struct ChunkProcessor: @unchecked Sendable {
             if limited && maxRows < RecurrenceExpander.maxInstances {
                 cut += " (the file's budget of \(rowBudget) rows beyond one a day is spent)"
             }
-            out.cutWarning = (LineFinder.find("RRULE", in: chunk, buffer)?.line ?? line, "RRULE: \(cut) (in \(label))")
+            out.cutWarning = (lines.find("RRULE")?.line ?? line, "RRULE: \(cut) (in \(label))")
         }
     }
 }

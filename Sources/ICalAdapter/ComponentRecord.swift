@@ -40,7 +40,8 @@ struct ComponentRecord {
         /// `value` is the value it quotes, to find the line.
         case libical(property: String?, message: String, value: String?)
         /// A date or date-time whose fields do not make a real time (month 13, hour 25).
-        case invalidTime(property: String)
+        /// `value`: as libical writes it back, to find its line.
+        case invalidTime(property: String, value: String?)
     }
 
     struct RDate {
@@ -133,7 +134,7 @@ struct ComponentReader {
     private func time(_ p: OpaquePointer, _ value: icaltimetype, _ name: String, _ record: inout ComponentRecord) -> ZonedTime? {
         if icaltime_is_null_time(value) != 0 { return nil }
         guard ComponentReader.isReal(value) else {
-            record.problems.append(.invalidTime(property: name))
+            record.problems.append(.invalidTime(property: name, value: icalproperty_get_value_as_string(p).map { String(cString: $0) }))
             return nil
         }
         var zoned = ZonedTime(local: value, zone: nil)

@@ -59,6 +59,8 @@ struct RecurrenceExpander {
         let spanDays = min(max(Int(lookBehind / 86400) - 1, 1), windowDays)
         let limit = max(maxRows / spanDays, 1)
         var budget = ExpansionBudget()
+        var before = 0
+        let reachesFrom = window.start - max(lookBehind - 2 * 86400, 0) - 7200
 
         /// - Parameter time: `start.agendaTime` when the caller has it (it costs several zone lookups).
         func consider(_ start: ZonedTime, _ time: AgendaTime? = nil, periodEnd: AgendaTime? = nil) -> Bool {
@@ -68,11 +70,19 @@ struct RecurrenceExpander {
             else { return true }
             let instant = time.instant(in: clock)
             if instant >= earliest && instant < window.end {
+                // Instances too early to reach into the window (the look
+                // behind leaves two days for zones) have a limit of their
+                // own: a sub-daily series must not spend the window's rows
+                // before it starts.
+                if instant < reachesFrom {
+                    guard before < limit else { return true }
+                    before += 1
+                }
                 result.append(Instance(start: start, startTime: time, periodEnd: periodEnd))
             } else if keepLatestBefore && instant < earliest && instant > (latestBefore?.at ?? .distantPast) {
                 latestBefore = (Instance(start: start, startTime: time, periodEnd: periodEnd), instant)
             }
-            return result.count < limit
+            return result.count - before < limit
         }
 
         // RDATEs before DTSTART: an RDATE PERIOD that starts at DTSTART gives that instance its end.
@@ -92,12 +102,12 @@ struct RecurrenceExpander {
             // A sub-daily rule restarts an hour early, not a day: a day of
             // FREQ=SECONDLY is 86,400 steps.
             let skipTo = keepLatestBefore ? earliest - 2 * RecurrenceExpander.period(of: rule) : earliest - (RecurrenceExpander.isSubDaily(rule) ? 3600 : 86400)
-            guard result.count < limit else { break }
+            guard result.count - before < limit else { break }
             walk(rule, from: anchor, skipTo: skipTo, keepsLatestBefore: keepLatestBefore, budget: &budget, cut: &cut, consider)
         }
         if let latestBefore { result.append(latestBefore.instance) }
-        rows = result.count * spanDays
-        if result.count >= limit {
+        rows = (result.count - before) * spanDays
+        if result.count - before >= limit {
             limited = true
             cut = spanDays > 1
                 ? "more than \(limit) occurrences of \(spanDays) days each in the window; only the first \(limit) are listed"

@@ -96,36 +96,6 @@ final class ZoneTable: @unchecked Sendable {
         return count > 0
     }
 
-    /// Removes the RRULEs of a VTIMEZONE's observances that step through
-    /// hours, minutes or seconds, and returns them as written. No zone
-    /// changes its offset more than a few times a year, and libical expands
-    /// an observance's rule onset by onset up to 2037: `FREQ=MINUTELY` from
-    /// 1970 is thirty million onsets, minutes of work before any event is read.
-    static func removingSubDailyRules(_ vtimezone: OpaquePointer) -> [String] {
-        var removed: [String] = []
-        for kind in [ICAL_XSTANDARD_COMPONENT, ICAL_XDAYLIGHT_COMPONENT] {
-            var observance = icalcomponent_get_first_component(vtimezone, kind)
-            while let o = observance {
-                var doomed: [OpaquePointer] = []
-                var p = icalcomponent_get_first_property(o, ICAL_RRULE_PROPERTY)
-                while let rrule = p {
-                    let rule = icalproperty_get_rrule(rrule)
-                    if RecurrenceExpander.isSubDaily(rule) {
-                        removed.append(RuleCost.text(rule))
-                        doomed.append(rrule)
-                    }
-                    p = icalcomponent_get_next_property(o, ICAL_RRULE_PROPERTY)
-                }
-                for rrule in doomed {
-                    icalcomponent_remove_property(o, rrule)
-                    icalproperty_free(rrule)
-                }
-                observance = icalcomponent_get_next_component(vtimezone, kind)
-            }
-        }
-        return removed
-    }
-
     /// The first and last onset of a VTIMEZONE's observances, in seconds
     /// since the epoch (UTC); `last` is nil when a rule repeats without end.
     /// An RRULE with UNTIL counts as ending at UNTIL, one with COUNT at its
