@@ -88,9 +88,16 @@ struct ChunkProcessor: @unchecked Sendable {
         let skipped = record.kind == .event && record.dtstart == nil
         var startExplained = false
         let lines = LineFinder(chunk, buffer)
-        // Lines rewritten before libical read them (PropertyGuard), where they are.
-        for note in out.repair.notes { out.warnings.append((note.line, "\(note.property): \(note.message) (in \(label))")) }
+        // Lines rewritten before libical read them (PropertyGuard) come
+        // among libical's problems in the order of their lines.
+        var notes = out.repair.notes[...]
         out.repair.notes = []
+        func notesBefore(_ at: Int) {
+            while let note = notes.first, note.line <= at {
+                out.warnings.append((note.line, "\(note.property): \(note.message) (in \(label))"))
+                notes = notes.dropFirst()
+            }
+        }
         for problem in record.problems {
             let property: String?, message: String
             var value: String? = nil
@@ -111,9 +118,11 @@ struct ChunkProcessor: @unchecked Sendable {
             let isStart = skipped && property == "DTSTART"
             startExplained = startExplained || isStart
             let isRecurrenceID = record.unreadableRecurrenceID && property == "RECURRENCE-ID"
+            notesBefore(at)
             out.warnings.append((at, "\(property.map { "\($0): " } ?? "")\(message) (in \(label))\(isStart ? "; skipped" : "")"
                 + (isRecurrenceID ? "; the instance it changes is unknown, so it is skipped" : "")))
         }
+        notesBefore(Int.max)
         for unknown in record.unknownZones {
             let at = lines.find(unknown.property)?.line ?? line
             let why = zones.isUnusable(unknown.tzid) ? " (its VTIMEZONE has no usable STANDARD or DAYLIGHT rule)" : ""
