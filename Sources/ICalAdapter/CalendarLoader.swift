@@ -168,7 +168,7 @@ struct LoadRun {
                 let limited = zoneCost.limit(component)
                 component = limited.0
                 for warning in limited.1 { warn(chunk.firstLine, warning) }
-                if zones.define(vtimezone: component) == .noTZID {
+                if zones.define(vtimezone: component, calendar: chunk.calendar) == .noTZID {
                     warn(chunk.firstLine, "VTIMEZONE without TZID; ignored")
                 }
             } else {
@@ -178,7 +178,7 @@ struct LoadRun {
         let processor = ChunkProcessor(
             rowBudget: rowBudget,
             window: window, calendar: calendar, zones: zones,
-            reader: ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap(zones.zone(for:))),
+            reader: ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap { zones.zone(for: $0) }),
             prefilter: readsEveryComponent ? nil : WindowPrefilter(window: window, skipsRules: skipsRules))
         let items = chunks.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
         // Framing touched every page; from here on pages are read in order,
@@ -610,6 +610,13 @@ final class LineFinder {
             if wanted.hasPrefix(v) || v.split(separator: ",").contains(where: { $0 == wanted }) { return e }
         }
         return first
+    }
+
+    /// The `occurrence`-th line (from 0) of a property.
+    func find(_ property: String, occurrence: Int) -> (line: Int, value: String)? {
+        if byName == nil { index() }
+        guard let entries = byName?[property.uppercased()], occurrence < entries.count else { return nil }
+        return entries[occurrence]
     }
 
     /// The text as `value(at:)` shows it: at most 80 characters.

@@ -61,6 +61,8 @@ struct ChunkProcessor: @unchecked Sendable {
         defer { icalcomponent_free(component) }
         let isa = icalcomponent_isa(component)
         guard isa == ICAL_VEVENT_COMPONENT || isa == ICAL_VTODO_COMPONENT else { return out }
+        var reader = self.reader
+        reader.calendar = chunk.calendar
         let record = reader.read(component, kind: isa == ICAL_VEVENT_COMPONENT ? .event : .reminder)
         add(record, chunk: chunk, buffer: buffer, maxRows: maxRows, to: &out)
         return out
@@ -113,6 +115,10 @@ struct ChunkProcessor: @unchecked Sendable {
                 message = "cannot read\(found.map { " \"\($0.value)\"" } ?? "") as a date or date-time"
                 value = nil
                 foundLine = found?.line
+            case .repeated(let name, let times):
+                property = name
+                message = "given \(times) times in one component (RFC 5545 allows one); the first is read"
+                foundLine = lines.find(name, occurrence: 1)?.line
             }
             let at = foundLine ?? property.flatMap { lines.find($0, value: value)?.line } ?? line
             let isStart = skipped && property == "DTSTART"

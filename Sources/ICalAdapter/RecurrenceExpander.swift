@@ -48,7 +48,12 @@ struct RecurrenceExpander {
     ) -> [Instance] {
         var result: [Instance] = []
         var latestBefore: (instance: Instance, at: Date)? = nil
-        var seen = Set<Int64>()
+        // The instants listed, and the wall clock each was written at in
+        // its zone: two readings of one zone at the same instant are two
+        // instances (a whole local day a zone skipped, Pacific/Apia's
+        // 2011-12-30: its 09:00 moves forward by the gap, RFC 5545 3.3.5,
+        // onto the next day's 09:00, and both are listed, as the reference does).
+        var seen: [Int64: (wall: Int, zone: OpaquePointer?)] = [:]
         let excluded = Set(record.exdates.filter { !$0.isDate || anchor.isDate }.map { $0.matching(series: anchor).agendaTime.matchKey })
         let excludedDays = Set(record.exdates.filter { $0.isDate && !anchor.isDate }.map { $0.civilDate.dayKey })
         let clock = window.clock
@@ -66,8 +71,11 @@ struct RecurrenceExpander {
         func consider(_ start: ZonedTime, _ time: AgendaTime? = nil, periodEnd: AgendaTime? = nil) -> Bool {
             let time = time ?? start.agendaTime
             let key = time.matchKey
-            guard !excluded.contains(key), !(excludedDays.contains(start.civilDate.dayKey)), seen.insert(key).inserted
-            else { return true }
+            guard !excluded.contains(key), !(excludedDays.contains(start.civilDate.dayKey)) else { return true }
+            let wall = RecurrenceExpander.wallSeconds(start.local)
+            if let earlier = seen.updateValue((wall, start.zone), forKey: key) {
+                guard start.zone != nil, earlier.zone == start.zone, earlier.wall != wall else { return true }
+            }
             let instant = time.instant(in: clock)
             if instant >= earliest && instant < window.end {
                 // Instances too early to reach into the window (the look

@@ -16,10 +16,18 @@ internal import CLibical
 final class ZoneTable: @unchecked Sendable {
     private var defined: [String: OpaquePointer] = [:]
     private var resolved: [String: OpaquePointer?] = [:]
+    /// Per VCALENDAR of the file (`ComponentSplitter.Chunk.calendar`), the
+    /// zones it defines, when a TZID is defined in more than one: each
+    /// calendar's components are read in its own (RFC 5545 3.6.5).
+    private var definedIn: [Int: [String: OpaquePointer]] = [:]
+    private var definingCalendar: [String: Int] = [:]
+    private var redefined = Set<String>()
     private let lock = NSLock()
 
     deinit {
-        for zone in defined.values { icaltimezone_free(zone, 1) }
+        var owned = Set(defined.values)
+        for zones in definedIn.values { owned.formUnion(zones.values) }
+        for zone in owned { icaltimezone_free(zone, 1) }
     }
 
     enum Definition: Equatable {
@@ -47,7 +55,7 @@ final class ZoneTable: @unchecked Sendable {
     /// lacks DTSTART, TZOFFSETFROM or TZOFFSETTO (RFC 5545 3.6.5), would make
     /// libical read every time as UTC: its TZID is left to `builtin`.
     @discardableResult
-    func define(vtimezone component: OpaquePointer) -> Definition {
+    func define(vtimezone component: OpaquePointer, calendar: Int = 0) -> Definition {
         lock.lock()
         defer { lock.unlock() }
         let usable = ZoneTable.hasUsableObservances(component)
@@ -73,7 +81,21 @@ final class ZoneTable: @unchecked Sendable {
                 icalcomponent_free(merged)
             }
         }
-        if let old = defined[tzid] { icaltimezone_free(old, 1) }
+        if let old = defined[tzid] {
+            // Another definition of the TZID: one in another VCALENDAR keeps
+            // the earlier one for that calendar's components; in the same
+            // VCALENDAR the later one holds, and the earlier is freed.
+            let oldCalendar = definingCalendar[tzid] ?? calendar
+            if oldCalendar != calendar {
+                redefined.insert(tzid)
+                if definedIn[oldCalendar]?[tzid] == nil { definedIn[oldCalendar, default: [:]][tzid] = old }
+            } else {
+                if definedIn[calendar]?[tzid] == old { definedIn[calendar]?[tzid] = nil }
+                icaltimezone_free(old, 1)
+            }
+        }
+        definingCalendar[tzid] = calendar
+        if redefined.contains(tzid) { definedIn[calendar, default: [:]][tzid] = zone }
         defined[tzid] = zone
         resolved[tzid] = zone
         return .defined(tzid: tzid)
@@ -185,10 +207,13 @@ final class ZoneTable: @unchecked Sendable {
         return merged
     }
 
-    /// The zone a TZID names, or nil when neither the file nor libical knows it.
-    func zone(for tzid: String) -> OpaquePointer? {
+    /// The zone a TZID names, or nil when neither the file nor libical knows
+    /// it: the definition of the component's own VCALENDAR (`calendar`)
+    /// when the file defines the TZID in several, else the file's.
+    func zone(for tzid: String, calendar: Int = 0) -> OpaquePointer? {
         lock.lock()
         defer { lock.unlock() }
+        if !redefined.isEmpty, redefined.contains(tzid), let own = definedIn[calendar]?[tzid] { return own }
         if let known = resolved[tzid] { return known }
         let zone = ZoneTable.builtin(tzid)
         resolved[tzid] = zone
