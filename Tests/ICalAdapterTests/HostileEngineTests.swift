@@ -164,3 +164,73 @@ import Testing
         #expect(loaded.diagnostics.contains { $0.description.contains("more than 1000 rules in one component") && $0.line == 7 + 1000 })
     }
 }
+
+/// The lower-stakes engine classes of issue 14.
+@Suite struct EngineEdgeTests {
+    @Test(arguments: [
+        ("SUMMARY:6", "SUMMARY:First\nSUMMARY:Second\nDTSTART:20250303T100000Z\n", "2025-03-03T11:00:00+01:00"),
+        ("DTSTART:7", "SUMMARY:First\nDTSTART:20250304T100000Z\nDTSTART:20250305T100000Z\n", "2025-03-04T11:00:00+01:00"),
+        ("UID:6", "SUMMARY:First\nUID:other\nDTSTART:20250306T100000Z\n", "2025-03-06T11:00:00+01:00"),
+    ])
+    func aPropertyGivenTwiceWarnsAndTheFirstIsRead(_ propertyAndLine: String, _ body: String, _ start: String) throws {
+        let property = propertyAndLine.split(separator: ":")[0], line = propertyAndLine.split(separator: ":")[1]
+        let loaded = try load("BEGIN:VEVENT\nUID:r\n" + body + "END:VEVENT\n")
+        #expect(starts(loaded) == [start])
+        #expect(loaded.occurrences.first?.title == "First")
+        #expect(loaded.occurrences.first?.uid == "r")
+        #expect(loaded.diagnostics.count == 1)
+        let warning = try #require(loaded.diagnostics.first).description
+        #expect(warning.hasPrefix("test.ics:\(line): \(property): given 2 times") && warning.contains("the first is read"), "\(warning)")
+    }
+
+    @Test func anInstanceOnAWholeMissingDayMovesByTheGapAndIsKept() throws {
+        let apia = ZoneClock(TimeZone(identifier: "Pacific/Apia")!)
+        let window = AgendaWindow.days(10, from: CivilDate(iso: "2011-12-26")!, clock: apia)
+        let loaded = try load("BEGIN:VEVENT\nUID:a\nSUMMARY:a\nDTSTART;TZID=Pacific/Apia:20111227T090000\nRRULE:FREQ=DAILY;COUNT=7\nEND:VEVENT\n",
+            window: window)
+        let iso = ISOTime(clock: apia)
+        // December 30 did not happen in Apia: its 09:00 is read with the
+        // offset before the gap (RFC 5545 3.3.5), the instant of December 31's.
+        #expect(loaded.occurrences.compactMap { $0.start.map(iso.string) }.sorted() == [
+            "2011-12-27T09:00:00-10:00", "2011-12-28T09:00:00-10:00", "2011-12-29T09:00:00-10:00",
+            "2011-12-31T09:00:00+14:00", "2011-12-31T09:00:00+14:00", "2012-01-01T09:00:00+14:00", "2012-01-02T09:00:00+14:00",
+        ])
+    }
+
+    @Test func anInstanceInAnHourGapMovesByTheGap() throws {
+        let loaded = try load("BEGIN:VEVENT\nUID:g\nSUMMARY:g\nDTSTART;TZID=Europe/Berlin:20250329T023000\nRRULE:FREQ=DAILY;COUNT=3\nEND:VEVENT\n")
+        #expect(starts(loaded) == ["2025-03-29T02:30:00+01:00", "2025-03-30T03:30:00+02:00", "2025-03-31T02:30:00+02:00"])
+    }
+
+    func vcalendar(_ offset: String?, _ uid: String, day: Int, tzid: String = "Office") -> String {
+        let zone = offset.map {
+            "BEGIN:VTIMEZONE\nTZID:Office\nBEGIN:STANDARD\nTZOFFSETFROM:\($0)\nTZOFFSETTO:\($0)\nDTSTART:19700101T000000\nEND:STANDARD\nEND:VTIMEZONE\n"
+        } ?? ""
+        return "BEGIN:VCALENDAR\nVERSION:2.0\n" + zone
+            + "BEGIN:VEVENT\nUID:\(uid)\nSUMMARY:\(uid)\nDTSTART;TZID=\(tzid):202503\(String(format: "%02d", day))T090000\nEND:VEVENT\nEND:VCALENDAR\n"
+    }
+
+    func loadRaw(_ text: String) throws -> LoadedCalendar {
+        try CalendarLoader(window: march).load(Data(text.replacingOccurrences(of: "\n", with: "\r\n").utf8), path: "test.ics", defaultName: "test", source: ".")
+    }
+
+    @Test func eachConcatenatedCalendarKeepsItsOwnZones() throws {
+        let loaded = try loadRaw(vcalendar("+0100", "a", day: 4) + vcalendar("+0500", "b", day: 5) + vcalendar("-0300", "c", day: 6))
+        #expect(starts(loaded) == ["2025-03-04T09:00:00+01:00", "2025-03-05T05:00:00+01:00", "2025-03-06T13:00:00+01:00"])
+        #expect(loaded.diagnostics.isEmpty)
+    }
+
+    @Test func aCalendarWithoutTheZoneUsesTheFilesDefinition() throws {
+        // The second calendar names Office without defining it: the file's (the first calendar's) holds.
+        let loaded = try loadRaw(vcalendar("+0500", "a", day: 4) + vcalendar(nil, "b", day: 5))
+        #expect(starts(loaded) == ["2025-03-04T05:00:00+01:00", "2025-03-05T05:00:00+01:00"])
+    }
+
+    @Test func aZoneDefinedTwiceInOneCalendarTakesTheLater() throws {
+        let zones = ["+0100", "+0500"].map {
+            "BEGIN:VTIMEZONE\nTZID:Office\nBEGIN:STANDARD\nTZOFFSETFROM:\($0)\nTZOFFSETTO:\($0)\nDTSTART:19700101T000000\nEND:STANDARD\nEND:VTIMEZONE\n"
+        }.joined()
+        let loaded = try load(zones + "BEGIN:VEVENT\nUID:a\nSUMMARY:a\nDTSTART;TZID=Office:20250304T090000\nEND:VEVENT\n")
+        #expect(starts(loaded) == ["2025-03-04T05:00:00+01:00"])
+    }
+}
