@@ -89,7 +89,7 @@ struct ZoneCost {
     static let probe = 8
 
     /// The onsets a zone rule gives in the year from its DTSTART (at most
-    /// `probe`), or nil for a rule that steps through hours, minutes or
+    /// `probe`; a rule that ends within that year counts as a real one), or nil for a rule that steps through hours, minutes or
     /// seconds or that libical could not walk in bounded time.
     static func onsetsInAYear(_ rule: icalrecurrencetype, from dtstart: icaltimetype) -> Int? {
         if RecurrenceExpander.isSubDaily(rule) { return nil }
@@ -101,7 +101,9 @@ struct ZoneCost {
         var n = 0
         while n < probe {
             let next = icalrecur_iterator_next(iterator)
-            if icaltime_is_null_time(next) != 0 || utcSeconds(next) >= end { break }
+            // A rule that ends within its first year costs what it gave: no more than `probe`.
+            if icaltime_is_null_time(next) != 0 { return min(n, onsetsPerYear) }
+            if utcSeconds(next) >= end { break }
             n += 1
         }
         return n
