@@ -66,8 +66,84 @@ enum PropertyGuard {
                 return []
             }
         }
+        if isRule(text) && rangesHold(text) { return nil }  // every rule passes here: no allocation
         return rewriteLine(text, line: line, notes: &report.notes)
     }
+
+    /// Whether an unfolded rule's numbers are all in range (RFC 5545
+    /// 3.3.10), read from its bytes; false sends it to `checkRule`, which
+    /// also says what is wrong. A folded line, a quoted parameter or
+    /// anything unusual is left to `checkRule` too.
+    private static func rangesHold(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let n = text.count
+        while i < n, text[i] != 0x3A {
+            if text[i] == 0x22 || text[i] == 0x0A { return false }
+            i += 1
+        }
+        i += 1
+        var end = n
+        while end > i, text[end - 1] == 0x0A || text[end - 1] == 0x0D { end -= 1 }
+        while i < end {
+            // One part: KEY=VALUE[,VALUE...]
+            let keyStart = i
+            while i < end, text[i] != 0x3D, text[i] != 0x3B { i += 1 }
+            guard i < end, text[i] == 0x3D else { return false }
+            let key = UnsafeBufferPointer(rebasing: text[keyStart..<i])
+            i += 1
+            let limits = numericLimits(key)
+            while i < end, text[i] != 0x3B {
+                if text[i] == 0x0A || text[i] == 0x0D { return false }
+                guard let (low, high, signed, weekday) = limits else {
+                    i += 1
+                    continue
+                }
+                // One number of a list.
+                var negative = false
+                if text[i] == 0x2B || text[i] == 0x2D {
+                    negative = text[i] == 0x2D
+                    i += 1
+                }
+                var value = 0, digits = 0
+                while i < end, text[i] >= 0x30, text[i] <= 0x39 {
+                    value = value * 10 + Int(text[i] - 0x30)
+                    digits += 1
+                    if digits > 10 { return false }
+                    i += 1
+                }
+                if digits == 0 {
+                    guard weekday, !negative else { return false }
+                } else if value < low || value > high || (negative && !signed) {
+                    return false
+                }
+                while i < end, text[i] != 0x2C, text[i] != 0x3B { i += 1 }  // a weekday after the ordinal
+                if i < end, text[i] == 0x2C { i += 1 }
+            }
+            if i < end { i += 1 }
+        }
+        return true
+    }
+
+    /// The range of a rule part's numbers (`weekday`: BYDAY, whose numbers
+    /// are optional ordinals); nil for a part that holds no number to check.
+    private static func numericLimits(_ key: UnsafeBufferPointer<UInt8>) -> (low: Int, high: Int, signed: Bool, weekday: Bool)? {
+        func `is`(_ name: StaticString) -> Bool {
+            guard key.count == name.utf8CodeUnitCount else { return false }
+            for j in 0..<key.count where key[j] & 0xDF != name.utf8Start[j] & 0xDF { return false }
+            return true
+        }
+        if `is`("COUNT") { return (0, maxCount, false, false) }
+        if `is`("INTERVAL") { return (1, maxInterval, false, false) }
+        if `is`("BYDAY") { return (1, 53, true, true) }
+        for (name, range) in byteRanges where `is`(name) { return (range.min, range.max, range.signed, false) }
+        return nil
+    }
+
+    private static let byteRanges: [(StaticString, (min: Int, max: Int, signed: Bool))] = [
+        ("BYSECOND", (0, 60, false)), ("BYMINUTE", (0, 59, false)), ("BYHOUR", (0, 23, false)),
+        ("BYMONTHDAY", (1, 31, true)), ("BYYEARDAY", (1, 366, true)),
+        ("BYWEEKNO", (1, 53, true)), ("BYMONTH", (1, 12, false)), ("BYSETPOS", (1, 366, true)),
+    ]
 
     private static func isRule(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         let lower = (text.first ?? 0) | 0x20

@@ -72,7 +72,9 @@ struct RecurrenceExpander {
             let time = time ?? start.agendaTime
             let key = time.matchKey
             guard !excluded.contains(key), !(excludedDays.contains(start.civilDate.dayKey)) else { return true }
-            let wall = RecurrenceExpander.wallSeconds(start.local)
+            let t = start.local
+            // The wall clock's fields packed (not seconds: this runs for every instance).
+            let wall = ((((Int(t.year) &* 13 &+ Int(t.month)) &* 32 &+ Int(t.day)) &* 24 &+ Int(t.hour)) &* 60 &+ Int(t.minute)) &* 61 &+ Int(t.second)
             if let earlier = seen.updateValue((wall, start.zone), forKey: key) {
                 guard start.zone != nil, earlier.zone == start.zone, earlier.wall != wall else { return true }
             }
