@@ -78,7 +78,7 @@ enum PropertyGuard {
         var i = 0
         let n = text.count
         while i < n, text[i] != 0x3A {
-            if text[i] == 0x22 || text[i] == 0x0A { return false }
+            if text[i] == 0x22 || text[i] == 0x0A || text[i] == 0x3B { return false }  // quotes, folds, parameters
             i += 1
         }
         i += 1
@@ -239,16 +239,23 @@ enum PropertyGuard {
         return commas >= maxValues
     }
 
-    /// The parameters RFC 5545 defines first (TZID, VALUE, ...), then `X-`
-    /// and unknown ones while there is room.
+    /// The parameters RFC 5545 defines first (TZID, VALUE, ...; each once),
+    /// then `X-` and unknown ones while there is room.
     private static func keptParameters(_ parameters: [[UInt8]]) -> [[UInt8]] {
         let known: Set<String> = ["ALTREP", "CN", "CUTYPE", "DELEGATED-FROM", "DELEGATED-TO", "DIR", "ENCODING", "FMTTYPE",
             "FBTYPE", "LANGUAGE", "MEMBER", "PARTSTAT", "RANGE", "RELATED", "RELTYPE", "ROLE", "RSVP", "SENT-BY", "TZID", "VALUE"]
         var kept: [[UInt8]] = []
         var others: [[UInt8]] = []
+        var seen = Set<String>()
         for p in parameters {
             let end = p.firstIndex(of: 0x3D) ?? p.count
-            if known.contains(String(decoding: p[..<end], as: UTF8.self).uppercased()) { kept.append(p) } else { others.append(p) }
+            let name = String(decoding: p[..<end], as: UTF8.self).uppercased()
+            // A defined parameter given again says nothing more (the first is kept, as libical reads it).
+            if known.contains(name) {
+                if seen.insert(name).inserted { kept.append(p) }
+            } else {
+                others.append(p)
+            }
         }
         let room = max(0, maxParameters - kept.count)
         return kept + others.prefix(room)

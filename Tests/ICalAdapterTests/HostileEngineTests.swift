@@ -131,6 +131,14 @@ import Testing
         #expect(starts(loaded) == ["2025-03-05T15:00:00+01:00"])
     }
 
+    @Test func aRuleOrATimeWithThousandsOfParametersIsReadWhole() throws {
+        let params = (0..<5000).map { ";X-P\($0)=v\($0)" }.joined()
+        let repeated = String(repeating: ";TZID=America/New_York", count: 5000)
+        let loaded = try load("BEGIN:VEVENT\nUID:p\nSUMMARY:p\nDTSTART\(repeated):20250305T090000\nRRULE\(params):FREQ=DAILY;COUNT=2\nEND:VEVENT\n")
+        #expect(loaded.diagnostics.isEmpty)
+        #expect(starts(loaded) == ["2025-03-05T15:00:00+01:00", "2025-03-06T15:00:00+01:00"])
+    }
+
     @Test(arguments: ["FREQ=SECONDLY", "FREQ=MINUTELY;BYSECOND=0,10,20,30,40,50"])
     func aSubDailySeriesFromTheDayBeforeFillsTheWindow(_ rule: String) throws {
         let day = AgendaWindow.days(1, from: CivilDate(iso: "2025-03-01")!, clock: berlinClock)
