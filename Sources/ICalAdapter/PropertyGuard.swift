@@ -1,3 +1,5 @@
+import AgendaCore
+
 /// Content lines libical would cut or misread without a word, rewritten
 /// before it reads them (`TextRepair.copy` hands it each logical line that
 /// is long or is a rule).
@@ -91,6 +93,13 @@ enum PropertyGuard {
             guard i < end, text[i] == 0x3D else { return false }
             let key = UnsafeBufferPointer(rebasing: text[keyStart..<i])
             i += 1
+            if key.count == 5, key[0] | 0x20 == 0x75, key[1] | 0x20 == 0x6E, key[2] | 0x20 == 0x74, key[3] | 0x20 == 0x69, key[4] | 0x20 == 0x6C {
+                let start = i
+                while i < end, text[i] != 0x3B { i += 1 }
+                guard isRealUntil(Array(text[start..<i])) else { return false }
+                if i < end { i += 1 }
+                continue
+            }
             let limits = numericLimits(key)
             while i < end, text[i] != 0x3B {
                 if text[i] == 0x0A || text[i] == 0x0D { return false }
@@ -315,6 +324,10 @@ enum PropertyGuard {
                     why.append("COUNT=\(shortNumber(raw)) is more than libical can count (\(maxCount)); read as no COUNT (at one occurrence a second, that many run for over 68 years)")
                     continue
                 }
+            case "UNTIL":
+                if !isRealUntil(Array(raw.utf8)) {
+                    return .ignored(why: "cannot read \"\(shown)\": \(shownPart) is not valid (no such date or time); the rule is ignored")
+                }
             case "INTERVAL":
                 if let (negative, n) = signedMagnitude(raw), negative || n == 0 || n > maxInterval {
                     return .ignored(why: "cannot read \"\(shown)\": INTERVAL=\(shortNumber(raw)) is not valid (out of range: 1 to \(maxInterval)); the rule is ignored")
@@ -339,6 +352,28 @@ enum PropertyGuard {
         }
         guard !why.isEmpty else { return .fine }
         return .mended(rule: Array(kept.joined(separator: ";").utf8), why: "cannot read \"\(shown)\" as written: " + why.joined(separator: "; "))
+    }
+
+    /// Whether an UNTIL value is a real date or date-time: `YYYYMMDD`, or
+    /// with `THHMMSS` and an optional `Z`, whose fields exist (libical rolls
+    /// month 13 into the next year, March 32 into April). Other forms are
+    /// libical's to judge (it reads some that RFC 5545 does not allow).
+    static func isRealUntil(_ v: [UInt8]) -> Bool {
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= v.count else { return nil }
+            var n = 0
+            for b in v[from..<(from + count)] {
+                guard b >= 0x30, b <= 0x39 else { return nil }
+                n = n * 10 + Int(b - 0x30)
+            }
+            return n
+        }
+        guard v.count == 8 || v.count == 15 || v.count == 16, let year = number(0, 4), let month = number(4, 2), let day = number(6, 2)
+        else { return true }
+        guard (1...9999).contains(year), (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(year: year, month: month) else { return false }
+        guard v.count > 8 else { return true }
+        guard v[8] | 0x20 == 0x74, let hour = number(9, 2), let minute = number(11, 2), let second = number(13, 2) else { return true }
+        return hour <= 23 && minute <= 59 && second <= 60
     }
 
     private static let ranges: [String: (min: Int, max: Int, signed: Bool)] = [
