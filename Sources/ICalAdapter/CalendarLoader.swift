@@ -598,13 +598,15 @@ final class LineFinder {
         guard let entries = byName?[name], let first = entries.first else { return nil }
         guard let wanted else { return first }
         let key = name + "\u{0}" + LineFinder.cut(wanted)
-        if var slot = byValue[key] {
-            let e = slot.entries[min(slot.taken, slot.entries.count - 1)]
-            slot.taken += 1
-            byValue[key] = slot
-            return entries[e]
+        // The value, one item of a list, or the start of a value the line's end cut short (folded).
+        for key in [key, name + "\u{1}" + wanted, name + "\u{2}" + String(wanted.prefix(LineFinder.prefixLength))] {
+            if var slot = byValue[key] {
+                let e = slot.entries[min(slot.taken, slot.entries.count - 1)]
+                slot.taken += 1
+                byValue[key] = slot
+                return entries[e]
+            }
         }
-        // Cut short by the line's end (a folded value), or one of a list.
         for e in entries {
             let v = e.value.hasSuffix("…") ? String(e.value.dropLast()) : e.value
             if wanted.hasPrefix(v) || v.split(separator: ",").contains(where: { $0 == wanted }) { return e }
@@ -618,6 +620,9 @@ final class LineFinder {
         guard let entries = byName?[property.uppercased()], occurrence < entries.count else { return nil }
         return entries[occurrence]
     }
+
+    /// How much of a value's start finds a folded line.
+    static let prefixLength = 40
 
     /// The text as `value(at:)` shows it: at most 80 characters.
     private static func cut(_ text: String) -> String { text.count > 80 ? String(text.prefix(80)) + "…" : text }
@@ -636,8 +641,14 @@ final class LineFinder {
                 if j < lineEnd, buffer[j] == 0x3A || buffer[j] == 0x3B {
                     let name = String(decoding: UnsafeBufferPointer(rebasing: buffer[i..<j]), as: UTF8.self).uppercased()
                     let value = LineFinder.value(at: i, until: end, buffer)
-                    let key = name + "\u{0}" + value
-                    byValue[key, default: ([], 0)].entries.append(names[name, default: []].count)
+                    let entry = names[name, default: []].count
+                    byValue[name + "\u{0}" + value, default: ([], 0)].entries.append(entry)
+                    if value.contains(",") {
+                        for item in value.split(separator: ",") { byValue[name + "\u{1}" + item, default: ([], 0)].entries.append(entry) }
+                    }
+                    if value.count >= LineFinder.prefixLength {
+                        byValue[name + "\u{2}" + String(value.prefix(LineFinder.prefixLength)), default: ([], 0)].entries.append(entry)
+                    }
                     names[name, default: []].append((line, value))
                 }
             }
