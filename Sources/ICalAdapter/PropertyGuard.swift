@@ -100,6 +100,8 @@ enum PropertyGuard {
                 if i < end { i += 1 }
                 continue
             }
+            // RSCALE (RFC 7529): months and days of another calendar, left to checkRule.
+            if key.count == 6, key[0] | 0x20 == 0x72, key[1] | 0x20 == 0x73 { return false }
             let limits = numericLimits(key)
             while i < end, text[i] != 0x3B {
                 if text[i] == 0x0A || text[i] == 0x0D { return false }
@@ -310,6 +312,9 @@ enum PropertyGuard {
         var kept: [Substring] = []
         var why: [String] = []
         let shown = text.count > 80 ? String(text.prefix(80)) + "…" : text
+        // RFC 7529: with RSCALE, months and days are another calendar's
+        // (a 13th month): only what libical cannot hold (a 16-bit value) is out of range.
+        let otherCalendar = text.uppercased().contains("RSCALE=")
         for part in text.split(separator: ";", omittingEmptySubsequences: false) {
             guard let eq = part.firstIndex(of: "=") else {
                 kept.append(part)
@@ -333,7 +338,8 @@ enum PropertyGuard {
                     return .ignored(why: "cannot read \"\(shown)\": INTERVAL=\(shortNumber(raw)) is not valid (out of range: 1 to \(maxInterval)); the rule is ignored")
                 }
             default:
-                guard let range = ranges[key] else { break }
+                guard var range = ranges[key] else { break }
+                if otherCalendar { range = (0, Int(Int16.max), true) }
                 for item in raw.split(separator: ",", omittingEmptySubsequences: false) {
                     var number = item
                     if key == "BYDAY" {

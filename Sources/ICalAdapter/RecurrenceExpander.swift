@@ -48,12 +48,12 @@ struct RecurrenceExpander {
     ) -> [Instance] {
         var result: [Instance] = []
         var latestBefore: (instance: Instance, at: Date)? = nil
-        // The instants listed, and the wall clock each was written at in
-        // its zone: two readings of one zone at the same instant are two
+        // The instants listed, and the local date each was written on in
+        // its zone: two dates of one zone at the same instant are two
         // instances (a whole local day a zone skipped, Pacific/Apia's
         // 2011-12-30: its 09:00 moves forward by the gap, RFC 5545 3.3.5,
         // onto the next day's 09:00, and both are listed, as the reference does).
-        var seen: [Int64: (wall: Int, zone: OpaquePointer?)] = [:]
+        var seen: [Int64: (date: Int, zone: OpaquePointer?)] = [:]
         let excluded = Set(record.exdates.filter { !$0.isDate || anchor.isDate }.map { $0.matching(series: anchor).agendaTime.matchKey })
         let excludedDays = Set(record.exdates.filter { $0.isDate && !anchor.isDate }.map { $0.civilDate.dayKey })
         let clock = window.clock
@@ -73,10 +73,12 @@ struct RecurrenceExpander {
             let key = time.matchKey
             guard !excluded.contains(key), !(excludedDays.contains(start.civilDate.dayKey)) else { return true }
             let t = start.local
-            // The wall clock's fields packed (not seconds: this runs for every instance).
-            let wall = ((((Int(t.year) &* 13 &+ Int(t.month)) &* 32 &+ Int(t.day)) &* 24 &+ Int(t.hour)) &* 60 &+ Int(t.minute)) &* 61 &+ Int(t.second)
-            if let earlier = seen.updateValue((wall, start.zone), forKey: key) {
-                guard start.zone != nil, earlier.zone == start.zone, earlier.wall != wall else { return true }
+            // The local date's fields packed (not days: this runs for every instance).
+            let date = (Int(t.year) &* 13 &+ Int(t.month)) &* 32 &+ Int(t.day)
+            if let earlier = seen.updateValue((date, start.zone), forKey: key) {
+                // An hour a zone skips (an hourly rule's 02:00 on the day
+                // clocks go forward) is the instance of 03:00: one.
+                guard start.zone != nil, earlier.zone == start.zone, earlier.date != date else { return true }
             }
             let instant = time.instant(in: clock)
             if instant >= earliest && instant < window.end {

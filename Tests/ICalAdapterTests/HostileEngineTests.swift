@@ -99,6 +99,9 @@ import Testing
             + "RRULE:FREQ=YEARLY;BYYEARDAY=-366,366,1;BYSETPOS=-366,1\nRRULE:FREQ=YEARLY;BYWEEKNO=-53,53;BYDAY=MO\n"
             + "END:VEVENT\n")
         #expect(loaded.diagnostics.isEmpty)
+        // RFC 7529: another calendar's 13th month is in range (what libical makes of it is libical's).
+        let rscale = try load("BEGIN:VEVENT\nUID:r\nSUMMARY:R\nDTSTART:20250303T100000Z\nRRULE:RSCALE=ETHIOPIC;FREQ=MONTHLY;BYMONTH=13\nEND:VEVENT\n")
+        #expect(!rscale.diagnostics.contains { $0.description.contains("is not valid") })
     }
 
     // MARK: 4. Lists libical would cut
