@@ -165,7 +165,7 @@ struct LoadRun {
         for chunk in chunks where chunk.name == "VTIMEZONE" {
             guard var component = parse(chunk, buffer) else { continue }
             if icalcomponent_isa(component) == ICAL_VTIMEZONE_COMPONENT {
-                let limited = zoneCost.limit(component)
+                let limited = zoneCost.limit(component, calendar: chunk.calendar)
                 component = limited.0
                 for warning in limited.1 { warn(chunk.firstLine, warning) }
                 if zones.define(vtimezone: component, calendar: chunk.calendar) == .noTZID {

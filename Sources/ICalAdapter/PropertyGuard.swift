@@ -143,6 +143,8 @@ enum PropertyGuard {
             for j in 0..<key.count where key[j] & 0xDF != name.utf8Start[j] & 0xDF { return false }
             return true
         }
+        let first = (key.first ?? 0) | 0x20
+        guard first == 0x62 || first == 0x63 || first == 0x69 else { return nil }  // BY..., COUNT, INTERVAL; not FREQ, WKST
         if `is`("COUNT") { return (0, maxCount, false, false) }
         if `is`("INTERVAL") { return (1, maxInterval, false, false) }
         if `is`("BYDAY") { return (1, 53, true, true) }

@@ -28,11 +28,18 @@ struct ZoneCost {
 
     var budget = ZoneCost.onsetsPerFile
     private var budgetWarned = false
+    /// What each zone kept so far was charged, per VCALENDAR and TZID: a
+    /// later definition of the same zone in the same calendar replaces it
+    /// (files that repeat a VTIMEZONE before every event pay for one).
+    private var charged: [String: Int] = [:]
+    /// The onsets a year of each rule met, by rule and DTSTART: a file
+    /// that repeats its zones asks libical (an ICU calendar per rule) once.
+    private var verdicts: [String: Int?] = [:]
 
     /// A parsed VTIMEZONE without what would cost too much (the same
     /// component, or a new one when something was left out: the old one is
     /// freed), and a warning for each thing left out.
-    mutating func limit(_ vtimezone: OpaquePointer) -> (OpaquePointer, [String]) {
+    mutating func limit(_ vtimezone: OpaquePointer, calendar: Int = 0) -> (OpaquePointer, [String]) {
         var warnings: [String] = []
         var onsets = 0
         var doomed = Set<OpaquePointer>()
@@ -42,7 +49,15 @@ struct ZoneCost {
             var p = icalcomponent_get_first_property(o, ICAL_RRULE_PROPERTY)
             while let rrule = p {
                 let rule = icalproperty_get_rrule(rrule)
-                switch ZoneCost.onsetsInAYear(rule, from: dtstart) {
+                let key = "\(RuleCost.text(rule))@\(dtstart.year)-\(dtstart.month)-\(dtstart.day)T\(dtstart.hour):\(dtstart.minute):\(dtstart.second)"
+                let verdict: Int?
+                if let known = verdicts[key] {
+                    verdict = known
+                } else {
+                    verdict = ZoneCost.onsetsInAYear(rule, from: dtstart)
+                    verdicts[key] = verdict
+                }
+                switch verdict {
                 case nil:
                     warnings.append("VTIMEZONE: RRULE \(RuleCost.text(rule)) changes the offset every hour or more often, as no time zone does; the rule is ignored")
                     doomed.insert(rrule)
@@ -62,6 +77,8 @@ struct ZoneCost {
             onsets += icalcomponent_count_properties(o, ICAL_RDATE_PROPERTY).asInt
         }
         let tzid = icalcomponent_get_first_property(vtimezone, ICAL_TZID_PROPERTY).flatMap { icalproperty_get_tzid($0) }.map { String(cString: $0) } ?? ""
+        let chargeKey = "\(calendar)\u{0}\(tzid)"
+        if let earlier = charged[chargeKey] { budget += earlier }  // replaced: its onsets are not expanded
         var dropsEveryRule = false
         if onsets > ZoneCost.onsetsPerZone {
             dropsEveryRule = true
@@ -76,6 +93,7 @@ struct ZoneCost {
             onsets = ZoneCost.observances(vtimezone).count
         }
         budget = max(0, budget - onsets)
+        charged[chargeKey] = onsets
         guard dropsEveryRule || !doomed.isEmpty else { return (vtimezone, warnings) }
         let kept = ZoneCost.copy(vtimezone) { p in
             let kind = icalproperty_isa(p)

@@ -58,6 +58,10 @@ import Testing
         #expect(loaded.occurrences.count == 250)
         #expect(loaded.diagnostics.count == 1)
         #expect(loaded.diagnostics.first?.description.contains("the file's time zones would make more than 200000 offset changes") == true)
+        // One zone repeated before each of 300 events (as some exporters write): one zone's cost.
+        let repeated = try load((0..<300).map { vtimezone("Z/same", daylight: ["FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU"]) + event("e\($0)", tzid: "Z/same") }.joined())
+        #expect(repeated.diagnostics.isEmpty)
+        #expect(repeated.occurrences.count == 300)
         // Below the budget: no warning.
         let few = try load((0..<100).map { vtimezone("Z/\($0)", daylight: ["FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU"]) }.joined() + event("e", tzid: "Z/7"))
         #expect(few.diagnostics.isEmpty)
