@@ -223,7 +223,7 @@ public struct AgendaBuilder: Sendable {
             var second = 0
             if day == first {
                 timing = .starts(s)
-                second = clock.secondsIntoDay(of: s)
+                second = clock.elapsedSecondsIntoDay(of: s)
             } else if day == last && e < clock.startOfDay(day.adding(days: 1)) {
                 timing = .continues(until: e)
             } else {
@@ -257,7 +257,7 @@ public struct AgendaBuilder: Sendable {
             day = clock.civilDate(of: instant)
             timing = isDue ? .due(instant) : .starts(instant)
             rank = 1
-            second = clock.secondsIntoDay(of: instant)
+            second = clock.elapsedSecondsIntoDay(of: instant)
         }
         var listed = day
         if day < today && !completedOrCancelled(occurrence) {

@@ -62,6 +62,19 @@ public struct ZoneClock: Sendable {
         let r = w % 86400
         return r < 0 ? r + 86400 : r
     }
+
+    /// Seconds elapsed since local midnight at an instant: the wall clock's
+    /// reading corrected by any change of offset since midnight, so that in
+    /// the hour a fall-back repeats, 02:30 the second time sorts after 02:45
+    /// the first time (the order of the instants).
+    public func elapsedSecondsIntoDay(of instant: Date) -> Int {
+        let offset = offset(at: instant)
+        let w = Int((instant.timeIntervalSince1970 + TimeInterval(offset)).rounded(.down))
+        var r = w % 86400
+        if r < 0 { r += 86400 }
+        let midnightOffset = self.offset(at: instant - TimeInterval(r))
+        return r + midnightOffset - offset
+    }
 }
 
 /// A zone's UTC offset changes from 1900 to 2100, found once with

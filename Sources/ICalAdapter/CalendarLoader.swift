@@ -113,6 +113,8 @@ struct LoadRun {
     let calendar: CalendarInfo
     let path: String
     let zones = ZoneTable()
+    /// What the file's VTIMEZONEs may cost libical together.
+    var zoneCost = ZoneCost()
     var diagnostics: [Diagnostic] = []
     /// Components without RECURRENCE-ID, and the UIDs of masters and overrides, per kind, for the counts.
     var masterCount: [ComponentRecord.Kind: Int] = [:]
@@ -172,12 +174,12 @@ struct LoadRun {
     mutating func read(_ chunks: [ComponentSplitter.Chunk], from buffer: UnsafeBufferPointer<UInt8>, wrTimezone: String? = nil) {
         // Zones first: a VTIMEZONE may follow the events that use it.
         for chunk in chunks where chunk.name == "VTIMEZONE" {
-            guard let component = parse(chunk, buffer) else { continue }
+            guard var component = parse(chunk, buffer) else { continue }
             if icalcomponent_isa(component) == ICAL_VTIMEZONE_COMPONENT {
-                for rule in ZoneTable.removingSubDailyRules(component) {
-                    warn(Warning(chunk.firstLine, "VTIMEZONE: sub-daily rule", "VTIMEZONE: RRULE \(rule) changes the offset every hour or more often, as no time zone does; the rule is ignored"))
-                }
-                if zones.define(vtimezone: component) == .noTZID {
+                let limited = zoneCost.limit(component, calendar: chunk.calendar)
+                component = limited.0
+                for warning in limited.1 { warn(Warning(chunk.firstLine, warning)) }
+                if zones.define(vtimezone: component, calendar: chunk.calendar) == .noTZID {
                     warn(Warning(chunk.firstLine, "VTIMEZONE without TZID", "VTIMEZONE without TZID; ignored"))
                 }
             } else {
@@ -185,14 +187,14 @@ struct LoadRun {
             }
         }
         let items = chunks.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
-        let reader = ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap(zones.zone(for:)))
+        let reader = ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap { zones.zone(for: $0) })
         var processor = ChunkProcessor(
             rowBudget: rowBudget,
             window: window, calendar: calendar, zones: zones,
             reader: reader,
             prefilter: readsEveryComponent ? nil : WindowPrefilter(window: window, skipsRules: skipsRules),
             futureReach: skipsRules ? [:] : FutureReach.scan(items, buffer, reader: reader))
-        processor.calendarZone = zones.soleDefinition ?? wrTimezone.flatMap(zones.zone(for:))
+        processor.calendarZone = zones.soleDefinition ?? wrTimezone.flatMap { zones.zone(for: $0) }
         // Framing touched every page; from here on pages are read in order,
         // and each stretch is given back once passed.
         var released = 0
@@ -276,6 +278,7 @@ struct LoadRun {
     private mutating func takeWarnings(of processed: ProcessedChunk) {
         for w in processed.framingWarnings { warn(w) }
         for w in textRepair.absorb(processed.repair) { warn(w) }
+        for note in processed.repair.notes { warn(Warning(note.line, "\(note.property): \(note.message)")) }
         for w in processed.warnings { warn(w) }
     }
 
@@ -677,39 +680,91 @@ struct OverrideKey: Hashable {
     }
 }
 
-/// Finds a property inside a framed component, for warnings: its line
-/// number and its value as written.
-enum LineFinder {
-    /// - Parameter value: when given, the line whose value starts with it
-    ///   (the first line of the property otherwise).
-    static func find(_ property: String, in chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>, value wanted: String? = nil)
-        -> (line: Int, value: String)?
-    {
-        var first: (line: Int, value: String)? = nil
-        let name = Array(property.uppercased().utf8)
-        var line = chunk.firstLine
-        var i = chunk.range.lowerBound
-        var atLineStart = true
-        while i < chunk.range.upperBound {
-            if atLineStart, i + name.count < chunk.range.upperBound {
-                var match = true
-                for (j, c) in name.enumerated() where buffer[i + j] & 0xDF != c & 0xDF {
-                    match = false
-                    break
-                }
-                let after = buffer[i + name.count]
-                if match && (after == 0x3A || after == 0x3B) {
-                    let found = (line: line, value: value(at: i, until: chunk.range.upperBound, buffer))
-                    guard let wanted else { return found }
-                    if wanted.hasPrefix(found.value.hasSuffix("…") ? String(found.value.dropLast()) : found.value) { return found }
-                    first = first ?? found
-                }
+/// Finds properties inside a framed component, for warnings: their line
+/// numbers and values as written. The component's lines are indexed once,
+/// when the first warning asks, so that a component with ten thousand bad
+/// values costs ten thousand lookups, not ten thousand passes over it; each
+/// lookup by value takes the next line with that value, so that every
+/// warning names its own line.
+final class LineFinder {
+    private let chunk: ComponentSplitter.Chunk
+    private let buffer: UnsafeBufferPointer<UInt8>
+    private var byName: [String: [(line: Int, value: String)]]? = nil
+    /// Per property and value (as `value` cuts it), the entries of `byName`, and how many were taken.
+    private var byValue: [String: (entries: [Int], taken: Int)] = [:]
+
+    init(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) {
+        self.chunk = chunk
+        self.buffer = buffer
+    }
+
+    /// - Parameter value: when given, the line of that value (a line whose
+    ///   value starts with it, or lists it, when none is exactly it; the
+    ///   first line of the property otherwise).
+    func find(_ property: String, value wanted: String? = nil) -> (line: Int, value: String)? {
+        let name = property.uppercased()
+        if byName == nil { index() }
+        guard let entries = byName?[name], let first = entries.first else { return nil }
+        guard let wanted else { return first }
+        let key = name + "\u{0}" + LineFinder.cut(wanted)
+        // The value, one item of a list, or the start of a value the line's end cut short (folded).
+        for key in [key, name + "\u{1}" + wanted, name + "\u{2}" + String(wanted.prefix(LineFinder.prefixLength))] {
+            if var slot = byValue[key] {
+                let e = slot.entries[min(slot.taken, slot.entries.count - 1)]
+                slot.taken += 1
+                byValue[key] = slot
+                return entries[e]
             }
-            atLineStart = buffer[i] == 0x0A
-            if atLineStart { line += 1 }
-            i += 1
+        }
+        for e in entries {
+            let v = e.value.hasSuffix("…") ? String(e.value.dropLast()) : e.value
+            if wanted.hasPrefix(v) || v.split(separator: ",").contains(where: { $0 == wanted }) { return e }
         }
         return first
+    }
+
+    /// The `occurrence`-th line (from 0) of a property.
+    func find(_ property: String, occurrence: Int) -> (line: Int, value: String)? {
+        if byName == nil { index() }
+        guard let entries = byName?[property.uppercased()], occurrence < entries.count else { return nil }
+        return entries[occurrence]
+    }
+
+    /// How much of a value's start finds a folded line.
+    static let prefixLength = 40
+
+    /// The text as `value(at:)` shows it: at most 80 characters.
+    private static func cut(_ text: String) -> String { text.count > 80 ? String(text.prefix(80)) + "…" : text }
+
+    /// One pass over the component: every line that is not a fold.
+    private func index() {
+        var names: [String: [(line: Int, value: String)]] = [:]
+        var line = chunk.firstLine
+        var i = chunk.range.lowerBound
+        let end = chunk.range.upperBound
+        while i < end {
+            let lineEnd = ComponentSplitter.lineFeed(in: buffer, from: i, before: end)
+            if buffer[i] != 0x20 && buffer[i] != 0x09 {
+                var j = i
+                while j < lineEnd, buffer[j] != 0x3A, buffer[j] != 0x3B, j - i < 64 { j += 1 }
+                if j < lineEnd, buffer[j] == 0x3A || buffer[j] == 0x3B {
+                    let name = String(decoding: UnsafeBufferPointer(rebasing: buffer[i..<j]), as: UTF8.self).uppercased()
+                    let value = LineFinder.value(at: i, until: end, buffer)
+                    let entry = names[name, default: []].count
+                    byValue[name + "\u{0}" + value, default: ([], 0)].entries.append(entry)
+                    if value.contains(",") {
+                        for item in value.split(separator: ",") { byValue[name + "\u{1}" + item, default: ([], 0)].entries.append(entry) }
+                    }
+                    if value.count >= LineFinder.prefixLength {
+                        byValue[name + "\u{2}" + String(value.prefix(LineFinder.prefixLength)), default: ([], 0)].entries.append(entry)
+                    }
+                    names[name, default: []].append((line, value))
+                }
+            }
+            line += 1
+            i = lineEnd + 1
+        }
+        byName = names
     }
 
     /// The text after the first unquoted colon of the line starting at `start`.

@@ -72,6 +72,8 @@ struct ChunkProcessor: @unchecked Sendable {
         defer { icalcomponent_free(component) }
         let isa = icalcomponent_isa(component)
         guard isa == ICAL_VEVENT_COMPONENT || isa == ICAL_VTODO_COMPONENT else { return out }
+        var reader = self.reader
+        reader.calendar = chunk.calendar
         let record = reader.read(component, kind: isa == ICAL_VEVENT_COMPONENT ? .event : .reminder)
         add(record, chunk: chunk, buffer: buffer, maxRows: maxRows, to: &out)
         return out
@@ -98,20 +100,38 @@ struct ChunkProcessor: @unchecked Sendable {
         // and the warning about its DTSTART says so.
         let skipped = record.kind == .event && record.dtstart == nil
         var startExplained = false
+        let lines = LineFinder(chunk, buffer)
+        // Lines rewritten before libical read them (PropertyGuard) come
+        // among libical's problems in the order of their lines.
+        var notes = out.repair.notes[...]
+        out.repair.notes = []
+        func notesBefore(_ at: Int) {
+            while let note = notes.first, note.line <= at {
+                out.warnings.append(Warning(note.line, "\(note.property): \(note.message) (in \(label))"))
+                notes = notes.dropFirst()
+            }
+        }
         for problem in record.problems {
             let property: String?, message: String
             var value: String? = nil
+            var foundLine: Int? = nil
             switch problem {
             case .libical(let name, let text, let quoted):
                 property = name
                 message = text
                 value = quoted
-            case .invalidTime(let name):
+            case .invalidTime(let name, let written):
                 property = name
-                let found = LineFinder.find(name, in: chunk, buffer).map { " \"\($0.value)\"" } ?? ""
-                message = "cannot read\(found) as a date or date-time"
+                let found = lines.find(name, value: written)
+                message = "cannot read\(found.map { " \"\($0.value)\"" } ?? "") as a date or date-time"
+                value = nil
+                foundLine = found?.line
+            case .repeated(let name, let times):
+                property = name
+                message = "given \(times) times in one component (RFC 5545 allows one); the first is read"
+                foundLine = lines.find(name, occurrence: 1)?.line
             }
-            let at = property.flatMap { LineFinder.find($0, in: chunk, buffer, value: value)?.line } ?? line
+            let at = foundLine ?? property.flatMap { lines.find($0, value: value)?.line } ?? line
             let isStart = skipped && property == "DTSTART"
             startExplained = startExplained || isStart
             let isRecurrenceID = record.unreadableRecurrenceID && property == "RECURRENCE-ID"
@@ -124,15 +144,17 @@ struct ChunkProcessor: @unchecked Sendable {
             // value quoted after a colon ("Got a data line…: some text").
             let named = property.flatMap { LibicalMessages.isKnownProperty($0) ? "\($0): " : nil } ?? ""
             let what = Warning.kind(describing: message).split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+            notesBefore(at)
             out.warnings.append(Warning(at, named + what + outcome, text, changesAgenda: changes))
         }
         for guess in record.guessedZones {
-            let at = LineFinder.find(guess.property, in: chunk, buffer)?.line ?? line
+            let at = lines.find(guess.property)?.line ?? line
             out.warnings.append(Warning(at, "guessed zone \(guess.tzid)",
                 "\(guess.property): time zone \"\(guess.tzid)\" is defined nowhere in the file; read as \(guess.iana), the zone its name describes"))
         }
+        notesBefore(Int.max)
         for unknown in record.unknownZones {
-            let at = LineFinder.find(unknown.property, in: chunk, buffer)?.line ?? line
+            let at = lines.find(unknown.property)?.line ?? line
             let why = zones.isUnusable(unknown.tzid) ? " (its VTIMEZONE has no usable STANDARD or DAYLIGHT rule)" : ""
             out.warnings.append(Warning(at, "unknown zone \(unknown.tzid)", "\(unknown.property): unknown time zone \"\(unknown.tzid)\"\(why); read as floating time"))
         }
@@ -231,7 +253,7 @@ struct ChunkProcessor: @unchecked Sendable {
             if limited && maxRows < RecurrenceExpander.maxInstances {
                 cut += " (the file's budget of \(rowBudget) rows beyond one a day is spent)"
             }
-            out.cutWarning = Warning(LineFinder.find("RRULE", in: chunk, buffer)?.line ?? line, "RRULE: \(cut) (in \(label))")
+            out.cutWarning = Warning(LineFinder(chunk, buffer).find("RRULE")?.line ?? line, "RRULE: \(cut) (in \(label))")
         }
     }
 }

@@ -43,7 +43,10 @@ struct ComponentRecord {
         /// `value` is the value it quotes, to find the line.
         case libical(property: String?, message: String, value: String?)
         /// A date or date-time whose fields do not make a real time (month 13, hour 25).
-        case invalidTime(property: String)
+        /// A property RFC 5545 allows once, given `times` times: the first is read.
+        case repeated(property: String, times: Int)
+        /// `value`: as libical writes it back, to find its line.
+        case invalidTime(property: String, value: String?)
     }
 
     struct RDate {
@@ -63,13 +66,26 @@ struct ComponentReader {
     /// The zone floating date-times are read in (the calendar's
     /// `X-WR-TIMEZONE`), or nil to keep them floating.
     var floatingZone: OpaquePointer? = nil
+    /// The VCALENDAR of the file the component is in (its own VTIMEZONEs hold).
+    var calendar = 0
 
     func read(_ component: OpaquePointer, kind: ComponentRecord.Kind) -> ComponentRecord {
         var record = ComponentRecord(kind: kind)
+        // How often each property RFC 5545 allows once was given: the first is read.
+        var seen: UInt32 = 0
+        var given: [Int: Int] = [:]  // the ones given more than once: how often
         var property = icalcomponent_get_first_property(component, ICAL_ANY_PROPERTY)
         while let p = property {
             defer { property = icalcomponent_get_next_property(component, ICAL_ANY_PROPERTY) }
-            switch icalproperty_isa(p) {
+            let isa = icalproperty_isa(p)
+            if let i = ComponentReader.onceIndex(isa) {
+                if seen & (1 << i) != 0 {
+                    given[i, default: 1] += 1
+                    continue
+                }
+                seen |= 1 << i
+            }
+            switch isa {
             case ICAL_UID_PROPERTY: record.uid = text(icalproperty_get_uid(p)) ?? ""
             case ICAL_SUMMARY_PROPERTY: record.summary = text(icalproperty_get_summary(p)) ?? ""
             case ICAL_LOCATION_PROPERTY: record.location = text(icalproperty_get_location(p))
@@ -124,6 +140,9 @@ struct ComponentReader {
             default: break
             }
         }
+        for (i, times) in given.sorted(by: { $0.key < $1.key }) {
+            record.problems.append(.repeated(property: ComponentReader.once[i].name, times: times))
+        }
         return record
     }
 
@@ -139,6 +158,35 @@ struct ComponentReader {
         "PERCENT-COMPLETE", "CATEGORIES", "TRANSP",
     ]
 
+    /// Properties RFC 5545 3.6.1 and 3.6.2 allow once in a VEVENT or VTODO, that are read here.
+    static let once: [(kind: icalproperty_kind, name: String)] = [
+        (ICAL_UID_PROPERTY, "UID"), (ICAL_SUMMARY_PROPERTY, "SUMMARY"), (ICAL_DTSTART_PROPERTY, "DTSTART"),
+        (ICAL_DTEND_PROPERTY, "DTEND"), (ICAL_DUE_PROPERTY, "DUE"), (ICAL_DURATION_PROPERTY, "DURATION"),
+        (ICAL_RECURRENCEID_PROPERTY, "RECURRENCE-ID"), (ICAL_LOCATION_PROPERTY, "LOCATION"),
+        (ICAL_DESCRIPTION_PROPERTY, "DESCRIPTION"), (ICAL_STATUS_PROPERTY, "STATUS"), (ICAL_SEQUENCE_PROPERTY, "SEQUENCE"),
+        (ICAL_PRIORITY_PROPERTY, "PRIORITY"), (ICAL_PERCENTCOMPLETE_PROPERTY, "PERCENT-COMPLETE"),
+    ]
+
+    /// The place of a property kind in `once` (a switch: it runs for every property read).
+    static func onceIndex(_ kind: icalproperty_kind) -> Int? {
+        switch kind {
+        case ICAL_UID_PROPERTY: 0
+        case ICAL_SUMMARY_PROPERTY: 1
+        case ICAL_DTSTART_PROPERTY: 2
+        case ICAL_DTEND_PROPERTY: 3
+        case ICAL_DUE_PROPERTY: 4
+        case ICAL_DURATION_PROPERTY: 5
+        case ICAL_RECURRENCEID_PROPERTY: 6
+        case ICAL_LOCATION_PROPERTY: 7
+        case ICAL_DESCRIPTION_PROPERTY: 8
+        case ICAL_STATUS_PROPERTY: 9
+        case ICAL_SEQUENCE_PROPERTY: 10
+        case ICAL_PRIORITY_PROPERTY: 11
+        case ICAL_PERCENTCOMPLETE_PROPERTY: 12
+        default: nil
+        }
+    }
+
     private func text(_ pointer: UnsafePointer<CChar>?) -> String? {
         guard let pointer else { return nil }
         let s = String(cString: pointer)
@@ -149,7 +197,7 @@ struct ComponentReader {
     private func time(_ p: OpaquePointer, _ value: icaltimetype, _ name: String, _ record: inout ComponentRecord) -> ZonedTime? {
         if icaltime_is_null_time(value) != 0 { return nil }
         guard ComponentReader.isReal(value) else {
-            record.problems.append(.invalidTime(property: name))
+            record.problems.append(.invalidTime(property: name, value: icalproperty_get_value_as_string(p).map { String(cString: $0) }))
             return nil
         }
         var zoned = ZonedTime(local: value, zone: nil)
@@ -160,7 +208,7 @@ struct ComponentReader {
         }
         if let param = icalproperty_get_first_parameter(p, ICAL_TZID_PARAMETER), let tzid = icalparameter_get_tzid(param) {
             let id = String(cString: tzid)
-            if let zone = zones.zone(for: id) {
+            if let zone = zones.zone(for: id, calendar: calendar) {
                 zoned.zone = zone
             } else if let guess = zones.guessed(id) {
                 zoned.zone = guess.zone

@@ -27,6 +27,9 @@ struct ComponentSplitter {
         /// What to mend before libical reads the chunk (ChunkText does it);
         /// nil for a well-formed component.
         var repairs: Repairs? = nil
+        /// Which VCALENDAR of the file holds it (files and standard input
+        /// may hold several one after the other): each has its own VTIMEZONEs.
+        var calendar = 0
     }
 
     /// Framing damage inside one chunk, and how it is mended.
@@ -99,6 +102,7 @@ struct ComponentSplitter {
         var lineNumber = 0
         var pos = 0
         let n = bytes.count
+        var calendar = 0
 
         /// Ends the current chunk at `end`; when it ends without its own END
         /// line, END lines for every open component are put back there.
@@ -122,7 +126,7 @@ struct ComponentSplitter {
             let mended = repairs.insertions.isEmpty && repairs.dropped.isEmpty && repairs.notes.isEmpty && repairs.lineBreaks.isEmpty ? nil : repairs
             result.chunks.append(
                 Chunk(name: chunkName, range: chunkStart..<end, firstLine: chunkLine, unclosed: unclosed, rootClosed: rootClosed,
-                    inITIPMessage: calendarHasMethod, repairs: mended))
+                    inITIPMessage: calendarHasMethod, repairs: mended, calendar: calendar))
             stack.removeAll()
             unclosed.removeAll()
             repairs = Repairs()
@@ -248,6 +252,7 @@ struct ComponentSplitter {
             if let name = keyword("BEGIN") {
                 if stack.isEmpty {
                     if name == "VCALENDAR" {
+                        if result.sawCalendar { calendar += 1 }
                         result.sawCalendar = true
                         calendarHasMethod = false
                         continue
@@ -257,7 +262,10 @@ struct ComponentSplitter {
                     if !topLevelNames.contains(name) { continue }
                 } else if topLevelNames.contains(name) {
                     closeChunk(at: lineStart)  // the open one lost its END line
-                    if name == "VCALENDAR" { continue }
+                    if name == "VCALENDAR" {
+                        calendar += 1
+                        continue
+                    }
                 } else if dropDepth > 0 {
                     dropDepth += 1
                     continue

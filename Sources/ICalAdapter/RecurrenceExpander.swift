@@ -48,7 +48,12 @@ struct RecurrenceExpander {
     ) -> [Instance] {
         var result: [Instance] = []
         var latestBefore: (instance: Instance, at: Date)? = nil
-        var seen = Set<Int64>()
+        // The instants listed, and the local date each was written on in
+        // its zone: two dates of one zone at the same instant are two
+        // instances (a whole local day a zone skipped, Pacific/Apia's
+        // 2011-12-30: its 09:00 moves forward by the gap, RFC 5545 3.3.5,
+        // onto the next day's 09:00, and both are listed, as the reference does).
+        var seen: [Int64: (date: Int, zone: OpaquePointer?)] = [:]
         let excluded = Set(record.exdates.filter { !$0.isDate || anchor.isDate }.map { $0.matching(series: anchor).agendaTime.matchKey })
         let excludedDays = Set(record.exdates.filter { $0.isDate && !anchor.isDate }.map { $0.civilDate.dayKey })
         let clock = window.clock
@@ -59,20 +64,37 @@ struct RecurrenceExpander {
         let spanDays = min(max(Int(lookBehind / 86400) - 1, 1), windowDays)
         let limit = max(maxRows / spanDays, 1)
         var budget = ExpansionBudget()
+        var before = 0
+        let reachesFrom = window.start - max(lookBehind - 2 * 86400, 0) - 7200
 
         /// - Parameter time: `start.agendaTime` when the caller has it (it costs several zone lookups).
         func consider(_ start: ZonedTime, _ time: AgendaTime? = nil, periodEnd: AgendaTime? = nil) -> Bool {
             let time = time ?? start.agendaTime
             let key = time.matchKey
-            guard !excluded.contains(key), !(excludedDays.contains(start.civilDate.dayKey)), seen.insert(key).inserted
-            else { return true }
+            guard !excluded.contains(key), !(excludedDays.contains(start.civilDate.dayKey)) else { return true }
+            let t = start.local
+            // The local date's fields packed (not days: this runs for every instance).
+            let date = (Int(t.year) &* 13 &+ Int(t.month)) &* 32 &+ Int(t.day)
+            if let earlier = seen.updateValue((date, start.zone), forKey: key) {
+                // An hour a zone skips (an hourly rule's 02:00 on the day
+                // clocks go forward) is the instance of 03:00: one.
+                guard start.zone != nil, earlier.zone == start.zone, earlier.date != date else { return true }
+            }
             let instant = time.instant(in: clock)
             if instant >= earliest && instant < window.end {
+                // Instances too early to reach into the window (the look
+                // behind leaves two days for zones) have a limit of their
+                // own: a sub-daily series must not spend the window's rows
+                // before it starts.
+                if instant < reachesFrom {
+                    guard before < limit else { return true }
+                    before += 1
+                }
                 result.append(Instance(start: start, startTime: time, periodEnd: periodEnd))
             } else if keepLatestBefore && instant < earliest && instant > (latestBefore?.at ?? .distantPast) {
                 latestBefore = (Instance(start: start, startTime: time, periodEnd: periodEnd), instant)
             }
-            return result.count < limit
+            return result.count - before < limit
         }
 
         // RDATEs before DTSTART: an RDATE PERIOD that starts at DTSTART gives that instance its end.
@@ -92,21 +114,21 @@ struct RecurrenceExpander {
             // A sub-daily rule restarts an hour early, not a day: a day of
             // FREQ=SECONDLY is 86,400 steps.
             let skipTo = keepLatestBefore ? earliest - 2 * RecurrenceExpander.period(of: rule) : earliest - (RecurrenceExpander.isSubDaily(rule) ? 3600 : 86400)
-            guard result.count < limit else { break }
+            guard result.count - before < limit else { break }
             var skipped = walk(rule, from: anchor, skipTo: skipTo, keepsLatestBefore: keepLatestBefore, budget: &budget, cut: &cut, consider)
             // Instances in a gap do not count (3.3.10): a COUNT rule that
             // met some has as many more, walked again (instances already
             // listed are not listed twice). A few rounds: a gap is an hour a year.
             var rounds = 0
-            while skipped > 0 && rule.count > 0 && rounds < 4 && result.count < limit {
+            while skipped > 0 && rule.count > 0 && rounds < 4 && result.count - before < limit {
                 rule.count += Int32(skipped)
                 skipped = walk(rule, from: anchor, skipTo: skipTo, keepsLatestBefore: keepLatestBefore, budget: &budget, cut: &cut, consider) - skipped
                 rounds += 1
             }
         }
         if let latestBefore { result.append(latestBefore.instance) }
-        rows = result.count * spanDays
-        if result.count >= limit {
+        rows = (result.count - before) * spanDays
+        if result.count - before >= limit {
             limited = true
             cut = spanDays > 1
                 ? "more than \(limit) occurrences of \(spanDays) days each in the window; only the first \(limit) are listed"

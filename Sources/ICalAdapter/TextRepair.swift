@@ -27,6 +27,10 @@ enum TextRepair {
         var firstRecoded: (line: Int, property: String)?
         /// The line and property of the first UTF-8 line with broken bytes.
         var firstBroken: (line: Int, property: String)?
+        /// Lines rewritten before libical reads them (`PropertyGuard`), each warned where it is.
+        var notes: [PropertyGuard.Note] = []
+        /// RRULE and EXRULE lines met so far (`PropertyGuard.maxRules`).
+        var rules = 0
 
         /// Takes in one component's report, as the file's: the warnings the
         /// file has not given yet, `(line, message)`.
@@ -116,41 +120,53 @@ enum TextRepair {
                 text = UnsafeBufferPointer(rebasing: text[afterMark...])
                 if afterMark > 3, report.firstNUL == nil { report.firstNUL = (line, propertyName(text)) }
             }
-            if clean {
-                append(text, to: &out)
+            if PropertyGuard.needsLook(text), let rewritten = PropertyGuard.rewrite(text, line: line, report: &report) {
+                rewritten.withUnsafeBufferPointer { emit($0, clean: false, line: line, into: &out, report: &report) }
             } else {
-                var folder = Folder()
-                if isUTF8(text) {
-                    var i = 0
-                    while i < text.count {
-                        let byte = text[i]
-                        i += 1
-                        if isControl(byte) {
-                            if report.firstNUL == nil { report.firstNUL = (line, propertyName(text)) }
-                            continue
-                        }
-                        // U+0080 to U+009F: C1 controls (0x9B is an escape to some terminals).
-                        if byte == 0xC2, i < text.count, (0x80...0x9F).contains(text[i]) {
-                            if report.firstNUL == nil { report.firstNUL = (line, propertyName(text)) }
-                            i += 1
-                            continue
-                        }
-                        folder.append(byte, to: &out)
-                    }
-                } else if mostlyUTF8(text) {
-                    if report.firstNUL == nil, text.contains(where: isControl) { report.firstNUL = (line, propertyName(text)) }
-                    if report.firstBroken == nil { report.firstBroken = (line, propertyName(text)) }
-                    appendUTF8Replacing(text, to: &out, folder: &folder)
-                } else {
-                    if report.firstNUL == nil, text.contains(where: isControl) { report.firstNUL = (line, propertyName(text)) }
-                    if report.firstRecoded == nil { report.firstRecoded = (line, propertyName(text)) }
-                    appendWindows1252(text, to: &out, folder: &folder)
-                }
+                emit(text, clean: clean, line: line, into: &out, report: &report)
             }
             line += breaks
             start = stop
         }
         return line - firstLine
+    }
+
+    /// Appends one logical line for libical: as it is when `clean`, else
+    /// with control characters dropped, re-encoded when it is not UTF-8, and folded.
+    private static func emit(
+        _ text: UnsafeBufferPointer<UInt8>, clean: Bool, line: Int, into out: inout [CChar], report: inout Report
+    ) {
+        if clean {
+            append(text, to: &out)
+        } else {
+            var folder = Folder()
+            if isUTF8(text) {
+                var i = 0
+                while i < text.count {
+                    let byte = text[i]
+                    i += 1
+                    if isControl(byte) {
+                        if report.firstNUL == nil { report.firstNUL = (line, propertyName(text)) }
+                        continue
+                    }
+                    // U+0080 to U+009F: C1 controls (0x9B is an escape to some terminals).
+                    if byte == 0xC2, i < text.count, (0x80...0x9F).contains(text[i]) {
+                        if report.firstNUL == nil { report.firstNUL = (line, propertyName(text)) }
+                        i += 1
+                        continue
+                    }
+                    folder.append(byte, to: &out)
+                }
+            } else if mostlyUTF8(text) {
+                if report.firstNUL == nil, text.contains(where: isControl) { report.firstNUL = (line, propertyName(text)) }
+                if report.firstBroken == nil { report.firstBroken = (line, propertyName(text)) }
+                appendUTF8Replacing(text, to: &out, folder: &folder)
+            } else {
+                if report.firstNUL == nil, text.contains(where: isControl) { report.firstNUL = (line, propertyName(text)) }
+                if report.firstRecoded == nil { report.firstRecoded = (line, propertyName(text)) }
+                appendWindows1252(text, to: &out, folder: &folder)
+            }
+        }
     }
 
     /// Appends bytes, folding a line (CRLF and a space) every `foldWidth`

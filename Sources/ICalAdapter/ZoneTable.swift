@@ -16,10 +16,18 @@ internal import CLibical
 final class ZoneTable: @unchecked Sendable {
     private var defined: [String: OpaquePointer] = [:]
     private var resolved: [String: OpaquePointer?] = [:]
+    /// Per VCALENDAR of the file (`ComponentSplitter.Chunk.calendar`), the
+    /// zones it defines, when a TZID is defined in more than one: each
+    /// calendar's components are read in its own (RFC 5545 3.6.5).
+    private var definedIn: [Int: [String: OpaquePointer]] = [:]
+    private var definingCalendar: [String: Int] = [:]
+    private var redefined = Set<String>()
     private let lock = NSLock()
 
     deinit {
-        for zone in defined.values { icaltimezone_free(zone, 1) }
+        var owned = Set(defined.values)
+        for zones in definedIn.values { owned.formUnion(zones.values) }
+        for zone in owned { icaltimezone_free(zone, 1) }
     }
 
     enum Definition: Equatable {
@@ -50,7 +58,7 @@ final class ZoneTable: @unchecked Sendable {
     /// lacks DTSTART, TZOFFSETFROM or TZOFFSETTO (RFC 5545 3.6.5), would make
     /// libical read every time as UTC: its TZID is left to `builtin`.
     @discardableResult
-    func define(vtimezone component: OpaquePointer) -> Definition {
+    func define(vtimezone component: OpaquePointer, calendar: Int = 0) -> Definition {
         lock.lock()
         defer { lock.unlock() }
         let usable = ZoneTable.hasUsableObservances(component)
@@ -82,7 +90,21 @@ final class ZoneTable: @unchecked Sendable {
                 icalcomponent_free(merged)
             }
         }
-        if let old = defined[tzid] { icaltimezone_free(old, 1) }
+        if let old = defined[tzid] {
+            // Another definition of the TZID: one in another VCALENDAR keeps
+            // the earlier one for that calendar's components; in the same
+            // VCALENDAR the later one holds, and the earlier is freed.
+            let oldCalendar = definingCalendar[tzid] ?? calendar
+            if oldCalendar != calendar {
+                redefined.insert(tzid)
+                if definedIn[oldCalendar]?[tzid] == nil { definedIn[oldCalendar, default: [:]][tzid] = old }
+            } else {
+                if definedIn[calendar]?[tzid] == old { definedIn[calendar]?[tzid] = nil }
+                icaltimezone_free(old, 1)
+            }
+        }
+        definingCalendar[tzid] = calendar
+        if redefined.contains(tzid) { definedIn[calendar, default: [:]][tzid] = zone }
         defined[tzid] = zone
         resolved[tzid] = zone
         return .defined(tzid: tzid)
@@ -103,36 +125,6 @@ final class ZoneTable: @unchecked Sendable {
             }
         }
         return count > 0
-    }
-
-    /// Removes the RRULEs of a VTIMEZONE's observances that step through
-    /// hours, minutes or seconds, and returns them as written. No zone
-    /// changes its offset more than a few times a year, and libical expands
-    /// an observance's rule onset by onset up to 2037: `FREQ=MINUTELY` from
-    /// 1970 is thirty million onsets, minutes of work before any event is read.
-    static func removingSubDailyRules(_ vtimezone: OpaquePointer) -> [String] {
-        var removed: [String] = []
-        for kind in [ICAL_XSTANDARD_COMPONENT, ICAL_XDAYLIGHT_COMPONENT] {
-            var observance = icalcomponent_get_first_component(vtimezone, kind)
-            while let o = observance {
-                var doomed: [OpaquePointer] = []
-                var p = icalcomponent_get_first_property(o, ICAL_RRULE_PROPERTY)
-                while let rrule = p {
-                    let rule = icalproperty_get_rrule(rrule)
-                    if RecurrenceExpander.isSubDaily(rule) {
-                        removed.append(RuleCost.text(rule))
-                        doomed.append(rrule)
-                    }
-                    p = icalcomponent_get_next_property(o, ICAL_RRULE_PROPERTY)
-                }
-                for rrule in doomed {
-                    icalcomponent_remove_property(o, rrule)
-                    icalproperty_free(rrule)
-                }
-                observance = icalcomponent_get_next_component(vtimezone, kind)
-            }
-        }
-        return removed
     }
 
     /// The first and last onset of a VTIMEZONE's observances, in seconds
@@ -224,10 +216,13 @@ final class ZoneTable: @unchecked Sendable {
         return merged
     }
 
-    /// The zone a TZID names, or nil when neither the file nor libical knows it.
-    func zone(for tzid: String) -> OpaquePointer? {
+    /// The zone a TZID names, or nil when neither the file nor libical knows
+    /// it: the definition of the component's own VCALENDAR (`calendar`)
+    /// when the file defines the TZID in several, else the file's.
+    func zone(for tzid: String, calendar: Int = 0) -> OpaquePointer? {
         lock.lock()
         defer { lock.unlock() }
+        if !redefined.isEmpty, redefined.contains(tzid), let own = definedIn[calendar]?[tzid] { return own }
         if let known = resolved[tzid] { return known }
         let zone = ZoneTable.builtin(tzid)
         resolved[tzid] = zone

@@ -54,7 +54,23 @@ enum InputFiles {
                 files.append(InputFile(path: argument, isExplicit: true))
             }
         }
-        return files
+        return readOnce(files)
+    }
+
+    /// Each file once, where it is first named: the same file named twice,
+    /// through a link or inside a folder also named, would list every row twice.
+    static func readOnce(_ files: [InputFile]) -> [InputFile] {
+        var seen = Set<FolderID>()
+        var stdinSeen = false
+        return files.filter { file in
+            if file.isStdin {
+                defer { stdinSeen = true }
+                return !stdinSeen
+            }
+            var info = stat()
+            guard stat(file.path, &info) == 0 else { return true }  // its error is told when it is read
+            return seen.insert(FolderID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted
+        }
     }
 
     /// A folder is known by its device and inode: a symlink loop, or two

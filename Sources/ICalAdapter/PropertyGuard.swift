@@ -1,0 +1,446 @@
+import AgendaCore
+
+/// Content lines libical would cut or misread without a word, rewritten
+/// before it reads them (`TextRepair.copy` hands it each logical line that
+/// is long or is a rule).
+///
+/// - libical keeps at most 500 values of one property (`EXDATE`, `RDATE`,
+///   ...) and drops the rest: a longer list is split into several
+///   properties of the same name and parameters, which mean the same
+///   (RFC 5545 3.8.5.1, 3.8.5.2). No warning: nothing is lost.
+/// - libical keeps at most 100 parameters of one property and reads the
+///   rest as part of the value (a title `X-P100=v100:Real title`, a TZID
+///   lost): `X-` and unknown parameters, which nothing here reads, are left
+///   out first, the ones RFC 5545 defines are kept. It also reads each
+///   parameter in time that grows with the ones before it.
+/// - libical reads RRULE numbers into 16- and 32-bit fields and keeps what
+///   wraps around: `COUNT=4294967299` counts 3, `INTERVAL=65537` steps by 1,
+///   `BYMONTHDAY=4294967297` is 1. Every numeric part is checked against
+///   RFC 5545 3.3.10 first: a COUNT past 2^31 is read as no COUNT (said so),
+///   any other number out of range makes the rule ignored, as a bad part does.
+enum PropertyGuard {
+    /// What libical keeps of one property (icalparser.c).
+    static let maxParameters = 100
+    static let maxValues = 500
+    /// The largest INTERVAL libical holds (a `short`) and COUNT (an `int`).
+    static let maxInterval = 32767
+    static let maxCount = Int(Int32.max)
+    /// Rules (RRULE, EXRULE) read in one component: libical takes time that
+    /// grows with the square of the bad ones (it removes each from a list).
+    static let maxRules = 1000
+
+    /// A warning about a line rewritten: its property and what was done.
+    struct Note {
+        let line: Int
+        let property: String
+        let message: String
+    }
+
+    /// Whether a logical line needs a closer look: only long lines can hold
+    /// 100 parameters or 500 values, and rules are checked whatever their length.
+    @inline(__always)
+    static func needsLook(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        if text.count > 300 { return true }
+        guard let first = text.first else { return false }
+        let lower = first | 0x20
+        return (lower == 0x72 && hasName(text, "RRULE")) || (lower == 0x65 && hasName(text, "EXRULE"))
+    }
+
+    private static func hasName(_ text: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        let n = name.utf8CodeUnitCount
+        guard text.count > n else { return false }
+        let p = name.utf8Start
+        for i in 0..<n where text[i] & 0xDF != p[i] { return false }
+        return text[n] == 0x3A || text[n] == 0x3B
+    }
+
+    /// The line as libical should read it (unfolded, ending in CRLF), or nil
+    /// when it can be read as it is. `notes` gets a warning for what is lost.
+    static func rewrite(_ text: UnsafeBufferPointer<UInt8>, line: Int, report: inout TextRepair.Report) -> [UInt8]? {
+        guard mayNeedRewrite(text) else { return nil }
+        if isRule(text) {
+            report.rules += 1
+            if report.rules > maxRules {
+                if report.rules == maxRules + 1 {
+                    report.notes.append(Note(line: line, property: TextRepair.propertyName(text),
+                        message: "more than \(maxRules) rules in one component (RFC 5545 allows one RRULE); this one and the ones after it are ignored"))
+                }
+                return []
+            }
+        }
+        if isRule(text) && rangesHold(text) { return nil }  // every rule passes here: no allocation
+        return rewriteLine(text, line: line, notes: &report.notes)
+    }
+
+    /// Whether an unfolded rule's numbers are all in range (RFC 5545
+    /// 3.3.10), read from its bytes; false sends it to `checkRule`, which
+    /// also says what is wrong. A folded line, a quoted parameter or
+    /// anything unusual is left to `checkRule` too.
+    private static func rangesHold(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let n = text.count
+        while i < n, text[i] != 0x3A {
+            if text[i] == 0x22 || text[i] == 0x0A || text[i] == 0x3B { return false }  // quotes, folds, parameters
+            i += 1
+        }
+        i += 1
+        var end = n
+        while end > i, text[end - 1] == 0x0A || text[end - 1] == 0x0D { end -= 1 }
+        while i < end {
+            // One part: KEY=VALUE[,VALUE...]
+            let keyStart = i
+            while i < end, text[i] != 0x3D, text[i] != 0x3B { i += 1 }
+            guard i < end, text[i] == 0x3D else { return false }
+            let key = UnsafeBufferPointer(rebasing: text[keyStart..<i])
+            i += 1
+            if key.count == 5, key[0] | 0x20 == 0x75, key[1] | 0x20 == 0x6E, key[2] | 0x20 == 0x74, key[3] | 0x20 == 0x69, key[4] | 0x20 == 0x6C {
+                let start = i
+                while i < end, text[i] != 0x3B { i += 1 }
+                guard isRealUntil(Array(text[start..<i])) else { return false }
+                if i < end { i += 1 }
+                continue
+            }
+            // RSCALE (RFC 7529): months and days of another calendar, left to checkRule.
+            if key.count == 6, key[0] | 0x20 == 0x72, key[1] | 0x20 == 0x73 { return false }
+            let limits = numericLimits(key)
+            while i < end, text[i] != 0x3B {
+                if text[i] == 0x0A || text[i] == 0x0D { return false }
+                guard let (low, high, signed, weekday) = limits else {
+                    i += 1
+                    continue
+                }
+                // One number of a list.
+                var negative = false
+                if text[i] == 0x2B || text[i] == 0x2D {
+                    negative = text[i] == 0x2D
+                    i += 1
+                }
+                var value = 0, digits = 0
+                while i < end, text[i] >= 0x30, text[i] <= 0x39 {
+                    value = value * 10 + Int(text[i] - 0x30)
+                    digits += 1
+                    if digits > 10 { return false }
+                    i += 1
+                }
+                if digits == 0 {
+                    guard weekday, !negative else { return false }
+                } else if value < low || value > high || (negative && !signed) {
+                    return false
+                }
+                while i < end, text[i] != 0x2C, text[i] != 0x3B { i += 1 }  // a weekday after the ordinal
+                if i < end, text[i] == 0x2C { i += 1 }
+            }
+            if i < end { i += 1 }
+        }
+        return true
+    }
+
+    /// The range of a rule part's numbers (`weekday`: BYDAY, whose numbers
+    /// are optional ordinals); nil for a part that holds no number to check.
+    private static func numericLimits(_ key: UnsafeBufferPointer<UInt8>) -> (low: Int, high: Int, signed: Bool, weekday: Bool)? {
+        func `is`(_ name: StaticString) -> Bool {
+            guard key.count == name.utf8CodeUnitCount else { return false }
+            for j in 0..<key.count where key[j] & 0xDF != name.utf8Start[j] & 0xDF { return false }
+            return true
+        }
+        let first = (key.first ?? 0) | 0x20
+        guard first == 0x62 || first == 0x63 || first == 0x69 else { return nil }  // BY..., COUNT, INTERVAL; not FREQ, WKST
+        if `is`("COUNT") { return (0, maxCount, false, false) }
+        if `is`("INTERVAL") { return (1, maxInterval, false, false) }
+        if `is`("BYDAY") { return (1, 53, true, true) }
+        for (name, range) in byteRanges where `is`(name) { return (range.min, range.max, range.signed, false) }
+        return nil
+    }
+
+    private static let byteRanges: [(StaticString, (min: Int, max: Int, signed: Bool))] = [
+        ("BYSECOND", (0, 60, false)), ("BYMINUTE", (0, 59, false)), ("BYHOUR", (0, 23, false)),
+        ("BYMONTHDAY", (1, 31, true)), ("BYYEARDAY", (1, 366, true)),
+        ("BYWEEKNO", (1, 53, true)), ("BYMONTH", (1, 12, false)), ("BYSETPOS", (1, 366, true)),
+    ]
+
+    private static func isRule(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let lower = (text.first ?? 0) | 0x20
+        return (lower == 0x72 && hasName(text, "RRULE")) || (lower == 0x65 && hasName(text, "EXRULE"))
+    }
+
+    private static func rewriteLine(_ text: UnsafeBufferPointer<UInt8>, line: Int, notes: inout [Note]) -> [UInt8]? {
+        // Unfold: a line break followed by a space or tab is no break.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count)
+        var i = 0
+        while i < text.count {
+            let b = text[i]
+            if b == 0x0D || b == 0x0A {
+                var j = i
+                if text[j] == 0x0D, j + 1 < text.count, text[j + 1] == 0x0A { j += 1 }
+                if j + 1 < text.count, text[j + 1] == 0x20 || text[j + 1] == 0x09 {
+                    i = j + 2
+                    continue
+                }
+                i = j + 1
+                continue  // the line's own end
+            }
+            bytes.append(b)
+            i += 1
+        }
+        guard let parts = ContentLine(bytes) else { return nil }
+        let name = String(decoding: parts.name, as: UTF8.self).uppercased()
+        var changed = false
+        var parameters = parts.parameters
+        if parameters.count > maxParameters {
+            parameters = keptParameters(parameters)
+            changed = true
+            if parameters.count > maxParameters {
+                notes.append(Note(line: line, property: name,
+                    message: "\(parts.parameters.count) parameters, more than the \(maxParameters) libical reads; only the first \(maxParameters) are read"))
+                parameters = Array(parameters.prefix(maxParameters))
+            }
+        }
+        var values = [parts.value]
+        if name == "RRULE" || name == "EXRULE" {
+            switch checkRule(parts.value) {
+            case .fine: break
+            case .mended(let rule, let why):
+                notes.append(Note(line: line, property: name, message: why))
+                values = [rule]
+                changed = true
+            case .ignored(let why):
+                notes.append(Note(line: line, property: name, message: why))
+                return []
+            }
+        } else if ["EXDATE", "RDATE", "CATEGORIES", "RESOURCES", "FREEBUSY"].contains(name) {
+            let split = splitValues(parts.value)
+            if split.count > 1 {
+                values = split
+                changed = true
+            }
+        }
+        guard changed else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        for value in values {
+            out += parts.name
+            for p in parameters {
+                out.append(0x3B)
+                out += p
+            }
+            out.append(0x3A)
+            out += value
+            out += [0x0D, 0x0A]
+        }
+        return out
+    }
+
+    /// A quick look at the raw line: a rule, more than `maxParameters`
+    /// semicolons before the value, or a list property with `maxValues` commas.
+    private static func mayNeedRewrite(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let lower = (text.first ?? 0) | 0x20
+        if isRule(text) { return true }
+        var semicolons = 0, quoted = false, i = 0
+        while i < text.count {
+            let b = text[i]
+            if b == 0x22 { quoted.toggle() } else if !quoted && b == 0x3B { semicolons += 1 } else if !quoted && b == 0x3A { break }
+            i += 1
+        }
+        if semicolons > maxParameters { return true }
+        guard lower == 0x65 || lower == 0x72 || lower == 0x63 || lower == 0x66 else { return false }
+        var commas = 0
+        while i < text.count {
+            if text[i] == 0x2C { commas += 1 }
+            i += 1
+        }
+        return commas >= maxValues
+    }
+
+    /// The parameters RFC 5545 defines first (TZID, VALUE, ...; each once),
+    /// then `X-` and unknown ones while there is room.
+    private static func keptParameters(_ parameters: [[UInt8]]) -> [[UInt8]] {
+        let known: Set<String> = ["ALTREP", "CN", "CUTYPE", "DELEGATED-FROM", "DELEGATED-TO", "DIR", "ENCODING", "FMTTYPE",
+            "FBTYPE", "LANGUAGE", "MEMBER", "PARTSTAT", "RANGE", "RELATED", "RELTYPE", "ROLE", "RSVP", "SENT-BY", "TZID", "VALUE"]
+        var kept: [[UInt8]] = []
+        var others: [[UInt8]] = []
+        var seen = Set<String>()
+        for p in parameters {
+            let end = p.firstIndex(of: 0x3D) ?? p.count
+            let name = String(decoding: p[..<end], as: UTF8.self).uppercased()
+            // A defined parameter given again says nothing more (the first is kept, as libical reads it).
+            if known.contains(name) {
+                if seen.insert(name).inserted { kept.append(p) }
+            } else {
+                others.append(p)
+            }
+        }
+        let room = max(0, maxParameters - kept.count)
+        return kept + others.prefix(room)
+    }
+
+    /// A value list cut into lists of at most `maxValues` values (commas
+    /// inside quotes or escaped with a backslash do not separate).
+    private static func splitValues(_ value: [UInt8]) -> [[UInt8]] {
+        var commas = 0
+        for b in value where b == 0x2C { commas += 1 }
+        guard commas >= maxValues else { return [value] }
+        var lists: [[UInt8]] = []
+        var current: [UInt8] = []
+        var count = 0
+        var escaped = false
+        for b in value {
+            if b == 0x2C && !escaped {
+                count += 1
+                if count == maxValues {
+                    lists.append(current)
+                    current = []
+                    count = 0
+                    continue
+                }
+            }
+            escaped = b == 0x5C && !escaped
+            current.append(b)
+        }
+        lists.append(current)
+        return lists
+    }
+
+    enum RuleCheck: Equatable {
+        case fine
+        /// Read as `rule`, for the reason given.
+        case mended(rule: [UInt8], why: String)
+        case ignored(why: String)
+    }
+
+    /// RFC 5545 3.3.10's ranges, part by part.
+    static func checkRule(_ value: [UInt8]) -> RuleCheck {
+        let text = String(decoding: value, as: UTF8.self)
+        var kept: [Substring] = []
+        var why: [String] = []
+        let shown = text.count > 80 ? String(text.prefix(80)) + "…" : text
+        // RFC 7529: with RSCALE, months and days are another calendar's
+        // (a 13th month): only what libical cannot hold (a 16-bit value) is out of range.
+        let otherCalendar = text.uppercased().contains("RSCALE=")
+        for part in text.split(separator: ";", omittingEmptySubsequences: false) {
+            guard let eq = part.firstIndex(of: "=") else {
+                kept.append(part)
+                continue
+            }
+            let key = part[..<eq].uppercased()
+            let raw = part[part.index(after: eq)...]
+            let shownPart = part.count > 40 ? part.prefix(40) + "…" : part
+            switch key {
+            case "COUNT":
+                if let (negative, n) = signedMagnitude(raw), !negative, n > maxCount {
+                    why.append("COUNT=\(shortNumber(raw)) is more than libical can count (\(maxCount)); read as no COUNT (at one occurrence a second, that many run for over 68 years)")
+                    continue
+                }
+            case "UNTIL":
+                if !isRealUntil(Array(raw.utf8)) {
+                    return .ignored(why: "cannot read \"\(shown)\": \(shownPart) is not valid (no such date or time); the rule is ignored")
+                }
+            case "INTERVAL":
+                if let (negative, n) = signedMagnitude(raw), negative || n == 0 || n > maxInterval {
+                    return .ignored(why: "cannot read \"\(shown)\": INTERVAL=\(shortNumber(raw)) is not valid (out of range: 1 to \(maxInterval)); the rule is ignored")
+                }
+            default:
+                guard var range = ranges[key] else { break }
+                if otherCalendar { range = (0, Int(Int16.max), true) }
+                for item in raw.split(separator: ",", omittingEmptySubsequences: false) {
+                    var number = item
+                    if key == "BYDAY" {
+                        // [+/-]ordwk weekday: only the ordinal is a number.
+                        number = item.prefix { $0 == "+" || $0 == "-" || $0.isASCII && $0.isNumber }
+                        if number.isEmpty || number == "+" || number == "-" { continue }
+                    }
+                    guard let (negative, n) = signedMagnitude(number) else { continue }  // not a number: libical says so
+                    if n > range.max || n < range.min || (negative && !range.signed) {
+                        let allowed = range.signed ? "\(range.min) to \(range.max), or -\(range.max) to -\(range.min)" : "\(range.min) to \(range.max)"
+                        return .ignored(why: "cannot read \"\(shown)\": \(shownPart) is not valid (out of range: \(allowed)); the rule is ignored")
+                    }
+                }
+            }
+            kept.append(part)
+        }
+        guard !why.isEmpty else { return .fine }
+        return .mended(rule: Array(kept.joined(separator: ";").utf8), why: "cannot read \"\(shown)\" as written: " + why.joined(separator: "; "))
+    }
+
+    /// Whether an UNTIL value is a real date or date-time: `YYYYMMDD`, or
+    /// with `THHMMSS` and an optional `Z`, whose fields exist (libical rolls
+    /// month 13 into the next year, March 32 into April). Other forms are
+    /// libical's to judge (it reads some that RFC 5545 does not allow).
+    static func isRealUntil(_ v: [UInt8]) -> Bool {
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= v.count else { return nil }
+            var n = 0
+            for b in v[from..<(from + count)] {
+                guard b >= 0x30, b <= 0x39 else { return nil }
+                n = n * 10 + Int(b - 0x30)
+            }
+            return n
+        }
+        guard v.count == 8 || v.count == 15 || v.count == 16, let year = number(0, 4), let month = number(4, 2), let day = number(6, 2)
+        else { return true }
+        guard (1...9999).contains(year), (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(year: year, month: month) else { return false }
+        guard v.count > 8 else { return true }
+        guard v[8] | 0x20 == 0x74, let hour = number(9, 2), let minute = number(11, 2), let second = number(13, 2) else { return true }
+        return hour <= 23 && minute <= 59 && second <= 60
+    }
+
+    private static let ranges: [String: (min: Int, max: Int, signed: Bool)] = [
+        "BYSECOND": (0, 60, false), "BYMINUTE": (0, 59, false), "BYHOUR": (0, 23, false),
+        "BYDAY": (1, 53, true), "BYMONTHDAY": (1, 31, true), "BYYEARDAY": (1, 366, true),
+        "BYWEEKNO": (1, 53, true), "BYMONTH": (1, 12, false), "BYSETPOS": (1, 366, true),
+    ]
+
+    /// The sign and size of a decimal number with an optional sign,
+    /// saturating far past any range; nil when it is not one.
+    private static func signedMagnitude(_ text: Substring) -> (negative: Bool, size: Int)? {
+        var digits = text.drop { $0 == " " }
+        var negative = false
+        if let first = digits.first, first == "+" || first == "-" {
+            negative = first == "-"
+            digits = digits.dropFirst()
+        }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        var n = 0
+        for d in digits {
+            n = min(n * 10 + Int(d.asciiValue! - 48), 1 << 40)
+        }
+        return (negative, n)
+    }
+
+    private static func shortNumber(_ raw: Substring) -> String { raw.count > 24 ? raw.prefix(24) + "…" : String(raw) }
+}
+
+/// One unfolded content line, cut into name, parameters and value
+/// (RFC 5545 3.1: parameter values may be quoted, and a quoted one may hold
+/// `;` and `:`).
+struct ContentLine {
+    let name: [UInt8]
+    let parameters: [[UInt8]]
+    let value: [UInt8]
+
+    init?(_ bytes: [UInt8]) {
+        var i = 0
+        while i < bytes.count, bytes[i] != 0x3B, bytes[i] != 0x3A { i += 1 }
+        guard i < bytes.count, i > 0 else { return nil }
+        name = Array(bytes[..<i])
+        var parameters: [[UInt8]] = []
+        var quoted = false
+        var start = i + 1
+        if bytes[i] == 0x3B {
+            i += 1
+            while i < bytes.count {
+                let b = bytes[i]
+                if b == 0x22 { quoted.toggle() }
+                if !quoted && (b == 0x3B || b == 0x3A) {
+                    parameters.append(Array(bytes[start..<i]))
+                    start = i + 1
+                    if b == 0x3A { break }
+                }
+                i += 1
+            }
+            guard i < bytes.count else { return nil }  // no value: libical says so
+        }
+        self.parameters = parameters
+        value = Array(bytes[start...])
+    }
+}

@@ -1,0 +1,163 @@
+internal import CLibical
+
+/// Bounds what a file's VTIMEZONEs can cost before libical expands them.
+///
+/// libical works out a zone's offset changes onset by onset, from each
+/// observance's DTSTART up to the year a time asks for: a rule that gives
+/// many onsets a year (`FREQ=DAILY`, `FREQ=YEARLY;BYDAY=MO,TU,...`, a list of
+/// month days, an hourly one) from 1601, as Outlook dates its rules, is
+/// hundreds of thousands of onsets, seconds and megabytes per zone; with
+/// `BYHOUR` a minute. No zone changes its offset more than a few times a
+/// year, so a rule is judged by the onsets it gives in a year, whatever its
+/// FREQ: more than `onsetsPerYear` and it is left out. What is left is
+/// counted against `onsetsPerZone` and the file's `onsetsPerFile`: a zone
+/// past either keeps its observances but not their RRULEs and RDATEs (each
+/// holds from its DTSTART on; a TZID that is an IANA name is read in that
+/// zone after its last one, as any definition that ends).
+struct ZoneCost {
+    /// A real rule gives one onset a year (two observances make the two
+    /// changes of a DST zone); three leaves room for odd but real ones.
+    static let onsetsPerYear = 3
+    /// Onsets of one zone: a full history from 1601 of two yearly rules is
+    /// under 900; libical's own zones list a few hundred RDATEs at most.
+    static let onsetsPerZone = 10_000
+    /// Onsets of every zone of a file together (about half a second of libical).
+    static let onsetsPerFile = 200_000
+    /// libical expands zones up to about this year.
+    static let lastYear = 2037
+
+    var budget = ZoneCost.onsetsPerFile
+    private var budgetWarned = false
+    /// What each zone kept so far was charged, per VCALENDAR and TZID: a
+    /// later definition of the same zone in the same calendar replaces it
+    /// (files that repeat a VTIMEZONE before every event pay for one).
+    private var charged: [String: Int] = [:]
+    /// The onsets a year of each rule met, by rule and DTSTART: a file
+    /// that repeats its zones asks libical (an ICU calendar per rule) once.
+    private var verdicts: [String: Int?] = [:]
+
+    /// A parsed VTIMEZONE without what would cost too much (the same
+    /// component, or a new one when something was left out: the old one is
+    /// freed), and a warning for each thing left out.
+    mutating func limit(_ vtimezone: OpaquePointer, calendar: Int = 0) -> (OpaquePointer, [String]) {
+        var warnings: [String] = []
+        var onsets = 0
+        var doomed = Set<OpaquePointer>()
+        for o in ZoneCost.observances(vtimezone) {
+            let dtstart = icalcomponent_get_dtstart(o)
+            onsets += 1
+            var p = icalcomponent_get_first_property(o, ICAL_RRULE_PROPERTY)
+            while let rrule = p {
+                let rule = icalproperty_get_rrule(rrule)
+                let key = "\(RuleCost.text(rule))@\(dtstart.year)-\(dtstart.month)-\(dtstart.day)T\(dtstart.hour):\(dtstart.minute):\(dtstart.second)"
+                let verdict: Int?
+                if let known = verdicts[key] {
+                    verdict = known
+                } else {
+                    verdict = ZoneCost.onsetsInAYear(rule, from: dtstart)
+                    verdicts[key] = verdict
+                }
+                switch verdict {
+                case nil:
+                    warnings.append("VTIMEZONE: RRULE \(RuleCost.text(rule)) changes the offset every hour or more often, as no time zone does; the rule is ignored")
+                    doomed.insert(rrule)
+                case let n? where n > ZoneCost.onsetsPerYear:
+                    warnings.append("VTIMEZONE: RRULE \(RuleCost.text(rule)) changes the offset \(n >= ZoneCost.probe ? "at least \(ZoneCost.probe)" : "\(n)") times a year, as no time zone does; the rule is ignored")
+                    doomed.insert(rrule)
+                case let n?:
+                    let first = Int(dtstart.year)
+                    var last = ZoneCost.lastYear
+                    if icaltime_is_null_time(rule.until) == 0 { last = min(last, Int(rule.until.year)) }
+                    var count = max(n, 1) * max(last - first + 1, 1)
+                    if rule.count > 0 { count = min(count, Int(rule.count)) }
+                    onsets += count
+                }
+                p = icalcomponent_get_next_property(o, ICAL_RRULE_PROPERTY)
+            }
+            onsets += icalcomponent_count_properties(o, ICAL_RDATE_PROPERTY).asInt
+        }
+        let tzid = icalcomponent_get_first_property(vtimezone, ICAL_TZID_PROPERTY).flatMap { icalproperty_get_tzid($0) }.map { String(cString: $0) } ?? ""
+        let chargeKey = "\(calendar)\u{0}\(tzid)"
+        if let earlier = charged[chargeKey] { budget += earlier }  // replaced: its onsets are not expanded
+        var dropsEveryRule = false
+        if onsets > ZoneCost.onsetsPerZone {
+            dropsEveryRule = true
+            warnings.append("VTIMEZONE \"\(tzid)\": its rules would make about \(onsets) offset changes, more than the \(ZoneCost.onsetsPerZone) a zone may; its RRULEs and RDATEs are ignored, each STANDARD or DAYLIGHT holds from its DTSTART")
+            onsets = ZoneCost.observances(vtimezone).count
+        } else if onsets > budget {
+            dropsEveryRule = true
+            if !budgetWarned {
+                budgetWarned = true
+                warnings.append("VTIMEZONE \"\(tzid)\": the file's time zones would make more than \(ZoneCost.onsetsPerFile) offset changes together; in this zone and every later one that does not fit, RRULEs and RDATEs are ignored, each STANDARD or DAYLIGHT holds from its DTSTART")
+            }
+            onsets = ZoneCost.observances(vtimezone).count
+        }
+        budget = max(0, budget - onsets)
+        charged[chargeKey] = onsets
+        guard dropsEveryRule || !doomed.isEmpty else { return (vtimezone, warnings) }
+        let kept = ZoneCost.copy(vtimezone) { p in
+            let kind = icalproperty_isa(p)
+            return dropsEveryRule ? kind != ICAL_RRULE_PROPERTY && kind != ICAL_RDATE_PROPERTY : !doomed.contains(p)
+        }
+        icalcomponent_free(vtimezone)
+        return (kept, warnings)
+    }
+
+    /// How many instances a rule is asked for: enough to tell a zone rule from another.
+    static let probe = 8
+
+    /// The onsets a zone rule gives in the year from its DTSTART (at most
+    /// `probe`; a rule that ends within that year counts as a real one), or nil for a rule that steps through hours, minutes or
+    /// seconds or that libical could not walk in bounded time.
+    static func onsetsInAYear(_ rule: icalrecurrencetype, from dtstart: icaltimetype) -> Int? {
+        if RecurrenceExpander.isSubDaily(rule) { return nil }
+        guard case .walk(let perStep) = RuleCost.assess(rule, from: dtstart), perStep * Double(probe) < RuleCost.candidateBudget,
+            let iterator = icalrecur_iterator_new(rule, dtstart)
+        else { return nil }
+        defer { icalrecur_iterator_free(iterator) }
+        let end = utcSeconds(dtstart) + 366 * 86400
+        var n = 0
+        while n < probe {
+            let next = icalrecur_iterator_next(iterator)
+            // A rule that ends within its first year costs what it gave: no more than `probe`.
+            if icaltime_is_null_time(next) != 0 { return min(n, onsetsPerYear) }
+            if utcSeconds(next) >= end { break }
+            n += 1
+        }
+        return n
+    }
+
+    static func observances(_ vtimezone: OpaquePointer) -> [OpaquePointer] {
+        var out: [OpaquePointer] = []
+        for kind in [ICAL_XSTANDARD_COMPONENT, ICAL_XDAYLIGHT_COMPONENT] {
+            var o = icalcomponent_get_first_component(vtimezone, kind)
+            while let observance = o {
+                out.append(observance)
+                o = icalcomponent_get_next_component(vtimezone, kind)
+            }
+        }
+        return out
+    }
+
+    /// A copy of a component with the properties (its own and its
+    /// subcomponents') that `keeps` accepts: built anew, since libical
+    /// removes a property in time that grows with the ones before it.
+    private static func copy(_ component: OpaquePointer, keeping keeps: (OpaquePointer) -> Bool) -> OpaquePointer {
+        let new = icalcomponent_new(icalcomponent_isa(component))!
+        var p = icalcomponent_get_first_property(component, ICAL_ANY_PROPERTY)
+        while let property = p {
+            if keeps(property), let clone = icalproperty_new_clone(property) { icalcomponent_add_property(new, clone) }
+            p = icalcomponent_get_next_property(component, ICAL_ANY_PROPERTY)
+        }
+        var c = icalcomponent_get_first_component(component, ICAL_ANY_COMPONENT)
+        while let sub = c {
+            icalcomponent_add_component(new, copy(sub, keeping: keeps))
+            c = icalcomponent_get_next_component(component, ICAL_ANY_COMPONENT)
+        }
+        return new
+    }
+}
+
+private extension Int32 {
+    var asInt: Int { Int(self) }
+}
