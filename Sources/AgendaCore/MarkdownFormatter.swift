@@ -25,7 +25,9 @@ public struct MarkdownFormatter {
                 if !t.checkbox.isEmpty { line += t.checkbox == "[x] " ? "☑ " : "☐ " }
                 var title = escape(t.text)
                 if t.isCancelled { title = "~~\(title)~~ (cancelled)" }
-                line += ([title] + t.marks.map(escape) + [t.overdueNote].compactMap { $0 }.map(escape)).joined(separator: " ")
+                let overlap = section.overlaps.mark(row)
+                line += ([title] + t.marks.map(escape) + [t.overdueNote].compactMap { $0 }.map(escape) + (overlap.isEmpty ? [] : ["**\(escape(overlap))**"]))
+                    .joined(separator: " ")
                 if let location = row.occurrence.location { line += " — \(escape(location))" }
                 out.write(line + "\n")
             }
