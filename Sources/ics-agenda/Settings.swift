@@ -10,7 +10,7 @@ struct Settings {
     let window: AgendaWindow
     let localeIdentifier: String
 
-    init(_ options: AgendaOptions, environment: [String: String]) throws {
+    init(_ options: some SettingsChoice, environment: [String: String]) throws {
         let zone = try Settings.displayZone(explicit: options.tz, environment: environment)
         clock = ZoneClock(zone)
         if let text = options.now ?? environment["ICS_AGENDA_NOW"].flatMap({ $0.isEmpty ? nil : $0 }) {

@@ -1,0 +1,68 @@
+import AgendaCore
+import ArgumentParser
+
+/// The options every command that reads calendars for a time takes, with
+/// one meaning everywhere: the clock, the zone, the locale, which calendars
+/// and items, and how strictly input is read.
+struct CommonOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Set the clock, as ISO 8601 (2025-03-01T08:00:00+01:00); also ICS_AGENDA_NOW.", valueName: "time"))
+    var now: String?
+
+    @Option(name: .long, help: ArgumentHelp("Display time zone (IANA name, e.g. Europe/Berlin); default $TZ, else the system zone.", valueName: "zone"))
+    var tz: String?
+
+    @Option(name: .long, help: ArgumentHelp("Locale of headers and times (e.g. de_DE); default from LC_ALL, LC_TIME, LANG, else en_US.", valueName: "id"))
+    var locale: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only this calendar (X-WR-CALNAME, else the file name); repeat for several.", valueName: "name"))
+    var calendar: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Only items whose title, location or description match REGEX (ignores case unless REGEX has upper case).", valueName: "regex"))
+    var grep: String?
+
+    @Flag(name: .long, help: "Treat damaged input as an error: print every warning, then exit with status 65 (66 for a file in a folder that cannot be read) and print nothing else.")
+    var strict = false
+
+    func validate() throws {
+        if let grep {
+            do { _ = try TextMatcher(pattern: grep) } catch { throw ValidationError("--grep: \"\(grep)\" is not a valid regular expression.") }
+        }
+    }
+
+    /// The calendars and text asked for; the rest of `Selection` as it comes.
+    var selection: Selection {
+        var s = Selection()
+        s.calendars = Set(calendar)
+        s.text = grep.flatMap { try? TextMatcher(pattern: $0) }
+        return s
+    }
+}
+
+/// The days shown (`--from`, `--to`, `--days`): the agenda's and `free`'s.
+struct DayRangeOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("First day shown: YYYY-MM-DD, today, tomorrow, yesterday, +Nd or -Nd.", valueName: "date"))
+    var from: String?
+
+    @Option(name: .long, help: ArgumentHelp("Last day shown, included (same forms as --from).", valueName: "date"))
+    var to: String?
+
+    @Option(name: .long, help: ArgumentHelp("Show N days from --from (--days 1 is one day).", valueName: "n"))
+    var days: Int?
+
+    func validate() throws {
+        if days != nil && to != nil { throw ValidationError("Give --to or --days, not both.") }
+        if let days, days < 1 { throw ValidationError("--days takes a whole number of days, 1 or more.") }
+    }
+}
+
+/// What `Settings` needs to know of a command's options: the clock, the
+/// zone, the locale and the days. A command gives `days` its own default
+/// (the agenda none: one year; `free` a week).
+protocol SettingsChoice {
+    var now: String? { get }
+    var tz: String? { get }
+    var locale: String? { get }
+    var from: String? { get }
+    var to: String? { get }
+    var days: Int? { get }
+}
