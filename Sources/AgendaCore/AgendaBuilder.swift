@@ -52,7 +52,7 @@ public struct AgendaBuilder: Sendable {
                 undated = AgendaBuilder.merge(undated, run.undated, ranks: table)
             }
             // Before any formatter: each asks a row for its overlaps many times, on several threads.
-            let overlaps = Overlaps.find(in: &rows, clock: window.clock)
+            let overlaps = Overlaps.find(in: &rows, itemRanks: table.ranks, clock: window.clock)
             return (rows, undated, overlaps)
         }
 

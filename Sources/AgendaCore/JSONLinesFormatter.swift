@@ -68,9 +68,10 @@ public struct JSONLinesFormatter: Sendable {
             let isReminder = o.isReminder
             let start = isReminder ? (o.start ?? o.due) : o.start
             let end = isReminder ? (o.due ?? o.start) : o.end
-            let overlapping = row.overlap >= 0 ? overlaps.entries[Int(row.overlap)].json : nil
+            let overlapping = row.overlap >= 0
+            let overlapLength = overlapping ? overlaps.uidRanks(of: row, into: &fields.overlapRanks) : 2
             // Room for the item's parts, four quoted times, a day, the keys and the overlaps.
-            var p = buffer.reserve(fields.length(of: item) + 512 + (overlapping?.count ?? 0) + extra.count)
+            var p = buffer.reserve(fields.length(of: item) + 512 + overlapLength + extra.count)
             let begin = p
             func key(_ k: StaticString) {
                 p.update(from: k.utf8Start, count: k.utf8CodeUnitCount)
@@ -102,9 +103,8 @@ public struct JSONLinesFormatter: Sendable {
             time(o.due)
             p += fields.copy(item, part: 3, to: p)  // ,"completed":…,"priority":…
             key(",\"overlaps\":")
-            if let overlapping {
-                overlapping.withUnsafeBufferPointer { p.update(from: $0.baseAddress!, count: $0.count) }
-                p += overlapping.count
+            if overlapping {
+                p += overlaps.writeUIDs(fields.overlapRanks, at: p)
             } else {
                 key("[]")
             }
@@ -163,6 +163,9 @@ struct ItemFields {
     private var bytes: [UInt8] = []
     /// Four parts per item: where each begins in `bytes`; the next begins where it ends.
     private var bounds: [Int] = [0]
+    /// The UID ranks of a row's `overlaps` while it is written
+    /// (`Overlaps.uidRanks`): kept per thread, reused.
+    var overlapRanks: [Int32] = []
 
     /// The place here of item `item`, the item of `occurrence`, its parts escaped on first sight.
     mutating func index(of item: Int32, _ occurrence: Occurrence) -> Int {

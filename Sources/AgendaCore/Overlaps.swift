@@ -1,103 +1,250 @@
 import Foundation
 
-/// Which listed busy timed occurrences overlap in time, worked out once per
-/// agenda (`find`), before any formatter runs: a day's busy rows are sorted
-/// by start and swept, keeping those still running, so that a day of a
-/// thousand rows costs a sort and the overlaps themselves, not a thousand
-/// squared comparisons.
+/// Which listed busy timed occurrences overlap in time, found once per
+/// agenda (`find`), before any formatter runs.
 ///
-/// Busy is `Occurrence.isBusy` and timed (all-day rows never overlap, and
-/// are never overlapped); an end equal to another's start is not an
-/// overlap. Rows that overlap something carry an index here
-/// (`AgendaRow.overlap`); every other row carries none, so the formatters'
-/// cost for them is one comparison.
-public final class Overlaps: Sendable {
-    /// What one row shows.
-    public struct Entry: Sendable {
-        /// The titles of the occurrences this one overlaps on the row's day
-        /// (sorted, unique): the text, Markdown and HTML marks.
-        public let titlesOnDay: [String]
-        /// The UIDs (sorted, unique) of every occurrence this one overlaps,
-        /// on any day of the window: the JSON `overlaps` key.
-        public let uids: [String]
-        /// `uids` as a JSON array, escaped once.
-        let json: [UInt8]
+/// Each day's busy timed rows become spans, sorted by start and swept once,
+/// keeping those still running: a span that meets a running one overlaps
+/// it. Rows that overlap something carry their span's index
+/// (`AgendaRow.overlap`), every other row -1, so the formatters' cost for
+/// them is one comparison. What a row overlaps is then read from its day's
+/// sorted spans (those that start before it ends and end after it starts),
+/// not kept as a list per row: on a dense calendar (a few hundred meetings
+/// a day, multi-day ones among them) every row overlaps dozens of others,
+/// and lists of them would take gigabytes.
+///
+/// Busy is `Occurrence.isBusy` and timed: all-day rows neither overlap nor
+/// are overlapped. An end equal to another's start is not an overlap.
+public final class Overlaps: @unchecked Sendable {
+    /// One busy timed row, as seconds since 1970.
+    struct Span {
+        let start: Int64
+        let end: Int64
+        /// The row's index in `rows`.
+        let row: Int32
+        /// The row's item number (`AgendaRow.item`).
+        let item: Int32
+        /// Its day's spans are `dayStart..<dayEnd` (sorted by start).
+        let dayStart: Int32
+        let dayEnd: Int32
+        /// The rank of its UID among the UIDs of overlapping rows (equal
+        /// UIDs share one), or -1 (no UID, or overlaps nothing).
+        var uid: Int32
     }
 
-    public let entries: [Entry]
+    let spans: [Span]
+    /// The agenda's rows (the same storage the sections slice).
+    let rows: [AgendaRow]
+    /// The agenda's item ranks (`ItemTable`): in title order first.
+    let itemRanks: [Int32]
+    /// UIDs by rank, each escaped as a JSON string, one after another:
+    /// rank r is `uidBytes[uidBounds[r]..<uidBounds[r + 1]]`.
+    let uidBytes: [UInt8]
+    let uidBounds: [Int]
+    /// The first listed row of a multi-day occurrence: the spans of all its
+    /// rows (JSON lists what it overlaps on any day).
+    let spansOfOccurrence: [Int32: [Int32]]
 
-    init(entries: [Entry]) {
-        self.entries = entries
+    init(spans: [Span], rows: [AgendaRow], itemRanks: [Int32], uidBytes: [UInt8], uidBounds: [Int], spansOfOccurrence: [Int32: [Int32]]) {
+        self.spans = spans
+        self.rows = rows
+        self.itemRanks = itemRanks
+        self.uidBytes = uidBytes
+        self.uidBounds = uidBounds
+        self.spansOfOccurrence = spansOfOccurrence
     }
 
-    static let none = Overlaps(entries: [])
+    static let none = Overlaps(spans: [], rows: [], itemRanks: [], uidBytes: [], uidBounds: [0], spansOfOccurrence: [:])
 
     /// Finds the overlaps of `rows` (sorted by day, as `AgendaBuilder` sorts
-    /// them) and marks each overlapping row with its entry.
-    static func find(in rows: inout [AgendaRow], clock: ZoneClock) -> Overlaps {
-        struct Span {
-            let row: Int
-            let start: Date
-            let end: Date
-        }
-        var othersOnDay: [Int: [Occurrence]] = [:]  // row index → the occurrences it overlaps that day
-        var uids: [ObjectIdentifier: Set<String>] = [:]  // occurrence → every UID it overlaps
-        var firstRows: [ObjectIdentifier: Int] = [:]  // multi-day occurrences: the row JSON lists
+    /// them) and marks each overlapping row with its span.
+    static func find(in rows: inout [AgendaRow], itemRanks: [Int32], clock: ZoneClock) -> Overlaps {
         var spans: [Span] = []
-        var active: [Span] = []
+        var overlapping: [Bool] = []
+        var multiDay: [ObjectIdentifier: [Int32]] = [:]  // an occurrence listed on several days: its rows
+        var active: [Int32] = []
         var index = 0
         while index < rows.count {
             let day = rows[index].sortKey / AgendaRow.dayFactor
-            spans.removeAll(keepingCapacity: true)
+            let first = spans.count
             while index < rows.count && rows[index].sortKey / AgendaRow.dayFactor == day {
                 let row = rows[index]
                 switch row.timing {
                 case .starts, .continues, .allDay:
                     row.withOccurrence { o in
                         guard o.isBusy, let start = o.start, !start.isDate else { return }
-                        let s = start.instant(in: clock)
-                        spans.append(Span(row: index, start: s, end: max(o.end?.instant(in: clock) ?? s, s)))
-                        if row.isFirstListed && row.dayCount > 1 { firstRows[ObjectIdentifier(o)] = index }
+                        let s = Int64(start.instant(in: clock).timeIntervalSince1970.rounded(.down))
+                        let e = max(o.end.map { Int64($0.instant(in: clock).timeIntervalSince1970.rounded(.down)) } ?? s, s)
+                        if row.dayCount > 1 { multiDay[ObjectIdentifier(o), default: []].append(Int32(index)) }
+                        spans.append(Span(start: s, end: e, row: Int32(index), item: row.item, dayStart: 0, dayEnd: 0, uid: -1))
                     }
                 default: break
                 }
                 index += 1
             }
-            guard spans.count > 1 else { continue }
-            spans.sort { $0.start != $1.start ? $0.start < $1.start : $0.row < $1.row }
+            let last = spans.count
+            guard last - first > 1 else {
+                if last > first { spans[first] = spans[first].inDay(first, last) }
+                overlapping += repeatElement(false, count: last - first)
+                continue
+            }
+            // Sorted by start (`multiDay` knows multi-day spans by their rows).
+            spans[first..<last].sort { $0.start != $1.start ? $0.start < $1.start : $0.row < $1.row }
+            overlapping += repeatElement(false, count: last - first)
             active.removeAll(keepingCapacity: true)
-            for span in spans {
-                active.removeAll { $0.end <= span.start }
-                for other in active where other.start < span.end {
-                    let a = rows[span.row].occurrence, b = rows[other.row].occurrence
-                    othersOnDay[span.row, default: []].append(b)
-                    othersOnDay[other.row, default: []].append(a)
-                    if !b.uid.isEmpty { uids[ObjectIdentifier(a), default: []].insert(b.uid) }
-                    if !a.uid.isEmpty { uids[ObjectIdentifier(b), default: []].insert(a.uid) }
+            for i in first..<last {
+                spans[i] = spans[i].inDay(first, last)
+                let s = spans[i].start, e = spans[i].end
+                active.removeAll { spans[Int($0)].end <= s }
+                // A running span overlaps this one when this one lasts, or
+                // (a zero-length one) when it began earlier.
+                for a in active where e > s || spans[Int(a)].start < s {
+                    overlapping[Int(a)] = true
+                    overlapping[i] = true
                 }
-                active.append(span)
+                active.append(Int32(i))
             }
         }
-        guard !othersOnDay.isEmpty else { return .none }
-        // A row that overlaps something that day, and the first row of a
-        // multi-day occurrence that overlaps something on a later day.
-        var marked = Set(othersOnDay.keys)
-        for (occurrence, row) in firstRows where uids[occurrence] != nil { marked.insert(row) }
-        var entries: [Entry] = []
-        for row in marked.sorted() {
-            let o = rows[row].occurrence
-            let titles = Set((othersOnDay[row] ?? []).map(Overlaps.oneLine)).sorted()
-            let listed = rows[row].isFirstListed ? (uids[ObjectIdentifier(o)] ?? []).sorted() : []
-            var json: [UInt8] = [0x5B]
-            for (i, uid) in listed.enumerated() {
-                if i > 0 { json.append(0x2C) }
-                JSONText.append(uid, to: &json)
-            }
-            json.append(0x5D)
-            rows[row].overlap = Int32(entries.count)
-            entries.append(Entry(titlesOnDay: titles, uids: listed, json: json))
+        guard overlapping.contains(true) else { return .none }
+        var spanOfRow: [Int32: Int32] = [:]
+        if !multiDay.isEmpty {
+            for (i, span) in spans.enumerated() where rows[Int(span.row)].dayCount > 1 { spanOfRow[span.row] = Int32(i) }
         }
-        return Overlaps(entries: entries)
+        var spansOfOccurrence: [Int32: [Int32]] = [:]
+        for var list in multiDay.values {
+            list = list.map { spanOfRow[$0]! }
+            guard list.contains(where: { overlapping[Int($0)] }) else { continue }
+            // The first listed row carries the occurrence's JSON.
+            if let first = list.first(where: { rows[Int(spans[Int($0)].row)].isFirstListed }) {
+                spansOfOccurrence[first] = list
+                overlapping[Int(first)] = true
+            }
+        }
+        for (i, span) in spans.enumerated() where overlapping[i] { rows[Int(span.row)].overlap = Int32(i) }
+        // Rank the UIDs of overlapping rows once, item by item (a series
+        // shares its UID), so that a row's list sorts as numbers.
+        var uidOfItem = [Int32](repeating: -2, count: itemRanks.count)
+        var items: [(uid: [UInt8], item: Int32)] = []
+        for (i, span) in spans.enumerated() where overlapping[i] && uidOfItem[Int(span.item)] == -2 {
+            uidOfItem[Int(span.item)] = -1
+            let uid = rows[Int(span.row)].occurrence.uid
+            if !uid.isEmpty { items.append((Array(uid.utf8), span.item)) }
+        }
+        items.sort { a, b in
+            a.uid.withUnsafeBufferPointer { x in
+                b.uid.withUnsafeBufferPointer { y in
+                    let c = memcmp(x.baseAddress!, y.baseAddress!, min(x.count, y.count))
+                    return c != 0 ? c < 0 : x.count < y.count
+                }
+            }
+        }
+        var uidBytes: [UInt8] = [], uidBounds: [Int] = [0]
+        var previous: [UInt8]? = nil
+        for (uid, item) in items {
+            if uid != previous {
+                JSONText.append(String(decoding: uid, as: UTF8.self), to: &uidBytes)
+                uidBounds.append(uidBytes.count)
+                previous = uid
+            }
+            uidOfItem[Int(item)] = Int32(uidBounds.count - 2)
+        }
+        for i in spans.indices where overlapping[i] { spans[i].uid = uidOfItem[Int(spans[i].item)] }
+        return Overlaps(
+            spans: spans, rows: rows, itemRanks: itemRanks, uidBytes: uidBytes, uidBounds: uidBounds, spansOfOccurrence: spansOfOccurrence)
+    }
+
+    /// The spans of the same day that overlap span `i`: those that start
+    /// before it ends and end after it starts (for a zero-length span, those
+    /// running at its time that began before it), read from the day's spans
+    /// in start order up to its end.
+    func others(of i: Int, _ body: (Span) -> Void) {
+        let span = spans[i]
+        var j = Int(span.dayStart)
+        let stop = Int(span.dayEnd)
+        while j < stop && spans[j].start < span.end {
+            if j != i && spans[j].end > span.start { body(spans[j]) }
+            j += 1
+        }
+        // A zero-length span: what runs at its time and began before it.
+        if span.end == span.start {
+            j = Int(span.dayStart)
+            while j < stop && spans[j].start < span.start {
+                if spans[j].end > span.start { body(spans[j]) }
+                j += 1
+            }
+        }
+    }
+
+    /// The UID ranks (sorted, unique) of everything the row's occurrence
+    /// overlaps, on any day, into `ranks`; how many bytes the JSON array of
+    /// them takes.
+    func uidRanks(of row: AgendaRow, into ranks: inout [Int32]) -> Int {
+        ranks.removeAll(keepingCapacity: true)
+        guard row.overlap >= 0 else { return 2 }
+        let i = row.overlap
+        if let all = spansOfOccurrence[i] {
+            for s in all { others(of: Int(s)) { if $0.uid >= 0 { ranks.append($0.uid) } } }
+        } else {
+            others(of: Int(i)) { if $0.uid >= 0 { ranks.append($0.uid) } }
+        }
+        ranks.sort()
+        var length = 2
+        var kept = 0
+        for n in ranks.indices where kept == 0 || ranks[n] != ranks[kept - 1] {
+            let rank = ranks[n]
+            ranks[kept] = rank
+            kept += 1
+            length += uidBounds[Int(rank) + 1] - uidBounds[Int(rank)] + 1
+        }
+        ranks.removeLast(ranks.count - kept)
+        return length
+    }
+
+    /// Writes the JSON array of `ranks` (from `uidRanks`) at `p`; the bytes written.
+    func writeUIDs(_ ranks: [Int32], at p: UnsafeMutablePointer<UInt8>) -> Int {
+        var q = p
+        q[0] = 0x5B
+        q += 1
+        uidBytes.withUnsafeBufferPointer { bytes in
+            for (n, rank) in ranks.enumerated() {
+                if n > 0 {
+                    q[0] = 0x2C
+                    q += 1
+                }
+                let from = uidBounds[Int(rank)], count = uidBounds[Int(rank) + 1] - from
+                q.update(from: bytes.baseAddress! + from, count: count)
+                q += count
+            }
+        }
+        q[0] = 0x5D
+        return q + 1 - p
+    }
+
+    /// At most this many titles are named in a row's mark; the rest are counted.
+    static let titlesShown = 3
+
+    /// `(overlaps Review, Standup)`, `(overlaps A, B, C and 12 more)`: the
+    /// mark after a row's title, naming what it overlaps that day (sorted,
+    /// unique titles); empty when it overlaps nothing that day.
+    public func mark(_ row: AgendaRow) -> String {
+        guard row.overlap >= 0 else { return "" }
+        // Item ranks put titles in order: equal titles are neighbours.
+        var found: [(rank: Int32, row: Int32)] = []
+        others(of: Int(row.overlap)) { found.append((itemRanks[Int($0.item)], $0.row)) }
+        guard !found.isEmpty else { return "" }
+        found.sort { $0.rank < $1.rank }
+        var titles: [String] = []
+        var distinct = 0
+        var previous: String? = nil
+        for (_, r) in found {
+            let title = Overlaps.oneLine(rows[Int(r)].occurrence)
+            if title == previous { continue }
+            previous = title
+            distinct += 1
+            if titles.count < Overlaps.titlesShown { titles.append(title) }
+        }
+        let shown = titles.joined(separator: ", ")
+        return distinct > titles.count ? "(overlaps \(shown) and \(distinct - titles.count) more)" : "(overlaps \(shown))"
     }
 
     /// A title as a row shows it: one line, `(no title)` when empty.
@@ -108,16 +255,10 @@ public final class Overlaps: Sendable {
         return title.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
             .replacingOccurrences(of: "\r", with: " ")
     }
+}
 
-    /// The entry of a row, when it overlaps anything.
-    public func entry(_ row: AgendaRow) -> Entry? {
-        row.overlap >= 0 ? entries[Int(row.overlap)] : nil
-    }
-
-    /// ` (overlaps Review, Standup)`: the mark after a row's title; empty
-    /// when the row overlaps nothing on its day.
-    public func mark(_ row: AgendaRow) -> String {
-        guard let titles = entry(row)?.titlesOnDay, !titles.isEmpty else { return "" }
-        return "(overlaps \(titles.joined(separator: ", ")))"
+extension Overlaps.Span {
+    func inDay(_ start: Int, _ end: Int) -> Overlaps.Span {
+        Overlaps.Span(start: self.start, end: self.end, row: row, item: item, dayStart: Int32(start), dayEnd: Int32(end), uid: uid)
     }
 }
