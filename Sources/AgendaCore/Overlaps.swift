@@ -35,8 +35,9 @@ public final class Overlaps: @unchecked Sendable {
     let spans: [Span]
     /// The agenda's rows (the same storage the sections slice).
     let rows: [AgendaRow]
-    /// The agenda's item ranks (`ItemTable`): in title order first.
-    let itemRanks: [Int32]
+    /// By item number: a number per distinct title (in title order), for
+    /// the items of overlapping rows; -1 for others.
+    let titleGroup: [Int32]
     /// UIDs by rank, each escaped as a JSON string, one after another:
     /// rank r is `uidBytes[uidBounds[r]..<uidBounds[r + 1]]`.
     let uidBytes: [UInt8]
@@ -45,16 +46,16 @@ public final class Overlaps: @unchecked Sendable {
     /// rows (JSON lists what it overlaps on any day).
     let spansOfOccurrence: [Int32: [Int32]]
 
-    init(spans: [Span], rows: [AgendaRow], itemRanks: [Int32], uidBytes: [UInt8], uidBounds: [Int], spansOfOccurrence: [Int32: [Int32]]) {
+    init(spans: [Span], rows: [AgendaRow], titleGroup: [Int32], uidBytes: [UInt8], uidBounds: [Int], spansOfOccurrence: [Int32: [Int32]]) {
         self.spans = spans
         self.rows = rows
-        self.itemRanks = itemRanks
+        self.titleGroup = titleGroup
         self.uidBytes = uidBytes
         self.uidBounds = uidBounds
         self.spansOfOccurrence = spansOfOccurrence
     }
 
-    static let none = Overlaps(spans: [], rows: [], itemRanks: [], uidBytes: [], uidBounds: [0], spansOfOccurrence: [:])
+    static let none = Overlaps(spans: [], rows: [], titleGroup: [], uidBytes: [], uidBounds: [0], spansOfOccurrence: [:])
 
     /// Finds the overlaps of `rows` (sorted by day, as `AgendaBuilder` sorts
     /// them) and marks each overlapping row with its span.
@@ -149,8 +150,29 @@ public final class Overlaps: @unchecked Sendable {
             uidOfItem[Int(item)] = Int32(uidBounds.count - 2)
         }
         for i in spans.indices where overlapping[i] { spans[i].uid = uidOfItem[Int(spans[i].item)] }
+        // Number the distinct titles in title order, once: item ranks put
+        // titles in order (ItemRanks sorts by title first), so equal titles
+        // are neighbours.
+        var titled: [(rank: Int32, item: Int32, row: Int32)] = []
+        var seen = [Bool](repeating: false, count: itemRanks.count)
+        for (i, span) in spans.enumerated() where overlapping[i] && !seen[Int(span.item)] {
+            seen[Int(span.item)] = true
+            titled.append((itemRanks[Int(span.item)], span.item, span.row))
+        }
+        titled.sort { $0.rank < $1.rank }
+        var titleGroup = [Int32](repeating: -1, count: itemRanks.count)
+        var group: Int32 = -1
+        var previousTitle: String? = nil
+        for (_, item, row) in titled {
+            let title = rows[Int(row)].occurrence.title
+            if title != previousTitle {
+                group += 1
+                previousTitle = title
+            }
+            titleGroup[Int(item)] = group
+        }
         return Overlaps(
-            spans: spans, rows: rows, itemRanks: itemRanks, uidBytes: uidBytes, uidBounds: uidBounds, spansOfOccurrence: spansOfOccurrence)
+            spans: spans, rows: rows, titleGroup: titleGroup, uidBytes: uidBytes, uidBounds: uidBounds, spansOfOccurrence: spansOfOccurrence)
     }
 
     /// The spans of the same day that overlap span `i`: those that start
@@ -228,20 +250,18 @@ public final class Overlaps: @unchecked Sendable {
     /// unique titles); empty when it overlaps nothing that day.
     public func mark(_ row: AgendaRow) -> String {
         guard row.overlap >= 0 else { return "" }
-        // Item ranks put titles in order: equal titles are neighbours.
-        var found: [(rank: Int32, row: Int32)] = []
-        others(of: Int(row.overlap)) { found.append((itemRanks[Int($0.item)], $0.row)) }
+        // Title group and row in one number: sorted, the groups come in title order.
+        var found: [Int64] = []
+        others(of: Int(row.overlap)) { found.append(Int64(titleGroup[Int($0.item)]) << 32 | Int64($0.row)) }
         guard !found.isEmpty else { return "" }
-        found.sort { $0.rank < $1.rank }
+        found.sort()
         var titles: [String] = []
         var distinct = 0
-        var previous: String? = nil
-        for (_, r) in found {
-            let title = Overlaps.oneLine(rows[Int(r)].occurrence)
-            if title == previous { continue }
-            previous = title
+        var previous: Int64 = -1
+        for key in found where key >> 32 != previous {
+            previous = key >> 32
             distinct += 1
-            if titles.count < Overlaps.titlesShown { titles.append(title) }
+            if titles.count < Overlaps.titlesShown { titles.append(Overlaps.oneLine(rows[Int(key & 0xFFFF_FFFF)].occurrence)) }
         }
         let shown = titles.joined(separator: ", ")
         return distinct > titles.count ? "(overlaps \(shown) and \(distinct - titles.count) more)" : "(overlaps \(shown))"
