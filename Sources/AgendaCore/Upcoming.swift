@@ -19,6 +19,8 @@ public struct Upcoming: Sendable {
     public let entries: [Entry]
     /// The agenda's overlaps, for JSON.
     public let overlaps: Overlaps
+    /// The sections the entries' rows come from: a row is valid while its section is.
+    private let sections: [AgendaSection]
 
     /// - Parameters:
     ///   - sections: the agenda of the window (`AgendaBuilder` over
@@ -61,6 +63,7 @@ public struct Upcoming: Sendable {
         }
         entries = found.prefix(max(count, 0)).map(\.entry)
         overlaps = sections.first?.overlaps ?? .none
+        self.sections = sections
     }
 }
 
