@@ -222,6 +222,15 @@ public final class Overlaps: @unchecked Sendable {
         return length
     }
 
+    /// The row's JSON `overlaps` value, as text.
+    public func json(of row: AgendaRow) -> String {
+        var ranks: [Int32] = []
+        let length = uidRanks(of: row, into: &ranks)
+        var bytes = [UInt8](repeating: 0, count: length)
+        let written = bytes.withUnsafeMutableBufferPointer { row.overlap >= 0 ? writeUIDs(ranks, at: $0.baseAddress!) : 0 }
+        return row.overlap >= 0 ? String(decoding: bytes[..<written], as: UTF8.self) : "[]"
+    }
+
     /// Writes the JSON array of `ranks` (from `uidRanks`) at `p`; the bytes written.
     func writeUIDs(_ ranks: [Int32], at p: UnsafeMutablePointer<UInt8>) -> Int {
         var q = p
