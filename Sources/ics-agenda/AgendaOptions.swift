@@ -32,8 +32,8 @@ struct AgendaOptions: ParsableArguments, SettingsChoice {
     @Flag(name: .long, help: "Do not add \"Today\" and \"Tomorrow\" to those days' headers.")
     var noRelative = false
 
-    @Option(name: .long, help: "Colour: auto (only on a terminal, never with NO_COLOR set), always or never.")
-    var color: ColorChoice = .auto
+    @OptionGroup var colorChoice: ColorOptions
+    var color: ColorChoice { colorChoice.color }
 
     @Flag(name: .long, help: "Leave events (VEVENT) out.")
     var noEvents = false

@@ -22,8 +22,8 @@ struct CalendarsCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: text or json (one object per calendar).")
     var format: ListFormat = .text
 
-    @Option(name: .long, help: "Colour: auto (only on a terminal, never with NO_COLOR set), always or never.")
-    var color: ColorChoice = .auto
+    @OptionGroup var colorChoice: ColorOptions
+    var color: ColorChoice { colorChoice.color }
 
     @OptionGroup var input: InputArguments
 

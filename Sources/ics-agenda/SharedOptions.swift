@@ -55,6 +55,12 @@ struct DayRangeOptions: ParsableArguments {
     }
 }
 
+/// `--color`: the agenda's and `calendars`'.
+struct ColorOptions: ParsableArguments {
+    @Option(name: .long, help: "Colour: auto (only on a terminal, never with NO_COLOR set), always or never.")
+    var color: ColorChoice = .auto
+}
+
 /// What `Settings` needs to know of a command's options: the clock, the
 /// zone, the locale and the days. A command gives `days` its own default
 /// (the agenda none: one year; `free` a week).
