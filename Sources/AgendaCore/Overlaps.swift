@@ -45,8 +45,18 @@ public final class Overlaps: @unchecked Sendable {
     /// The first listed row of a multi-day occurrence: the spans of all its
     /// rows (JSON lists what it overlaps on any day).
     let spansOfOccurrence: [Int32: [Int32]]
+    /// Each day's spans again, in UID order (`uidOrder[dayStart..<dayEnd]`):
+    /// a row's UIDs are read off in order, not gathered and sorted.
+    let uidOrder: [Int32]
+    /// Each day's spans in title order (`titleGroup`), for the marks.
+    let titleOrder: [Int32]
 
-    init(spans: [Span], rows: [AgendaRow], titleGroup: [Int32], uidBytes: [UInt8], uidBounds: [Int], spansOfOccurrence: [Int32: [Int32]]) {
+    init(
+        spans: [Span], rows: [AgendaRow], titleGroup: [Int32], uidBytes: [UInt8], uidBounds: [Int], spansOfOccurrence: [Int32: [Int32]],
+        uidOrder: [Int32], titleOrder: [Int32]
+    ) {
+        self.uidOrder = uidOrder
+        self.titleOrder = titleOrder
         self.spans = spans
         self.rows = rows
         self.titleGroup = titleGroup
@@ -55,7 +65,7 @@ public final class Overlaps: @unchecked Sendable {
         self.spansOfOccurrence = spansOfOccurrence
     }
 
-    static let none = Overlaps(spans: [], rows: [], titleGroup: [], uidBytes: [], uidBounds: [0], spansOfOccurrence: [:])
+    static let none = Overlaps(spans: [], rows: [], titleGroup: [], uidBytes: [], uidBounds: [0], spansOfOccurrence: [:], uidOrder: [], titleOrder: [])
 
     /// Finds the overlaps of `rows` (sorted by day, as `AgendaBuilder` sorts
     /// them) and marks each overlapping row with its span.
@@ -64,6 +74,7 @@ public final class Overlaps: @unchecked Sendable {
         var overlapping: [Bool] = []
         var multiDay: [ObjectIdentifier: [Int32]] = [:]  // an occurrence listed on several days: its rows
         var active: [Int32] = []
+        var days: [Range<Int>] = []  // each day's spans
         var index = 0
         while index < rows.count {
             let day = rows[index].sortKey / AgendaRow.dayFactor
@@ -84,6 +95,7 @@ public final class Overlaps: @unchecked Sendable {
                 index += 1
             }
             let last = spans.count
+            if last > first { days.append(first..<last) }
             guard last - first > 1 else {
                 if last > first { spans[first] = spans[first].inDay(first, last) }
                 overlapping += repeatElement(false, count: last - first)
@@ -171,8 +183,15 @@ public final class Overlaps: @unchecked Sendable {
             }
             titleGroup[Int(item)] = group
         }
+        var uidOrder = (0..<Int32(spans.count)).map { $0 }
+        for day in days where day.count > 1 { uidOrder[day].sort { spans[Int($0)].uid < spans[Int($1)].uid } }
+        var titleOrder = uidOrder
+        for day in days where day.count > 1 {
+            titleOrder[day].sort { titleGroup[Int(spans[Int($0)].item)] < titleGroup[Int(spans[Int($1)].item)] }
+        }
         return Overlaps(
-            spans: spans, rows: rows, titleGroup: titleGroup, uidBytes: uidBytes, uidBounds: uidBounds, spansOfOccurrence: spansOfOccurrence)
+            spans: spans, rows: rows, titleGroup: titleGroup, uidBytes: uidBytes, uidBounds: uidBounds, spansOfOccurrence: spansOfOccurrence,
+            uidOrder: uidOrder, titleOrder: titleOrder)
     }
 
     /// The spans of the same day that overlap span `i`: those that start
@@ -206,10 +225,16 @@ public final class Overlaps: @unchecked Sendable {
         let i = row.overlap
         if let all = spansOfOccurrence[i] {
             for s in all { others(of: Int(s)) { if $0.uid >= 0 { ranks.append($0.uid) } } }
+            ranks.sort()
         } else {
-            others(of: Int(i)) { if $0.uid >= 0 { ranks.append($0.uid) } }
+            // The day's spans in UID order: what overlaps comes out sorted.
+            let span = spans[Int(i)]
+            for k in Int(span.dayStart)..<Int(span.dayEnd) {
+                let j = Int(uidOrder[k])
+                let other = spans[j]
+                if other.uid >= 0 && j != Int(i) && other.start < span.end && other.end > span.start { ranks.append(other.uid) }
+            }
         }
-        ranks.sort()
         var length = 2
         var kept = 0
         for n in ranks.indices where kept == 0 || ranks[n] != ranks[kept - 1] {
@@ -259,19 +284,23 @@ public final class Overlaps: @unchecked Sendable {
     /// unique titles); empty when it overlaps nothing that day.
     public func mark(_ row: AgendaRow) -> String {
         guard row.overlap >= 0 else { return "" }
-        // Title group and row in one number: sorted, the groups come in title order.
-        var found: [Int64] = []
-        others(of: Int(row.overlap)) { found.append(Int64(titleGroup[Int($0.item)]) << 32 | Int64($0.row)) }
-        guard !found.isEmpty else { return "" }
-        found.sort()
+        // The day's spans in title order: distinct titles are counted as they come.
+        let i = Int(row.overlap)
+        let span = spans[i]
         var titles: [String] = []
         var distinct = 0
-        var previous: Int64 = -1
-        for key in found where key >> 32 != previous {
-            previous = key >> 32
+        var previous: Int32 = -1
+        for k in Int(span.dayStart)..<Int(span.dayEnd) {
+            let j = Int(titleOrder[k])
+            let other = spans[j]
+            guard j != i && other.start < span.end && other.end > span.start else { continue }
+            let group = titleGroup[Int(other.item)]
+            if group == previous { continue }
+            previous = group
             distinct += 1
-            if titles.count < Overlaps.titlesShown { titles.append(Overlaps.oneLine(rows[Int(key & 0xFFFF_FFFF)].occurrence)) }
+            if titles.count < Overlaps.titlesShown { titles.append(Overlaps.oneLine(rows[Int(other.row)].occurrence)) }
         }
+        guard distinct > 0 else { return "" }
         let shown = titles.joined(separator: ", ")
         return distinct > titles.count ? "(overlaps \(shown) and \(distinct - titles.count) more)" : "(overlaps \(shown))"
     }
