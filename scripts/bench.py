@@ -43,6 +43,10 @@ SEED = 7
 AGENDA_ARGS = ["--now", "2025-03-01T00:00:00+01:00", "--tz", "Europe/Berlin", "--locale", "en_US"]
 ALL_ITEMS_ARGS = ["--show-cancelled", "--completed"]
 
+# `next` is polled every minute by status bars: on these sizes it is timed
+# beside a one-day agenda, which it must not exceed.
+NEXT_SIZES = (1000, 100000)
+
 # Targets from the issue, checked on the 100k row.
 TARGET_SIZE = 100000
 TARGET_RATIO = 0.6
@@ -377,6 +381,20 @@ def render(results, startup, args, info, cmdline, started, load_before, load_aft
     }
 
 
+def render_next(polled):
+    """`next` beside a one-day agenda of the same calendar (medians)."""
+    if not polled:
+        return f"_No {', '.join(label(n) for n in NEXT_SIZES)} row in this run: `next` not timed._"
+    L = ["| size | one-day agenda (text) | `next` | ratio | one-day agenda CPU | `next` CPU | ratio |",
+         "|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in polled:
+        d, n = r["day"], r["next"]
+        L.append(f"| {label(r['n'])} | {fmt_s(med(d, 'wall'))} / {fmt_mb(med(d, 'rss_mb'))} "
+                 f"| {fmt_s(med(n, 'wall'))} / {fmt_mb(med(n, 'rss_mb'))} | {ratio(med(n, 'wall'), med(d, 'wall'))} "
+                 f"| {fmt_s(med(d, 'cpu'))} | {fmt_s(med(n, 'cpu'))} | {ratio(med(n, 'cpu'), med(d, 'cpu'))} |")
+    return "\n".join(L)
+
+
 def fmt_count(n):
     return "?" if n is None else f"{n:,}"
 
@@ -421,6 +439,13 @@ def document(parts, args, info, cmdline, started, load_before, load_after):
     d.append("Target: a 1k-component calendar within a few milliseconds of the binary's own start-up.")
     d.append("")
     d.append(parts["startup"])
+    d.append("")
+    d.append("## `next` for status bars")
+    d.append("")
+    d.append("Target: `ics-agenda next` (polled every minute) takes no longer than a one-day agenda "
+             "(`--days 1`) of the same calendar; it reads only now .. now + 24 h.")
+    d.append("")
+    d.append(parts["next"])
     d.append("")
     d.append("## Linearity")
     d.append("")
@@ -580,9 +605,27 @@ def main(argv=None):
             res["json_all_count"] = count_lines(o)
         results.append(res)
 
+    # `next` beside a one-day agenda, alternately.
+    polled = []
+    for n in sizes:
+        if n not in NEXT_SIZES:
+            continue
+        path = cals[n]
+        row = {"n": n, "day": [], "next": []}
+        progs = (("day", [binary] + AGENDA_ARGS + ["--days", "1", path]), ("next", [binary, "next"] + AGENDA_ARGS + [path]))
+        for i in range(args.runs):
+            for key, cmd in progs:
+                o = out(f"out-{n}-{key}.txt")
+                r = run_measured(cmd, o, args.timeout, env)
+                check(r, cmd, o, f"{key} on {os.path.basename(path)}")
+                row[key].append(r)
+        log(f"size {n}: one-day agenda {fmt_s(med(row['day'], 'wall'))}, next {fmt_s(med(row['next'], 'wall'))}")
+        polled.append(row)
+
     load_after = loadavg()
     info = machine_info(binary)
     parts = render(results, startup, args, info, cmdline, started, load_before, load_after)
+    parts["next"] = render_next(polled)
     parts["profile"] = profile(args, binary, floor, out_dir, env) if args.profile else None
     if parts["profile"]:
         print(parts["profile"])
@@ -594,6 +637,8 @@ def main(argv=None):
     print(parts["targets"])
     print()
     print(parts["startup"])
+    print()
+    print(parts["next"])
     print()
     print(parts["lin_line"])
     print()

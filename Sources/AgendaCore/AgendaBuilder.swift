@@ -29,7 +29,7 @@ public struct AgendaBuilder: Sendable {
         let total = parts.reduce(0) { $0 + $1.count }
         let workers = total >= AgendaBuilder.parallelFrom ? max(1, threads) : 1
         var runs = [PlacedRows](repeating: PlacedRows(), count: workers)
-        let (rows, undated) = runs.withUnsafeMutableBufferPointer { runs in
+        let (rows, undated, overlaps) = runs.withUnsafeMutableBufferPointer { runs in
             let shared = SharedRuns(runs: runs)
             func inParallel(_ work: @escaping @Sendable (Int) -> Void) {
                 if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
@@ -51,7 +51,9 @@ public struct AgendaBuilder: Sendable {
                 rows = AgendaBuilder.merge(rows, run.rows, ranks: table)
                 undated = AgendaBuilder.merge(undated, run.undated, ranks: table)
             }
-            return (rows, undated)
+            // Before any formatter: each asks a row for its overlaps many times, on several threads.
+            let overlaps = Overlaps.find(in: &rows, itemRanks: table.ranks, clock: window.clock)
+            return (rows, undated, overlaps)
         }
 
         var sections: [AgendaSection] = []
@@ -60,7 +62,7 @@ public struct AgendaBuilder: Sendable {
             let key = rows[start].sortKey / AgendaRow.dayFactor
             var end = start + 1
             while end < rows.count && rows[end].sortKey / AgendaRow.dayFactor == key { end += 1 }
-            sections.append(AgendaSection(period: .day(rows[start].day!), rows: rows[start..<end], occurrences: parts))
+            sections.append(AgendaSection(period: .day(rows[start].day!), rows: rows[start..<end], occurrences: parts, overlaps: overlaps))
             start = end
         }
         if !undated.isEmpty { sections.append(AgendaSection(period: .undated, rows: undated[...], occurrences: parts)) }

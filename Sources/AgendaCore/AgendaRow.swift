@@ -42,6 +42,8 @@ public struct AgendaRow: Sendable {
     /// order of their items' ranks (`ItemRanks`), and the JSON formatter
     /// keeps each item's escaped text under this number.
     var item: Int32
+    /// The row's entry in its agenda's `Overlaps`, or -1 when it overlaps nothing.
+    var overlap: Int32 = -1
     /// Day, rank (0 for all-day-like rows, 1 for timed ones) and seconds
     /// since local midnight, in one number: the agenda's sort order up to ties.
     let sortKey: Int64
@@ -89,11 +91,14 @@ public struct AgendaSection: Sendable {
     public let rows: ArraySlice<AgendaRow>
     /// What the rows show: kept here, since rows do not keep their occurrences.
     let occurrences: [[Occurrence]]
+    /// The agenda's overlapping rows (every section of an agenda shares one).
+    public let overlaps: Overlaps
 
-    init(period: Period, rows: ArraySlice<AgendaRow>, occurrences: [[Occurrence]]) {
+    init(period: Period, rows: ArraySlice<AgendaRow>, occurrences: [[Occurrence]], overlaps: Overlaps = .none) {
         self.period = period
         self.rows = rows
         self.occurrences = occurrences
+        self.overlaps = overlaps
     }
 
     /// The day of a day section.

@@ -19,6 +19,16 @@ public struct AgendaWindow: Sendable {
         self.end = clock.startOfDay(self.endDay)
     }
 
+    /// From one instant to another (`next`'s now ..< now + within): the
+    /// days are those the span touches, but only the span is read and listed.
+    public init(from start: Date, to end: Date, clock: ZoneClock) {
+        firstDay = clock.civilDate(of: start)
+        endDay = max(clock.civilDate(of: max(end, start + 1) - 1).adding(days: 1), firstDay.adding(days: 1))
+        self.clock = clock
+        self.start = start
+        self.end = max(end, start)
+    }
+
     /// From the start of `firstDay` to the same date one calendar year later
     /// (2028-02-29 + 1 year is 2029-02-28), end exclusive.
     public static func oneYear(from firstDay: CivilDate, clock: ZoneClock) -> AgendaWindow {

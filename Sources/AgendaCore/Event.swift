@@ -13,8 +13,18 @@ public final class Event: Sendable {
     /// `STATUS:CANCELLED`, decided once: every occurrence is asked.
     public let isCancelled: Bool
     public let calendar: CalendarInfo
+    /// `TRANSP`: whether the event takes up time (`free` and overlaps ask).
+    public let transparency: Transparency
 
-    public init(uid: String, title: String, location: String?, description: String?, status: String?, calendar: CalendarInfo) {
+    /// `TRANSP`, as written: absent, `OPAQUE` or `TRANSPARENT`.
+    public enum Transparency: Sendable {
+        case unspecified, opaque, transparent
+    }
+
+    public init(
+        uid: String, title: String, location: String?, description: String?, status: String?, calendar: CalendarInfo,
+        transparency: Transparency = .unspecified
+    ) {
         self.uid = uid
         self.title = title
         self.location = location
@@ -22,5 +32,6 @@ public final class Event: Sendable {
         self.status = status
         isCancelled = status == "CANCELLED"
         self.calendar = calendar
+        self.transparency = transparency
     }
 }

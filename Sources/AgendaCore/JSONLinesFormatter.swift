@@ -19,6 +19,7 @@ public struct JSONLinesFormatter: Sendable {
         block.reserveCapacity(blockSize)
         let buffers = (0..<max(threads, 1)).map { _ in LineBuffer() }
         var caches = [ItemFields](repeating: ItemFields(), count: max(threads, 1))
+        let overlaps = sections.first?.overlaps ?? .none
         func flush() {
             let parts = block.count >= 1024 ? buffers.count : 1
             let rows = block
@@ -28,7 +29,7 @@ public struct JSONLinesFormatter: Sendable {
                     let buffer = buffers[part]
                     buffer.count = 0
                     for row in rows[(rows.count * part / parts)..<(rows.count * (part + 1) / parts)] {
-                        self.write(row, to: buffer, fields: &shared.caches[part])
+                        self.write(row, to: buffer, fields: &shared.caches[part], overlaps: overlaps)
                     }
                 }
                 if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
@@ -45,18 +46,32 @@ public struct JSONLinesFormatter: Sendable {
         if !block.isEmpty { flush() }
     }
 
+    /// Lines for rows chosen one by one (`ics-agenda next`), each with
+    /// `extra` keys after the agenda's: `extras[i]` is written as it is,
+    /// before row i's closing brace (`,"minutes_until":25`).
+    public func write(_ rows: [AgendaRow], overlaps: Overlaps, extras: [String], to out: inout some ByteOutputStream) {
+        let buffer = LineBuffer()
+        var fields = ItemFields()
+        for (row, extra) in zip(rows, extras) {
+            write(row, to: buffer, fields: &fields, overlaps: overlaps, extra: Array(extra.utf8))
+        }
+        out.write(bytes: buffer.bytes)
+    }
+
     /// One line: an object, keys in the contract's order, every key present,
     /// and a line feed. What belongs to the item (kind, UID, title, location
-    /// and the rest) comes ready escaped from `fields`; the times are
-    /// written here, straight into the buffer.
-    func write(_ row: AgendaRow, to buffer: LineBuffer, fields: inout ItemFields) {
+    /// and the rest) comes ready escaped from `fields`, the overlaps from
+    /// `overlaps`; the times are written here, straight into the buffer.
+    func write(_ row: AgendaRow, to buffer: LineBuffer, fields: inout ItemFields, overlaps: Overlaps, extra: [UInt8] = []) {
         row.withOccurrence { o in
             let item = fields.index(of: row.item, o)
             let isReminder = o.isReminder
             let start = isReminder ? (o.start ?? o.due) : o.start
             let end = isReminder ? (o.due ?? o.start) : o.end
-            // Room for the item's parts, four quoted times, a day and the keys.
-            var p = buffer.reserve(fields.length(of: item) + 512)
+            let overlapping = row.overlap >= 0
+            let overlapLength = overlapping ? overlaps.uidRanks(of: row, into: &fields.overlapRanks) : 2
+            // Room for the item's parts, four quoted times, a day, the keys and the overlaps.
+            var p = buffer.reserve(fields.length(of: item) + 512 + overlapLength + extra.count)
             let begin = p
             func key(_ k: StaticString) {
                 p.update(from: k.utf8Start, count: k.utf8CodeUnitCount)
@@ -86,9 +101,20 @@ public struct JSONLinesFormatter: Sendable {
             }
             p += fields.copy(item, part: 2, to: p)  // ,"location":…,"source":…,"due":
             time(o.due)
-            p += fields.copy(item, part: 3, to: p)  // ,"completed":…,"priority":…}
-            p[0] = 0x0A
-            p += 1
+            p += fields.copy(item, part: 3, to: p)  // ,"completed":…,"priority":…
+            key(",\"overlaps\":")
+            if overlapping {
+                p += overlaps.writeUIDs(fields.overlapRanks, at: p)
+            } else {
+                key("[]")
+            }
+            if !extra.isEmpty {
+                extra.withUnsafeBufferPointer { p.update(from: $0.baseAddress!, count: $0.count) }
+                p += extra.count
+            }
+            p[0] = 0x7D
+            p[1] = 0x0A
+            p += 2
             buffer.count += p - begin
         }
     }
@@ -137,6 +163,9 @@ struct ItemFields {
     private var bytes: [UInt8] = []
     /// Four parts per item: where each begins in `bytes`; the next begins where it ends.
     private var bounds: [Int] = [0]
+    /// The UID ranks of a row's `overlaps` while it is written
+    /// (`Overlaps.uidRanks`): kept per thread, reused.
+    var overlapRanks: [Int32] = []
 
     /// The place here of item `item`, the item of `occurrence`, its parts escaped on first sight.
     mutating func index(of item: Int32, _ occurrence: Occurrence) -> Int {
@@ -168,7 +197,6 @@ struct ItemFields {
         key(",\"completed\":"); key(reminder.map { $0.isCompleted ? "true" : "false" } ?? "null")
         key(",\"priority\":")
         if let priority = reminder?.priority { bytes.append(contentsOf: String(priority).utf8) } else { key("null") }
-        bytes.append(0x7D)
         bounds.append(bytes.count)
         return number
     }

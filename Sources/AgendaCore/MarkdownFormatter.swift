@@ -25,7 +25,9 @@ public struct MarkdownFormatter {
                 if !t.checkbox.isEmpty { line += t.checkbox == "[x] " ? "☑ " : "☐ " }
                 var title = escape(t.text)
                 if t.isCancelled { title = "~~\(title)~~ (\(escape(wording.formats.words.cancelled)))" }
-                line += ([title] + t.marks.map(escape) + [t.overdueNote].compactMap { $0 }.map(escape)).joined(separator: " ")
+                let overlap = section.overlaps.mark(row)
+                line += ([title] + t.marks.map(escape) + [t.overdueNote].compactMap { $0 }.map(escape) + (overlap.isEmpty ? [] : ["**\(escape(RowWording.singleLine(overlap)))**"]))
+                    .joined(separator: " ")
                 // A line break in it would start a new line (or a heading) of the document.
                 if let location = row.occurrence.location { line += " — \(escape(RowWording.singleLine(location)))" }
                 out.write(line + "\n")

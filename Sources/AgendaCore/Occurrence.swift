@@ -100,6 +100,15 @@ public final class Occurrence: Sendable {
     /// All-day: the occurrence's start (or, for a reminder, its anchor) is a date.
     public var isAllDay: Bool { (start ?? due)?.isDate ?? false }
 
+    /// Takes up time, for overlaps and `free` (RFC 5545 3.8.2.7): a timed
+    /// event that is not `TRANSP:TRANSPARENT`, or an all-day one marked
+    /// `TRANSP:OPAQUE` (calendars write all-day events as free unless told);
+    /// never a cancelled one or a reminder.
+    public var isBusy: Bool {
+        guard case .event(let e) = item, !e.isCancelled, let start else { return false }
+        return start.isDate ? e.transparency == .opaque : e.transparency != .transparent
+    }
+
     /// The time a reminder is placed by: DUE, else DTSTART.
     public var anchor: AgendaTime? { due ?? start }
 }

@@ -18,16 +18,17 @@ public enum SectionGrouping: Sendable, Equatable {
         var current: AgendaSection.Period? = nil
         // Every day section of one agenda keeps the same occurrences.
         let occurrences = daySections.first?.occurrences ?? []
+        let overlaps = daySections.first?.overlaps ?? .none
         for section in daySections {
             let period = section.day.map(period(of:)) ?? .undated
             if period != current, let current {
-                result.append(AgendaSection(period: current, rows: rows[...], occurrences: occurrences))
+                result.append(AgendaSection(period: current, rows: rows[...], occurrences: occurrences, overlaps: overlaps))
                 rows.removeAll()
             }
             current = period
             rows += section.rows
         }
-        if let current { result.append(AgendaSection(period: current, rows: rows[...], occurrences: occurrences)) }
+        if let current { result.append(AgendaSection(period: current, rows: rows[...], occurrences: occurrences, overlaps: overlaps)) }
         return result
     }
 

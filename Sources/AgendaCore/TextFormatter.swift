@@ -8,6 +8,9 @@ import Foundation
 ///       all day      Team offsite (day 2 of 3)
 ///       9:00 AM      Standup
 ///       due 5:00 PM  [ ] Send the report !!!
+///
+/// A timed busy row that overlaps others that day ends with
+/// `(overlaps Review, Standup)`: after the title, so the columns stay aligned.
 public struct TextFormatter {
     public let wording: RowWording
     public let style: TerminalStyle
@@ -139,6 +142,13 @@ private struct TextLines: @unchecked Sendable {
                 if let note = t.overdueNote {
                     block.append(0x20)
                     put(style.red(note))
+                }
+                if row.overlap >= 0 {
+                    let mark = sections[index].overlaps.mark(row)
+                    if !mark.isEmpty {
+                        block.append(0x20)
+                        put(style.red(mark))
+                    }
                 }
             }
             if showCalendar {

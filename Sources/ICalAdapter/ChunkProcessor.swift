@@ -175,7 +175,7 @@ struct ChunkProcessor: @unchecked Sendable {
                 return
             }
             item = .event(Event(uid: record.uid, title: record.summary, location: record.location,
-                description: record.description, status: record.status, calendar: calendar))
+                description: record.description, status: record.status, calendar: calendar, transparency: record.transparency))
         case .reminder:
             item = .reminder(Reminder(uid: record.uid, title: record.summary, location: record.location,
                 description: record.description, status: record.status, isCompleted: record.isCompleted,

@@ -12,6 +12,7 @@ struct ComponentRecord {
     var location: String?
     var description: String?
     var status: String?
+    var transparency = Event.Transparency.unspecified
     var dtstart: ZonedTime?
     var dtend: ZonedTime?
     var due: ZonedTime?
@@ -91,6 +92,12 @@ struct ComponentReader {
             case ICAL_LOCATION_PROPERTY: record.location = text(icalproperty_get_location(p))
             case ICAL_DESCRIPTION_PROPERTY: record.description = text(icalproperty_get_description(p))
             case ICAL_STATUS_PROPERTY: record.status = text(icalproperty_get_value_as_string(p))?.uppercased()
+            case ICAL_TRANSP_PROPERTY:
+                switch text(icalproperty_get_value_as_string(p))?.uppercased() {
+                case "TRANSPARENT": record.transparency = .transparent
+                case "OPAQUE": record.transparency = .opaque
+                default: break
+                }
             case ICAL_DTSTART_PROPERTY: record.dtstart = time(p, icalproperty_get_dtstart(p), "DTSTART", &record)
             case ICAL_DTEND_PROPERTY: record.dtend = time(p, icalproperty_get_dtend(p), "DTEND", &record)
             case ICAL_DUE_PROPERTY: record.due = time(p, icalproperty_get_due(p), "DUE", &record)

@@ -65,6 +65,9 @@ public struct ICSWriter {
         if let location = o.location { icalcomponent_add_property(c, icalproperty_new_location(location)) }
         if let description = o.description { icalcomponent_add_property(c, icalproperty_new_description(description)) }
         if let status = o.status, let p = icalproperty_new_from_string("STATUS:\(status)") { icalcomponent_add_property(c, p) }
+        if case .event(let e) = o.item, e.transparency != .unspecified {
+            icalcomponent_add_property(c, icalproperty_new_transp(e.transparency == .opaque ? ICAL_TRANSP_OPAQUE : ICAL_TRANSP_TRANSPARENT))
+        }
         if let r = reminder {
             if let priority = r.priority { icalcomponent_add_property(c, icalproperty_new_priority(Int32(priority))) }
             if let percent = r.percentComplete { icalcomponent_add_property(c, icalproperty_new_percentcomplete(Int32(percent))) }

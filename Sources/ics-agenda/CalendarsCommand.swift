@@ -10,7 +10,7 @@ import ICalAdapter
 /// `ics-agenda calendars [INPUT ...]`: the calendars found, grouped by source.
 struct CalendarsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "ics-agenda calendars",
+        commandName: "calendars",
         abstract: "List the calendars found, grouped by source (the folder that holds them), with their counts.",
         discussion: "Each calendar shows its name (X-WR-CALNAME, else the file name), how many events and reminders it holds, and its file."
     )
@@ -22,8 +22,8 @@ struct CalendarsCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: text or json (one object per calendar).")
     var format: ListFormat = .text
 
-    @Option(name: .long, help: "Colour: auto (only on a terminal, never with NO_COLOR set), always or never.")
-    var color: ColorChoice = .auto
+    @OptionGroup var colorChoice: ColorOptions
+    var color: ColorChoice { colorChoice.color }
 
     @OptionGroup var warnings: WarningOptions
 

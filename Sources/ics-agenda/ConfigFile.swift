@@ -13,8 +13,6 @@ import Foundation
 struct ConfigLine: ParsableArguments {
     @OptionGroup var options: AgendaOptions
 
-    @OptionGroup var warnings: WarningOptions
-
     @Flag(name: .long)
     var noConfig = false
 
@@ -100,7 +98,7 @@ struct ConfigFile: Sendable {
             if parsed.inputs.isEmpty {
                 optionLines.append(
                     OptionLine(
-                        words: words, setsCalendar: !parsed.options.calendar.isEmpty,
+                        words: words, setsCalendar: !parsed.options.common.calendar.isEmpty,
                         setsLastDay: parsed.options.to != nil || parsed.options.days != nil))
             } else {
                 inputs += parsed.inputs.map { ConfigFile.resolve($0, folder: folder, environment: environment) }
@@ -176,11 +174,19 @@ extension ConfigFile {
     /// left as it is (the command reports its errors itself). For a
     /// subcommand that takes the agenda's options, pass the words after its
     /// name: the configured options belong after the subcommand's name.
+    /// For a subcommand other than the agenda: the configured option lines
+    /// it can parse (the options it shares with the agenda), before the
+    /// command line's.
+    static func withConfiguredOptions<C: ParsableCommand>(_ arguments: [String], takenBy command: C.Type) -> [String] {
+        guard let config = current, !arguments.contains("--no-config") else { return arguments }
+        return config.optionLines.filter { (try? C.parse($0.words)) != nil }.flatMap(\.words) + arguments
+    }
+
     static func withConfiguredOptions(_ arguments: [String]) -> [String] {
         guard let given = try? ConfigLine.parse(arguments), !given.noConfig, let config = current else { return arguments }
         var words: [String] = []
         for line in config.optionLines {
-            if line.setsCalendar && !given.options.calendar.isEmpty { continue }
+            if line.setsCalendar && !given.options.common.calendar.isEmpty { continue }
             if line.setsLastDay && (given.options.to != nil || given.options.days != nil) { continue }
             words += line.words
         }

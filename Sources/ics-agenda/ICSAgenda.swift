@@ -7,25 +7,25 @@ import ICalAdapter
     import Glibc
 #endif
 
-@main
+/// `ics-agenda [agenda] [OPTIONS] [INPUT ...]`: the agenda, the root command's default.
 struct ICSAgenda: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "ics-agenda",
-        abstract: "Print a one-year agenda of iCalendar (.ics) files, grouped by day.",
+        commandName: "agenda",
+        abstract: "Print a one-year agenda of iCalendar (.ics) files, grouped by day (the default command).",
         discussion: """
             INPUT is an .ics file, a folder (every .ics and .ical below it), or - for standard \
             input; with no INPUT, standard input is read when it is not a terminal. A file whose \
             name starts with a dash is named ./-name.ics, or after --. The agenda \
-            runs from the start of today to one calendar year later.
+            runs from the start of today to one calendar year later. "agenda" may be left out: \
+            ics-agenda work.ics is ics-agenda agenda work.ics.
 
             Configuration: options as on the command line and input paths, one per line, in \
             $ICS_AGENDA_CONFIG, else $XDG_CONFIG_HOME/ics-agenda/config (~/.config/ics-agenda/config). \
             The command line's options win; the configured inputs are read when no INPUT is \
             named and standard input is a terminal or empty (cron); --no-config reads none.
 
-            Subcommand: ics-agenda calendars [--format text|json] [INPUT ...] lists the \
-            calendars found, grouped by source, with how many events and reminders each holds \
-            (ics-agenda calendars --help).
+            A timed row that overlaps another busy one that day ends with (overlaps TITLE, ...); \
+            in JSON, every line has "overlaps": the UIDs it overlaps.
 
             Examples:
               By hand, the coming year:
@@ -34,8 +34,6 @@ struct ICSAgenda: ParsableCommand {
                 ics-agenda --from tomorrow --days 1 ~/.calendars/
               In a pipeline:
                 curl -s URL | ics-agenda --format json | jq -r .title
-              The calendars found, grouped by source:
-                ics-agenda calendars ~/.calendars/
 
             Bad input: a damaged component is skipped (or mended) with a warning \
             naming the file, the line and the problem, and every other component is \
@@ -49,34 +47,7 @@ struct ICSAgenda: ParsableCommand {
             """
     )
 
-    /// `calendars` is dispatched here: ArgumentParser reads a first word as
-    /// an INPUT when the root command takes positional inputs.
-    static func main() {
-        #if canImport(Glibc)
-            // A fixed threshold: every block of 128 KiB or more is its own
-            // mapping, given back to the system when freed. glibc otherwise
-            // raises the threshold after the first such block is freed and
-            // later large arrays (rows, output blocks, per-thread results) stay
-            // in its heaps: about 15 MB more peak memory on gencal 100k.
-            // Swift's Glibc module does not import <malloc.h>: mallopt is looked up.
-            typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-            let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
-            if let mallopt = dlsym(nil, "mallopt") {  // nil: RTLD_DEFAULT
-                _ = unsafeBitCast(mallopt, to: Mallopt.self)(mmapThreshold, 128 * 1024)
-            }
-        #endif
-        CommandRunner.prepareStreams()
-        let arguments = CommandRunner.arguments
-        if arguments.first == "calendars" {
-            CommandRunner.run(CalendarsCommand.self, Array(arguments.dropFirst()))
-        } else {
-            CommandRunner.run(ICSAgenda.self, ConfigFile.withConfiguredOptions(arguments))
-        }
-    }
-
     @OptionGroup var options: AgendaOptions
-
-    @OptionGroup var warnings: WarningOptions
 
     @OptionGroup var input: InputArguments
 
@@ -85,20 +56,29 @@ struct ICSAgenda: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(options, environment: environment)
         let pipeline = AgendaPipeline(settings: settings)
-        let loaded = try ICSAgenda.reportingInputErrors { try pipeline.load(input.paths, strict: options.strict, warnings: warnings.detail) }
-        if options.strict {
-            let problems = loaded.reduce(0) { $0 + $1.diagnostics.count }
-            if problems > 0 {
-                StandardError.write("ics-agenda: \(problems) problem\(problems == 1 ? "" : "s") in the input (--strict); no agenda printed\n")
-                throw ExitCode(65)
-            }
-        }
+        let loaded = try ICSAgenda.loadStrictly(input.paths, window: pipeline.settings.window, strict: options.strict,
+            warnings: options.common.warnings.detail)
         var out = BufferedOutput()
         pipeline.render(loaded, options: options, environment: environment, to: &out)
         out.flush()
         // Done: the system takes the memory back at once, without freeing
         // the hundreds of thousands of occurrences one by one.
         Glibc.exit(0)
+    }
+
+    /// Reads the inputs for every command that lists occurrences; with
+    /// `strict`, any problem in them ends the run (65) once every warning is out.
+    static func loadStrictly(_ paths: [String], window: AgendaWindow, strict: Bool, warnings: WarningDetail) throws -> [LoadedCalendar] {
+        signal(SIGPIPE, SIG_IGN)
+        let loaded = try ICSAgenda.reportingInputErrors { try AgendaPipeline.load(paths, window: window, strict: strict, warnings: warnings) }
+        if strict {
+            let problems = loaded.reduce(0) { $0 + $1.diagnostics.count }
+            if problems > 0 {
+                StandardError.write("ics-agenda: \(problems) problem\(problems == 1 ? "" : "s") in the input (--strict); no agenda printed\n")
+                throw ExitCode(65)
+            }
+        }
+        return loaded
     }
 
     /// Input errors end the run with the contract's status: 66 missing or

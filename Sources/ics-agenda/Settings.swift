@@ -14,7 +14,7 @@ struct Settings {
     let window: AgendaWindow
     let localeIdentifier: String
 
-    init(_ options: AgendaOptions, environment: [String: String]) throws {
+    init(_ options: some SettingsChoice, environment: [String: String]) throws {
         clock = try Settings.displayClock(explicit: options.tz, environment: environment)
         if let text = options.now ?? environment["ICS_AGENDA_NOW"].flatMap({ $0.isEmpty ? nil : $0 }) {
             do { now = try ClockReading.parse(text, zone: clock) } catch { throw ValidationError("--now: \(error)") }

@@ -206,7 +206,7 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { $0.rows.
 
     @Test func everyJSONLineHasEveryContractKey() throws {
         let keys = ["kind", "uid", "recurrence_id", "title", "start", "end", "all_day", "day", "location", "description",
-            "status", "calendar", "source", "due", "completed", "priority"]
+            "status", "calendar", "source", "due", "completed", "priority", "overlaps"]
         let json = render([
             event("meeting \"quoted\"\nline", at("2025-03-02T08:00:00Z")),
             reminder("task", due: nil),
@@ -217,6 +217,10 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { $0.rows.
         for line in lines {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             #expect(Set(object.keys) == Set(keys))
+            #expect(object["overlaps"] as? [String] == [])
+            // In the contract's order.
+            let places = keys.map { line.range(of: "\"\($0)\":")!.lowerBound }
+            #expect(places == places.sorted())
         }
         let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
         #expect(first["title"] as? String == "meeting \"quoted\"\nline")

@@ -1,0 +1,128 @@
+import Foundation
+
+/// `ics-agenda next`: what is happening now, else what starts next, picked
+/// from an agenda built over the window now ..< now + within.
+public struct Upcoming: Sendable {
+    /// One occurrence within reach.
+    public struct Entry: Sendable {
+        /// Its row (the first it has in the window): JSON writes it as the agenda does.
+        public let row: AgendaRow
+        public let start: Date
+        public let end: Date
+        /// Begun, not yet ended.
+        public let isNow: Bool
+        /// Whole minutes until it starts, rounded up; 0 once it has begun.
+        public let minutesUntil: Int
+        public let isAllDay: Bool
+    }
+
+    public let entries: [Entry]
+    /// The agenda's overlaps, for JSON.
+    public let overlaps: Overlaps
+    /// The sections the entries' rows come from: a row is valid while its section is.
+    private let sections: [AgendaSection]
+
+    /// - Parameters:
+    ///   - sections: the agenda of the window (`AgendaBuilder` over
+    ///     now ..< now + within, events only, cancelled ones left out).
+    ///   - includeAllDay: all-day occurrences count too (`--all-day`).
+    ///   - count: how many to keep.
+    /// Order: those already begun, the latest begun first (a meeting that
+    /// just started inside a long block comes before the block); then the
+    /// rest by start; ties in agenda order.
+    public init(sections: [AgendaSection], now: Date, end: Date, clock: ZoneClock, includeAllDay: Bool, count: Int) {
+        var found: [(entry: Entry, order: Int)] = []
+        var order = 0
+        for section in sections {
+            for row in section.rows where row.isFirstListed {
+                order += 1
+                let o = row.occurrence
+                guard case .event = o.item, !o.isCancelled, let start = o.start else { continue }
+                let s: Date, e: Date
+                if start.isDate {
+                    guard includeAllDay else { continue }
+                    let first = CivilDate(daysSinceEpoch: Int((start.wall.timeIntervalSince1970 / 86400).rounded(.down)))
+                    let last = o.end.map { CivilDate(daysSinceEpoch: Int(($0.wall.timeIntervalSince1970 / 86400).rounded(.down))) }
+                    s = clock.startOfDay(first)
+                    e = clock.startOfDay(max(last ?? first.adding(days: 1), first.adding(days: 1)))
+                } else {
+                    s = start.instant(in: clock)
+                    e = max(o.end?.instant(in: clock) ?? s, s)
+                }
+                // Within reach: not over, and starting before the reach ends.
+                let isNow = s <= now && (e > now || (e == s && s == now))
+                guard isNow || (s > now && s < end) else { continue }
+                let minutes = isNow ? 0 : Int((s.timeIntervalSince(now) / 60).rounded(.up))
+                found.append((Entry(row: row, start: s, end: e, isNow: isNow, minutesUntil: minutes, isAllDay: start.isDate), order))
+            }
+        }
+        found.sort { a, b in
+            if a.entry.isNow != b.entry.isNow { return a.entry.isNow }
+            if a.entry.start != b.entry.start { return a.entry.isNow ? a.entry.start > b.entry.start : a.entry.start < b.entry.start }
+            return a.order < b.order
+        }
+        entries = found.prefix(max(count, 0)).map(\.entry)
+        overlaps = sections.first?.overlaps ?? .none
+        self.sections = sections
+    }
+}
+
+/// The words of `next`: `now: Standup (until 10:00 AM)`, `in 25 min: Standup`,
+/// `today 2:00 PM: Review`, `tomorrow 9:00 AM: Review`, `Wed 5 9:00 AM: Review`,
+/// times and dates in the locale's styles.
+public struct UpcomingWording {
+    public let formats: LocaleFormats
+    public let now: Date
+
+    public init(formats: LocaleFormats, now: Date) {
+        self.formats = formats
+        self.now = now
+    }
+
+    /// `tomorrow`, `Wed 5`, `Mar 14, 2025`: a later day as `next` names it
+    /// (nil for today).
+    func dayWords(_ day: CivilDate) -> String? {
+        let today = formats.clock.civilDate(of: now)
+        let ahead = day.daysSinceEpoch - today.daysSinceEpoch
+        switch ahead {
+        case ...0: return nil
+        case 1: return "tomorrow"
+        case 2...6: return formats.weekdayAndDay(day)
+        default: return formats.mediumDate(day)
+        }
+    }
+
+    /// A time, with its day when that is not today.
+    func moment(_ instant: Date) -> String {
+        let time = formats.shortTime(instant)
+        return dayWords(formats.clock.civilDate(of: instant)).map { "\($0) \(time)" } ?? time
+    }
+
+    public func line(_ entry: Upcoming.Entry) -> String {
+        let clock = formats.clock
+        let title = Overlaps.oneLine(entry.row.occurrence)
+        if entry.isAllDay {
+            if entry.isNow {
+                let last = clock.civilDate(of: entry.end - 1)
+                return last == clock.civilDate(of: now) ? "today: \(title)" : "now: \(title) (until \(dayWords(last) ?? formats.mediumDate(last)))"
+            }
+            return "\(dayWords(clock.civilDate(of: entry.start)) ?? "today"): \(title)"
+        }
+        if entry.isNow {
+            return entry.end > entry.start ? "now: \(title) (until \(moment(entry.end)))" : "now: \(title)"
+        }
+        if entry.minutesUntil < 60 { return "in \(entry.minutesUntil) min: \(title)" }
+        let day = dayWords(clock.civilDate(of: entry.start))
+        return "\(day ?? "today") \(formats.shortTime(entry.start)): \(title)"
+    }
+
+    /// Waybar's custom module (`return-type: json`): the first line as
+    /// `text`, every line as `tooltip`, and `class` `now`, `soon` (starts
+    /// within 15 minutes) or `later`.
+    public func waybar(_ entries: [Upcoming.Entry]) -> String {
+        guard let first = entries.first else { return "" }
+        let kind = first.isNow ? "now" : first.minutesUntil <= 15 ? "soon" : "later"
+        let tooltip = entries.map(line).joined(separator: "\n")
+        return "{\"text\":\(JSONText.quote(line(first))),\"tooltip\":\(JSONText.quote(tooltip)),\"class\":\"\(kind)\"}\n"
+    }
+}

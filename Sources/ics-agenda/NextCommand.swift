@@ -1,0 +1,90 @@
+import AgendaCore
+import ArgumentParser
+import Foundation
+
+/// `ics-agenda next [OPTIONS] [INPUT ...]`: what is on now, else next, for status bars.
+struct NextCommand: ParsableCommand, SettingsChoice {
+    static let configuration = CommandConfiguration(
+        commandName: "next",
+        abstract: "Print the timed occurrence happening now, else the next one to start, for status bars and prompts.",
+        discussion: """
+            Text is one line per occurrence, in the locale's times and dates: \
+            "now: Standup (until 10:00 AM)", "in 25 min: Standup", "today 2:00 PM: Review", \
+            "tomorrow 9:00 AM: Review", "Wed 5 9:00 AM: Review". Occurrences already begun \
+            come first, the latest begun first; cancelled ones never count. Nothing within \
+            reach prints nothing (status 0).
+
+            --format json prints the agenda's JSON Lines with "minutes_until" (0 once begun); \
+            --format waybar prints one object {"text", "tooltip", "class"} for a Waybar custom \
+            module (return-type json): the first line, the next --count (at least 5) lines, and \
+            now, soon (within 15 minutes) or later.
+
+            Only the span from now to now + --within is read: a status bar can run it every minute.
+
+            Examples:
+              ics-agenda next ~/.calendars/
+              ics-agenda next --within 3d --count 3 work.ics
+              ics-agenda next --format waybar --within 12h ~/.calendars/
+            """
+    )
+
+    enum NextFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json, waybar
+    }
+
+    @Option(name: .long, help: ArgumentHelp("How far ahead to look: 90m, 2h, 3d, 1h30m.", valueName: "duration"))
+    var within = "24h"
+
+    @Option(name: .long, help: ArgumentHelp("How many occurrences to print.", valueName: "n"))
+    var count = 1
+
+    @Flag(name: .long, help: "Count all-day occurrences too (\"today: Holiday\", \"tomorrow: Holiday\").")
+    var allDay = false
+
+    @Option(name: .long, help: "Output format: text, json (JSON Lines: the agenda's keys and minutes_until) or waybar (one JSON object: text, tooltip, class).")
+    var format: NextFormat = .text
+
+    @OptionGroup var common: CommonOptions
+
+    @OptionGroup var input: InputArguments
+
+    func validate() throws {
+        do { _ = try DurationText.seconds(within) } catch { throw ValidationError("--within: \(error)") }
+        if (try? DurationText.seconds(within)) == 0 { throw ValidationError("--within: give a span longer than 0.") }
+        if count < 1 { throw ValidationError("--count takes a whole number, 1 or more.") }
+    }
+
+    var now: String? { common.now }
+    var tz: String? { common.tz }
+    var locale: String? { common.locale }
+    var from: String? { nil }
+    var to: String? { nil }
+    var days: Int? { nil }
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let settings = try Settings(self, environment: environment)
+        let reach = settings.now + TimeInterval(try DurationText.seconds(within))
+        // Only now ..< now + within is read, so that the prefilter skips the rest of the file.
+        let window = AgendaWindow(from: settings.now, to: reach, clock: settings.clock)
+        let loaded = try ICSAgenda.loadStrictly(input.paths, window: window, strict: common.strict, warnings: common.warnings.detail)
+        var selection = common.selection
+        selection.includeReminders = false
+        let sections = AgendaBuilder(window: window, today: settings.today, selection: selection)
+            .build(parts: loaded.map(\.occurrences), threads: AgendaPipeline.workerCount)
+        let shown = format == .waybar ? max(count, 5) : count
+        let upcoming = Upcoming(sections: sections, now: settings.now, end: reach, clock: settings.clock, includeAllDay: allDay, count: shown)
+        var out = BufferedOutput()
+        let wording = UpcomingWording(formats: LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock), now: settings.now)
+        switch format {
+        case .text:
+            for entry in upcoming.entries { out.write(wording.line(entry) + "\n") }
+        case .json:
+            JSONLinesFormatter(clock: settings.clock).write(upcoming.entries.map(\.row), overlaps: upcoming.overlaps,
+                extras: upcoming.entries.map { ",\"minutes_until\":\($0.minutesUntil)" }, to: &out)
+        case .waybar:
+            out.write(wording.waybar(upcoming.entries))
+        }
+        out.flush()
+    }
+}

@@ -1,0 +1,103 @@
+import AgendaCore
+import Foundation
+import Testing
+
+private func busy(
+    _ uid: String, _ start: AgendaTime, _ end: AgendaTime?, transparency: Event.Transparency = .unspecified, status: String? = nil
+) -> Occurrence {
+    let e = Event(uid: uid, title: uid, location: nil, description: nil, status: status, calendar: work, transparency: transparency)
+    return Occurrence(item: .event(e), start: start, end: end, recurrenceID: nil)
+}
+
+/// The overlaps of each listed occurrence, by UID: what the JSON key says.
+private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) -> [String: [String]] {
+    var selection = Selection()
+    selection.showCancelled = showCancelled
+    let sections = builder("2025-03-01", days: 10, selection: selection).build(occurrences)
+    var result: [String: [String]] = [:]
+    for section in sections {
+        for row in section.rows where row.isFirstListed {
+            let json = section.overlaps.json(of: row)
+            result[row.occurrence.uid] = try! JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]
+        }
+    }
+    return result
+}
+
+@Suite struct OverlapsTests {
+    @Test func anEndAtAnotherStartIsNoOverlap() {
+        let found = overlaps([
+            busy("a", at("2025-03-03T09:00:00Z"), at("2025-03-03T10:00:00Z")),
+            busy("b", at("2025-03-03T10:00:00Z"), at("2025-03-03T11:00:00Z")),
+            busy("c", at("2025-03-03T10:30:00Z"), at("2025-03-03T10:45:00Z")),
+        ])
+        #expect(found == ["a": [], "b": ["c"], "c": ["b"]])
+    }
+
+    @Test func onlyBusyTimedOccurrencesOverlap() {
+        let found = overlaps([
+            busy("meeting", at("2025-03-03T09:00:00Z"), at("2025-03-03T10:00:00Z")),
+            busy("focus", at("2025-03-03T08:00:00Z"), at("2025-03-03T12:00:00Z"), transparency: .transparent),
+            busy("cancelled", at("2025-03-03T09:00:00Z"), at("2025-03-03T10:00:00Z"), status: "CANCELLED"),
+            busy("holiday", .date(year: 2025, month: 3, day: 3), .date(year: 2025, month: 3, day: 4), transparency: .opaque),
+            busy("opaque", at("2025-03-03T09:30:00Z"), at("2025-03-03T09:45:00Z"), transparency: .opaque),
+        ], showCancelled: true)
+        #expect(found == ["meeting": ["opaque"], "opaque": ["meeting"], "focus": [], "cancelled": [], "holiday": []])
+    }
+
+    @Test func aMultiDayOccurrenceListsWhatItOverlapsOnEveryDay() {
+        let found = overlaps([
+            busy("night", at("2025-03-03T21:00:00Z"), at("2025-03-04T03:00:00Z")),
+            busy("late", at("2025-03-03T22:00:00Z"), at("2025-03-03T22:30:00Z")),
+            busy("early", at("2025-03-04T01:00:00Z"), at("2025-03-04T01:30:00Z")),
+        ])
+        #expect(found == ["night": ["early", "late"], "late": ["night"], "early": ["night"]])
+    }
+
+    @Test func aRowNamesThreeTitlesAndCountsTheRest() {
+        let titles = ["B", "C", "D", "E", "E"]
+        let all = [busy("A", at("2025-03-03T09:00:00Z"), at("2025-03-03T15:00:00Z"))]
+            + titles.enumerated().map { i, t in busy(t, at("2025-03-03T1\(i):00:00Z"), at("2025-03-03T1\(i):30:00Z")) }
+        let sections = builder("2025-03-03", days: 1).build(all)
+        let marks = sections[0].rows.map { sections[0].overlaps.mark($0) }
+        #expect(marks.first == "(overlaps B, C, D and 1 more)")
+    }
+
+    /// Sort and sweep finds exactly the pairs that the definition gives, on
+    /// random days of many short and long, touching and zero-length spans.
+    @Test func sweepAgreesWithEveryPair() {
+        var seed: UInt64 = 42
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        let base = instant("2025-03-03T00:00:00Z")
+        var occurrences: [Occurrence] = []
+        var spans: [(uid: String, start: Date, end: Date)] = []
+        for i in 0..<400 {
+            let start = base + TimeInterval(next(72) * 900)
+            let end = start + TimeInterval([0, 900, 1800, 3600, 3 * 3600, 30 * 3600][next(6)])
+            let uid = "u\(i % 150)"  // some UIDs shared, as a series shares one
+            occurrences.append(busy(uid, .instant(start), .instant(end)))
+            spans.append((uid, start, end))
+        }
+        let found = overlaps(occurrences)
+        var expected: [String: Set<String>] = [:]
+        for (i, a) in spans.enumerated() {
+            for (j, b) in spans.enumerated() where i != j && b.start < a.end && b.end > a.start {
+                expected[a.uid, default: []].insert(b.uid)
+            }
+        }
+        // Occurrences sharing a UID: the JSON line of each lists its own; compare the union per UID.
+        var union: [String: Set<String>] = [:]
+        let sections = builder("2025-03-01", days: 10).build(occurrences)
+        for section in sections {
+            for row in section.rows where row.isFirstListed {
+                let list = try! JSONSerialization.jsonObject(with: Data(section.overlaps.json(of: row).utf8)) as! [String]
+                union[row.occurrence.uid, default: []].formUnion(list)
+            }
+        }
+        #expect(!found.isEmpty)
+        for uid in Set(spans.map(\.uid)) { #expect(union[uid, default: []] == expected[uid, default: []], "\(uid)") }
+    }
+}
