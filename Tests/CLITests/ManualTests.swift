@@ -24,7 +24,7 @@ import Testing
         var missing: [String] = []
         for command in commands {
             if let name = command["commandName"] as? String, let word = name.split(separator: " ").last,
-                word != "ics-agenda", !ManualTests.manual.contains(".Cm \(word)")
+                word != "ics-agenda", !ManualTests.manual.contains("Cm \(word)")
             {
                 missing.append("subcommand \(word)")
             }
