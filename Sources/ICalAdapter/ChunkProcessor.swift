@@ -54,7 +54,7 @@ struct ChunkProcessor: @unchecked Sendable {
             // A one-off event far from the window: counted, and known as a
             // revision of its UID, but not parsed.
             out.counted = (.event, skippable.uid, false)
-            out.revision = Revision.Candidate(kind: .event, uid: skippable.uid, recurrenceKey: nil, sequence: skippable.sequence, recurs: skippable.recurs)
+            out.revision = Revision.Candidate(kind: .event, uid: skippable.uid, recurrenceKey: nil, sequence: skippable.sequence, recurs: skippable.recurs, skipped: true)
             return out
         }
         guard let component = ChunkProcessor.parse(chunk, buffer, scratch: &scratch, into: &out) else { return out }
@@ -75,6 +75,15 @@ struct ChunkProcessor: @unchecked Sendable {
         let component = scratch.withUnsafeBufferPointer { icalparser_parse_string($0.baseAddress!) }
         if component == nil { out.warnings.append((chunk.firstLine, "\(chunk.name) could not be read; skipped")) }
         return component
+    }
+
+    /// Whether an event's occurrence ends two days or more before the window
+    /// or starts two days or more after it: in no display zone can it touch
+    /// the window (floating times and dates take the zone's offset, at most 26 hours).
+    private func isFarFromWindow(_ o: Occurrence) -> Bool {
+        guard let start = o.start else { return false }
+        let margin: TimeInterval = 2 * 86400
+        return start.wall > window.end + margin || (o.end ?? start).wall < window.start - margin
     }
 
     private func add(
@@ -156,7 +165,11 @@ struct ChunkProcessor: @unchecked Sendable {
         guard record.isRecurring else {
             if !record.exdates.isEmpty && RecurrenceExpander.excludes(record.exdates, anchor) { return }
             let anchorTime = anchor.agendaTime
-            addMaster(timing.occurrence(item, at: anchor, startTime: anchorTime, recurrenceID: nil), OverrideKey.make(uid: record.uid, anchorTime))
+            // An event far from the window lists nothing (the prefilter skips
+            // most such unread): not kept, so that memory follows the rows listed.
+            let occurrence = timing.occurrence(item, at: anchor, startTime: anchorTime, recurrenceID: nil)
+            if record.kind == .event && isFarFromWindow(occurrence) { return }
+            addMaster(occurrence, OverrideKey.make(uid: record.uid, anchorTime))
             return
         }
         var cut: String? = nil

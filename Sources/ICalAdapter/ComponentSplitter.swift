@@ -51,13 +51,24 @@ struct ComponentSplitter {
         /// Whether a `BEGIN:VCALENDAR` or any component was seen at all.
         var looksLikeICalendar: Bool { sawCalendar || !chunks.isEmpty }
         var sawCalendar = false
+        /// How many lines the framed bytes hold (the next byte starts line `linesBefore + lines + 1`).
+        var lines = 0
+        /// Where framing stopped: the end of the range, or the start of the
+        /// line after the `maxChunks`-th component.
+        var stoppedAt = 0
     }
 
     /// Components that stand only at the top of a calendar: meeting one
     /// while another is open means the open one lost its END line.
     static let topLevelNames: Set<String> = ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "VCALENDAR"]
 
-    static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> Result {
+    /// - Parameters:
+    ///   - range: the bytes to frame (all when nil): a stretch that starts
+    ///     at a line of its own and ends after a line feed, as `InputSegments` cuts them.
+    ///   - linesBefore: the lines before the stretch, for line numbers.
+    ///   - maxChunks: stop after this many components (at the end of one, where
+    ///     framing the rest on its own gives what going on would).
+    static func split(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>? = nil, linesBefore: Int = 0, maxChunks: Int = .max) -> Result {
         var result = Result()
         var stack: [String] = []  // open components inside the current chunk
         var chunkStart = 0
@@ -72,9 +83,10 @@ struct ComponentSplitter {
         var toldDepth = false
         var strayEnds = 0
         var pendingProperty: (name: String, value: [UInt8])? = nil
-        var lineNumber = 0
-        var pos = 0
-        let n = bytes.count
+        var lineNumber = linesBefore
+        var pos = range?.lowerBound ?? 0
+        let n = range?.upperBound ?? bytes.count
+        chunkStart = pos
 
         /// Ends the current chunk at `end`; when it ends without its own END
         /// line, END lines for every open component are put back there.
@@ -109,7 +121,10 @@ struct ComponentSplitter {
         }
 
         var foldedLines = 0  // continuation lines of the last BEGIN or END line, counted after it
+        var stoppedAt: (pos: Int, lines: Int)? = nil
         while pos < n {
+            // After a component that ended with its own END line nothing of it is open.
+            if result.chunks.count >= maxChunks && stack.isEmpty { break }
             lineNumber += 1 + foldedLines
             foldedLines = 0
             let lineStart = pos
@@ -170,6 +185,11 @@ struct ComponentSplitter {
                     if !topLevelNames.contains(name) { continue }
                 } else if topLevelNames.contains(name) {
                     closeChunk(at: lineStart)  // the open one lost its END line
+                    if result.chunks.count >= maxChunks {
+                        // Enough: this line starts the next stretch.
+                        stoppedAt = (lineStart, lineNumber - 1)
+                        break
+                    }
                     if name == "VCALENDAR" { continue }
                 } else if dropDepth > 0 {
                     dropDepth += 1
@@ -229,6 +249,8 @@ struct ComponentSplitter {
         }
         finishProperty()
         if !stack.isEmpty { closeChunk(at: n) }
+        result.lines = (stoppedAt?.lines ?? lineNumber + foldedLines) - linesBefore
+        result.stoppedAt = stoppedAt?.pos ?? pos
         return result
     }
 

@@ -1,0 +1,99 @@
+import AgendaCore
+import Foundation
+
+/// Reads one input a stretch at a time (`InputSegments`): each stretch is
+/// framed, its components read and applied in file order into one
+/// `LoadRun`, and its bytes given back before the next, so that memory
+/// follows the largest component and the rows listed, not the input.
+struct StretchReader {
+    let loader: CalendarLoader
+    let path: String
+    let defaultName: String
+    let source: String
+    let release: ((Range<Int>) -> Void)?
+    /// Whether the prefilter may skip a rule that starts after the window (`WindowPrefilter.skipsRules`).
+    var skipsRules = false
+    /// The components framed at once: a stretch of tiny ones (`BEGIN:VEVENT`
+    /// lines only) would otherwise hold millions of chunks.
+    static let maxChunks = 1 << 16
+
+    private var run: LoadRun?
+    private var wrTimezone: String?
+    /// Lines before the next stretch.
+    private(set) var lines = 0
+    /// Components too large to read, told once the calendar is known.
+    private var tooLarge: [(line: Int, message: String)] = []
+
+    init(loader: CalendarLoader, path: String, defaultName: String, source: String, release: ((Range<Int>) -> Void)?) {
+        self.loader = loader
+        self.path = path
+        self.defaultName = defaultName
+        self.source = source
+        self.release = release
+    }
+
+    /// Frames and reads the components of `bytes[range]` (up to `maxChunks`
+    /// of them); returns where it stopped.
+    mutating func take(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws -> Int {
+        var split = ComponentSplitter.split(bytes, in: range, linesBefore: lines, maxChunks: StretchReader.maxChunks)
+        try start(split, bytes, range)
+        run!.read(&split.chunks, from: bytes, stretch: range.lowerBound..<split.stoppedAt, wrTimezone: wrTimezone)
+        lines += split.lines
+        return split.stoppedAt
+    }
+
+    /// Passes over `bytes[range]`, one component (or text) too large to
+    /// read, or the first part of one (`warn`: the warning is given there).
+    mutating func skip(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, warn: Bool) throws {
+        guard warn else {
+            lines += InputSegments.lineFeeds(in: bytes, range)
+            return
+        }
+        if run == nil {
+            // Text that is not iCalendar at all stops here, as a small file of it does.
+            let head = range.lowerBound..<min(range.upperBound, range.lowerBound + (1 << 16))
+            if !ComponentSplitter.split(bytes, in: head).looksLikeICalendar {
+                throw NotICalendar(path: path, reason: TextDecoding.describeNonCalendar(UnsafeBufferPointer(rebasing: bytes[head])))
+            }
+        }
+        let mb = InputSegments.stretchBytes >> 20
+        let message = StretchReader.beginName(bytes, range).map { "\($0): larger than \(mb) MB, more than one component is read; skipped" }
+            ?? "more than \(mb) MB with no component in it; skipped"
+        if run != nil { run!.warn(lines + 1, message) } else { tooLarge.append((lines + 1, message)) }
+        lines += InputSegments.lineFeeds(in: bytes, range)
+    }
+
+    /// The component a stretch starts with, when its first line is a BEGIN line.
+    private static func beginName(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
+        let end = ComponentSplitter.lineFeed(in: bytes, from: range.lowerBound, before: min(range.upperBound, range.lowerBound + 200))
+        var line = UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<end])
+        if line.last == 0x0D { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
+        return ComponentSplitter.keyword(line, "BEGIN").map { $0.isEmpty ? "a component" : $0 }
+    }
+
+    /// The calendar, once its first stretch is framed.
+    private mutating func start(_ split: ComponentSplitter.Result, _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws {
+        guard run == nil else { return }
+        guard split.looksLikeICalendar || !tooLarge.isEmpty else {
+            throw NotICalendar(path: path, reason: TextDecoding.describeNonCalendar(UnsafeBufferPointer(rebasing: bytes[range])))
+        }
+        let info = CalendarInfo(name: split.calendarName ?? defaultName, source: source, path: path)
+        var run = LoadRun(window: loader.window, calendar: info, path: path)
+        run.threads = loader.threads
+        run.readsEveryComponent = loader.readsEveryComponent
+        run.rowBudget = loader.rowBudget
+        run.skipsRules = skipsRules
+        run.release = release
+        for w in tooLarge { run.warn(w.line, w.message) }
+        tooLarge = []
+        wrTimezone = split.wrTimezone
+        self.run = run
+    }
+
+    /// The file's occurrences, once every stretch is read.
+    mutating func finish(_ bytes: UnsafeBufferPointer<UInt8>) throws -> LoadedCalendar {
+        if run == nil { _ = try take(bytes, bytes.count..<bytes.count) }
+        return run!.finish()
+    }
+}
+
