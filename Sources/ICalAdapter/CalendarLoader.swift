@@ -49,6 +49,12 @@ public struct CalendarLoader {
     /// million rows.
     public static let rowsPerFile = 1_000_000
 
+    /// The largest stretch of an input framed at once, and the largest
+    /// component read (`InputSegments`): 64 MB. Tests give small ones.
+    public var stretchBytes = InputSegments.stretchBytes
+    /// The most components framed at once.
+    public var stretchComponents = InputSegments.stretchComponents
+
     public init(window: AgendaWindow, threads: Int? = nil, readsEveryComponent: Bool = false, rowBudget: Int = CalendarLoader.rowsPerFile) {
         self.window = window
         self.threads = threads
@@ -77,7 +83,7 @@ public struct CalendarLoader {
     public func load(
         streaming read: (UnsafeMutableRawBufferPointer) throws -> Int, path: String, defaultName: String, source: String
     ) throws -> LoadedCalendar {
-        let stretch = InputSegments.stretchBytes
+        let stretch = stretchBytes
         var buffer: [UInt8] = []
         var ended = false
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -150,18 +156,19 @@ public struct CalendarLoader {
         if !readsEveryComponent {
             if buffer.count < 1 << 20 {
                 scan.run()
-            } else if buffer.count <= InputSegments.stretchBytes {
+            } else if buffer.count <= stretchBytes {
                 DispatchQueue.global().async(group: scanning) { scan.run() }
             } else {
-                scan.runInStretches(release: shifted)
+                scan.runInStretches(of: stretchBytes, release: shifted)
             }
         }
+        if buffer.count > stretchBytes { reader.zoneStarts = InputSegments.zoneStarts(in: buffer, stretch: stretchBytes, release: shifted) }
         // A large input is framed and read a stretch at a time; one of up to
         // 64 MB (and 262,144 components) is one stretch.
         var start = 0
         var scanned = false
         repeat {
-            let limit = min(start + InputSegments.stretchBytes, buffer.count)
+            let limit = min(start + stretchBytes, buffer.count)
             let cut = limit == buffer.count ? limit : InputSegments.lastCut(in: buffer, after: start, before: limit)
             guard let cut else {
                 let next = InputSegments.firstCut(in: buffer, from: limit, before: buffer.count) ?? buffer.count
@@ -243,18 +250,8 @@ struct LoadRun {
         _ chunks: inout [ComponentSplitter.Chunk], from buffer: UnsafeBufferPointer<UInt8>, stretch: Range<Int>? = nil, wrTimezone: String? = nil
     ) {
         // Zones first: a VTIMEZONE may follow the events that use it.
-        for chunk in chunks where chunk.name == "VTIMEZONE" {
-            guard let component = parse(chunk, buffer) else { continue }
-            if icalcomponent_isa(component) == ICAL_VTIMEZONE_COMPONENT {
-                for rule in ZoneTable.removingSubDailyRules(component) {
-                    warn(chunk.firstLine, "VTIMEZONE: RRULE \(rule) changes the offset every hour or more often, as no time zone does; the rule is ignored")
-                }
-                if zones.define(vtimezone: component) == .noTZID {
-                    warn(chunk.firstLine, "VTIMEZONE without TZID; ignored")
-                }
-            } else {
-                icalcomponent_free(component)
-            }
+        for chunk in chunks where chunk.name == "VTIMEZONE" && !zonesRead.contains(chunk.range.lowerBound) {
+            define(zone: chunk, buffer)
         }
         let processor = ChunkProcessor(
             rowBudget: rowBudget,
@@ -327,6 +324,24 @@ struct LoadRun {
         if released < framed.upperBound { release?(released..<framed.upperBound) }
         scratch = mainScratch.buffers[0]
     }
+
+    /// Reads a VTIMEZONE into the file's zones.
+    mutating func define(zone chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) {
+        guard let component = parse(chunk, buffer) else { return }
+        if icalcomponent_isa(component) == ICAL_VTIMEZONE_COMPONENT {
+            for rule in ZoneTable.removingSubDailyRules(component) {
+                warn(chunk.firstLine, "VTIMEZONE: RRULE \(rule) changes the offset every hour or more often, as no time zone does; the rule is ignored")
+            }
+            if zones.define(vtimezone: component) == .noTZID {
+                warn(chunk.firstLine, "VTIMEZONE without TZID; ignored")
+            }
+        } else {
+            icalcomponent_free(component)
+        }
+    }
+
+    /// The VTIMEZONEs of a large input read before its first stretch (where they start).
+    var zonesRead = Set<Int>()
 
     /// Components read together, before they are applied in file order.
     static let batchSize = 1024
@@ -608,11 +623,11 @@ private final class SeriesMoveScan: @unchecked Sendable {
 
     /// The same a stretch at a time, each given back once read (a word
     /// across two stretches is found: each starts a little before the last ended).
-    func runInStretches(release: ((Range<Int>) -> Void)?) {
+    func runInStretches(of stretch: Int, release: ((Range<Int>) -> Void)?) {
         var start = 0
         mayMoveSeries = false
         while start < text.count && !mayMoveSeries {
-            let end = min(start + InputSegments.stretchBytes, text.count)
+            let end = min(start + stretch, text.count)
             mayMoveSeries = WindowPrefilter.mayMoveSeries(UnsafeBufferPointer(rebasing: text[max(0, start - 4096)..<end]))
             release?(start..<end)
             start = end
@@ -689,7 +704,7 @@ struct Revision {
         }
 
         init(_ record: ComponentRecord) {
-            self.init(kind: record.kind, uid: record.uid,
+            self.init(kind: record.kind, uid: record.matchUID,
                 recurrenceKey: record.recurrenceID.map { "\($0.agendaTime.kind)\($0.agendaTime.matchKey)" },
                 sequence: record.sequence, recurs: record.isRecurring)
         }

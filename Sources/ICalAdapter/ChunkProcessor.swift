@@ -125,7 +125,8 @@ struct ChunkProcessor: @unchecked Sendable {
         // whole series: it is left out (the warning above says so).
         if record.unreadableRecurrenceID { return }
         // Without a UID nothing ties a component to another: each stands alone.
-        out.counted = (record.kind, record.uid, record.recurrenceID != nil && !record.uid.isEmpty)
+        out.counted = (record.kind, record.matchUID, record.recurrenceID != nil && !record.uid.isEmpty)
+        let itemCalendar = record.calendarName.map { CalendarInfo(name: $0, source: calendar.source, path: calendar.path) } ?? calendar
 
         let item: Occurrence.Item
         switch record.kind {
@@ -135,12 +136,12 @@ struct ChunkProcessor: @unchecked Sendable {
                 return
             }
             item = .event(Event(uid: record.uid, title: record.summary, location: record.location,
-                description: record.description, status: record.status, calendar: calendar))
+                description: record.description, status: record.status, calendar: itemCalendar))
         case .reminder:
             item = .reminder(Reminder(uid: record.uid, title: record.summary, location: record.location,
                 description: record.description, status: record.status, isCompleted: record.isCompleted,
                 priority: record.priority, percentComplete: record.percentComplete,
-                categories: record.categories, calendar: calendar))
+                categories: record.categories, calendar: itemCalendar))
         }
         out.revision = Revision.Candidate(record)
         let timing = InstanceTiming(record: record)
@@ -150,10 +151,10 @@ struct ChunkProcessor: @unchecked Sendable {
             // at its own times, and the instance it replaces is dropped.
             let occurrence = timing.anchor.map { timing.occurrence(item, at: $0, recurrenceID: rid.agendaTime) }
                 ?? Occurrence(item: item, start: nil, end: nil, recurrenceID: rid.agendaTime)
-            out.override = (occurrence, record.uid, rid, record.thisAndFuture)
+            out.override = (occurrence, record.matchUID, rid, record.thisAndFuture)
             return
         }
-        if !record.uid.isEmpty, let anchor = timing.anchor { out.seriesAnchor = (record.uid, anchor) }
+        if !record.uid.isEmpty, let anchor = timing.anchor { out.seriesAnchor = (record.matchUID, anchor) }
         func addMaster(_ occurrence: Occurrence, _ key: OverrideKey?) {
             out.masters.append(occurrence)
             out.masterKeys.append(key?.time ?? LoadRun.noKey)
@@ -169,7 +170,7 @@ struct ChunkProcessor: @unchecked Sendable {
             // most such unread): not kept, so that memory follows the rows listed.
             let occurrence = timing.occurrence(item, at: anchor, startTime: anchorTime, recurrenceID: nil)
             if record.kind == .event && isFarFromWindow(occurrence) { return }
-            addMaster(occurrence, OverrideKey.make(uid: record.uid, anchorTime))
+            addMaster(occurrence, OverrideKey.make(uid: record.matchUID, anchorTime))
             return
         }
         var cut: String? = nil
@@ -183,7 +184,7 @@ struct ChunkProcessor: @unchecked Sendable {
             if let periodEnd = instance.periodEnd, record.kind == .event {
                 occurrence = Occurrence(item: item, start: occurrence.start, end: periodEnd, recurrenceID: instance.startTime)
             }
-            addMaster(occurrence, OverrideKey.make(uid: record.uid, instance.startTime))
+            addMaster(occurrence, OverrideKey.make(uid: record.matchUID, instance.startTime))
         }
         out.rowsListed = rows
         out.reachedRowLimit = limited

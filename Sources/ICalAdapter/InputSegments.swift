@@ -11,6 +11,9 @@ enum InputSegments {
     /// components are kilobytes; an input up to this size is one stretch,
     /// read exactly as before.
     static let stretchBytes = 64 << 20
+    /// The components framed at once: a stretch of tiny ones (`BEGIN:VEVENT`
+    /// lines only) would otherwise hold millions of chunks.
+    static let stretchComponents = 1 << 16
 
     static let topLevel: [[UInt8]] = ["VEVENT", "VTODO", "VTIMEZONE", "VCALENDAR", "VJOURNAL", "VFREEBUSY"].map { Array($0.utf8) }
     private static let begin = Array("BEGIN:".utf8)
@@ -57,6 +60,33 @@ enum InputSegments {
             return bytes[q + 1] != 0x20 && bytes[q + 1] != 0x09
         }
         return false
+    }
+
+    /// Where each plain `BEGIN:VTIMEZONE` line starts, with the lines before
+    /// it: the zones of a large input are read before its first stretch, as
+    /// those of a small one are read before its events. Each stretch scanned
+    /// is given back (`release`).
+    static func zoneStarts(in bytes: UnsafeBufferPointer<UInt8>, stretch: Int, release: ((Range<Int>) -> Void)?) -> [(at: Int, linesBefore: Int)] {
+        let word = Array("BEGIN:VTIMEZONE".utf8)
+        var found: [(at: Int, linesBefore: Int)] = []
+        var lines = 0
+        var start = 0
+        var p = 0
+        while start < bytes.count {
+            let end = min(start + stretch, bytes.count)
+            while p < end {
+                if bytes[p] == 0x42, p + word.count < bytes.count, isCut(bytes, at: p, before: bytes.count),
+                    bytes[(p + 6)..<(p + word.count)].elementsEqual(word[6...])
+                {
+                    found.append((p, lines))
+                }
+                p = ComponentSplitter.lineFeed(in: bytes, from: p, before: bytes.count) + 1
+                lines += 1
+            }
+            release?(start..<end)
+            start = end
+        }
+        return found
     }
 
     /// How many line feeds `bytes[range]` holds.

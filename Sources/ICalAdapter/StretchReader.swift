@@ -13,9 +13,9 @@ struct StretchReader {
     let release: ((Range<Int>) -> Void)?
     /// Whether the prefilter may skip a rule that starts after the window (`WindowPrefilter.skipsRules`).
     var skipsRules = false
-    /// The components framed at once: a stretch of tiny ones (`BEGIN:VEVENT`
-    /// lines only) would otherwise hold millions of chunks.
-    static let maxChunks = 1 << 16
+
+    /// The VTIMEZONEs of a large mapped input, read before its first stretch.
+    var zoneStarts: [(at: Int, linesBefore: Int)] = []
 
     private var run: LoadRun?
     private var wrTimezone: String?
@@ -35,7 +35,7 @@ struct StretchReader {
     /// Frames and reads the components of `bytes[range]` (up to `maxChunks`
     /// of them); returns where it stopped.
     mutating func take(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws -> Int {
-        var split = ComponentSplitter.split(bytes, in: range, linesBefore: lines, maxChunks: StretchReader.maxChunks)
+        var split = ComponentSplitter.split(bytes, in: range, linesBefore: lines, maxChunks: loader.stretchComponents)
         try start(split, bytes, range)
         run!.read(&split.chunks, from: bytes, stretch: range.lowerBound..<split.stoppedAt, wrTimezone: wrTimezone)
         lines += split.lines
@@ -56,9 +56,9 @@ struct StretchReader {
                 throw NotICalendar(path: path, reason: TextDecoding.describeNonCalendar(UnsafeBufferPointer(rebasing: bytes[head])))
             }
         }
-        let mb = InputSegments.stretchBytes >> 20
-        let message = StretchReader.beginName(bytes, range).map { "\($0): larger than \(mb) MB, more than one component is read; skipped" }
-            ?? "more than \(mb) MB with no component in it; skipped"
+        let size = loader.stretchBytes >= 1 << 20 ? "\(loader.stretchBytes >> 20) MB" : "\(loader.stretchBytes) bytes"
+        let message = StretchReader.beginName(bytes, range).map { "\($0): larger than \(size), more than one component is read; skipped" }
+            ?? "more than \(size) with no component in it; skipped"
         if run != nil { run!.warn(lines + 1, message) } else { tooLarge.append((lines + 1, message)) }
         lines += InputSegments.lineFeeds(in: bytes, range)
     }
@@ -85,6 +85,13 @@ struct StretchReader {
         run.skipsRules = skipsRules
         run.release = release
         for w in tooLarge { run.warn(w.line, w.message) }
+        for zone in zoneStarts {
+            let split = ComponentSplitter.split(bytes, in: zone.at..<min(bytes.count, zone.at + loader.stretchBytes),
+                linesBefore: zone.linesBefore, maxChunks: 1)
+            guard let chunk = split.chunks.first, chunk.name == "VTIMEZONE" else { continue }
+            run.define(zone: chunk, bytes)
+            run.zonesRead.insert(zone.at)
+        }
         tooLarge = []
         wrTimezone = split.wrTimezone
         self.run = run
