@@ -25,7 +25,7 @@ public struct ICSWriter {
 
     public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
         let rows = sections.flatMap { $0.rows.filter(\.isFirstListed) }
-        guard !rows.isEmpty else { return }
+        // Nothing listed is still a calendar: read back, it lists nothing again (and is not "not iCalendar").
         out.write("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ics-agenda//ics-agenda//EN\r\nCALSCALE:GREGORIAN\r\n")
         let names = Set(rows.map(\.occurrence.calendar.name))
         if names.count == 1, let name = names.first {
