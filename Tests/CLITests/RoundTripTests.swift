@@ -17,6 +17,7 @@ import Testing
         "Fixtures/accounts Fixtures/event_dt_duplicate_uid_sequence.ics",
         "Fixtures/event_dt_rr_recuid.ics Fixtures/event_dt_thisandfuture.ics Fixtures/event_dt_rr_recuid.ics",
         "Fixtures/event_dt_dst.ics Fixtures/event_dt_dst_gap_overlap.ics Fixtures/todo_due.ics",
+        "Fixtures/event_dt_fall_back_hour.ics Fixtures/event_dt_shared_uid.ics",
     ]
 
     /// Corpus files with zones, overrides, DST and reminders (used when `../shared/corpus` is there).
@@ -35,6 +36,7 @@ import Testing
     static let settings: [(String, String?, String?, String)] = [
         ("2025-03-01T08:00:00+01:00", nil, nil, "Europe/Berlin"),
         ("2025-01-01T00:00:00Z", "2025-10-24", "2025-11-04", "America/New_York"),
+        ("2025-01-01T00:00:00Z", "2025-10-19", "2025-10-28", "Europe/Berlin"),
         ("2025-01-01T00:00:00Z", "2000-01-01", "2030-12-31", "Australia/Lord_Howe"),
     ]
 
