@@ -25,7 +25,8 @@ public struct ICSWriter {
 
     public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
         let rows = sections.flatMap { $0.rows.filter(\.isFirstListed) }
-        // Nothing listed is still a calendar: read back, it lists nothing again (and is not "not iCalendar").
+        // An empty agenda prints nothing at all, in every format (cron mails nothing).
+        guard !rows.isEmpty else { return }
         out.write("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ics-agenda//ics-agenda//EN\r\nCALSCALE:GREGORIAN\r\n")
         let names = Set(rows.map(\.occurrence.calendar.name))
         if names.count == 1, let name = names.first {

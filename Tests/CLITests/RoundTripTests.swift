@@ -58,7 +58,8 @@ import Testing
             var options = ["--now", now, "--tz", zone, "--locale", "en_US", "--show-cancelled", "--completed"]
             if let from, let to { options += ["--from", from, "--to", to] }
             let direct = try CLI.run(options + ["--format", "json"] + paths)
-            guard direct.status == 0 else { continue }  // not iCalendar: nothing to write
+            // Not iCalendar, or nothing listed: nothing is written (an empty agenda prints nothing in any format).
+            guard direct.status == 0, !direct.stdout.isEmpty else { continue }
             let ics = try CLI.run(options + ["--format", "ics"] + paths)
             #expect(ics.status == 0)
             let file = dir.appendingPathComponent("out.ics")
