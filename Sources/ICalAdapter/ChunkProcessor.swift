@@ -86,6 +86,13 @@ struct ChunkProcessor: @unchecked Sendable {
         return start.wall > window.end + margin || (o.end ?? start).wall < window.start - margin
     }
 
+    /// Whether a reminder is placed (by DUE, else DTSTART) two days or more
+    /// after the window: one before it is listed as overdue, one after it never.
+    private func isAfterWindow(_ o: Occurrence) -> Bool {
+        guard let anchor = o.anchor else { return false }
+        return anchor.wall > window.end + 2 * 86400
+    }
+
     private func add(
         _ record: ComponentRecord, chunk: ComponentSplitter.Chunk, buffer: UnsafeBufferPointer<UInt8>, maxRows: Int, to out: inout ProcessedChunk
     ) {
@@ -169,7 +176,7 @@ struct ChunkProcessor: @unchecked Sendable {
             // An event far from the window lists nothing (the prefilter skips
             // most such unread): not kept, so that memory follows the rows listed.
             let occurrence = timing.occurrence(item, at: anchor, startTime: anchorTime, recurrenceID: nil)
-            if record.kind == .event && isFarFromWindow(occurrence) { return }
+            if record.kind == .event ? isFarFromWindow(occurrence) : isAfterWindow(occurrence) { return }
             addMaster(occurrence, OverrideKey.make(uid: record.matchUID, anchorTime))
             return
         }
