@@ -49,6 +49,12 @@ public struct CalendarLoader {
     /// million rows.
     public static let rowsPerFile = 1_000_000
 
+    /// The largest stretch of an input framed at once, and the largest
+    /// component read (`InputSegments`): 64 MB. Tests give small ones.
+    public var stretchBytes = InputSegments.stretchBytes
+    /// The most components framed at once.
+    public var stretchComponents = InputSegments.stretchComponents
+
     public init(window: AgendaWindow, threads: Int? = nil, readsEveryComponent: Bool = false, rowBudget: Int = CalendarLoader.rowsPerFile) {
         self.window = window
         self.threads = threads
@@ -69,6 +75,65 @@ public struct CalendarLoader {
         try input.withUnsafeBufferPointer { try load($0, path: path, defaultName: defaultName, source: source) }
     }
 
+    /// Reads a calendar from a stream (standard input, a pipe) as it comes:
+    /// an input up to `InputSegments.stretchBytes` is read whole, as a file
+    /// is; a longer one a stretch at a time, so that an endless stream is
+    /// read in bounded memory. `read` fills the buffer it is given and
+    /// returns how many bytes it wrote, 0 at the end.
+    public func load(
+        streaming read: (UnsafeMutableRawBufferPointer) throws -> Int, path: String, defaultName: String, source: String
+    ) throws -> LoadedCalendar {
+        let stretch = stretchBytes
+        var buffer: [UInt8] = []
+        var ended = false
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        func fill(upTo size: Int) throws {
+            while !ended && buffer.count < size {
+                let n = try chunk.withUnsafeMutableBytes { try read($0) }
+                if n == 0 { ended = true } else { buffer.append(contentsOf: chunk[0..<n]) }
+            }
+        }
+        try fill(upTo: stretch)
+        if ended || TextRepair.utf16ByteOrder(buffer.withUnsafeBufferPointer { $0 }) != nil {
+            // All of it, or UTF-16 (rare; converted whole).
+            try fill(upTo: .max)
+            return try load(buffer, path: path, defaultName: defaultName, source: source)
+        }
+        if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { buffer.removeFirst(3) }
+        // Rules after the window are parsed: a RANGE=THISANDFUTURE later in the stream could move them.
+        var reader = StretchReader(loader: self, path: path, defaultName: defaultName, source: source, release: nil)
+        // Within a component too large to read: its bytes are dropped as they come, up to the next one.
+        var skipping = false
+        while true {
+            try fill(upTo: stretch)
+            if buffer.isEmpty { break }
+            let consumed: Int = try buffer.withUnsafeBufferPointer { bytes in
+                if skipping {
+                    // The component ends where the next begins.
+                    if let cut = InputSegments.firstCut(in: bytes, from: 0, before: bytes.count) {
+                        try reader.skip(bytes, 0..<cut, warn: false)
+                        skipping = false
+                        return cut
+                    }
+                    // The last, unfinished line may be that BEGIN line: it is kept.
+                    let cut = ended ? bytes.count : (bytes.lastIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count)
+                    try reader.skip(bytes, 0..<cut, warn: false)
+                    return cut
+                }
+                if ended { return try reader.take(bytes, 0..<bytes.count) }
+                if let cut = InputSegments.lastCut(in: bytes, after: 0, before: bytes.count) { return try reader.take(bytes, 0..<cut) }
+                // One component fills the stretch: told, and dropped up to the next.
+                let cut = bytes.lastIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
+                try reader.skip(bytes, 0..<cut, warn: true)
+                skipping = true
+                return cut
+            }
+            if consumed == 0 && ended { break }
+            buffer.removeFirst(consumed)
+        }
+        return try buffer.withUnsafeBufferPointer { try reader.finish($0) }
+    }
+
     /// Reads a calendar from memory the caller owns (a mapped file).
     /// `release` is told which byte ranges will not be read again, so that
     /// their pages can go back to the system: memory then follows the
@@ -83,27 +148,45 @@ public struct CalendarLoader {
         // A UTF-8 byte-order mark is skipped.
         let skip = TextDecoding.hasUTF8BOM(input) ? 3 : 0
         let buffer = UnsafeBufferPointer(rebasing: input[skip...])
+        let shifted = release.map { release in { (range: Range<Int>) in release((range.lowerBound + skip)..<(range.upperBound + skip)) } }
+        var reader = StretchReader(loader: self, path: path, defaultName: defaultName, source: source, release: shifted)
         // The prefilter needs to know; on a large file it is read beside the framing, on another core.
         let scanning = DispatchGroup()
         let scan = SeriesMoveScan(text: buffer)
         if !readsEveryComponent {
-            if buffer.count < 1 << 20 { scan.run() } else { DispatchQueue.global().async(group: scanning) { scan.run() } }
+            if buffer.count < 1 << 20 {
+                scan.run()
+            } else if buffer.count <= stretchBytes {
+                DispatchQueue.global().async(group: scanning) { scan.run() }
+            } else {
+                scan.runInStretches(of: stretchBytes, release: shifted)
+            }
         }
-        let split = ComponentSplitter.split(buffer)
-        scanning.wait()
-        guard split.looksLikeICalendar else {
-            throw NotICalendar(path: path, reason: TextDecoding.describeNonCalendar(buffer))
-        }
-        let info = CalendarInfo(name: split.calendarName ?? defaultName, source: source, path: path)
-        var run = LoadRun(window: window, calendar: info, path: path)
-        run.threads = threads
-        run.readsEveryComponent = readsEveryComponent
-        run.rowBudget = rowBudget
-        run.skipsRules = !scan.mayMoveSeries  // false with --strict, which has no prefilter: not scanned
-        run.release = release.map { release in { range in release((range.lowerBound + skip)..<(range.upperBound + skip)) } }
-        for note in split.notes { run.warn(note) }
-        run.read(split.chunks, from: buffer, wrTimezone: split.wrTimezone)
-        return run.finish()
+        if buffer.count > stretchBytes { reader.zoneStarts = InputSegments.zoneStarts(in: buffer, stretch: stretchBytes, release: shifted) }
+        // A large input is framed and read a stretch at a time; one of up to
+        // 64 MB (and 262,144 components) is one stretch.
+        var start = 0
+        var scanned = false
+        repeat {
+            let limit = min(start + stretchBytes, buffer.count)
+            let cut = limit == buffer.count ? limit : InputSegments.lastCut(in: buffer, after: start, before: limit)
+            guard let cut else {
+                let next = InputSegments.firstCut(in: buffer, from: limit, before: buffer.count) ?? buffer.count
+                try reader.skip(buffer, start..<next, warn: true)
+                shifted?(start..<next)
+                start = next
+                continue
+            }
+            if !scanned {
+                scanned = true
+                scanning.wait()
+                reader.skipsRules = !scan.mayMoveSeries  // false with --strict, which has no prefilter: not scanned
+            }
+            let stopped = try reader.take(buffer, start..<cut)
+            guard stopped > start else { break }
+            start = stopped
+        } while start < buffer.count
+        return try reader.finish(buffer)
     }
 }
 
@@ -138,6 +221,8 @@ struct LoadRun {
     /// the components superseded (numbered in the order they were read).
     var revisions: [Revision.Key: Revision] = [:]
     var superseded = Set<Int>()
+    /// The one-off events skipped far from the window whose UID nothing listed has.
+    var skippedRevisions = SkippedRevisions()
     var componentNumber = 0
     /// Per UID shared by items that are not revisions of one another, the
     /// identities listed (`Revision.areDistinct`).
@@ -171,22 +256,18 @@ struct LoadRun {
     /// - Parameter wrTimezone: the calendar's `X-WR-TIMEZONE`: when it names
     ///   a known zone, floating date-times are read in it (as Google and Apple
     ///   clients do); UTC and zoned values and dates are left as they are.
-    mutating func read(_ chunks: [ComponentSplitter.Chunk], from buffer: UnsafeBufferPointer<UInt8>, wrTimezone: String? = nil) {
+    /// - Parameter stretch: the bytes the chunks were framed from (all of
+    ///   `buffer` when nil): their pages are given back as they are passed.
+    mutating func read(
+        _ chunks: inout [ComponentSplitter.Chunk], from buffer: UnsafeBufferPointer<UInt8>, stretch: Range<Int>? = nil, wrTimezone: String? = nil
+    ) {
         // Zones first: a VTIMEZONE may follow the events that use it.
-        for chunk in chunks where chunk.name == "VTIMEZONE" {
-            guard var component = parse(chunk, buffer) else { continue }
-            if icalcomponent_isa(component) == ICAL_VTIMEZONE_COMPONENT {
-                let limited = zoneCost.limit(component, calendar: chunk.calendar)
-                component = limited.0
-                for warning in limited.1 { warn(Warning(chunk.firstLine, warning)) }
-                if zones.define(vtimezone: component, calendar: chunk.calendar) == .noTZID {
-                    warn(Warning(chunk.firstLine, "VTIMEZONE without TZID", "VTIMEZONE without TZID; ignored"))
-                }
-            } else {
-                icalcomponent_free(component)
-            }
+        for chunk in chunks where chunk.name == "VTIMEZONE" && !zonesRead.contains(chunk.range.lowerBound) {
+            define(zone: chunk, buffer)
         }
-        let items = chunks.filter { $0.name == "VEVENT" || $0.name == "VTODO" }
+        // In place: a stretch may hold tens of thousands of chunks.
+        chunks.removeAll { $0.name != "VEVENT" && $0.name != "VTODO" }
+        let items = chunks
         let reader = ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap { zones.zone(for: $0) })
         var processor = ChunkProcessor(
             rowBudget: rowBudget,
@@ -197,9 +278,10 @@ struct LoadRun {
         processor.calendarZone = zones.soleDefinition ?? wrTimezone.flatMap { zones.zone(for: $0) }
         // Framing touched every page; from here on pages are read in order,
         // and each stretch is given back once passed.
-        var released = 0
-        let stretch = 1 << 20
-        release?(0..<buffer.count)
+        let framed = stretch ?? 0..<buffer.count
+        var released = framed.lowerBound
+        let releaseStep = 1 << 20
+        release?(framed)
         // Components are processed in batches, on every core for a large
         // file, and applied in file order: the result does not depend on
         // how many threads there were.
@@ -243,7 +325,7 @@ struct LoadRun {
                 current.items[i] = ProcessedChunk()
             }
             group.wait()
-            if let release, end < items.count, items[end].range.lowerBound - released > stretch {
+            if let release, end < items.count, items[end].range.lowerBound - released > releaseStep {
                 release(released..<items[end].range.lowerBound)
                 released = items[end].range.lowerBound
             }
@@ -254,8 +336,27 @@ struct LoadRun {
             }
             start = end
         }
+        if released < framed.upperBound { release?(released..<framed.upperBound) }
         scratch = mainScratch.buffers[0]
     }
+
+    /// Reads a VTIMEZONE into the file's zones.
+    mutating func define(zone chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) {
+        guard var component = parse(chunk, buffer) else { return }
+        if icalcomponent_isa(component) == ICAL_VTIMEZONE_COMPONENT {
+            let limited = zoneCost.limit(component, calendar: chunk.calendar)
+            component = limited.0
+            for warning in limited.1 { warn(Warning(chunk.firstLine, warning)) }
+            if zones.define(vtimezone: component, calendar: chunk.calendar) == .noTZID {
+                warn(Warning(chunk.firstLine, "VTIMEZONE without TZID", "VTIMEZONE without TZID; ignored"))
+            }
+        } else {
+            icalcomponent_free(component)
+        }
+    }
+
+    /// The VTIMEZONEs of a large input read before its first stretch (where they start).
+    var zonesRead = Set<Int>()
 
     /// Components read together, before they are applied in file order.
     static let batchSize = 1024
@@ -365,11 +466,30 @@ struct LoadRun {
         let new = Revision(component: component, sequence: record.sequence, recurs: record.recurs, masters: listing, identity: record.identity)
         let old: Revision
         if record.recurrenceKey == nil {
+            if record.skipped && seriesIndex[record.kind]?[record.uid] == nil {
+                // Remembered by a fingerprint only: a file may hold millions of old events.
+                if skippedRevisions.record(SkippedRevisions.fingerprint(record.uid), sequence: record.sequence, recurs: record.recurs) {
+                    masterCount[record.kind, default: 0] -= 1  // one item, not two
+                }
+                return true
+            }
             // Found, or added, with one hash of the UID: a file may have a hundred thousand.
             let fresh = Int32(series.count)
             let index = LoadRun.value(of: &seriesIndex[record.kind, default: [:]][record.uid, default: fresh])
             slot = index
             guard index != fresh else {
+                // An earlier revision may have been skipped, far from the window.
+                if skippedRevisions.count > 0, record.kind == .event,
+                    let earlier = skippedRevisions.revision(SkippedRevisions.fingerprint(record.uid))
+                {
+                    masterCount[record.kind, default: 0] -= 1  // one item, not two
+                    let old = Revision(component: -1, sequence: earlier.sequence, recurs: earlier.recurs, masters: 0..<0)
+                    guard Revision.isNewer(new, than: old) else {
+                        series.append(Series(revision: old))
+                        superseded.insert(component)
+                        return false
+                    }
+                }
                 series.append(Series(revision: new))
                 return true
             }
@@ -423,9 +543,22 @@ struct LoadRun {
     private static func value(of slot: inout Int32) -> Int32 { slot }
 
     mutating func warn(_ warning: Warning) {
+        guard diagnostics.count < LoadRun.maxDiagnostics else {
+            unwrittenDiagnostics += 1
+            return
+        }
         diagnostics.append(Diagnostic(path: path, line: warning.line, message: warning.message, kind: warning.kind,
             changesAgenda: warning.changesAgenda))
     }
+
+    mutating func warn(_ line: Int, _ message: String) {
+        warn(Warning(line, message))
+    }
+
+    /// The warnings one file may give: an endless stream of damaged
+    /// components would otherwise fill memory with them. The rest are counted.
+    static let maxDiagnostics = 10_000
+    var unwrittenDiagnostics = 0
 
     /// The file's occurrences: overrides, then the masters' instances less
     /// those an override replaces or a newer revision dropped. Instances are
@@ -483,11 +616,19 @@ struct LoadRun {
         func count(_ kind: ComponentRecord.Kind) -> Int {
             // Overrides are few, masters may be a hundred thousand: no set is built.
             let listed = seriesIndex[kind, default: [:]], unlisted = unlistedMasterUIDs[kind, default: []]
-            let orphans = overrideUIDs[kind, default: []].reduce(0) { $0 + (listed[$1] == nil && !unlisted.contains($1) ? 1 : 0) }
+            let orphans = overrideUIDs[kind, default: []].reduce(0) {
+                let skipped = kind == .event && skippedRevisions.revision(SkippedRevisions.fingerprint($1)) != nil
+                return $0 + (listed[$1] == nil && !unlisted.contains($1) && !skipped ? 1 : 0)
+            }
             return masterCount[kind, default: 0] + orphans
         }
+        var told = diagnostics
+        if unwrittenDiagnostics > 0 {
+            told.append(Diagnostic(path: path, line: nil,
+                message: "\(unwrittenDiagnostics) more warning\(unwrittenDiagnostics == 1 ? "" : "s") not shown (at most \(LoadRun.maxDiagnostics) a file)"))
+        }
         // In the order of the file (zones are read first, a cut file is found last).
-        let ordered = diagnostics.enumerated().sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }.map(\.element)
+        let ordered = told.enumerated().sorted { ($0.element.line ?? Int.max, $0.offset) < ($1.element.line ?? Int.max, $1.offset) }.map(\.element)
         return LoadedCalendar(calendar: calendar, occurrences: occurrences, eventCount: count(.event),
             reminderCount: count(.reminder), diagnostics: ordered)
     }
@@ -566,6 +707,19 @@ private final class SeriesMoveScan: @unchecked Sendable {
     }
 
     func run() { mayMoveSeries = WindowPrefilter.mayMoveSeries(text) }
+
+    /// The same a stretch at a time, each given back once read (a word
+    /// across two stretches is found: each starts a little before the last ended).
+    func runInStretches(of stretch: Int, release: ((Range<Int>) -> Void)?) {
+        var start = 0
+        mayMoveSeries = false
+        while start < text.count && !mayMoveSeries {
+            let end = min(start + stretch, text.count)
+            mayMoveSeries = WindowPrefilter.mayMoveSeries(UnsafeBufferPointer(rebasing: text[max(0, start - 4096)..<end]))
+            release?(start..<end)
+            start = end
+        }
+    }
 }
 
 /// The text a component is prepared in for libical, one buffer per
@@ -645,17 +799,21 @@ struct Revision {
         let recurs: Bool
         /// `Revision.identity`.
         var identity: Int? = nil
+        /// A one-off event the prefilter skipped: it lists nothing, and is
+        /// remembered in `SkippedRevisions` unless its UID is already listed.
+        var skipped = false
 
-        init(kind: ComponentRecord.Kind, uid: String, recurrenceKey: String?, sequence: Int, recurs: Bool) {
+        init(kind: ComponentRecord.Kind, uid: String, recurrenceKey: String?, sequence: Int, recurs: Bool, skipped: Bool = false) {
             self.kind = kind
             self.uid = uid
             self.recurrenceKey = recurrenceKey
             self.sequence = sequence
             self.recurs = recurs
+            self.skipped = skipped
         }
 
         init(_ record: ComponentRecord) {
-            self.init(kind: record.kind, uid: record.uid,
+            self.init(kind: record.kind, uid: record.matchUID,
                 recurrenceKey: record.recurrenceID.map { "\($0.agendaTime.kind)\($0.agendaTime.matchKey)" },
                 sequence: record.sequence, recurs: record.isRecurring)
             if !recurs && recurrenceKey == nil {

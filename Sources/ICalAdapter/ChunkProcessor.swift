@@ -65,7 +65,7 @@ struct ChunkProcessor: @unchecked Sendable {
             // A one-off event far from the window: counted, and known as a
             // revision of its UID, but not parsed.
             out.counted = (.event, skippable.uid, false)
-            out.revision = Revision.Candidate(kind: .event, uid: skippable.uid, recurrenceKey: nil, sequence: skippable.sequence, recurs: skippable.recurs)
+            out.revision = Revision.Candidate(kind: .event, uid: skippable.uid, recurrenceKey: nil, sequence: skippable.sequence, recurs: skippable.recurs, skipped: true)
             return out
         }
         guard let component = ChunkProcessor.parse(chunk, buffer, scratch: &scratch, into: &out) else { return out }
@@ -88,6 +88,22 @@ struct ChunkProcessor: @unchecked Sendable {
         let component = scratch.withUnsafeBufferPointer { icalparser_parse_string($0.baseAddress!) }
         if component == nil { out.warnings.append(Warning(chunk.firstLine, "unreadable component", "\(chunk.name) could not be read; skipped")) }
         return component
+    }
+
+    /// Whether an event's occurrence ends two days or more before the window
+    /// or starts two days or more after it: in no display zone can it touch
+    /// the window (floating times and dates take the zone's offset, at most 26 hours).
+    private func isFarFromWindow(_ o: Occurrence) -> Bool {
+        guard let start = o.start else { return false }
+        let margin: TimeInterval = 2 * 86400
+        return start.wall > window.end + margin || (o.end ?? start).wall < window.start - margin
+    }
+
+    /// Whether a reminder is placed (by DUE, else DTSTART) two days or more
+    /// after the window: one before it is listed as overdue, one after it never.
+    private func isAfterWindow(_ o: Occurrence) -> Bool {
+        guard let anchor = o.anchor else { return false }
+        return anchor.wall > window.end + 2 * 86400
     }
 
     private func add(
@@ -162,7 +178,8 @@ struct ChunkProcessor: @unchecked Sendable {
         // whole series: it is left out (the warning above says so).
         if record.unreadableRecurrenceID { return }
         // Without a UID nothing ties a component to another: each stands alone.
-        out.counted = (record.kind, record.uid, record.recurrenceID != nil && !record.uid.isEmpty)
+        out.counted = (record.kind, record.matchUID, record.recurrenceID != nil && !record.uid.isEmpty)
+        let itemCalendar = record.calendarName.map { CalendarInfo(name: $0, source: calendar.source, path: calendar.path) } ?? calendar
 
         let item: Occurrence.Item
         switch record.kind {
@@ -175,12 +192,12 @@ struct ChunkProcessor: @unchecked Sendable {
                 return
             }
             item = .event(Event(uid: record.uid, title: record.summary, location: record.location,
-                description: record.description, status: record.status, calendar: calendar, transparency: record.transparency))
+                description: record.description, status: record.status, calendar: itemCalendar, transparency: record.transparency))
         case .reminder:
             item = .reminder(Reminder(uid: record.uid, title: record.summary, location: record.location,
                 description: record.description, status: record.status, isCompleted: record.isCompleted,
                 priority: record.priority, percentComplete: record.percentComplete,
-                categories: record.categories, calendar: calendar))
+                categories: record.categories, calendar: itemCalendar))
         }
         out.revision = Revision.Candidate(record)
         let timing = InstanceTiming(record: record)
@@ -190,7 +207,7 @@ struct ChunkProcessor: @unchecked Sendable {
             // at its own times, and the instance it replaces is dropped.
             let occurrence = timing.anchor.map { timing.occurrence(item, at: $0, recurrenceID: rid.agendaTime) }
                 ?? Occurrence(item: item, start: nil, end: nil, recurrenceID: rid.agendaTime)
-            out.override = (occurrence, record.uid, rid, record.thisAndFuture)
+            out.override = (occurrence, record.matchUID, rid, record.thisAndFuture)
             if record.isRecurring, let anchor = timing.anchor {
                 var series = ProcessedChunk()
                 expand(record, item: item, timing: timing, anchor: anchor, chunk: chunk, buffer: buffer, maxRows: maxRows, to: &series)
@@ -199,7 +216,7 @@ struct ChunkProcessor: @unchecked Sendable {
             }
             return
         }
-        if !record.uid.isEmpty, let anchor = timing.anchor { out.seriesAnchor = (record.uid, anchor) }
+        if !record.uid.isEmpty, let anchor = timing.anchor { out.seriesAnchor = (record.matchUID, anchor) }
         func addMaster(_ occurrence: Occurrence, _ key: OverrideKey?) {
             out.masters.append(occurrence)
             out.masterKeys.append(key?.time ?? LoadRun.noKey)
@@ -211,7 +228,11 @@ struct ChunkProcessor: @unchecked Sendable {
         guard record.isRecurring else {
             if !record.exdates.isEmpty && RecurrenceExpander.excludes(record.exdates, anchor) { return }
             let anchorTime = anchor.agendaTime
-            addMaster(timing.occurrence(item, at: anchor, startTime: anchorTime, recurrenceID: nil), OverrideKey.make(uid: record.uid, anchorTime))
+            // An event far from the window lists nothing (the prefilter skips
+            // most such unread): not kept, so that memory follows the rows listed.
+            let occurrence = timing.occurrence(item, at: anchor, startTime: anchorTime, recurrenceID: nil)
+            if record.kind == .event ? isFarFromWindow(occurrence) : isAfterWindow(occurrence) { return }
+            addMaster(occurrence, OverrideKey.make(uid: record.matchUID, anchorTime))
             return
         }
         expand(record, item: item, timing: timing, anchor: anchor, chunk: chunk, buffer: buffer, maxRows: maxRows, to: &out)
@@ -245,7 +266,7 @@ struct ChunkProcessor: @unchecked Sendable {
             if let periodEnd = instance.periodEnd, record.kind == .event {
                 occurrence = Occurrence(item: item, start: occurrence.start, end: periodEnd, recurrenceID: instance.startTime)
             }
-            addMaster(occurrence, OverrideKey.make(uid: record.uid, instance.startTime))
+            addMaster(occurrence, OverrideKey.make(uid: record.matchUID, instance.startTime))
         }
         out.rowsListed = rows
         out.reachedRowLimit = limited

@@ -8,6 +8,10 @@ struct ComponentRecord {
 
     var kind: Kind
     var uid = ""
+    /// `X-ICS-AGENDA-SCOPE` (`--format ics` keeps items of one UID apart with it).
+    var scope: String?
+    /// `X-ICS-AGENDA-CALENDAR`: the calendar `--format ics` took the item from.
+    var calendarName: String?
     var summary = ""
     var location: String?
     var description: String?
@@ -58,6 +62,8 @@ struct ComponentRecord {
     }
 
     var isRecurring: Bool { !rrules.isEmpty || !rdates.isEmpty }
+    /// The UID as revisions and overrides are matched by: with its scope, when it has one.
+    var matchUID: String { scope.map { uid.isEmpty ? uid : uid + "\u{0}" + $0 } ?? uid }
     var isCompleted: Bool { status == "COMPLETED" || completedDate }
 }
 
@@ -129,6 +135,13 @@ struct ComponentReader {
             case ICAL_CATEGORIES_PROPERTY:
                 if let c = text(icalproperty_get_categories(p)) {
                     record.categories += c.split(separator: ",").map { String($0).trimmingWhitespace() }
+                }
+            case ICAL_X_PROPERTY:
+                guard let name = icalproperty_get_x_name(p) else { break }
+                switch String(cString: name).uppercased() {
+                case ICSWriter.scopeProperty: record.scope = text(icalproperty_get_x(p))
+                case ICSWriter.calendarProperty: record.calendarName = text(icalproperty_get_x(p))
+                default: break
                 }
             case ICAL_XLICERROR_PROPERTY:
                 let message = text(icalproperty_get_xlicerror(p)) ?? "unreadable property"

@@ -58,19 +58,32 @@ struct ComponentSplitter {
         var chunks: [Chunk] = []
         var calendarName: String?
         var wrTimezone: String?
-        /// Damage outside any component: lines glued together, a file cut
-        /// after its last component.
+        /// Damage outside any component: lines glued together.
         var notes: [Warning] = []
+        /// The warning that the input ends without END:VCALENDAR after its
+        /// last component, when this is its last stretch.
+        var cutAfterLastComponent: Warning?
         /// Whether a `BEGIN:VCALENDAR` or any component was seen at all.
         var looksLikeICalendar: Bool { sawCalendar || !chunks.isEmpty }
         var sawCalendar = false
+        /// How many lines the framed bytes hold (the next byte starts line `linesBefore + lines + 1`).
+        var lines = 0
+        /// Where framing stopped: the end of the range, or the start of the
+        /// line after the `maxChunks`-th component.
+        var stoppedAt = 0
     }
 
     /// Components that stand only at the top of a calendar: meeting one
     /// while another is open means the open one lost its END line.
     static let topLevelNames: Set<String> = ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "VCALENDAR"]
 
-    static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> Result {
+    /// - Parameters:
+    ///   - range: the bytes to frame (all when nil): a stretch that starts
+    ///     at a line of its own and ends after a line feed, as `InputSegments` cuts them.
+    ///   - linesBefore: the lines before the stretch, for line numbers.
+    ///   - maxChunks: stop after this many components (at the end of one, where
+    ///     framing the rest on its own gives what going on would).
+    static func split(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>? = nil, linesBefore: Int = 0, maxChunks: Int = .max) -> Result {
         var result = Result()
         var stack: [String] = []  // open components inside the current chunk
         var chunkStart = 0
@@ -99,10 +112,11 @@ struct ComponentSplitter {
         // The rest of a line that held two BEGIN or END lines glued together
         // is read next, on the same line number.
         var gluedRest = false
-        var lineNumber = 0
-        var pos = 0
-        let n = bytes.count
+        var lineNumber = linesBefore
+        var pos = range?.lowerBound ?? 0
+        let n = range?.upperBound ?? bytes.count
         var calendar = 0
+        chunkStart = pos
 
         /// Ends the current chunk at `end`; when it ends without its own END
         /// line, END lines for every open component are put back there.
@@ -141,7 +155,10 @@ struct ComponentSplitter {
         }
 
         var foldedLines = 0  // continuation lines of the last BEGIN or END line, counted after it
+        var stoppedAt: (pos: Int, lines: Int)? = nil
         while pos < n {
+            // After a component that ended with its own END line nothing of it is open.
+            if result.chunks.count >= maxChunks && stack.isEmpty { break }
             if gluedRest { gluedRest = false } else { lineNumber += 1 + foldedLines }
             foldedLines = 0
             var lineStart = pos
@@ -262,6 +279,11 @@ struct ComponentSplitter {
                     if !topLevelNames.contains(name) { continue }
                 } else if topLevelNames.contains(name) {
                     closeChunk(at: lineStart)  // the open one lost its END line
+                    if result.chunks.count >= maxChunks {
+                        // Enough: this line starts the next stretch.
+                        stoppedAt = (lineStart, lineNumber - 1)
+                        break
+                    }
                     if name == "VCALENDAR" {
                         calendar += 1
                         continue
@@ -334,11 +356,14 @@ struct ComponentSplitter {
         finishProperty()
         if !stack.isEmpty { closeChunk(at: n) }
         // A download cut between two components ends after an END line,
-        // without END:VCALENDAR: what came after the cut is missing.
+        // without END:VCALENDAR: what came after the cut is missing. Told
+        // by the loader only of the input's last stretch.
         if result.sawCalendar, let last = result.chunks.last, last.rootClosed, !calendarEnded {
-            result.notes.append(Warning(lineNumber, "cut after a component",
-                "the file ends without END:VCALENDAR after its last component (\(last.name) from line \(last.firstLine)); it may have been cut short, and what followed is missing"))
+            result.cutAfterLastComponent = Warning(lineNumber, "cut after a component",
+                "the file ends without END:VCALENDAR after its last component (\(last.name) from line \(last.firstLine)); it may have been cut short, and what followed is missing")
         }
+        result.lines = (stoppedAt?.lines ?? lineNumber + foldedLines) - linesBefore
+        result.stoppedAt = stoppedAt?.pos ?? pos
         return result
     }
 

@@ -3,28 +3,29 @@ import Foundation
 internal import CLibical
 
 /// `--format ics`: the listed occurrences as one iCalendar stream, each
-/// instance a VEVENT or VTODO with its UID and RECURRENCE-ID, timed values
-/// in the display zone with that zone's VTIMEZONE. Reading it back gives the
-/// same agenda. Components are built and serialised by libical, which
-/// escapes and folds the text.
+/// instance a VEVENT or VTODO with its UID and RECURRENCE-ID. Reading it
+/// back gives the same agenda: zoned times are written in UTC, so that
+/// every instant survives (a wall-clock time with a TZID loses its offset
+/// in the hour a clock turns back); floating times stay floating and dates
+/// dates. Components are built and serialised by libical, which escapes
+/// and folds the text.
+///
+/// Two things the reader would otherwise merge are kept apart with
+/// properties of this program's own (RFC 5545 3.8.8.2), which it reads back:
+/// `X-ICS-AGENDA-SCOPE` on the items of another calendar (or another
+/// one-off component) that share a UID with one written before, since one
+/// UID names one component (3.8.4.7); and `X-ICS-AGENDA-CALENDAR`, the
+/// calendar each item came from, when they come from more than one.
 public struct ICSWriter {
-    let clock: ZoneClock
-    /// libical's zone for the display zone, and the TZID its VTIMEZONE carries;
-    /// nil for UTC or a zone libical does not know (times are then written in UTC).
-    let zone: (pointer: OpaquePointer, tzid: String)?
+    public init(clock: ZoneClock) {}
 
-    public init(clock: ZoneClock) {
-        self.clock = clock
-        let name = clock.zone.identifier
-        if name != "UTC" && name != "GMT", let z = icaltimezone_get_builtin_timezone(name), let tzid = icaltimezone_get_tzid(z) {
-            zone = (z, String(cString: tzid))
-        } else {
-            zone = nil
-        }
-    }
+    /// The properties that keep items apart and name their calendars.
+    static let scopeProperty = "X-ICS-AGENDA-SCOPE"
+    static let calendarProperty = "X-ICS-AGENDA-CALENDAR"
 
     public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
         let rows = sections.flatMap { $0.rows.filter(\.isFirstListed) }
+        // An empty agenda prints nothing at all, in every format (cron mails nothing).
         guard !rows.isEmpty else { return }
         out.write("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ics-agenda//ics-agenda//EN\r\nCALSCALE:GREGORIAN\r\n")
         let names = Set(rows.map(\.occurrence.calendar.name))
@@ -33,13 +34,46 @@ public struct ICSWriter {
             icalproperty_set_x_name(property, "X-WR-CALNAME")
             out.write(serialize(property, free: icalproperty_free, icalproperty_as_ical_string_r))
         }
-        if let zone, let vtimezone = icaltimezone_get_component(zone.pointer) {
-            out.write(serialize(vtimezone, free: nil, icalcomponent_as_ical_string_r))
-        }
-        for row in rows {
-            out.write(serialize(component(for: row.occurrence), free: icalcomponent_free, icalcomponent_as_ical_string_r))
+        let scopes = ICSWriter.scopes(of: rows.map(\.occurrence))
+        for (row, scope) in zip(rows, scopes) {
+            let o = row.occurrence
+            guard let c = component(for: o) else { continue }
+            if let scope { addX(c, ICSWriter.scopeProperty, String(scope)) }
+            if names.count > 1 { addX(c, ICSWriter.calendarProperty, o.calendar.name) }
+            out.write(serialize(c, free: icalcomponent_free, icalcomponent_as_ical_string_r))
         }
         out.write("END:VCALENDAR\r\n")
+    }
+
+    /// For each occurrence, nil or a number that keeps its item apart from
+    /// others of its UID. The instances of one calendar's series (and its
+    /// overrides) are one owner, each one-off component another; the first
+    /// owner of a UID is written plain, each further one with a scope.
+    static func scopes(of occurrences: [Occurrence]) -> [Int?] {
+        struct Owner: Hashable {
+            let uid: String
+            let calendar: ObjectIdentifier?
+            let item: ObjectIdentifier?
+        }
+        var numbers: [Owner: Int] = [:]
+        var owners: [String: Int] = [:]
+        return occurrences.map { o in
+            guard !o.uid.isEmpty else { return nil }  // no UID: nothing ties it to another
+            let owner = o.recurrenceID == nil
+                ? Owner(uid: o.uid, calendar: nil, item: o.itemIdentity)
+                : Owner(uid: o.uid, calendar: ObjectIdentifier(o.calendar), item: nil)
+            if let number = numbers[owner] { return number == 0 ? nil : number }
+            let number = owners[o.uid, default: 0]
+            owners[o.uid] = number + 1
+            numbers[owner] = number
+            return number == 0 ? nil : number
+        }
+    }
+
+    private func addX(_ c: OpaquePointer, _ name: String, _ value: String) {
+        guard let property = icalproperty_new_x(value) else { return }
+        icalproperty_set_x_name(property, name)
+        icalcomponent_add_property(c, property)
     }
 
     private func serialize(
@@ -80,15 +114,10 @@ public struct ICSWriter {
     }
 
     /// A date, floating or zoned time as a property: dates and floating
-    /// times as they were, instants in the display zone with its TZID.
+    /// times as they were, instants in UTC.
     private func add(_ c: OpaquePointer, _ make: (icaltimetype) -> OpaquePointer?, _ time: AgendaTime) {
         var t = icaltimetype()
-        let wall: Date
-        switch time.kind {
-        case .date, .floating: wall = time.wall
-        case .instant: wall = zone == nil ? time.wall : clock.wallClock(of: time.wall)
-        }
-        let seconds = Int(wall.timeIntervalSince1970.rounded(.down))
+        let seconds = Int(time.wall.timeIntervalSince1970.rounded(.down))
         let date = CivilDate(daysSinceEpoch: Int((Double(seconds) / 86400).rounded(.down)))
         let secondOfDay = seconds - date.daysSinceEpoch * 86400
         t.year = Int32(date.year)
@@ -101,9 +130,8 @@ public struct ICSWriter {
             t.minute = Int32(secondOfDay / 60 % 60)
             t.second = Int32(secondOfDay % 60)
         }
-        if time.kind == .instant && zone == nil { t.zone = icaltimezone_get_utc_timezone() }
+        if time.kind == .instant { t.zone = icaltimezone_get_utc_timezone() }
         guard let p = make(t) else { return }
-        if time.kind == .instant, let zone { icalproperty_add_parameter(p, icalparameter_new_tzid(zone.tzid)) }
         icalcomponent_add_property(c, p)
     }
 }

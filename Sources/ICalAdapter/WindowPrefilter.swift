@@ -74,6 +74,9 @@ struct WindowPrefilter {
                     guard let n = Int(String(decoding: UnsafeBufferPointer(rebasing: value), as: UTF8.self)) else { return nil }
                     sequence = n
                 }
+            case 0x78:  // x
+                // --format ics's own: the loader reads them (ICSWriter).
+                if WindowPrefilter.hasName(line, "X-ICS-AGENDA-SCOPE") { return nil }
             case 0x75:  // u
                 if WindowPrefilter.hasName(line, "UID") {
                     // A folded UID is rare; read it whole only then.

@@ -36,9 +36,11 @@ struct AgendaPipeline {
         var calendars: [LoadedCalendar] = []
         for file in files {
             do {
+                let path = file.path == "-" ? "stdin" : file.path
                 let calendar = try InputFiles.withContents(of: file) { bytes, release in
-                    try loader.load(bytes, release: release, path: file.path == "-" ? "stdin" : file.path,
-                        defaultName: file.defaultName, source: file.source)
+                    try loader.load(bytes, release: release, path: path, defaultName: file.defaultName, source: file.source)
+                } streaming: { read in
+                    try loader.load(streaming: read, path: path, defaultName: file.defaultName, source: file.source)
                 }
                 for line in WarningReport.lines(calendar.diagnostics, detail: warnings, strict: strict) { StandardError.write("ics-agenda: warning: \(line)\n") }
                 calendars.append(calendar)

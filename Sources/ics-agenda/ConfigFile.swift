@@ -57,6 +57,22 @@ struct ConfigFile: Sendable {
     }
 
     /// The configuration, or nil when there is none.
+    /// The whole file (a device such as /dev/null too), or nil when it cannot be read.
+    static func contents(of path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { return nil }
+            if n == 0 { return bytes }
+            bytes += chunk[..<n]
+        }
+    }
+
     static func load(environment: [String: String]) throws -> ConfigFile? {
         let path = location(environment: environment)
         var info = stat()
@@ -64,7 +80,7 @@ struct ConfigFile: Sendable {
             if errno == ENOENT || errno == ENOTDIR { return nil }
             throw Bad(path: path, line: nil, message: "cannot read the configuration file")
         }
-        guard (info.st_mode & S_IFMT) != S_IFDIR, let bytes = try? InputFiles.read(InputFile(path: path, isExplicit: true)) else {
+        guard (info.st_mode & S_IFMT) != S_IFDIR, let bytes = ConfigFile.contents(of: path) else {
             throw Bad(path: path, line: nil, message: "cannot read the configuration file")
         }
         return try ConfigFile(path: path, text: String(decoding: bytes, as: UTF8.self), environment: environment)

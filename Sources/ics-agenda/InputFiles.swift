@@ -112,61 +112,41 @@ enum InputFiles {
         return files
     }
 
-    /// Runs `body` on the input's bytes: a regular file is mapped, with a
-    /// `release` that gives passed pages back; standard input and other
-    /// streams are read into memory.
+    /// Runs `body` on the input's bytes when it is a regular file: it is
+    /// mapped, with a `release` that gives passed pages back. Standard input
+    /// and other streams go to `streaming`, which reads them as they come.
     static func withContents<T>(
-        of file: InputFile, _ body: (UnsafeBufferPointer<UInt8>, ((Range<Int>) -> Void)?) throws -> T
+        of file: InputFile, _ body: (UnsafeBufferPointer<UInt8>, ((Range<Int>) -> Void)?) throws -> T,
+        streaming: ((UnsafeMutableRawBufferPointer) throws -> Int) throws -> T
     ) throws -> T {
-        if !file.isStdin {
-            let fd = withFileSystemPath(file.path) { open($0, O_RDONLY) }
-            guard fd >= 0 else {
-                throw UnreadableInput(path: file.path, reason: errno == EACCES ? "permission denied" : "cannot be read")
-            }
-            defer { close(fd) }
-            var info = stat()
-            if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0,
-                let base = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED
-            {
-                let size = Int(info.st_size)
-                defer { munmap(base, size) }
-                let bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: size)
-                let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-                return try body(bytes) { range in
-                    // Whole pages inside the range only.
-                    let start = (range.lowerBound + page - 1) / page * page
-                    let end = range.upperBound / page * page
-                    if end > start { madvise(base + start, end - start, Int32(MADV_DONTNEED)) }
-                }
-            }
-        }
-        let bytes = try read(file)
-        return try bytes.withUnsafeBufferPointer { try body($0, nil) }
-    }
-
-    /// The whole input, read into one array (no second copy: a calendar can be tens of megabytes).
-    static func read(_ file: InputFile) throws -> [UInt8] {
         let fd = file.isStdin ? 0 : withFileSystemPath(file.path) { open($0, O_RDONLY) }
         guard fd >= 0 else {
             throw UnreadableInput(path: file.path, reason: errno == EACCES ? "permission denied" : "cannot be read")
         }
         defer { if !file.isStdin { close(fd) } }
         var info = stat()
-        var capacity = 1 << 16
-        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG { capacity = max(Int(info.st_size) + 1, 1) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(capacity)
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
-            if n == 0 { break }
-            if n < 0 {
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0,
+            let base = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED
+        {
+            let size = Int(info.st_size)
+            defer { munmap(base, size) }
+            let bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: size)
+            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+            return try body(bytes) { range in
+                // Whole pages inside the range only.
+                let start = (range.lowerBound + page - 1) / page * page
+                let end = range.upperBound / page * page
+                if end > start { madvise(base + start, end - start, Int32(MADV_DONTNEED)) }
+            }
+        }
+        return try streaming { buffer in
+            while true {
+                let n = Foundation.read(fd, buffer.baseAddress, buffer.count)
+                if n >= 0 { return n }
                 if errno == EINTR { continue }
                 throw UnreadableInput(path: file.path, reason: errno == EISDIR ? "is a directory" : "cannot be read")
             }
-            bytes.append(contentsOf: chunk[0..<n])
         }
-        return bytes
     }
 
     /// Runs `body` on the path as the system knows it: a name read from the

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// `--format ics` keeps every instant and every item: for every fixture
+/// (and a sample of the shared corpus, when it is beside the repository),
+/// in windows and zones with and without DST, the JSON of its ICS output
+/// is the JSON of the input itself, key for key but `source`.
+@Suite struct RoundTripTests {
+    static let fixtures: [String] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: CLI.root.appendingPathComponent("Fixtures").path)) ?? []
+        return names.filter { $0.hasSuffix(".ics") }.sorted().map { "Fixtures/\($0)" }
+    }()
+
+    /// Several inputs at once: one UID in two calendars, the same file twice, a folder.
+    static let combinations = [
+        "Fixtures/sample.ics Fixtures/event_dt_simple.ics Fixtures/sample.ics",
+        "Fixtures/accounts Fixtures/event_dt_duplicate_uid_sequence.ics",
+        "Fixtures/event_dt_rr_recuid.ics Fixtures/event_dt_thisandfuture.ics Fixtures/event_dt_rr_recuid.ics",
+        "Fixtures/event_dt_dst.ics Fixtures/event_dt_dst_gap_overlap.ics Fixtures/todo_due.ics",
+        "Fixtures/event_dt_fall_back_hour.ics Fixtures/event_dt_shared_uid.ics",
+    ]
+
+    /// Corpus files with zones, overrides, DST and reminders (used when `../shared/corpus` is there).
+    static let corpus = [
+        "python-recurring-ical-events/daylight_saving_time.ics",
+        "python-recurring-ical-events/fablab_cottbus.ics",
+        "python-recurring-ical-events/Germany.ics",
+        "ical4j/samples/valid/calconnect7.ics",
+        "ical4j/samples/valid/google_aus_holidays.ics",
+        "icalendar/tests/calendars/issue_156_RDATE_with_PERIOD_TZID_khal.ics",
+        "golang-ical/rfc5545sec4/input3.ics",
+    ].map { "../shared/corpus/" + $0 }.filter { FileManager.default.fileExists(atPath: CLI.root.appendingPathComponent($0).path) }
+
+    /// (now, --from, --to, zone): the default year, a week around October's
+    /// change of clocks, and thirty years.
+    static let settings: [(String, String?, String?, String)] = [
+        ("2025-03-01T08:00:00+01:00", nil, nil, "Europe/Berlin"),
+        ("2025-01-01T00:00:00Z", "2025-10-24", "2025-11-04", "America/New_York"),
+        ("2025-01-01T00:00:00Z", "2025-10-19", "2025-10-28", "Europe/Berlin"),
+        ("2025-01-01T00:00:00Z", "2000-01-01", "2030-12-31", "Australia/Lord_Howe"),
+    ]
+
+    static func lines(_ text: String) throws -> [[String: AnyHashable]] {
+        try text.split(separator: "\n").map { line in
+            var object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            object["source"] = nil
+            return object.mapValues { ($0 as? AnyHashable) ?? AnyHashable(String(describing: $0)) }
+        }
+    }
+
+    @Test(arguments: fixtures + combinations + corpus)
+    func icsOutputReadBackPrintsTheSameJSON(_ inputs: String) throws {
+        let paths = inputs.split(separator: " ").map(String.init)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-roundtrip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (now, from, to, zone) in RoundTripTests.settings {
+            var options = ["--now", now, "--tz", zone, "--locale", "en_US", "--show-cancelled", "--completed"]
+            if let from, let to { options += ["--from", from, "--to", to] }
+            let direct = try CLI.run(options + ["--format", "json"] + paths)
+            // Not iCalendar, or nothing listed: nothing is written (an empty agenda prints nothing in any format).
+            guard direct.status == 0, !direct.stdout.isEmpty else { continue }
+            let ics = try CLI.run(options + ["--format", "ics"] + paths)
+            #expect(ics.status == 0)
+            let file = dir.appendingPathComponent("out.ics")
+            try ics.stdout.write(to: file, atomically: true, encoding: .utf8)
+            let back = try CLI.run(options + ["--format", "json", file.path])
+            #expect(back.stderr.isEmpty, "\(inputs) in \(zone): \(back.stderr)")
+            let expected = try RoundTripTests.lines(direct.stdout), actual = try RoundTripTests.lines(back.stdout)
+            #expect(actual.count == expected.count, "\(inputs) in \(zone) from \(from ?? now)")
+            for (a, e) in zip(actual, expected) where a != e {
+                #expect(a == e, "\(inputs) in \(zone) from \(from ?? now)")
+                break
+            }
+        }
+    }
+}
