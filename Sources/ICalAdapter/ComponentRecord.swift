@@ -210,7 +210,11 @@ struct ComponentReader {
     private func text(_ pointer: UnsafePointer<CChar>?) -> String? {
         guard let pointer else { return nil }
         let s = String(cString: pointer)
-        return s.isEmpty ? nil : s
+        if s.isEmpty { return nil }
+        // A line break is LF: libical turns the escape `\r` (not RFC 5545's,
+        // which has only `\n`, 3.3.11) into CR, which no format can write back.
+        guard s.utf8.contains(0x0D) else { return s }
+        return s.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
     }
 
     /// A date or date-time property value with its TZID resolved.

@@ -63,6 +63,10 @@ struct ComponentSplitter {
         /// The warning that the input ends without END:VCALENDAR after its
         /// last component, when this is its last stretch.
         var cutAfterLastComponent: Warning?
+        /// Whether an END:VCALENDAR came after the last component framed.
+        var endedCalendar = false
+        /// The BEGIN:VCALENDAR lines framed so far (with the stretches before).
+        var calendarsSeen = 0
         /// Whether a `BEGIN:VCALENDAR` or any component was seen at all.
         var looksLikeICalendar: Bool { sawCalendar || !chunks.isEmpty }
         var sawCalendar = false
@@ -83,7 +87,11 @@ struct ComponentSplitter {
     ///   - linesBefore: the lines before the stretch, for line numbers.
     ///   - maxChunks: stop after this many components (at the end of one, where
     ///     framing the rest on its own gives what going on would).
-    static func split(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>? = nil, linesBefore: Int = 0, maxChunks: Int = .max) -> Result {
+    ///   - calendarsSeen: the BEGIN:VCALENDAR lines of the stretches before
+    ///     (each VCALENDAR's components keep its own VTIMEZONEs).
+    static func split(
+        _ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>? = nil, linesBefore: Int = 0, maxChunks: Int = .max, calendarsSeen: Int = 0
+    ) -> Result {
         var result = Result()
         var stack: [String] = []  // open components inside the current chunk
         var chunkStart = 0
@@ -115,7 +123,9 @@ struct ComponentSplitter {
         var lineNumber = linesBefore
         var pos = range?.lowerBound ?? 0
         let n = range?.upperBound ?? bytes.count
-        var calendar = 0
+        // The VCALENDAR being read: the first is 0 (as are components before any).
+        var calendarsSeen = calendarsSeen
+        var calendar = max(0, calendarsSeen - 1)
         chunkStart = pos
 
         /// Ends the current chunk at `end`; when it ends without its own END
@@ -269,7 +279,8 @@ struct ComponentSplitter {
             if let name = keyword("BEGIN") {
                 if stack.isEmpty {
                     if name == "VCALENDAR" {
-                        if result.sawCalendar { calendar += 1 }
+                        calendarsSeen += 1
+                        calendar = max(0, calendarsSeen - 1)
                         result.sawCalendar = true
                         calendarHasMethod = false
                         continue
@@ -285,7 +296,8 @@ struct ComponentSplitter {
                         break
                     }
                     if name == "VCALENDAR" {
-                        calendar += 1
+                        calendarsSeen += 1
+                        calendar = max(0, calendarsSeen - 1)
                         continue
                     }
                 } else if dropDepth > 0 {
@@ -358,10 +370,12 @@ struct ComponentSplitter {
         // A download cut between two components ends after an END line,
         // without END:VCALENDAR: what came after the cut is missing. Told
         // by the loader only of the input's last stretch.
-        if result.sawCalendar, let last = result.chunks.last, last.rootClosed, !calendarEnded {
+        if calendarsSeen > 0, let last = result.chunks.last, last.rootClosed, !calendarEnded {
             result.cutAfterLastComponent = Warning(lineNumber, "cut after a component",
                 "the file ends without END:VCALENDAR after its last component (\(last.name) from line \(last.firstLine)); it may have been cut short, and what followed is missing")
         }
+        result.endedCalendar = calendarEnded
+        result.calendarsSeen = calendarsSeen
         result.lines = (stoppedAt?.lines ?? lineNumber + foldedLines) - linesBefore
         result.stoppedAt = stoppedAt?.pos ?? pos
         return result

@@ -24,6 +24,8 @@ struct StretchReader {
     /// The warning that the input ends without END:VCALENDAR, as the
     /// stretch read last gives it (`ComponentSplitter.Result`).
     private var cutAfterLastComponent: Warning?
+    /// BEGIN:VCALENDAR lines read so far (`ComponentSplitter.split`).
+    private var calendarsSeen = 0
     /// Components too large to read, told once the calendar is known.
     private var tooLarge: [(line: Int, message: String)] = []
 
@@ -38,11 +40,12 @@ struct StretchReader {
     /// Frames and reads the components of `bytes[range]` (up to `maxChunks`
     /// of them); returns where it stopped.
     mutating func take(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws -> Int {
-        var split = ComponentSplitter.split(bytes, in: range, linesBefore: lines, maxChunks: loader.stretchComponents)
+        var split = ComponentSplitter.split(bytes, in: range, linesBefore: lines, maxChunks: loader.stretchComponents, calendarsSeen: calendarsSeen)
         try start(split, bytes, range)
         for note in split.notes { run!.warn(note) }
-        // Only the last stretch's ending counts.
-        cutAfterLastComponent = split.cutAfterLastComponent
+        calendarsSeen = split.calendarsSeen
+        // How the input ends: the last stretch with a component or END:VCALENDAR says.
+        if !split.chunks.isEmpty || split.endedCalendar { cutAfterLastComponent = split.cutAfterLastComponent }
         run!.read(&split.chunks, from: bytes, stretch: range.lowerBound..<split.stoppedAt, wrTimezone: wrTimezone)
         lines += split.lines
         return split.stoppedAt
