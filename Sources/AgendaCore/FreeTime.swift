@@ -120,17 +120,7 @@ public struct FreeTime: Sendable {
                     textMatches[o.itemIdentity] = matched
                     if !matched { continue }
                 }
-                guard let start = o.start else { continue }
-                let s: Date, e: Date
-                if start.isDate {
-                    let first = CivilDate(daysSinceEpoch: Int((start.wall.timeIntervalSince1970 / 86400).rounded(.down)))
-                    let last = o.end.map { CivilDate(daysSinceEpoch: Int(($0.wall.timeIntervalSince1970 / 86400).rounded(.down))) }
-                    s = clock.startOfDay(first)
-                    e = clock.startOfDay(max(last ?? first.adding(days: 1), first.adding(days: 1)))
-                } else {
-                    s = start.instant(in: clock)
-                    e = o.end?.instant(in: clock) ?? s
-                }
+                guard let (s, e) = o.span(in: clock) else { continue }
                 if e > s && s < window.end && e > window.start { busy.append((s, e)) }
             }
         }

@@ -112,3 +112,20 @@ public final class Occurrence: Sendable {
     /// The time a reminder is placed by: DUE, else DTSTART.
     public var anchor: AgendaTime? { due ?? start }
 }
+
+extension Occurrence {
+    /// The instants the occurrence covers in `clock`'s zone: an all-day one
+    /// from the start of its first day to the start of the day after its last
+    /// (one day at least), a timed one from its start to its end (never
+    /// before the start). nil without a start. `next` and `free` read it.
+    public func span(in clock: ZoneClock) -> (start: Date, end: Date)? {
+        guard let start else { return nil }
+        guard start.isDate else {
+            let s = start.instant(in: clock)
+            return (s, max(end?.instant(in: clock) ?? s, s))
+        }
+        func day(_ t: AgendaTime) -> CivilDate { CivilDate(daysSinceEpoch: Int((t.wall.timeIntervalSince1970 / 86400).rounded(.down))) }
+        let first = day(start)
+        return (clock.startOfDay(first), clock.startOfDay(max(end.map(day) ?? first.adding(days: 1), first.adding(days: 1))))
+    }
+}

@@ -38,17 +38,8 @@ public struct Upcoming: Sendable {
                 order += 1
                 let o = row.occurrence
                 guard case .event = o.item, !o.isCancelled, let start = o.start else { continue }
-                let s: Date, e: Date
-                if start.isDate {
-                    guard includeAllDay else { continue }
-                    let first = CivilDate(daysSinceEpoch: Int((start.wall.timeIntervalSince1970 / 86400).rounded(.down)))
-                    let last = o.end.map { CivilDate(daysSinceEpoch: Int(($0.wall.timeIntervalSince1970 / 86400).rounded(.down))) }
-                    s = clock.startOfDay(first)
-                    e = clock.startOfDay(max(last ?? first.adding(days: 1), first.adding(days: 1)))
-                } else {
-                    s = start.instant(in: clock)
-                    e = max(o.end?.instant(in: clock) ?? s, s)
-                }
+                if start.isDate && !includeAllDay { continue }
+                guard let (s, e) = o.span(in: clock) else { continue }
                 // Within reach: not over, and starting before the reach ends.
                 let isNow = s <= now && (e > now || (e == s && s == now))
                 guard isNow || (s > now && s < end) else { continue }
