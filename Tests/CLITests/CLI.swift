@@ -38,14 +38,19 @@ enum CLI {
         if let asan = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] { environment["ASAN_OPTIONS"] = asan }
         environment.merge(extra) { $1 }
         process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
         if let stdinFile {
             process.standardInput = try FileHandle(forReadingFrom: root.appendingPathComponent(stdinFile))
         } else {
             process.standardInput = FileHandle(forReadingAtPath: "/dev/null")  // not a terminal, and empty
         }
+        return try collect(process)
+    }
+
+    /// Runs a prepared process and takes its stdout, stderr and status.
+    static func collect(_ process: Process) throws -> Result {
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
         try process.run()
         // Read both pipes before waiting, so that a large output cannot block the child.
         let stderrBox = DataBox()

@@ -17,15 +17,7 @@ import Testing
             .merging(ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS" }) { $1 }
             .merging(environment) { $1 }
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLI.Result(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-            status: process.terminationStatus)
+        return try CLI.collect(process)
     }
 
     func temporaryFolder() throws -> URL {

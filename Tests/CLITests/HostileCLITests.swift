@@ -15,22 +15,7 @@ import Testing
         process.currentDirectoryURL = directory
         process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC"]
             .merging(ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS" }) { $1 }.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let errBox = ErrBox()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errBox.data = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return CLI.Result(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errBox.data, as: UTF8.self),
-            status: process.terminationStatus)
+        return try CLI.collect(process)
     }
 
     static func temporaryDirectory() throws -> URL {
@@ -179,8 +164,4 @@ import Testing
         let missing = try bash(#""$0" "$@" "$(printf 'gone\377.ics')""#, HostileCLITests.fixed, in: dir)
         #expect(missing.status == 66 && missing.stderr.contains("gone\\xFF.ics"), "\(missing.stderr)")
     }
-}
-
-private final class ErrBox: @unchecked Sendable {
-    var data = Data()  // written by one reader thread, read after group.wait()
 }
