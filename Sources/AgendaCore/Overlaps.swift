@@ -1,21 +1,22 @@
 import Foundation
+import Synchronization
 
 /// Which listed busy timed occurrences overlap in time, found once per
 /// agenda (`find`), before any formatter runs.
 ///
-/// Each day's busy timed rows become spans, sorted by start and swept once,
-/// keeping those still running: a span that meets a running one overlaps
-/// it. Rows that overlap something carry their span's index
-/// (`AgendaRow.overlap`), every other row -1, so the formatters' cost for
-/// them is one comparison. What a row overlaps is then read from its day's
-/// sorted spans (those that start before it ends and end after it starts),
-/// not kept as a list per row: on a dense calendar (a few hundred meetings
-/// a day, multi-day ones among them) every row overlaps dozens of others,
-/// and lists of them would take gigabytes.
+/// Each day's busy timed rows become spans, sorted by start: a span
+/// overlaps another when something begun before it runs past its start,
+/// or the next to begin begins before it ends. Rows that overlap something
+/// carry their span's index (`AgendaRow.overlap`), every other row -1, so
+/// the formatters' cost for them is one comparison. What a row overlaps
+/// (distinct UIDs for JSON, distinct titles for the marks) is read from an
+/// index of the day's spans (`DistinctOverlaps`), made on first use, in
+/// time that grows with the answer's length: on a dense calendar a row
+/// overlaps thousands of occurrences of a few series.
 ///
 /// Busy is `Occurrence.isBusy` and timed: all-day rows neither overlap nor
 /// are overlapped. An end equal to another's start is not an overlap.
-public final class Overlaps: @unchecked Sendable {
+public final class Overlaps: Sendable {
     /// One busy timed row, as seconds since 1970.
     struct Span {
         let start: Int64
@@ -24,20 +25,21 @@ public final class Overlaps: @unchecked Sendable {
         let row: Int32
         /// The row's item number (`AgendaRow.item`).
         let item: Int32
-        /// Its day's spans are `dayStart..<dayEnd` (sorted by start).
-        let dayStart: Int32
-        let dayEnd: Int32
         /// The rank of its UID among the UIDs of overlapping rows (equal
         /// UIDs share one), or -1 (no UID, or overlaps nothing).
         var uid: Int32
     }
 
     let spans: [Span]
+    /// Each day's spans: consecutive ranges of `spans`.
+    let days: [Range<Int>]
     /// The agenda's rows (the same storage the sections slice).
     let rows: [AgendaRow]
     /// By item number: a number per distinct title (in title order), for
     /// the items of overlapping rows; -1 for others.
     let titleGroup: [Int32]
+    /// By title group: a row showing that title.
+    let rowOfTitle: [Int32]
     /// UIDs by rank, each escaped as a JSON string, one after another:
     /// rank r is `uidBytes[uidBounds[r]..<uidBounds[r + 1]]`.
     let uidBytes: [UInt8]
@@ -45,27 +47,25 @@ public final class Overlaps: @unchecked Sendable {
     /// The first listed row of a multi-day occurrence: the spans of all its
     /// rows (JSON lists what it overlaps on any day).
     let spansOfOccurrence: [Int32: [Int32]]
-    /// Each day's spans again, in UID order (`uidOrder[dayStart..<dayEnd]`):
-    /// a row's UIDs are read off in order, not gathered and sorted.
-    let uidOrder: [Int32]
-    /// Each day's spans in title order (`titleGroup`), for the marks.
-    let titleOrder: [Int32]
+    /// The indexes by UID and by title, each made when first asked for.
+    private let uidIndex = Mutex<DistinctOverlaps?>(nil)
+    private let titleIndex = Mutex<DistinctOverlaps?>(nil)
 
     init(
-        spans: [Span], rows: [AgendaRow], titleGroup: [Int32], uidBytes: [UInt8], uidBounds: [Int], spansOfOccurrence: [Int32: [Int32]],
-        uidOrder: [Int32], titleOrder: [Int32]
+        spans: [Span], days: [Range<Int>], rows: [AgendaRow], titleGroup: [Int32], rowOfTitle: [Int32], uidBytes: [UInt8], uidBounds: [Int],
+        spansOfOccurrence: [Int32: [Int32]]
     ) {
-        self.uidOrder = uidOrder
-        self.titleOrder = titleOrder
         self.spans = spans
+        self.days = days
         self.rows = rows
         self.titleGroup = titleGroup
+        self.rowOfTitle = rowOfTitle
         self.uidBytes = uidBytes
         self.uidBounds = uidBounds
         self.spansOfOccurrence = spansOfOccurrence
     }
 
-    static let none = Overlaps(spans: [], rows: [], titleGroup: [], uidBytes: [], uidBounds: [0], spansOfOccurrence: [:], uidOrder: [], titleOrder: [])
+    static let none = Overlaps(spans: [], days: [], rows: [], titleGroup: [], rowOfTitle: [], uidBytes: [], uidBounds: [0], spansOfOccurrence: [:])
 
     /// Finds the overlaps of `rows` (sorted by day, as `AgendaBuilder` sorts
     /// them) and marks each overlapping row with its span.
@@ -73,7 +73,6 @@ public final class Overlaps: @unchecked Sendable {
         var spans: [Span] = []
         var overlapping: [Bool] = []
         var multiDay: [ObjectIdentifier: [Int32]] = [:]  // an occurrence listed on several days: its rows
-        var active: [Int32] = []
         var days: [Range<Int>] = []  // each day's spans
         var index = 0
         while index < rows.count {
@@ -88,35 +87,19 @@ public final class Overlaps: @unchecked Sendable {
                         let s = Int64(start.instant(in: clock).timeIntervalSince1970.rounded(.down))
                         let e = max(o.end.map { Int64($0.instant(in: clock).timeIntervalSince1970.rounded(.down)) } ?? s, s)
                         if row.dayCount > 1 { multiDay[ObjectIdentifier(o), default: []].append(Int32(index)) }
-                        spans.append(Span(start: s, end: e, row: Int32(index), item: row.item, dayStart: 0, dayEnd: 0, uid: -1))
+                        spans.append(Span(start: s, end: e, row: Int32(index), item: row.item, uid: -1))
                     }
                 default: break
                 }
                 index += 1
             }
             let last = spans.count
-            if last > first { days.append(first..<last) }
-            guard last - first > 1 else {
-                if last > first { spans[first] = spans[first].inDay(first, last) }
-                overlapping += repeatElement(false, count: last - first)
-                continue
-            }
-            // Sorted by start (`multiDay` knows multi-day spans by their rows).
-            spans[first..<last].sort { $0.start != $1.start ? $0.start < $1.start : $0.row < $1.row }
             overlapping += repeatElement(false, count: last - first)
-            active.removeAll(keepingCapacity: true)
-            for i in first..<last {
-                spans[i] = spans[i].inDay(first, last)
-                let s = spans[i].start, e = spans[i].end
-                active.removeAll { spans[Int($0)].end <= s }
-                // A running span overlaps this one when this one lasts, or
-                // (a zero-length one) when it began earlier.
-                for a in active where e > s || spans[Int(a)].start < s {
-                    overlapping[Int(a)] = true
-                    overlapping[i] = true
-                }
-                active.append(Int32(i))
-            }
+            guard last > first else { continue }
+            days.append(first..<last)
+            guard last - first > 1 else { continue }
+            spans[first..<last].sort { ($0.start, $0.end, $0.row) < ($1.start, $1.end, $1.row) }
+            markOverlapping(spans, first..<last, in: &overlapping)
         }
         guard overlapping.contains(true) else { return .none }
         var spanOfRow: [Int32: Int32] = [:]
@@ -173,46 +156,61 @@ public final class Overlaps: @unchecked Sendable {
         }
         titled.sort { $0.rank < $1.rank }
         var titleGroup = [Int32](repeating: -1, count: itemRanks.count)
-        var group: Int32 = -1
+        var rowOfTitle: [Int32] = []
         var previousTitle: String? = nil
         for (_, item, row) in titled {
             let title = rows[Int(row)].occurrence.title
             if title != previousTitle {
-                group += 1
+                rowOfTitle.append(row)
                 previousTitle = title
             }
-            titleGroup[Int(item)] = group
-        }
-        var uidOrder = (0..<Int32(spans.count)).map { $0 }
-        for day in days where day.count > 1 { uidOrder[day].sort { spans[Int($0)].uid < spans[Int($1)].uid } }
-        var titleOrder = uidOrder
-        for day in days where day.count > 1 {
-            titleOrder[day].sort { titleGroup[Int(spans[Int($0)].item)] < titleGroup[Int(spans[Int($1)].item)] }
+            titleGroup[Int(item)] = Int32(rowOfTitle.count - 1)
         }
         return Overlaps(
-            spans: spans, rows: rows, titleGroup: titleGroup, uidBytes: uidBytes, uidBounds: uidBounds, spansOfOccurrence: spansOfOccurrence,
-            uidOrder: uidOrder, titleOrder: titleOrder)
+            spans: spans, days: days, rows: rows, titleGroup: titleGroup, rowOfTitle: rowOfTitle, uidBytes: uidBytes, uidBounds: uidBounds,
+            spansOfOccurrence: spansOfOccurrence)
     }
 
-    /// The spans of the same day that overlap span `i`: those that start
-    /// before it ends and end after it starts (for a zero-length span, those
-    /// running at its time that began before it), read from the day's spans
-    /// in start order up to its end.
-    func others(of i: Int, _ body: (Span) -> Void) {
-        let span = spans[i]
-        var j = Int(span.dayStart)
-        let stop = Int(span.dayEnd)
-        while j < stop && spans[j].start < span.end {
-            if j != i && spans[j].end > span.start { body(spans[j]) }
-            j += 1
-        }
-        // A zero-length span: what runs at its time and began before it.
-        if span.end == span.start {
-            j = Int(span.dayStart)
-            while j < stop && spans[j].start < span.start {
-                if spans[j].end > span.start { body(spans[j]) }
+    /// Marks the spans of one day (`day`, sorted by start and end) that
+    /// overlap another of the day: something that began earlier runs past
+    /// its start, or the next to begin later begins before it ends, or
+    /// another lasting span begins at the same time as it (and it lasts).
+    static func markOverlapping(_ spans: [Span], _ day: Range<Int>, in overlapping: inout [Bool]) {
+        var latestEnd = Int64.min  // of the spans that began before the current start
+        var i = day.lowerBound
+        while i < day.upperBound {
+            // The spans beginning at this time: i..<j.
+            let s = spans[i].start
+            var j = i, lasting = 0
+            while j < day.upperBound && spans[j].start == s {
+                if spans[j].end > s { lasting += 1 }
                 j += 1
             }
+            let next = j < day.upperBound ? spans[j].start : Int64.max
+            var latest = latestEnd
+            for k in i..<j {
+                let e = spans[k].end
+                if latestEnd > s || next < e || (lasting > 1 && e > s) { overlapping[k] = true }
+                latest = max(latest, e)
+            }
+            latestEnd = latest
+            i = j
+        }
+    }
+
+    /// The day's index by UID, made on first use.
+    private var byUID: DistinctOverlaps {
+        uidIndex.withLock { index in
+            if index == nil { index = DistinctOverlaps(spans: spans, days: days) { $0.uid } }
+            return index!
+        }
+    }
+
+    /// The day's index by title, made on first use.
+    private var byTitle: DistinctOverlaps {
+        titleIndex.withLock { index in
+            if index == nil { index = DistinctOverlaps(spans: spans, days: days) { [titleGroup] in titleGroup[Int($0.item)] } }
+            return index!
         }
     }
 
@@ -222,19 +220,11 @@ public final class Overlaps: @unchecked Sendable {
     func uidRanks(of row: AgendaRow, into ranks: inout [Int32]) -> Int {
         ranks.removeAll(keepingCapacity: true)
         guard row.overlap >= 0 else { return 2 }
-        let i = row.overlap
-        if let all = spansOfOccurrence[i] {
-            for s in all { others(of: Int(s)) { if $0.uid >= 0 { ranks.append($0.uid) } } }
-            ranks.sort()
-        } else {
-            // The day's spans in UID order: what overlaps comes out sorted.
-            let span = spans[Int(i)]
-            for k in Int(span.dayStart)..<Int(span.dayEnd) {
-                let j = Int(uidOrder[k])
-                let other = spans[j]
-                if other.uid >= 0 && j != Int(i) && other.start < span.end && other.end > span.start { ranks.append(other.uid) }
-            }
+        let index = byUID
+        for s in spansOfOccurrence[row.overlap] ?? [row.overlap] {
+            index.forEachColour(overlapping: spans[Int(s)], at: Int(s)) { ranks.append($0) }
         }
+        ranks.sort()
         var length = 2
         var kept = 0
         for n in ranks.indices where kept == 0 || ranks[n] != ranks[kept - 1] {
@@ -284,25 +274,23 @@ public final class Overlaps: @unchecked Sendable {
     /// unique titles); empty when it overlaps nothing that day.
     public func mark(_ row: AgendaRow) -> String {
         guard row.overlap >= 0 else { return "" }
-        // The day's spans in title order: distinct titles are counted as they come.
-        let i = Int(row.overlap)
-        let span = spans[i]
-        var titles: [String] = []
+        // The three first title groups (in title order) and how many there are.
+        var first: [Int32] = []
         var distinct = 0
-        var previous: Int32 = -1
-        for k in Int(span.dayStart)..<Int(span.dayEnd) {
-            let j = Int(titleOrder[k])
-            let other = spans[j]
-            guard j != i && other.start < span.end && other.end > span.start else { continue }
-            let group = titleGroup[Int(other.item)]
-            if group == previous { continue }
-            previous = group
+        let i = Int(row.overlap)
+        byTitle.forEachColour(overlapping: spans[i], at: i) { group in
             distinct += 1
-            if titles.count < Overlaps.titlesShown { titles.append(Overlaps.oneLine(rows[Int(other.row)].occurrence)) }
+            if first.count < Overlaps.titlesShown {
+                first.append(group)
+                first.sort()
+            } else if group < first[Overlaps.titlesShown - 1] {
+                first[Overlaps.titlesShown - 1] = group
+                first.sort()
+            }
         }
         guard distinct > 0 else { return "" }
-        let shown = titles.joined(separator: ", ")
-        return distinct > titles.count ? "(overlaps \(shown) and \(distinct - titles.count) more)" : "(overlaps \(shown))"
+        let shown = first.map { Overlaps.oneLine(rows[Int(rowOfTitle[Int($0)])].occurrence) }.joined(separator: ", ")
+        return distinct > first.count ? "(overlaps \(shown) and \(distinct - first.count) more)" : "(overlaps \(shown))"
     }
 
     /// A title as a row shows it: one line, `(no title)` when empty.
@@ -312,11 +300,5 @@ public final class Overlaps: @unchecked Sendable {
         guard title.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return title }
         return title.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
             .replacingOccurrences(of: "\r", with: " ")
-    }
-}
-
-extension Overlaps.Span {
-    func inDay(_ start: Int, _ end: Int) -> Overlaps.Span {
-        Overlaps.Span(start: self.start, end: self.end, row: row, item: item, dayStart: Int32(start), dayEnd: Int32(end), uid: uid)
     }
 }

@@ -3,9 +3,10 @@ import Foundation
 import Testing
 
 private func busy(
-    _ uid: String, _ start: AgendaTime, _ end: AgendaTime?, transparency: Event.Transparency = .unspecified, status: String? = nil
+    _ uid: String, _ start: AgendaTime, _ end: AgendaTime?, title: String? = nil, location: String? = nil,
+    transparency: Event.Transparency = .unspecified, status: String? = nil
 ) -> Occurrence {
-    let e = Event(uid: uid, title: uid, location: nil, description: nil, status: status, calendar: work, transparency: transparency)
+    let e = Event(uid: uid, title: title ?? uid, location: location, description: nil, status: status, calendar: work, transparency: transparency)
     return Occurrence(item: .event(e), start: start, end: end, recurrenceID: nil)
 }
 
@@ -99,5 +100,55 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
         }
         #expect(!found.isEmpty)
         for uid in Set(spans.map(\.uid)) { #expect(union[uid, default: []] == expected[uid, default: []], "\(uid)") }
+    }
+
+    /// Each row, not each UID: the UIDs its JSON lists and the titles its
+    /// mark names are those of the other rows of its day that overlap it,
+    /// on random days where a few series run many overlapping occurrences
+    /// (as a `FREQ=MINUTELY` series of long events does) beside short,
+    /// touching and zero-length ones.
+    @Test(arguments: [(400, 150, 72), (600, 3, 480), (300, 40, 8)])
+    func everyRowListsWhatOverlapsIt(count: Int, uids: Int, slots: Int) {
+        var seed = UInt64(count * 7 + uids)
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        let base = instant("2025-03-03T00:00:00Z")
+        var occurrences: [Occurrence] = []
+        var spans: [(uid: String, title: String, start: Date, end: Date)] = []
+        for i in 0..<count {
+            let start = base + TimeInterval(next(slots) * 86_400 / slots)
+            let end = start + TimeInterval([0, 60, 900, 1800, 3600, 3 * 3600, 9 * 3600][next(7)])
+            let uid = "u\(next(uids))", title = "t\(next(uids + 2))"
+            occurrences.append(busy(uid, .instant(start), .instant(end), title: title, location: "\(i)"))
+            spans.append((uid, title, start, end))
+        }
+        let sections = builder("2025-03-01", days: 10, clock: ZoneClock(TimeZone(identifier: "UTC")!)).build(occurrences)
+        func number(_ row: AgendaRow) -> Int { Int(row.occurrence.location!)! }
+        var checked = 0
+        for section in sections {
+            let listed = Set(section.rows.map(number))
+            for row in section.rows {
+                let i = number(row)
+                let a = spans[i]
+                let others = spans.indices.filter { j in
+                    let b = spans[j]
+                    return j != i && b.start < a.end && b.end > a.start
+                }
+                if row.isFirstListed {
+                    let list = try! JSONSerialization.jsonObject(with: Data(section.overlaps.json(of: row).utf8)) as! [String]
+                    #expect(list == Set(others.map { spans[$0].uid }).sorted(), "row \(i)")
+                }
+                // The mark: the distinct titles of what overlaps it among its day's rows.
+                let titles = Set(others.filter(listed.contains).map { spans[$0].title })
+                let mark = section.overlaps.mark(row)
+                let named = titles.sorted().prefix(3).joined(separator: ", ")
+                let expected = titles.isEmpty ? "" : titles.count > 3 ? "(overlaps \(named) and \(titles.count - 3) more)" : "(overlaps \(named))"
+                #expect(mark == expected, "row \(i)")
+                checked += 1
+            }
+        }
+        #expect(checked >= count)
     }
 }

@@ -1,0 +1,177 @@
+/// The distinct colours (a UID's rank, a title's group) of what overlaps a
+/// span, found in time that grows with their number, not with how many
+/// spans overlap it.
+///
+/// A series of a thousand overlapping occurrences is one UID and one
+/// title: listing each occurrence that overlaps a row, then dropping the
+/// repeats, costs a thousand steps a row and a million a day (a
+/// `FREQ=SECONDLY` series of nine-hour events: a hundred thousand rows of
+/// thirty thousand each). So the spans of each colour are first joined into
+/// components (spans linked by overlapping), and a span overlaps a colour
+/// exactly when it overlaps one of that colour's components other than its
+/// own alone. A colour's components do not overlap each other, so at most
+/// one of them runs at a span's start, and those that begin later inside
+/// the span matter only for the first of them: the one whose previous
+/// component of the colour ended by the span's start. Two trees over each
+/// day's components in start order find both kinds, each colour once.
+///
+/// Overlap is `a.start < b.end && b.start < a.end` (seconds): an end equal
+/// to another's start is not an overlap, and a zero-length span overlaps
+/// what runs across its time.
+struct DistinctOverlaps {
+    /// Components, by day and then in order of start and end.
+    private var start: [Int64] = []
+    private var end: [Int64] = []
+    private var colour: [Int32] = []
+    /// The end of the colour's previous component that day (`Int64.min` for its first).
+    private var previousEnd: [Int64] = []
+    /// How many spans each component joins.
+    private var size: [Int32] = []
+    /// By span: its component, or -1 (no colour).
+    private var componentOfSpan: [Int32] = []
+    /// By span: its day's components, `dayLow..<dayHigh`.
+    private var dayLow: [Int32] = []
+    private var dayHigh: [Int32] = []
+    /// Trees over the components (leaves from `leaves`): the latest end
+    /// and the earliest previous end under each node.
+    private var leaves = 1
+    private var latestEnd: [Int64] = []
+    private var earliestPreviousEnd: [Int64] = []
+
+    /// `days` are consecutive ranges of `spans`, each sorted by start and
+    /// end; `colourOf` gives a span's colour, or -1 for none.
+    init(spans: [Overlaps.Span], days: [Range<Int>], colourOf: (Overlaps.Span) -> Int32) {
+        componentOfSpan = [Int32](repeating: -1, count: spans.count)
+        dayLow = [Int32](repeating: 0, count: spans.count)
+        dayHigh = [Int32](repeating: 0, count: spans.count)
+        var byColour: [(colour: Int32, span: Int32)] = []
+        var made: [(start: Int64, end: Int64, colour: Int32, previousEnd: Int64, size: Int32)] = []
+        var spanOfMade: [Int32] = []  // the component each span of `byColour` joined, as an index in `made`
+        for day in days {
+            byColour.removeAll(keepingCapacity: true)
+            for i in day {
+                let c = colourOf(spans[i])
+                if c >= 0 { byColour.append((c, Int32(i))) }
+            }
+            // By colour, keeping the day's start order within a colour.
+            byColour.sort { $0.colour != $1.colour ? $0.colour < $1.colour : $0.span < $1.span }
+            made.removeAll(keepingCapacity: true)
+            spanOfMade.removeAll(keepingCapacity: true)
+            var n = 0
+            while n < byColour.count {
+                let c = byColour[n].colour
+                var previousEnd = Int64.min
+                while n < byColour.count && byColour[n].colour == c {
+                    let span = spans[Int(byColour[n].span)]
+                    // In start (then end) order: a span joins the component
+                    // it overlaps, whose latest end is past its start.
+                    if let last = made.last, last.colour == c, span.start < last.end {
+                        made[made.count - 1].end = max(last.end, span.end)
+                        made[made.count - 1].size += 1
+                    } else {
+                        if let last = made.last, last.colour == c { previousEnd = last.end }
+                        made.append((span.start, span.end, c, previousEnd, 1))
+                    }
+                    spanOfMade.append(Int32(made.count - 1))
+                    n += 1
+                }
+            }
+            var order = Array(made.indices)
+            order.sort { made[$0].start != made[$1].start ? made[$0].start < made[$1].start : made[$0].end < made[$1].end }
+            let low = Int32(start.count)
+            var place = [Int32](repeating: 0, count: made.count)
+            for k in order {
+                place[k] = Int32(start.count)
+                let m = made[k]
+                start.append(m.start)
+                end.append(m.end)
+                colour.append(m.colour)
+                previousEnd.append(m.previousEnd)
+                size.append(m.size)
+            }
+            let high = Int32(start.count)
+            for (n, entry) in byColour.enumerated() { componentOfSpan[Int(entry.span)] = place[Int(spanOfMade[n])] }
+            for i in day {
+                dayLow[i] = low
+                dayHigh[i] = high
+            }
+        }
+        while leaves < start.count { leaves *= 2 }
+        latestEnd = [Int64](repeating: .min, count: 2 * leaves)
+        earliestPreviousEnd = [Int64](repeating: .max, count: 2 * leaves)
+        for k in start.indices {
+            latestEnd[leaves + k] = end[k]
+            earliestPreviousEnd[leaves + k] = previousEnd[k]
+        }
+        for node in stride(from: leaves - 1, to: 0, by: -1) {
+            latestEnd[node] = max(latestEnd[2 * node], latestEnd[2 * node + 1])
+            earliestPreviousEnd[node] = min(earliestPreviousEnd[2 * node], earliestPreviousEnd[2 * node + 1])
+        }
+    }
+
+    /// Calls `body` once with each colour of the other spans of its day
+    /// that overlap `spans[i]` (the span the index was made from), in no
+    /// particular order.
+    func forEachColour(overlapping span: Overlaps.Span, at i: Int, _ body: (Int32) -> Void) {
+        let low = Int(dayLow[i]), high = Int(dayHigh[i])
+        guard low < high else { return }
+        let own = Int(componentOfSpan[i])
+        let s = span.start, e = span.end
+        // Running at its start: begun by then (before it, for a zero-length
+        // span) and ending after it.
+        let begun = e > s ? firstStart(after: s, low, high) : firstStart(atOrAfter: s, low, high)
+        visit(low, begun, where: { latestEnd[$0] > s }) { k in
+            if k != own || size[k] > 1 { body(colour[k]) }
+        }
+        // Beginning inside it: the first of their colour since its start.
+        guard e > s else { return }
+        let from = firstStart(after: s, low, high), to = firstStart(atOrAfter: e, low, high)
+        visit(from, to, where: { earliestPreviousEnd[$0] <= s }) { k in body(colour[k]) }
+    }
+
+    /// The first component of `low..<high` that starts after `time` (or `high`).
+    private func firstStart(after time: Int64, _ low: Int, _ high: Int) -> Int {
+        var a = low, b = high
+        while a < b {
+            let m = (a + b) / 2
+            if start[m] <= time { a = m + 1 } else { b = m }
+        }
+        return a
+    }
+
+    /// The first component of `low..<high` that starts at or after `time` (or `high`).
+    private func firstStart(atOrAfter time: Int64, _ low: Int, _ high: Int) -> Int {
+        var a = low, b = high
+        while a < b {
+            let m = (a + b) / 2
+            if start[m] < time { a = m + 1 } else { b = m }
+        }
+        return a
+    }
+
+    /// Calls `body` with each component of `from..<to` whose tree node
+    /// passes `test` (a node passes when some leaf under it does).
+    private func visit(_ from: Int, _ to: Int, where test: (Int) -> Bool, _ body: (Int) -> Void) {
+        guard from < to else { return }
+        // Depth first, the left child on top: the stack holds at most one
+        // waiting right child a level (64 levels hold any count of leaves).
+        withUnsafeTemporaryAllocation(of: (node: Int, low: Int, high: Int).self, capacity: 64) { stack in
+            var top = 0
+            stack[0] = (1, 0, leaves)
+            top = 1
+            while top > 0 {
+                top -= 1
+                let (node, low, high) = stack[top]
+                guard low < to && from < high && test(node) else { continue }
+                if node >= leaves {
+                    body(node - leaves)
+                    continue
+                }
+                let middle = (low + high) / 2
+                stack[top] = (2 * node + 1, middle, high)
+                stack[top + 1] = (2 * node, low, middle)
+                top += 2
+            }
+        }
+    }
+}
