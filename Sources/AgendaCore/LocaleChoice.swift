@@ -15,17 +15,36 @@ public enum LocaleChoice {
         return "en_US"
     }
 
+    /// The ICU calendar keywords Foundation can format with (`@calendar=`):
+    /// any other value (a typo, or `dangi`, `ethioaa`, `islamic-rgsa`, which
+    /// it names but cannot make) crashes Foundation's date formatters.
+    public static let calendars: Set<String> = [
+        "buddhist", "chinese", "coptic", "ethiopic", "ethiopic-amete-alem", "gregorian", "hebrew", "indian", "islamic",
+        "islamic-civil", "islamic-tbla", "islamic-umalqura", "iso8601", "japanese", "persian", "roc",
+    ]
+
+    /// The calendar keyword of `value` when it is one Foundation cannot
+    /// format with (`th_TH@calendar=buddist` → `buddist`); nil otherwise.
+    public static func unknownCalendar(in value: String) -> String? {
+        guard let keyword = calendarKeyword(of: value) else { return nil }
+        return calendars.contains(keyword.lowercased()) ? nil : keyword
+    }
+
+    static func calendarKeyword(of value: String) -> String? {
+        guard let at = value.firstIndex(of: "@") else { return nil }
+        let keywords = value[value.index(after: at)...].split(separator: ";")
+        return keywords.first { $0.lowercased().hasPrefix("calendar=") }.map { String($0.dropFirst(9)) }
+    }
+
     /// `de_DE.UTF-8@euro` → `de_DE`; `C` and `POSIX` → nil (no language of
-    /// their own). ICU's calendar keyword stays: `th_TH@calendar=gregorian`.
+    /// their own). ICU's calendar keyword stays when Foundation knows the
+    /// calendar (`th_TH@calendar=gregorian`); another is dropped.
     static func normalize(_ value: String) -> String? {
         var id = Substring(value)
         var calendar = ""
         if let at = id.firstIndex(of: "@") {
-            let keywords = id[id.index(after: at)...].split(separator: ";")
-            if let keyword = keywords.first(where: { $0.lowercased().hasPrefix("calendar=") }),
-                keyword.dropFirst(9).allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }), keyword.count > 9
-            {
-                calendar = "@calendar=" + keyword.dropFirst(9).lowercased()
+            if let keyword = calendarKeyword(of: value)?.lowercased(), calendars.contains(keyword) {
+                calendar = "@calendar=" + keyword
             }
             id = id[..<at]
         }

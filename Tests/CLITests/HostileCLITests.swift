@@ -63,6 +63,27 @@ import Testing
         }
     }
 
+    /// Found by the command-line fuzz target: a calendar keyword Foundation
+    /// cannot make crashed its date formatters (signal 11). Given with
+    /// --locale it is a usage error naming it, for every command that
+    /// formats dates; from the environment it is left out.
+    @Test(arguments: [["--locale", "th_TH@calendar=buddstih", "--group-by", "month"], ["--locale", "ko_KR@calendar=dangi"],
+        ["next", "--locale", "am_ET@calendar=ethioaa"], ["free", "--locale", "ar_SA@calendar=islamic-rgsa"],
+        ["--locale", "en_US@calendar="]])
+    func aCalendarFoundationCannotMakeIsAUsageError(arguments: [String]) throws {
+        let result = try CLI.run(arguments + ["--no-config", "--now", "2025-03-01T08:00:00Z", "Fixtures/sample.ics"])
+        #expect(result.status == 64, "\(arguments)")
+        #expect(result.stderr.contains("no calendar"), "\(arguments): \(result.stderr)")
+    }
+
+    @Test(arguments: ["th_TH.UTF-8@calendar=buddstih", "ko_KR.UTF-8@calendar=dangi"])
+    func aCalendarFoundationCannotMakeInTheEnvironmentIsLeftOut(lang: String) throws {
+        let result = try CLI.run(["--no-config", "--now", "2025-03-01T08:00:00Z", "--days", "2", "--group-by", "month", "Fixtures/sample.ics"],
+            environment: ["LANG": lang])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("2025"), "\(result.stdout)")
+    }
+
     @Test func helpIsCheckedForWriteErrors() throws {
         #expect(try bash(#""$0" --help > /dev/full"#).status == 74)
         #expect(try bash(#""$0" calendars --help > /dev/full"#).status == 74)
