@@ -1,41 +1,74 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target (Fuzz/FuzzLoader.swift over ICalAdapter and
-# AgendaCore, with AddressSanitizer) and runs it for SECONDS seconds on a
-# corpus seeded from Fixtures/ and ../shared/corpus (copied to a temporary
-# folder: nothing is written into the repository).
+# Builds a libFuzzer target (with AddressSanitizer) and runs it for SECONDS
+# seconds on a corpus in a temporary folder (nothing is written into the
+# repository):
+#
+#   loader        Fuzz/FuzzLoader.swift: calendar bytes through ICalAdapter
+#                 and AgendaCore, every formatter; seeded from Fixtures/ and
+#                 ../shared/corpus.
+#   command-line  Fuzz/FuzzCommandLine.swift: arguments through the whole
+#                 command (ArgumentParser, settings, every subcommand and
+#                 format) on fixed fixtures; seeded from Fixtures/golden.tsv.
 #
 #   scripts/fuzz.sh [SECONDS] [extra libFuzzer flags...]
 #   scripts/fuzz.sh build            only build
+#   FUZZ_TARGET=command-line         the target (default loader)
 #   FUZZ_CORPUS=dir                  keep the corpus in dir (reused across runs)
-#   FUZZ_ARTIFACTS=dir               where crashes and timeouts go (default .build/fuzz/artifacts)
+#   FUZZ_ARTIFACTS=dir               where crashes and timeouts go (default .build/fuzz/artifacts-TARGET)
 #
 # Exit status: 0 when the run ended without a finding, libFuzzer's status otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+TARGET=${FUZZ_TARGET:-loader}
+case "$TARGET" in
+    loader | command-line) ;;
+    *) echo "fuzz: FUZZ_TARGET is loader or command-line, not $TARGET" >&2; exit 64 ;;
+esac
 OUT=.build/fuzz
-BIN=$OUT/fuzz-loader
+BIN=$OUT/fuzz-$TARGET
 SWIFTC=${SWIFTC:-swiftc}
 mkdir -p "$OUT"
 
 build() {
-    local flags=(-O -g -parse-as-library -sanitize=fuzzer,address -swift-version 6 -use-ld=lld)
+    local flags=(-O -g -parse-as-library -sanitize=fuzzer,address -use-ld=lld)
     local icalflags
     icalflags=$(pkg-config --cflags-only-I libical 2>/dev/null || true)
+    local clibical=(-Xcc -fmodule-map-file=Sources/CLibical/module.modulemap ${icalflags:+-Xcc $icalflags})
     # AgendaCore as its own module, as SwiftPM builds it ...
-    "$SWIFTC" "${flags[@]}" -module-name AgendaCore -emit-module -emit-module-path "$OUT/AgendaCore.swiftmodule" \
+    "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name AgendaCore -emit-module -emit-module-path "$OUT/AgendaCore.swiftmodule" \
         -emit-library -static -o "$OUT/libAgendaCore.a" Sources/AgendaCore/*.swift
-    # ... then ICalAdapter with the fuzz entry point in it, seeing CLibical
-    # through its module map and AgendaCore through the module just built.
-    "$SWIFTC" "${flags[@]}" -module-name ICalAdapter -I "$OUT" \
-        -Xcc -fmodule-map-file=Sources/CLibical/module.modulemap ${icalflags:+-Xcc $icalflags} \
-        Sources/ICalAdapter/*.swift Fuzz/FuzzLoader.swift \
-        -L "$OUT" -lAgendaCore -lical -o "$BIN"
+    if [ "$TARGET" = loader ]; then
+        # ... then ICalAdapter with the fuzz entry point in it, seeing CLibical
+        # through its module map and AgendaCore through the module just built.
+        "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name ICalAdapter -I "$OUT" "${clibical[@]}" \
+            Sources/ICalAdapter/*.swift Fuzz/FuzzLoader.swift \
+            -L "$OUT" -lAgendaCore -lical -o "$BIN"
+        return
+    fi
+    # ... ICalAdapter and ArgumentParser (from SwiftPM's checkout) as modules,
+    # then the command's sources with the fuzz entry point, their @main
+    # renamed so that libFuzzer's main is the program's.
+    "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name ICalAdapter -I "$OUT" "${clibical[@]}" -emit-module \
+        -emit-module-path "$OUT/ICalAdapter.swiftmodule" -emit-library -static -o "$OUT/libICalAdapter.a" Sources/ICalAdapter/*.swift
+    [ -d .build/checkouts/swift-argument-parser ] || swift package resolve
+    local parser=.build/checkouts/swift-argument-parser/Sources
+    "$SWIFTC" "${flags[@]}" -swift-version 5 -module-name ArgumentParserToolInfo -emit-module \
+        -emit-module-path "$OUT/ArgumentParserToolInfo.swiftmodule" -emit-library -static \
+        -o "$OUT/libArgumentParserToolInfo.a" "$parser"/ArgumentParserToolInfo/*.swift
+    local sources=()  # its folders have spaces in their names
+    while IFS= read -r -d '' f; do sources+=("$f"); done < <(find "$parser/ArgumentParser" -name '*.swift' -print0)
+    "$SWIFTC" "${flags[@]}" -swift-version 5 -module-name ArgumentParser -I "$OUT" -emit-module \
+        -emit-module-path "$OUT/ArgumentParser.swiftmodule" -emit-library -static -o "$OUT/libArgumentParser.a" "${sources[@]}"
+    "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name ics_agenda -I "$OUT" "${clibical[@]}" \
+        -Xfrontend -entry-point-function-name -Xfrontend ics_agenda_main \
+        Sources/ics-agenda/*.swift Fuzz/FuzzCommandLine.swift \
+        -L "$OUT" -lICalAdapter -lAgendaCore -lArgumentParser -lArgumentParserToolInfo -lical -o "$BIN"
 }
 
 newer() {  # whether any source is newer than the binary
     [ ! -x "$BIN" ] && return 0
-    [ -n "$(find Sources/AgendaCore Sources/ICalAdapter Fuzz scripts/fuzz.sh -newer "$BIN" -print -quit)" ]
+    [ -n "$(find Sources/AgendaCore Sources/ICalAdapter Sources/ics-agenda Fuzz scripts/fuzz.sh -newer "$BIN" -print -quit)" ]
 }
 
 if [ "${1:-}" = build ]; then
@@ -52,12 +85,45 @@ if [ -z "$CORPUS" ]; then
     trap 'rm -rf "$CORPUS"' EXIT
 fi
 mkdir -p "$CORPUS"
-# Seeds: every fixture and every corpus calendar (each copied once, by content).
-find Fixtures ../shared/corpus -type f \( -name '*.ics' -o -name '*.ical' -o -name '*.html' \) -size -64k 2>/dev/null |
-    while read -r f; do cp "$f" "$CORPUS/seed-$(sha1sum < "$f" | cut -c1-16)"; done
-ARTIFACTS=${FUZZ_ARTIFACTS:-$OUT/artifacts}
+DICT=()
+if [ "$TARGET" = loader ]; then
+    # Seeds: every fixture and every corpus calendar (each copied once, by content).
+    find Fixtures ../shared/corpus -type f \( -name '*.ics' -o -name '*.ical' -o -name '*.html' \) -size -64k 2>/dev/null |
+        while read -r f; do cp "$f" "$CORPUS/seed-$(sha1sum < "$f" | cut -c1-16)"; done
+else
+    # Seeds: each golden case's arguments (no environment words, files or
+    # redirection), for each fixed calendar in turn; a dictionary of every
+    # option and subcommand name and the words their values take.
+    python3 - "$CORPUS" "$OUT/command-line.dict" <<'PY'
+import hashlib, re, shlex, sys
+from pathlib import Path
+corpus, dictionary = Path(sys.argv[1]), Path(sys.argv[2])
+cases = []
+for line in Path("Fixtures/golden.tsv").read_text().splitlines():
+    if not line.strip() or line.startswith("#") or "\t" not in line:
+        continue
+    words = shlex.split(line.split("\t", 1)[1])
+    if "<" in words:
+        words = words[:words.index("<")]
+    words = [w for w in words if not re.match(r"^[A-Z_]+=", w) and "/" not in w and not w.endswith(".ics")]
+    cases.append(words)
+for n, words in enumerate(cases):
+    data = bytes([n % 8]) + b"\0".join(w.encode() for w in words)
+    (corpus / f"seed-{hashlib.sha1(data).hexdigest()[:16]}").write_bytes(data)
+tokens = set()
+for path in list(Path("Sources/ics-agenda").glob("*.swift")) + [Path("docs/ics-agenda.1")]:
+    tokens |= set(re.findall(r"--[a-z][a-z-]+", path.read_text()))
+tokens |= {"agenda", "next", "free", "calendars", "help", "json", "text", "markdown", "html", "ics", "waybar",
+           "week", "month", "day", "always", "never", "auto", "today", "tomorrow", "yesterday", "-1d", "+2w",
+           "2025-03-01", "2025-03-01T08:00:00Z", "24h", "90m", "3d", "09:00-17:00", "mon-fri", "{title}", "{start}",
+           "Europe/Berlin", "UTC+3", "en_US", "de_DE", "ar_SA", "ja_JP"}
+dictionary.write_text("".join(f'"{t}"\n' for t in sorted(tokens)))
+PY
+    DICT=(-dict="$OUT/command-line.dict")
+fi
+ARTIFACTS=${FUZZ_ARTIFACTS:-$OUT/artifacts-$TARGET}
 mkdir -p "$ARTIFACTS"
 echo "fuzz: $(ls "$CORPUS" | wc -l) inputs in $CORPUS, $SECONDS_TO_RUN s, findings in $ARTIFACTS/"
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} "$BIN" "$CORPUS" \
     -max_total_time="$SECONDS_TO_RUN" -timeout=5 -rss_limit_mb=2048 -max_len=65536 \
-    -artifact_prefix="$ARTIFACTS/" -print_final_stats=1 "$@"
+    -artifact_prefix="$ARTIFACTS/" -print_final_stats=1 ${DICT[@]+"${DICT[@]}"} "$@"

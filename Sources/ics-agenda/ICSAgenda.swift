@@ -52,6 +52,15 @@ struct ICSAgenda: ParsableCommand {
     @OptionGroup var input: InputArguments
 
     func run() throws {
+        try printAgenda()
+        // Done: the system takes the memory back at once, without freeing
+        // the hundreds of thousands of occurrences one by one.
+        Glibc.exit(0)
+    }
+
+    /// Reads the inputs and prints the agenda (`run` without its exit, for
+    /// the command-line fuzz target).
+    func printAgenda() throws {
         signal(SIGPIPE, SIG_IGN)
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(options, environment: environment)
@@ -61,9 +70,6 @@ struct ICSAgenda: ParsableCommand {
         var out = BufferedOutput()
         pipeline.render(loaded, options: options, environment: environment, to: &out)
         out.flush()
-        // Done: the system takes the memory back at once, without freeing
-        // the hundreds of thousands of occurrences one by one.
-        Glibc.exit(0)
     }
 
     /// Reads the inputs for every command that lists occurrences; with
