@@ -121,7 +121,7 @@ dictionary.write_text("".join(f'"{t}"\n' for t in sorted(tokens)))
 PY
     DICT=(-dict="$OUT/command-line.dict")
 fi
-ARTIFACTS=${FUZZ_ARTIFACTS:-$OUT/artifacts-$TARGET}
+ARTIFACTS=${FUZZ_ARTIFACTS:-$PWD/$OUT/artifacts-$TARGET}  # absolute: the command-line target changes directory
 mkdir -p "$ARTIFACTS"
 echo "fuzz: $(ls "$CORPUS" | wc -l) inputs in $CORPUS, $SECONDS_TO_RUN s, findings in $ARTIFACTS/"
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} "$BIN" "$CORPUS" \

@@ -4,12 +4,23 @@ import Foundation
 /// `LC_TIME`, `LANG` in that order, else `en_US`. Foundation's
 /// `Locale.current` ignores these variables on Linux, so they are read here.
 public enum LocaleChoice {
+    /// Whether `value` can name a locale at all: after the encoding and
+    /// modifiers are cut off (`normalize`), ASCII letters, digits, `_`, `-`
+    /// and `.`, beginning with a letter. Foundation crashes on an identifier
+    /// with any other character (`é`, U+FFFD; found by the command-line fuzz
+    /// target), so `--locale` refuses one and the environment's is passed over.
+    public static func isWellFormed(_ value: String) -> Bool {
+        let name = value.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0)) }
+    }
+
     public static func identifier(explicit: String?, environment: [String: String]) -> String {
-        if let explicit, let id = normalize(explicit) { return id }
+        if let explicit, isWellFormed(explicit), let id = normalize(explicit) { return id }
         for key in ["LC_ALL", "LC_TIME", "LANG"] {
             if let value = environment[key], !value.isEmpty {
                 // The first variable that is set decides, as in POSIX.
-                return normalize(value) ?? "en_US"
+                return isWellFormed(value) ? normalize(value) ?? "en_US" : "en_US"
             }
         }
         return "en_US"

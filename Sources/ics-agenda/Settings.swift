@@ -42,6 +42,9 @@ struct Settings {
         guard window.firstDay.year >= 1, window.endDay <= CivilDate(year: 10000, month: 1, day: 1) else {
             throw ValidationError("the days asked for (\(window.firstDay.iso) to \(window.endDay.adding(days: -1).iso)) go beyond the years 1 to 9999.")
         }
+        if let locale = options.locale, !LocaleChoice.isWellFormed(locale) {
+            throw ValidationError("--locale \(PrintableText.escaped(locale)): not a locale name (letters, digits and _ as in de_DE or pt_BR).")
+        }
         if let locale = options.locale, let unknown = LocaleChoice.unknownCalendar(in: locale) {
             throw ValidationError(
                 "--locale \(PrintableText.escaped(locale)): no calendar '\(PrintableText.escaped(unknown))'; one of \(LocaleChoice.calendars.sorted().joined(separator: ", ")).")

@@ -76,7 +76,16 @@ import Testing
         #expect(result.stderr.contains("no calendar"), "\(arguments): \(result.stderr)")
     }
 
-    @Test(arguments: ["th_TH.UTF-8@calendar=buddstih", "ko_KR.UTF-8@calendar=dangi"])
+    /// Also found by the fuzz target: Foundation traps on a locale name
+    /// with a character that is not ASCII.
+    @Test(arguments: ["é", "ü_DE", "\u{FFFD}\u{FFFD}fa_IR@-", "de_DE\u{0301}", ""])
+    func aLocaleNameThatIsNotOneIsAUsageError(locale: String) throws {
+        let result = try CLI.run(["--no-config", "--now", "2025-03-01T08:00:00Z", "--locale", locale, "Fixtures/sample.ics"])
+        #expect(result.status == 64, "\(locale)")
+        #expect(result.stderr.contains("not a locale name"), "\(locale): \(result.stderr)")
+    }
+
+    @Test(arguments: ["th_TH.UTF-8@calendar=buddstih", "ko_KR.UTF-8@calendar=dangi", "ü_DE.UTF-8", "é"])
     func aCalendarFoundationCannotMakeInTheEnvironmentIsLeftOut(lang: String) throws {
         let result = try CLI.run(["--no-config", "--now", "2025-03-01T08:00:00Z", "--days", "2", "--group-by", "month", "Fixtures/sample.ics"],
             environment: ["LANG": lang])
