@@ -221,8 +221,12 @@ public final class Overlaps: Sendable {
         ranks.removeAll(keepingCapacity: true)
         guard row.overlap >= 0 else { return 2 }
         let index = byUID
-        for s in spansOfOccurrence[row.overlap] ?? [row.overlap] {
-            index.forEachColour(overlapping: spans[Int(s)], at: Int(s)) { ranks.append($0) }
+        if let all = spansOfOccurrence[row.overlap] {
+            // A multi-day occurrence: what it overlaps on any of its days.
+            for s in all { index.forEachColour(overlapping: spans[Int(s)], at: Int(s)) { ranks.append($0) } }
+        } else {
+            let i = Int(row.overlap)
+            index.forEachColour(overlapping: spans[i], at: i) { ranks.append($0) }
         }
         ranks.sort()
         var length = 2
