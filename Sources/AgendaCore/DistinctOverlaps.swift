@@ -18,38 +18,46 @@
 /// Overlap is `a.start < b.end && b.start < a.end` (seconds): an end equal
 /// to another's start is not an overlap, and a zero-length span overlaps
 /// what runs across its time.
-struct DistinctOverlaps {
+final class DistinctOverlaps: Sendable {
     /// Components, by day and then in order of start and end.
-    private var start: [Int64] = []
-    private var end: [Int64] = []
-    private var colour: [Int32] = []
+    private let start: [Int64]
+    private let end: [Int64]
+    /// A component's colour, as its place among its day's colours
+    /// (`colours(ofDayOf:)`, which lists them in ascending order).
+    private let place: [Int32]
     /// The end of the colour's previous component that day (`Int64.min` for its first).
-    private var previousEnd: [Int64] = []
+    private let previousEnd: [Int64]
     /// How many spans each component joins.
-    private var size: [Int32] = []
+    private let size: [Int32]
     /// By span: its component, or -1 (no colour).
-    private var componentOfSpan: [Int32] = []
-    /// By span: its day's components, `dayLow..<dayHigh`.
-    private var dayLow: [Int32] = []
-    private var dayHigh: [Int32] = []
+    private let componentOfSpan: [Int32]
+    /// By span: its day (an index of `days`).
+    private let dayOfSpan: [Int32]
+    /// Day d's components are `componentBounds[d]..<componentBounds[d + 1]`,
+    /// its distinct colours (ascending) `dayColours[colourBounds[d]..<colourBounds[d + 1]]`.
+    private let componentBounds: [Int32]
+    private let colourBounds: [Int32]
+    private let dayColours: [Int32]
     /// Trees over the components (leaves from `leaves`): the latest end
     /// and the earliest previous end under each node.
-    private var leaves = 1
-    private var latestEnd: [Int64] = []
-    private var earliestPreviousEnd: [Int64] = []
+    private let leaves: Int
+    private let latestEnd: [Int64]
+    private let earliestPreviousEnd: [Int64]
 
     /// `days` are consecutive ranges of `spans`, each sorted by start and
     /// end; `colourOf` gives a span's colour, or -1 for none.
     init(spans: [Overlaps.Span], days: [Range<Int>], colourOf: (Overlaps.Span) -> Int32) {
-        componentOfSpan = [Int32](repeating: -1, count: spans.count)
-        dayLow = [Int32](repeating: 0, count: spans.count)
-        dayHigh = [Int32](repeating: 0, count: spans.count)
+        var start: [Int64] = [], end: [Int64] = [], place: [Int32] = [], previousEnd: [Int64] = [], size: [Int32] = []
+        var componentOfSpan = [Int32](repeating: -1, count: spans.count)
+        var dayOfSpan = [Int32](repeating: 0, count: spans.count)
+        var componentBounds: [Int32] = [0], colourBounds: [Int32] = [0], dayColours: [Int32] = []
         var byColour: [(colour: Int32, span: Int32)] = []
-        var made: [(start: Int64, end: Int64, colour: Int32, previousEnd: Int64, size: Int32)] = []
+        var made: [(start: Int64, end: Int64, place: Int32, previousEnd: Int64, size: Int32)] = []
         var spanOfMade: [Int32] = []  // the component each span of `byColour` joined, as an index in `made`
-        for day in days {
+        for (d, day) in days.enumerated() {
             byColour.removeAll(keepingCapacity: true)
             for i in day {
+                dayOfSpan[i] = Int32(d)
                 let c = colourOf(spans[i])
                 if c >= 0 { byColour.append((c, Int32(i))) }
             }
@@ -57,20 +65,24 @@ struct DistinctOverlaps {
             byColour.sort { $0.colour != $1.colour ? $0.colour < $1.colour : $0.span < $1.span }
             made.removeAll(keepingCapacity: true)
             spanOfMade.removeAll(keepingCapacity: true)
+            let firstColour = dayColours.count
             var n = 0
             while n < byColour.count {
                 let c = byColour[n].colour
-                var previousEnd = Int64.min
+                let p = Int32(dayColours.count - firstColour)
+                dayColours.append(c)
+                let first = made.count
+                var previous = Int64.min
                 while n < byColour.count && byColour[n].colour == c {
                     let span = spans[Int(byColour[n].span)]
                     // In start (then end) order: a span joins the component
                     // it overlaps, whose latest end is past its start.
-                    if let last = made.last, last.colour == c, span.start < last.end {
-                        made[made.count - 1].end = max(last.end, span.end)
+                    if made.count > first, span.start < made[made.count - 1].end {
+                        made[made.count - 1].end = max(made[made.count - 1].end, span.end)
                         made[made.count - 1].size += 1
                     } else {
-                        if let last = made.last, last.colour == c { previousEnd = last.end }
-                        made.append((span.start, span.end, c, previousEnd, 1))
+                        if made.count > first { previous = made[made.count - 1].end }
+                        made.append((span.start, span.end, p, previous, 1))
                     }
                     spanOfMade.append(Int32(made.count - 1))
                     n += 1
@@ -78,27 +90,24 @@ struct DistinctOverlaps {
             }
             var order = Array(made.indices)
             order.sort { made[$0].start != made[$1].start ? made[$0].start < made[$1].start : made[$0].end < made[$1].end }
-            let low = Int32(start.count)
-            var place = [Int32](repeating: 0, count: made.count)
+            var placed = [Int32](repeating: 0, count: made.count)
             for k in order {
-                place[k] = Int32(start.count)
+                placed[k] = Int32(start.count)
                 let m = made[k]
                 start.append(m.start)
                 end.append(m.end)
-                colour.append(m.colour)
+                place.append(m.place)
                 previousEnd.append(m.previousEnd)
                 size.append(m.size)
             }
-            let high = Int32(start.count)
-            for (n, entry) in byColour.enumerated() { componentOfSpan[Int(entry.span)] = place[Int(spanOfMade[n])] }
-            for i in day {
-                dayLow[i] = low
-                dayHigh[i] = high
-            }
+            for (n, entry) in byColour.enumerated() { componentOfSpan[Int(entry.span)] = placed[Int(spanOfMade[n])] }
+            componentBounds.append(Int32(start.count))
+            colourBounds.append(Int32(dayColours.count))
         }
+        var leaves = 1
         while leaves < start.count { leaves *= 2 }
-        latestEnd = [Int64](repeating: .min, count: 2 * leaves)
-        earliestPreviousEnd = [Int64](repeating: .max, count: 2 * leaves)
+        var latestEnd = [Int64](repeating: .min, count: 2 * leaves)
+        var earliestPreviousEnd = [Int64](repeating: .max, count: 2 * leaves)
         for k in start.indices {
             latestEnd[leaves + k] = end[k]
             earliestPreviousEnd[leaves + k] = previousEnd[k]
@@ -107,13 +116,34 @@ struct DistinctOverlaps {
             latestEnd[node] = max(latestEnd[2 * node], latestEnd[2 * node + 1])
             earliestPreviousEnd[node] = min(earliestPreviousEnd[2 * node], earliestPreviousEnd[2 * node + 1])
         }
+        self.start = start
+        self.end = end
+        self.place = place
+        self.previousEnd = previousEnd
+        self.size = size
+        self.componentOfSpan = componentOfSpan
+        self.dayOfSpan = dayOfSpan
+        self.componentBounds = componentBounds
+        self.colourBounds = colourBounds
+        self.dayColours = dayColours
+        self.leaves = leaves
+        self.latestEnd = latestEnd
+        self.earliestPreviousEnd = earliestPreviousEnd
+    }
+
+    /// The distinct colours of the day of `spans[i]`, ascending: what
+    /// `forEachColour` gives for it are places in this list.
+    func colours(ofDayOf i: Int) -> ArraySlice<Int32> {
+        let d = Int(dayOfSpan[i])
+        return dayColours[Int(colourBounds[d])..<Int(colourBounds[d + 1])]
     }
 
     /// Calls `body` once with each colour of the other spans of its day
     /// that overlap `spans[i]` (the span the index was made from), in no
-    /// particular order.
+    /// particular order, as its place in `colours(ofDayOf: i)`.
     func forEachColour(overlapping span: Overlaps.Span, at i: Int, _ body: (Int32) -> Void) {
-        let low = Int(dayLow[i]), high = Int(dayHigh[i])
+        let d = Int(dayOfSpan[i])
+        let low = Int(componentBounds[d]), high = Int(componentBounds[d + 1])
         guard low < high else { return }
         let own = Int(componentOfSpan[i])
         let s = span.start, e = span.end
@@ -121,12 +151,12 @@ struct DistinctOverlaps {
         // span) and ending after it.
         let begun = e > s ? firstStart(after: s, low, high) : firstStart(atOrAfter: s, low, high)
         visit(low, begun, where: { latestEnd[$0] > s }) { k in
-            if k != own || size[k] > 1 { body(colour[k]) }
+            if k != own || size[k] > 1 { body(place[k]) }
         }
         // Beginning inside it: the first of their colour since its start.
         guard e > s else { return }
         let from = firstStart(after: s, low, high), to = firstStart(atOrAfter: e, low, high)
-        visit(from, to, where: { earliestPreviousEnd[$0] <= s }) { k in body(colour[k]) }
+        visit(from, to, where: { earliestPreviousEnd[$0] <= s }) { k in body(place[k]) }
     }
 
     /// The first component of `low..<high` that starts after `time` (or `high`).

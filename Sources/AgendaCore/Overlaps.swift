@@ -222,23 +222,55 @@ public final class Overlaps: Sendable {
         guard row.overlap >= 0 else { return 2 }
         let index = byUID
         if let all = spansOfOccurrence[row.overlap] {
-            // A multi-day occurrence: what it overlaps on any of its days.
-            for s in all { index.forEachColour(overlapping: spans[Int(s)], at: Int(s)) { ranks.append($0) } }
+            // A multi-day occurrence: what it overlaps on any of its days,
+            // each day's places read as ranks, then sorted and made unique.
+            for s in all {
+                let colours = index.colours(ofDayOf: Int(s))
+                index.forEachColour(overlapping: spans[Int(s)], at: Int(s)) { ranks.append(colours[colours.startIndex + Int($0)]) }
+            }
+            Overlaps.order(&ranks, below: uidBounds.count - 1)
         } else {
+            // One day: each colour comes once, as its place in the day's
+            // ascending list, so the places in order are the ranks in order.
             let i = Int(row.overlap)
+            let colours = index.colours(ofDayOf: i)
             index.forEachColour(overlapping: spans[i], at: i) { ranks.append($0) }
+            Overlaps.order(&ranks, below: colours.count)
+            for n in ranks.indices { ranks[n] = colours[colours.startIndex + Int(ranks[n])] }
         }
-        ranks.sort()
-        var length = 2
-        var kept = 0
-        for n in ranks.indices where kept == 0 || ranks[n] != ranks[kept - 1] {
-            let rank = ranks[n]
-            ranks[kept] = rank
-            kept += 1
-            length += uidBounds[Int(rank) + 1] - uidBounds[Int(rank)] + 1
+        var length = 1
+        for rank in ranks { length += uidBounds[Int(rank) + 1] - uidBounds[Int(rank)] + 1 }
+        return max(length, 2)
+    }
+
+    /// Sorts `places`, numbers below `count`, and drops repeats: by a bit
+    /// set when they are many for their range (no comparisons), else by
+    /// comparison.
+    static func order(_ places: inout [Int32], below count: Int) {
+        guard places.count > 1 else { return }
+        let words = (count + 63) / 64
+        var n = 0
+        if places.count * 8 < words {
+            places.sort()
+            for k in places.indices where n == 0 || places[k] != places[n - 1] {
+                places[n] = places[k]
+                n += 1
+            }
+        } else {
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { bits in
+                bits.initialize(repeating: 0)
+                for p in places { bits[Int(p) >> 6] |= 1 << UInt64(p & 63) }
+                for w in 0..<words {
+                    var word = bits[w]
+                    while word != 0 {
+                        places[n] = Int32(w << 6 + word.trailingZeroBitCount)
+                        n += 1
+                        word &= word - 1
+                    }
+                }
+            }
         }
-        ranks.removeLast(ranks.count - kept)
-        return length
+        places.removeLast(places.count - n)
     }
 
     /// The row's JSON `overlaps` value, as text.
@@ -278,23 +310,34 @@ public final class Overlaps: Sendable {
     /// unique titles); empty when it overlaps nothing that day.
     public func mark(_ row: AgendaRow) -> String {
         guard row.overlap >= 0 else { return "" }
-        // The three first title groups (in title order) and how many there are.
-        var first: [Int32] = []
+        // The three smallest places in the day's ascending list of title
+        // groups (the first titles), and how many there are.
+        var first = (Int32.max, Int32.max, Int32.max)
         var distinct = 0
         let i = Int(row.overlap)
-        byTitle.forEachColour(overlapping: spans[i], at: i) { group in
+        let index = byTitle
+        index.forEachColour(overlapping: spans[i], at: i) { place in
             distinct += 1
-            if first.count < Overlaps.titlesShown {
-                first.append(group)
-                first.sort()
-            } else if group < first[Overlaps.titlesShown - 1] {
-                first[Overlaps.titlesShown - 1] = group
-                first.sort()
+            if place < first.2 {
+                if place < first.0 {
+                    first = (place, first.0, first.1)
+                } else if place < first.1 {
+                    first = (first.0, place, first.1)
+                } else {
+                    first.2 = place
+                }
             }
         }
         guard distinct > 0 else { return "" }
-        let shown = first.map { Overlaps.oneLine(rows[Int(rowOfTitle[Int($0)])].occurrence) }.joined(separator: ", ")
-        return distinct > first.count ? "(overlaps \(shown) and \(distinct - first.count) more)" : "(overlaps \(shown))"
+        let groups = index.colours(ofDayOf: i)
+        var mark = "(overlaps "
+        for (n, place) in [first.0, first.1, first.2].prefix(min(distinct, Overlaps.titlesShown)).enumerated() {
+            if n > 0 { mark += ", " }
+            mark += Overlaps.oneLine(rows[Int(rowOfTitle[Int(groups[groups.startIndex + Int(place)])])].occurrence)
+        }
+        if distinct > Overlaps.titlesShown { mark += " and \(distinct - Overlaps.titlesShown) more" }
+        mark += ")"
+        return mark
     }
 
     /// A title as a row shows it: one line, `(no title)` when empty.

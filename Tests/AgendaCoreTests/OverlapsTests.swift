@@ -151,4 +151,28 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
         }
         #expect(checked >= count)
     }
+
+    /// A day of thousands of UIDs where each row overlaps only its two
+    /// neighbours: the lists come out sorted the other way (by comparison,
+    /// not a bit set over the day's UIDs), and still exact.
+    @Test func aCrowdedDayOfShortOverlapsListsNeighbours() {
+        let base = instant("2025-03-03T00:00:00Z")
+        let count = 2_000
+        func uid(_ i: Int) -> String { "u" + String(repeating: "0", count: 4 - String(i).count) + String(i) }
+        // Every 43 s a one-minute event: each runs into the next; UIDs in
+        // the reverse of time order, so that a list comes unsorted.
+        let occurrences = (0..<count).map { i in
+            busy(uid(count - 1 - i), .instant(base + TimeInterval(i * 43)), .instant(base + TimeInterval(i * 43 + 60)), location: "\(i)")
+        }
+        let sections = builder("2025-03-03", days: 1, clock: ZoneClock(TimeZone(identifier: "UTC")!)).build(occurrences)
+        var checked = 0
+        for row in sections[0].rows {
+            let i = Int(row.occurrence.location!)!
+            let expected = [i + 1, i - 1].filter { (0..<count).contains($0) }.map { uid(count - 1 - $0) }
+            let list = try! JSONSerialization.jsonObject(with: Data(sections[0].overlaps.json(of: row).utf8)) as! [String]
+            #expect(list == expected, "row \(i)")
+            checked += 1
+        }
+        #expect(checked == count)
+    }
 }
