@@ -87,16 +87,34 @@ public struct CalendarLoader {
         var buffer: [UInt8] = []
         var ended = false
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        // UTF-16 is read as UTF-8, as it comes.
+        var utf16: UTF16Transcoder? = nil
         func fill(upTo size: Int) throws {
             while !ended && buffer.count < size {
                 let n = try chunk.withUnsafeMutableBytes { try read($0) }
-                if n == 0 { ended = true } else { buffer.append(contentsOf: chunk[0..<n]) }
+                if n == 0 {
+                    ended = true
+                    utf16?.finish(into: &buffer)
+                } else if utf16 != nil {
+                    chunk.withUnsafeBufferPointer { utf16!.append(UnsafeBufferPointer(rebasing: $0[0..<n]), to: &buffer) }
+                } else {
+                    buffer.append(contentsOf: chunk[0..<n])
+                }
             }
         }
+        // Enough to tell UTF-16 (`BEGIN:` in two bytes a character).
+        try fill(upTo: 12)
+        if let order = buffer.withUnsafeBufferPointer({ TextRepair.utf16ByteOrder($0) }) {
+            let read = buffer
+            buffer = []
+            var transcoder = UTF16Transcoder(bigEndian: order.bigEndian)
+            read.withUnsafeBufferPointer { transcoder.append(UnsafeBufferPointer(rebasing: $0[order.skip...]), to: &buffer) }
+            if ended { transcoder.finish(into: &buffer) }
+            utf16 = transcoder
+        }
         try fill(upTo: stretch)
-        if ended || TextRepair.utf16ByteOrder(buffer.withUnsafeBufferPointer { $0 }) != nil {
-            // All of it, or UTF-16 (rare; converted whole).
-            try fill(upTo: .max)
+        if ended {
+            // All of it: read as a file is.
             return try load(buffer, path: path, defaultName: defaultName, source: source)
         }
         if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { buffer.removeFirst(3) }
@@ -141,9 +159,19 @@ public struct CalendarLoader {
     public func load(
         _ input: UnsafeBufferPointer<UInt8>, release: ((Range<Int>) -> Void)? = nil, path: String, defaultName: String, source: String
     ) throws -> LoadedCalendar {
-        if let order = TextRepair.utf16ByteOrder(input) {
-            let utf8 = TextRepair.utf8(fromUTF16: input, bigEndian: order.bigEndian, skip: order.skip)
-            return try load(utf8, path: path, defaultName: defaultName, source: source)
+        if TextRepair.utf16ByteOrder(input) != nil {
+            // Read as a stream is, as UTF-8 a stretch at a time; the pages
+            // read go back as they are copied.
+            var offset = 0
+            return try load(
+                streaming: { out in
+                    let n = min(out.count, input.count - offset)
+                    guard n > 0 else { return 0 }
+                    out.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: input[offset..<(offset + n)])))
+                    release?(offset..<(offset + n))
+                    offset += n
+                    return n
+                }, path: path, defaultName: defaultName, source: source)
         }
         // A UTF-8 byte-order mark is skipped.
         let skip = TextDecoding.hasUTF8BOM(input) ? 3 : 0

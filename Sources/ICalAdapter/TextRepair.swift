@@ -16,8 +16,8 @@
 ///   it unfolds) is still valid UTF-8, and a file that mixes UTF-8 and
 ///   Latin-1 lines gets each right.
 /// - UTF-16, with a byte-order mark or without one (a file that starts with
-///   `BEGIN:` in UTF-16), is converted to UTF-8 first; code units that are
-///   not valid UTF-16 become U+FFFD.
+///   `BEGIN:` in UTF-16), is converted to UTF-8 first, as it is read
+///   (`UTF16Transcoder`); code units that are not valid UTF-16 become U+FFFD.
 enum TextRepair {
     /// What was repaired: where first, for the one warning of each kind per file.
     struct Report {
@@ -370,23 +370,5 @@ enum TextRepair {
         if matches(false) { return (false, 0) }
         if matches(true) { return (true, 0) }
         return nil
-    }
-
-    /// UTF-16 as UTF-8, with invalid code units as U+FFFD and without a
-    /// byte-order mark or U+0000: the result is never read as UTF-16 again.
-    static func utf8(fromUTF16 bytes: UnsafeBufferPointer<UInt8>, bigEndian: Bool, skip: Int) -> [UInt8] {
-        var units: [UInt16] = []
-        units.reserveCapacity((bytes.count - skip) / 2)
-        var i = skip
-        while i + 1 < bytes.count {
-            let (a, b) = (UInt16(bytes[i]), UInt16(bytes[i + 1]))
-            units.append(bigEndian ? a << 8 | b : b << 8 | a)
-            i += 2
-        }
-        var text = String(decoding: units, as: UTF16.self)
-        if text.unicodeScalars.contains(where: { $0.value == 0 || $0.value == 0xFEFF }) {
-            text.unicodeScalars.removeAll { $0.value == 0 || $0.value == 0xFEFF }
-        }
-        return Array(text.utf8)
     }
 }

@@ -91,6 +91,39 @@ import Testing
         }
     }
 
+    /// UTF-16 longer than a stretch is read as UTF-8 a stretch at a time,
+    /// from a file and from a stream fed in odd pieces (code units and
+    /// surrogate pairs split between reads): everything the UTF-8 text
+    /// lists, a lone surrogate as U+FFFD in both.
+    @Test(arguments: [(bigEndian: false, mark: true), (bigEndian: true, mark: false)])
+    func utf16LongerThanAStretchIsReadAsItComes(bigEndian: Bool, mark: Bool) throws {
+        let events = (0..<60).map { n in
+            StretchedLoadTests.event(n).replacingOccurrences(of: "SUMMARY:Event \(n)", with: "SUMMARY:Événement \(n) 😀 日本")
+        }
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + events.joined() + "END:VCALENDAR\r\n"
+        let utf8 = Data(text.utf8)
+        var utf16 = Data(mark ? (bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) : [])
+        for unit in text.utf16 { utf16 += bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        #expect(utf16.count > 3 * 4096)
+        let expected = StretchedLoadTests.summary(try StretchedLoadTests.small(4096, 3).load(utf8, path: "test.ics", defaultName: "test", source: "."))
+        #expect(expected.count == 61)
+        let file = try StretchedLoadTests.small(4096, 3).load(utf16, path: "test.ics", defaultName: "test", source: ".")
+        #expect(StretchedLoadTests.summary(file) == expected)
+        for piece in [1, 3, 1000] {
+            let streamed = try StretchedLoadTests.stream(utf16, with: StretchedLoadTests.small(4096, 3), piece: piece)
+            #expect(StretchedLoadTests.summary(streamed) == expected, "pieces of \(piece)")
+        }
+        // A leading surrogate with no trailing one, and a trailing one alone.
+        let broken = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + StretchedLoadTests.event(1).replacingOccurrences(of: "Event 1", with: "A?B?C") + "END:VCALENDAR\r\n"
+        var units = Array(broken.utf16)
+        units[units.firstIndex(of: 0x3F)!] = 0xD83D
+        units[units.firstIndex(of: 0x3F)!] = 0xDE00
+        var data = Data()
+        for unit in units { data += bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let loaded = try StretchedLoadTests.stream(data, with: StretchedLoadTests.small(4096, 3), piece: 3)
+        #expect(loaded.occurrences.map(\.title) == ["A\u{FFFD}B\u{FFFD}C"])
+    }
+
     @Test func anEndlessRunOfBrokenComponentsKeepsAtMostTenThousandWarnings() throws {
         let data = Data(String(repeating: "BEGIN:VEVENT\n", count: 30_000).utf8)
         let loaded = try StretchedLoadTests.stream(data, with: StretchedLoadTests.small(4096, 100), piece: 1000)
