@@ -30,6 +30,10 @@ BIN=$OUT/fuzz-$TARGET
 SWIFTC=${SWIFTC:-swiftc}
 mkdir -p "$OUT"
 
+swift_files() {  # a target's sources, in its folders by stage (no spaces in their names)
+    find "$1" -name '*.swift' | sort
+}
+
 build() {
     local flags=(-O -g -parse-as-library -sanitize=fuzzer,address -use-ld=lld)
     local icalflags
@@ -37,12 +41,12 @@ build() {
     local clibical=(-Xcc -fmodule-map-file=Sources/CLibical/module.modulemap ${icalflags:+-Xcc $icalflags})
     # AgendaCore as its own module, as SwiftPM builds it ...
     "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name AgendaCore -emit-module -emit-module-path "$OUT/AgendaCore.swiftmodule" \
-        -emit-library -static -o "$OUT/libAgendaCore.a" Sources/AgendaCore/*.swift
+        -emit-library -static -o "$OUT/libAgendaCore.a" $(swift_files Sources/AgendaCore)
     if [ "$TARGET" = loader ]; then
         # ... then ICalAdapter with the fuzz entry point in it, seeing CLibical
         # through its module map and AgendaCore through the module just built.
         "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name ICalAdapter -I "$OUT" "${clibical[@]}" \
-            Sources/ICalAdapter/*.swift Fuzz/FuzzLoader.swift \
+            $(swift_files Sources/ICalAdapter) Fuzz/FuzzLoader.swift \
             -L "$OUT" -lAgendaCore -lical -o "$BIN"
         return
     fi
@@ -50,7 +54,7 @@ build() {
     # then the command's sources with the fuzz entry point, their @main
     # renamed so that libFuzzer's main is the program's.
     "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name ICalAdapter -I "$OUT" "${clibical[@]}" -emit-module \
-        -emit-module-path "$OUT/ICalAdapter.swiftmodule" -emit-library -static -o "$OUT/libICalAdapter.a" Sources/ICalAdapter/*.swift
+        -emit-module-path "$OUT/ICalAdapter.swiftmodule" -emit-library -static -o "$OUT/libICalAdapter.a" $(swift_files Sources/ICalAdapter)
     [ -d .build/checkouts/swift-argument-parser ] || swift package resolve
     local parser=.build/checkouts/swift-argument-parser/Sources
     "$SWIFTC" "${flags[@]}" -swift-version 5 -module-name ArgumentParserToolInfo -emit-module \
@@ -62,7 +66,7 @@ build() {
         -emit-module-path "$OUT/ArgumentParser.swiftmodule" -emit-library -static -o "$OUT/libArgumentParser.a" "${sources[@]}"
     "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name ics_agenda -I "$OUT" "${clibical[@]}" \
         -Xfrontend -entry-point-function-name -Xfrontend ics_agenda_main \
-        Sources/ics-agenda/*.swift Fuzz/FuzzCommandLine.swift \
+        $(swift_files Sources/ics-agenda) Fuzz/FuzzCommandLine.swift \
         -L "$OUT" -lICalAdapter -lAgendaCore -lArgumentParser -lArgumentParserToolInfo -lical -o "$BIN"
 }
 
@@ -111,7 +115,7 @@ for n, words in enumerate(cases):
     data = bytes([n % 8]) + b"\0".join(w.encode() for w in words)
     (corpus / f"seed-{hashlib.sha1(data).hexdigest()[:16]}").write_bytes(data)
 tokens = set()
-for path in list(Path("Sources/ics-agenda").glob("*.swift")) + [Path("docs/ics-agenda.1")]:
+for path in sorted(Path("Sources/ics-agenda").rglob("*.swift")) + [Path("docs/ics-agenda.1")]:
     tokens |= set(re.findall(r"--[a-z][a-z-]+", path.read_text()))
 tokens |= {"agenda", "next", "free", "calendars", "help", "json", "text", "markdown", "html", "ics", "waybar",
            "week", "month", "day", "always", "never", "auto", "today", "tomorrow", "yesterday", "-1d", "+2w",

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/ICalAdapter/WindowsZones.swift from the CLDR-derived
+"""Writes Sources/ICalAdapter/Zones/WindowsZones.swift from the CLDR-derived
 Windows -> IANA zone table that ships in the oracle's icalendar package
 (icalendar/timezone/windows_to_olson.py, generated there from CLDR's
 common/supplemental/windowsZones.xml).
@@ -14,7 +14,7 @@ import icalendar
 from icalendar.timezone import windows_to_olson as table
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "Sources" / "ICalAdapter" / "WindowsZones.swift"
+OUT = ROOT / "Sources" / "ICalAdapter" / "Zones" / "WindowsZones.swift"
 
 
 def quote(s: str) -> str:

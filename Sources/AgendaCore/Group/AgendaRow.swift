@@ -53,9 +53,6 @@ public struct AgendaRow: Sendable {
     /// For occurrences that span days: which day this is (1-based) and of how many.
     public var dayIndex: Int { Int(index) }
     public var dayCount: Int { Int(count) }
-    var rank: Int { Int(sortKey / 100_000 % 10) }
-    /// Seconds since local midnight of the start (0 for all-day-like rows).
-    var secondOfDay: Int { Int(sortKey % 100_000) }
 
     init(
         occurrence: Occurrence, item: Int32, day: CivilDate?, timing: Timing, isFirstListed: Bool, dayIndex: Int, dayCount: Int, rank: Int,

@@ -116,21 +116,9 @@ public struct ICSWriter {
     /// A date, floating or zoned time as a property: dates and floating
     /// times as they were, instants in UTC.
     private func add(_ c: OpaquePointer, _ make: (icaltimetype) -> OpaquePointer?, _ time: AgendaTime) {
-        var t = icaltimetype()
-        let seconds = Int(time.wall.timeIntervalSince1970.rounded(.down))
-        let date = CivilDate(daysSinceEpoch: Int((Double(seconds) / 86400).rounded(.down)))
-        let secondOfDay = seconds - date.daysSinceEpoch * 86400
-        t.year = Int32(date.year)
-        t.month = Int32(date.month)
-        t.day = Int32(date.day)
-        if time.kind == .date {
-            t.is_date = 1
-        } else {
-            t.hour = Int32(secondOfDay / 3600)
-            t.minute = Int32(secondOfDay / 60 % 60)
-            t.second = Int32(secondOfDay % 60)
-        }
-        if time.kind == .instant { t.zone = icaltimezone_get_utc_timezone() }
+        let t = icaltimetype(
+            wallSeconds: Int(time.wall.timeIntervalSince1970.rounded(.down)), isDate: time.kind == .date,
+            zone: time.kind == .instant ? icaltimezone_get_utc_timezone() : nil)
         guard let p = make(t) else { return }
         icalcomponent_add_property(c, p)
     }

@@ -57,12 +57,7 @@ struct ZonedTime {
     private static func offset(of zone: OpaquePointer, atUTC instant: Int) -> Int {
         var seconds = instant
         if seconds >= ZonedTime.farFuture { seconds -= ((seconds - ZonedTime.farFuture) / ZonedTime.gregorianCycle + 1) * ZonedTime.gregorianCycle }
-        let date = CivilDate(daysSinceEpoch: Int((Double(seconds) / 86400).rounded(.down)))
-        let secondOfDay = seconds - date.daysSinceEpoch * 86400
-        var t = icaltimetype()
-        (t.year, t.month, t.day) = (Int32(date.year), Int32(date.month), Int32(date.day))
-        (t.hour, t.minute, t.second) = (Int32(secondOfDay / 3600), Int32(secondOfDay / 60 % 60), Int32(secondOfDay % 60))
-        t.zone = ZoneTable.utc
+        var t = icaltimetype(wallSeconds: seconds, zone: ZoneTable.utc)
         return Int(icaltimezone_get_utc_offset_of_utc_time(zone, &t, nil))
     }
 
@@ -151,5 +146,22 @@ struct NominalDuration {
         let sign = d.is_neg != 0 ? -1 : 1
         days = sign * (Int(d.weeks) * 7 + Int(d.days))
         seconds = sign * (Int(d.hours) * 3600 + Int(d.minutes) * 60 + Int(d.seconds))
+    }
+}
+
+extension icaltimetype {
+    /// The reading `seconds` after 1970-01-01T00:00 (a wall clock, or UTC
+    /// with `zone` UTC), as a date when `isDate` (its time of day dropped).
+    init(wallSeconds seconds: Int, isDate: Bool = false, zone: OpaquePointer? = nil) {
+        self.init()
+        let date = CivilDate(daysSinceEpoch: Int((Double(seconds) / 86400).rounded(.down)))
+        let secondOfDay = seconds - date.daysSinceEpoch * 86400
+        (year, month, day) = (Int32(date.year), Int32(date.month), Int32(date.day))
+        if isDate {
+            is_date = 1
+        } else {
+            (hour, minute, second) = (Int32(secondOfDay / 3600), Int32(secondOfDay / 60 % 60), Int32(secondOfDay % 60))
+        }
+        self.zone = zone
     }
 }

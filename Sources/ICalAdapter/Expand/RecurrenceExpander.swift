@@ -371,10 +371,9 @@ struct RecurrenceExpander {
     /// `like` with its wall-clock fields set to `seconds` (as if UTC).
     static func at(wallSeconds seconds: Int, like: icaltimetype) -> icaltimetype {
         var t = like
-        let date = CivilDate(daysSinceEpoch: Int((Double(seconds) / 86400).rounded(.down)))
-        let second = seconds - date.daysSinceEpoch * 86400
-        (t.year, t.month, t.day) = (Int32(date.year), Int32(date.month), Int32(date.day))
-        (t.hour, t.minute, t.second) = (Int32(second / 3600), Int32(second / 60 % 60), Int32(second % 60))
+        let reading = icaltimetype(wallSeconds: seconds)
+        (t.year, t.month, t.day) = (reading.year, reading.month, reading.day)
+        (t.hour, t.minute, t.second) = (reading.hour, reading.minute, reading.second)
         return t
     }
 
