@@ -33,10 +33,9 @@ struct FutureReach: Sendable {
         for chunk in items where WindowPrefilter.mayMoveSeries(UnsafeBufferPointer(rebasing: buffer[chunk.range])) {
             var ignored = ProcessedChunk()  // its warnings are given when the component is read for the agenda
             guard let component = ChunkProcessor.parse(chunk, buffer, scratch: &scratch, into: &ignored) else { continue }
-            defer { icalcomponent_free(component) }
-            let isa = icalcomponent_isa(component)
+            let isa = icalcomponent_isa(component.pointer)
             guard isa == ICAL_VEVENT_COMPONENT || isa == ICAL_VTODO_COMPONENT else { continue }
-            let record = reader.read(component, kind: isa == ICAL_VEVENT_COMPONENT ? .event : .reminder)
+            let record = reader.read(component.pointer, kind: isa == ICAL_VEVENT_COMPONENT ? .event : .reminder)
             guard record.thisAndFuture, !record.uid.isEmpty, let rid = record.recurrenceID else { continue }
             let timing = InstanceTiming(record: record)
             guard let anchor = timing.anchor else { continue }

@@ -225,18 +225,15 @@ struct RecurrenceExpander {
             return inGap
         }
         let iterated = RecurrenceExpander.until(of: rule, for: anchor, inZone: zone)
-        guard var iterator = icalrecur_iterator_new(iterated, dtstart) else {
+        guard var iterator = RecurrenceIterator(iterated, from: dtstart) else {
             cut = cut ?? "libical cannot expand \(RuleCost.text(rule)) (no date matches it, or its parts do not go together); the rule adds no occurrence"
             return inGap
         }
-        defer { icalrecur_iterator_free(iterator) }
         if var start = restart {
             start.zone = zone
-            if icalrecur_iterator_set_start(iterator, start) == 0 {
-                // The old iterator is freed only once a new one replaces it: on
-                // the way out, the defer above frees whichever is current.
-                guard let fresh = icalrecur_iterator_new(iterated, dtstart) else { return inGap }
-                icalrecur_iterator_free(iterator)
+            if !iterator.setStart(start) {
+                // Walked from DTSTART instead; the old iterator is freed as the new one replaces it.
+                guard let fresh = RecurrenceIterator(iterated, from: dtstart) else { return inGap }
                 iterator = fresh
             }
         }
@@ -246,7 +243,7 @@ struct RecurrenceExpander {
         // A rule with neither end that gives nothing from its own DTSTART matches no date.
         var unbounded = restart == nil && rule.count == 0 && icaltime_is_null_time(rule.until) != 0
         while true {
-            let next = icalrecur_iterator_next(iterator)
+            let next = iterator.next()
             if icaltime_is_null_time(next) != 0 {
                 if unbounded { cut = cut ?? "\(RuleCost.text(rule)) matches no date; the rule adds no occurrence" }
                 return inGap

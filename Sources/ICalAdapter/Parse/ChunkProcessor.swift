@@ -69,12 +69,11 @@ struct ChunkProcessor: @unchecked Sendable {
             return out
         }
         guard let component = ChunkProcessor.parse(chunk, buffer, scratch: &scratch, into: &out) else { return out }
-        defer { icalcomponent_free(component) }
-        let isa = icalcomponent_isa(component)
+        let isa = icalcomponent_isa(component.pointer)
         guard isa == ICAL_VEVENT_COMPONENT || isa == ICAL_VTODO_COMPONENT else { return out }
         var reader = self.reader
         reader.calendar = chunk.calendar
-        let record = reader.read(component, kind: isa == ICAL_VEVENT_COMPONENT ? .event : .reminder)
+        let record = reader.read(component.pointer, kind: isa == ICAL_VEVENT_COMPONENT ? .event : .reminder)
         add(record, chunk: chunk, buffer: buffer, maxRows: maxRows, to: &out)
         return out
     }
@@ -83,11 +82,13 @@ struct ChunkProcessor: @unchecked Sendable {
     /// The corresponding libical function is `icalparser_parse_string`.
     static func parse(
         _ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar], into out: inout ProcessedChunk
-    ) -> OpaquePointer? {
+    ) -> OwnedComponent? {
         out.framingWarnings += ChunkText.prepare(chunk, buffer, into: &scratch, report: &out.repair)
-        let component = scratch.withUnsafeBufferPointer { icalparser_parse_string($0.baseAddress!) }
-        if component == nil { out.warnings.append(Warning(chunk.firstLine, "unreadable component", "\(chunk.name) could not be read; skipped")) }
-        return component
+        guard let component = scratch.withUnsafeBufferPointer({ icalparser_parse_string($0.baseAddress!) }) else {
+            out.warnings.append(Warning(chunk.firstLine, "unreadable component", "\(chunk.name) could not be read; skipped"))
+            return nil
+        }
+        return OwnedComponent(component)
     }
 
     /// Whether an event's occurrence ends two days or more before the window

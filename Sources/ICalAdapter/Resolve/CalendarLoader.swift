@@ -370,16 +370,12 @@ struct LoadRun {
 
     /// Reads a VTIMEZONE into the file's zones.
     mutating func define(zone chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) {
-        guard var component = parse(chunk, buffer) else { return }
-        if icalcomponent_isa(component) == ICAL_VTIMEZONE_COMPONENT {
-            let limited = zoneCost.limit(component, calendar: chunk.calendar)
-            component = limited.0
-            for warning in limited.1 { warn(Warning(chunk.firstLine, warning)) }
-            if zones.define(vtimezone: component, calendar: chunk.calendar) == .noTZID {
-                warn(Warning(chunk.firstLine, "VTIMEZONE without TZID", "VTIMEZONE without TZID; ignored"))
-            }
-        } else {
-            icalcomponent_free(component)
+        guard let component = parse(chunk, buffer), icalcomponent_isa(component.pointer) == ICAL_VTIMEZONE_COMPONENT else { return }
+        var warnings: [String] = []
+        let limited = zoneCost.limit(component, calendar: chunk.calendar, warnings: &warnings)
+        for warning in warnings { warn(Warning(chunk.firstLine, warning)) }
+        if zones.define(vtimezone: limited, calendar: chunk.calendar) == .noTZID {
+            warn(Warning(chunk.firstLine, "VTIMEZONE without TZID", "VTIMEZONE without TZID; ignored"))
         }
     }
 
@@ -395,7 +391,7 @@ struct LoadRun {
     /// Below this many components one thread is quicker than starting more.
     static let parallelFrom = 512
 
-    private mutating func parse(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) -> OpaquePointer? {
+    private mutating func parse(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) -> OwnedComponent? {
         var prepared = ProcessedChunk()
         let component = ChunkProcessor.parse(chunk, buffer, scratch: &scratch, into: &prepared)
         takeWarnings(of: prepared)

@@ -38,9 +38,9 @@ public struct ICSWriter {
         for (row, scope) in zip(rows, scopes) {
             let o = row.occurrence
             guard let c = component(for: o) else { continue }
-            if let scope { addX(c, ICSWriter.scopeProperty, String(scope)) }
-            if names.count > 1 { addX(c, ICSWriter.calendarProperty, o.calendar.name) }
-            out.write(serialize(c, free: icalcomponent_free, icalcomponent_as_ical_string_r))
+            if let scope { addX(c.pointer, ICSWriter.scopeProperty, String(scope)) }
+            if names.count > 1 { addX(c.pointer, ICSWriter.calendarProperty, o.calendar.name) }
+            out.write(serialize(c.pointer, free: nil, icalcomponent_as_ical_string_r))
         }
         out.write("END:VCALENDAR\r\n")
     }
@@ -86,7 +86,7 @@ public struct ICSWriter {
         return String(cString: text)
     }
 
-    private func component(for o: Occurrence) -> OpaquePointer? {
+    private func component(for o: Occurrence) -> OwnedComponent? {
         let reminder: Reminder? = { if case .reminder(let r) = o.item { return r } else { return nil } }()
         guard let c = reminder == nil ? icalcomponent_new_vevent() : icalcomponent_new_vtodo() else { return nil }
         // A component without UID is written without one, so that reading it back gives null again.
@@ -110,7 +110,7 @@ public struct ICSWriter {
             }
             if !r.categories.isEmpty { icalcomponent_add_property(c, icalproperty_new_categories(r.categories.joined(separator: ","))) }
         }
-        return c
+        return OwnedComponent(c)
     }
 
     /// A date, floating or zoned time as a property: dates and floating

@@ -38,9 +38,9 @@ struct ZoneCost {
 
     /// A parsed VTIMEZONE without what would cost too much (the same
     /// component, or a new one when something was left out: the old one is
-    /// freed), and a warning for each thing left out.
-    mutating func limit(_ vtimezone: OpaquePointer, calendar: Int = 0) -> (OpaquePointer, [String]) {
-        var warnings: [String] = []
+    /// freed), and into `warnings` a warning for each thing left out.
+    mutating func limit(_ component: consuming OwnedComponent, calendar: Int = 0, warnings: inout [String]) -> OwnedComponent {
+        let vtimezone = component.pointer
         var onsets = 0
         var doomed = Set<OpaquePointer>()
         for o in ZoneCost.observances(vtimezone) {
@@ -94,13 +94,13 @@ struct ZoneCost {
         }
         budget = max(0, budget - onsets)
         charged[chargeKey] = onsets
-        guard dropsEveryRule || !doomed.isEmpty else { return (vtimezone, warnings) }
+        guard dropsEveryRule || !doomed.isEmpty else { return component }
         let kept = ZoneCost.copy(vtimezone) { p in
             let kind = icalproperty_isa(p)
             return dropsEveryRule ? kind != ICAL_RRULE_PROPERTY && kind != ICAL_RDATE_PROPERTY : !doomed.contains(p)
         }
-        icalcomponent_free(vtimezone)
-        return (kept, warnings)
+        _ = consume component  // freed once copied
+        return kept
     }
 
     /// How many instances a rule is asked for: enough to tell a zone rule from another.
@@ -112,13 +112,12 @@ struct ZoneCost {
     static func onsetsInAYear(_ rule: icalrecurrencetype, from dtstart: icaltimetype) -> Int? {
         if RecurrenceExpander.isSubDaily(rule) { return nil }
         guard case .walk(let perStep) = RuleCost.assess(rule, from: dtstart), perStep * Double(probe) < RuleCost.candidateBudget,
-            let iterator = icalrecur_iterator_new(rule, dtstart)
+            let iterator = RecurrenceIterator(rule, from: dtstart)
         else { return nil }
-        defer { icalrecur_iterator_free(iterator) }
         let end = utcSeconds(dtstart) + 366 * 86400
         var n = 0
         while n < probe {
-            let next = icalrecur_iterator_next(iterator)
+            let next = iterator.next()
             // A rule that ends within its first year costs what it gave: no more than `probe`.
             if icaltime_is_null_time(next) != 0 { return min(n, onsetsPerYear) }
             if utcSeconds(next) >= end { break }
@@ -142,7 +141,7 @@ struct ZoneCost {
     /// A copy of a component with the properties (its own and its
     /// subcomponents') that `keeps` accepts: built anew, since libical
     /// removes a property in time that grows with the ones before it.
-    private static func copy(_ component: OpaquePointer, keeping keeps: (OpaquePointer) -> Bool) -> OpaquePointer {
+    private static func copy(_ component: OpaquePointer, keeping keeps: (OpaquePointer) -> Bool) -> OwnedComponent {
         let new = icalcomponent_new(icalcomponent_isa(component))!
         var p = icalcomponent_get_first_property(component, ICAL_ANY_PROPERTY)
         while let property = p {
@@ -151,10 +150,10 @@ struct ZoneCost {
         }
         var c = icalcomponent_get_first_component(component, ICAL_ANY_COMPONENT)
         while let sub = c {
-            icalcomponent_add_component(new, copy(sub, keeping: keeps))
+            icalcomponent_add_component(new, copy(sub, keeping: keeps).handOver())  // the parent takes it
             c = icalcomponent_get_next_component(component, ICAL_ANY_COMPONENT)
         }
-        return new
+        return OwnedComponent(new)
     }
 }
 

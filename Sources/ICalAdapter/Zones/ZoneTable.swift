@@ -58,17 +58,17 @@ final class ZoneTable: @unchecked Sendable {
     /// lacks DTSTART, TZOFFSETFROM or TZOFFSETTO (RFC 5545 3.6.5), would make
     /// libical read every time as UTC: its TZID is left to `builtin`.
     @discardableResult
-    func define(vtimezone component: OpaquePointer, calendar: Int = 0) -> Definition {
+    func define(vtimezone component: consuming OwnedComponent, calendar: Int = 0) -> Definition {
         lock.lock()
         defer { lock.unlock() }
-        let usable = ZoneTable.hasUsableObservances(component)
+        let usable = ZoneTable.hasUsableObservances(component.pointer)
         var zone = icaltimezone_new()!
-        // libical takes the component only when it has a TZID; otherwise it stays ours to free.
-        guard icaltimezone_set_component(zone, component) != 0 else {
-            icalcomponent_free(component)
+        // libical takes the component only when it has a TZID; otherwise it stays ours, freed as this returns.
+        guard icaltimezone_set_component(zone, component.pointer) != 0 else {
             icaltimezone_free(zone, 1)
             return .noTZID
         }
+        _ = component.handOver()
         guard let tzidPointer = icaltimezone_get_tzid(zone) else {
             icaltimezone_free(zone, 1)
             return .noTZID
@@ -82,12 +82,12 @@ final class ZoneTable: @unchecked Sendable {
         if let iana = icaltimezone_get_builtin_timezone(tzid), let own = icaltimezone_get_component(zone),
             let merged = ZoneTable.withIANA(own, iana, budget: &onsetBudget), let mergedZone = icaltimezone_new()
         {
-            if icaltimezone_set_component(mergedZone, merged) != 0 {
+            if icaltimezone_set_component(mergedZone, merged.pointer) != 0 {
+                _ = merged.handOver()
                 icaltimezone_free(zone, 1)
                 zone = mergedZone
             } else {
-                icaltimezone_free(mergedZone, 1)
-                icalcomponent_free(merged)
+                icaltimezone_free(mergedZone, 1)  // merged is freed as it goes out of scope
             }
         }
         if let old = defined[tzid] {
@@ -159,15 +159,14 @@ final class ZoneTable: @unchecked Sendable {
                     if icaltime_is_null_time(rule.until) == 0 {
                         onset(rule.until, from: from)
                     } else if rule.count > 0, case .walk(let cost) = RuleCost.assess(rule, from: dtstart),
-                        Double(rule.count) * max(cost, 1) <= Double(budget), let iterator = icalrecur_iterator_new(rule, dtstart)
+                        Double(rule.count) * max(cost, 1) <= Double(budget), let iterator = RecurrenceIterator(rule, from: dtstart)
                     {
                         budget -= Int(Double(rule.count) * max(cost, 1))
-                        var next = icalrecur_iterator_next(iterator), latest = dtstart
+                        var next = iterator.next(), latest = dtstart
                         while icaltime_is_null_time(next) == 0 {
                             latest = next
-                            next = icalrecur_iterator_next(iterator)
+                            next = iterator.next()
                         }
-                        icalrecur_iterator_free(iterator)
                         onset(latest, from: from)
                     } else {
                         last = nil  // repeats without end
@@ -184,21 +183,21 @@ final class ZoneTable: @unchecked Sendable {
     /// when the file's rules end, after its last (libical's
     /// `icaltimezone_truncate_vtimezone` cuts them there). Between the two
     /// the file's own rules are the only ones, as RFC 5545 3.6.5 has it.
-    static func withIANA(_ own: OpaquePointer, _ iana: OpaquePointer, budget: inout Int) -> OpaquePointer? {
+    static func withIANA(_ own: OpaquePointer, _ iana: OpaquePointer, budget: inout Int) -> OwnedComponent? {
         guard let span = onsetSpan(own, budget: &budget), let ianaComponent = icaltimezone_get_component(iana),
             let merged = icalcomponent_new_clone(own)
         else { return nil }
         func utc(_ seconds: Int) -> icaltimetype { icaltime_from_timet_with_zone(time_t(seconds), 0, ZoneTable.utc) }
         func take(from start: Int?, to end: Int?) {
-            guard let part = icalcomponent_new_clone(ianaComponent) else { return }
-            defer { icalcomponent_free(part) }
-            icaltimezone_truncate_vtimezone(part, start.map(utc) ?? icaltime_null_time(), end.map(utc) ?? icaltime_null_time(), 0)
+            guard let clone = icalcomponent_new_clone(ianaComponent) else { return }
+            let part = OwnedComponent(clone)  // freed as this returns: what is left of it
+            icaltimezone_truncate_vtimezone(part.pointer, start.map(utc) ?? icaltime_null_time(), end.map(utc) ?? icaltime_null_time(), 0)
             for kind in [ICAL_XSTANDARD_COMPONENT, ICAL_XDAYLIGHT_COMPONENT] {
                 var observances: [OpaquePointer] = []
-                var o = icalcomponent_get_first_component(part, kind)
+                var o = icalcomponent_get_first_component(part.pointer, kind)
                 while let observance = o {
                     observances.append(observance)
-                    o = icalcomponent_get_next_component(part, kind)
+                    o = icalcomponent_get_next_component(part.pointer, kind)
                 }
                 for observance in observances {
                     // Only onsets inside the part: the file's rules own the rest.
@@ -206,14 +205,14 @@ final class ZoneTable: @unchecked Sendable {
                     let onset = utcSeconds(icalcomponent_get_dtstart(observance)) - Int(icalproperty_get_tzoffsetfrom(from))
                     if let start, onset < start { continue }
                     if let end, onset >= end { continue }
-                    icalcomponent_remove_component(part, observance)
-                    icalcomponent_add_component(merged, observance)
+                    icalcomponent_remove_component(part.pointer, observance)
+                    icalcomponent_add_component(merged, observance)  // merged takes it
                 }
             }
         }
         take(from: nil, to: span.first)
         if let last = span.last { take(from: last, to: nil) }
-        return merged
+        return OwnedComponent(merged)
     }
 
     /// The zone a TZID names, or nil when neither the file nor libical knows
