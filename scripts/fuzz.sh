@@ -128,6 +128,9 @@ fi
 ARTIFACTS=${FUZZ_ARTIFACTS:-$PWD/$OUT/artifacts-$TARGET}  # absolute: the command-line target changes directory
 mkdir -p "$ARTIFACTS"
 echo "fuzz: $(ls "$CORPUS" | wc -l) inputs in $CORPUS, $SECONDS_TO_RUN s, findings in $ARTIFACTS/"
-ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} "$BIN" "$CORPUS" \
+# LeakSanitizer on: libFuzzer checks each input that allocates more than it
+# frees; scripts/lsan.supp names what libraries keep.
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan.supp:print_suppressions=0} \
+    "$BIN" "$CORPUS" \
     -max_total_time="$SECONDS_TO_RUN" -timeout=5 -rss_limit_mb=2048 -max_len=65536 \
     -artifact_prefix="$ARTIFACTS/" -print_final_stats=1 ${DICT[@]+"${DICT[@]}"} "$@"

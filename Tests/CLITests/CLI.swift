@@ -35,7 +35,7 @@ enum CLI {
         // ICS_AGENDA_CONFIG: an empty file, so that the developer's own configuration is never read.
         var environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC", "ICS_AGENDA_CONFIG": "/dev/null"]
         // make test-asan: the sanitizer's options reach the binary too.
-        if let asan = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] { environment["ASAN_OPTIONS"] = asan }
+        for sanitizer in ["ASAN_OPTIONS", "LSAN_OPTIONS"] { environment[sanitizer] = ProcessInfo.processInfo.environment[sanitizer] }
         environment.merge(extra) { $1 }
         process.environment = environment
         if let stdinFile {

@@ -14,7 +14,7 @@ import Testing
         process.arguments = ["-c", script, CLI.binary.path]
         process.currentDirectoryURL = CLI.root
         process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-            .merging(ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS" }) { $1 }
+            .merging(ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS" || $0.key == "LSAN_OPTIONS" }) { $1 }
             .merging(environment) { $1 }
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         return try CLI.collect(process)

@@ -14,7 +14,7 @@ import Testing
         process.arguments = ["-c", script, CLI.binary.path] + args
         process.currentDirectoryURL = directory
         process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC"]
-            .merging(ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS" }) { $1 }.merging(environment) { $1 }
+            .merging(ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS" || $0.key == "LSAN_OPTIONS" }) { $1 }.merging(environment) { $1 }
         return try CLI.collect(process)
     }
 

@@ -25,7 +25,7 @@ import Testing
         process.arguments = ["-c", script, CLI.binary.path] + args
         process.currentDirectoryURL = CLI.root
         process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "ICS_AGENDA_CONFIG": "/dev/null"]
-            .merging(ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS" }) { $1 }
+            .merging(ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS" || $0.key == "LSAN_OPTIONS" }) { $1 }
         return try CLI.collect(process)
     }
 

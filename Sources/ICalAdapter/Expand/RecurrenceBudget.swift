@@ -273,7 +273,7 @@ extension RuleCost {
     /// The judgement for a rule and a start as written (`FREQ=...`,
     /// `20250301T000000`), for tests; nil when libical cannot read them.
     static func assess(_ rule: String, from start: String) -> Verdict? {
-        let parsed = icalrecurrencetype_from_string(rule)
+        let parsed = ParsedRule.read(rule)
         let time = icaltime_from_string(start)
         icalerror_clear_errno()
         guard parsed.freq != ICAL_NO_RECURRENCE, icaltime_is_null_time(time) == 0 else { return nil }
@@ -293,7 +293,7 @@ extension RuleCost {
 extension RecurrenceExpander {
     /// `latestWallSeconds` for a rule and a start as written, for tests.
     static func latestWallSeconds(_ rule: String, from start: String) -> Int? {
-        let parsed = icalrecurrencetype_from_string(rule)
+        let parsed = ParsedRule.read(rule)
         icalerror_clear_errno()
         return latestWallSeconds(parsed, from: icaltime_from_string(start))
     }

@@ -147,7 +147,7 @@ struct ComponentReader {
                 let message = text(icalproperty_get_xlicerror(p)) ?? "unreadable property"
                 let name = LibicalMessages.propertyName(in: message)
                 if name == "RRULE", let value = LibicalMessages.removedValue(in: message), let mended = RuleDiagnosis.mended(value) {
-                    record.rrules.append(icalrecurrencetype_from_string(mended.rule))
+                    record.rrules.append(ParsedRule.read(mended.rule))
                     let shown = value.count > 80 ? String(value.prefix(80)) + "…" : value
                     record.problems.append(.libical(property: "RRULE",
                         message: "cannot read \"\(shown)\" as written (\(mended.changes)); read as \"\(mended.rule)\"", value: value))

@@ -69,6 +69,6 @@ enum RuleDiagnosis {
     static func parses(_ rule: String) -> Bool {
         icalerror_clear_errno()
         defer { icalerror_clear_errno() }
-        return icalrecurrencetype_from_string(rule).freq != ICAL_NO_RECURRENCE
+        return ParsedRule.read(rule).freq != ICAL_NO_RECURRENCE
     }
 }
