@@ -61,6 +61,9 @@ struct UTF16Transcoder {
         }
     }
 
+    /// The scalar's UTF-8, written out: appending `Unicode.Scalar.utf8` (as
+    /// TextRepair does for its few recoded bytes) took 5.85 s instead of
+    /// 5.3 s on a 124 MB UTF-16 calendar, where every character comes here.
     private static func encode(_ scalar: UInt32, into out: inout [UInt8]) {
         switch scalar {
         case 0..<0x80:
