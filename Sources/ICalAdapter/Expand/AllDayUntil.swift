@@ -1,5 +1,3 @@
-internal import CLibical
-
 /// The UNTIL of an all-day series written as a date-time, read as the date
 /// its writer meant.
 ///
@@ -11,14 +9,15 @@ internal import CLibical
 /// X-WR-TIMEZONE), and every day that starts by then is in the series;
 /// with no zone of its own, UTC's date is taken, as before.
 enum AllDayUntil {
-    static func dated(_ rule: icalrecurrencetype, calendarZone: OpaquePointer?) -> icalrecurrencetype {
-        guard icaltime_is_null_time(rule.until) == 0, rule.until.is_date == 0 else { return rule }
-        var local = rule.until
-        if icaltime_is_utc(rule.until) != 0, let calendarZone {
-            local = icaltime_convert_to_zone(rule.until, calendarZone)
+    static func dated(_ rule: RecurrenceRule, calendarZone: Zone?) -> RecurrenceRule {
+        let until = rule.until
+        guard !until.isNull, !until.isDate else { return rule }
+        var local = until
+        if until.isUTC, let calendarZone {
+            local = until.converted(to: calendarZone)
         }
-        var date = icaltime_null_time()
-        (date.year, date.month, date.day, date.is_date) = (local.year, local.month, local.day, 1)
+        var date = TimeValue.null
+        (date.year, date.month, date.day, date.isDate) = (local.year, local.month, local.day, true)
         var rewritten = rule
         rewritten.until = date
         return rewritten

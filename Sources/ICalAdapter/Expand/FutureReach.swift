@@ -1,6 +1,5 @@
 import AgendaCore
 import Foundation
-internal import CLibical
 
 /// How far outside the window a series must be expanded so that every
 /// instance a `RANGE=THISANDFUTURE` override moves into the window is found
@@ -33,9 +32,8 @@ struct FutureReach: Sendable {
         for chunk in items where WindowPrefilter.mayMoveSeries(UnsafeBufferPointer(rebasing: buffer[chunk.range])) {
             var ignored = ProcessedChunk()  // its warnings are given when the component is read for the agenda
             guard let component = ChunkProcessor.parse(chunk, buffer, scratch: &scratch, into: &ignored) else { continue }
-            let isa = icalcomponent_isa(component.pointer)
-            guard isa == ICAL_VEVENT_COMPONENT || isa == ICAL_VTODO_COMPONENT else { continue }
-            let record = reader.read(component.pointer, kind: isa == ICAL_VEVENT_COMPONENT ? .event : .reminder)
+            guard let kind = ComponentRecord.Kind(component.kind) else { continue }
+            let record = reader.read(component.borrowed, kind: kind)
             guard record.thisAndFuture, !record.uid.isEmpty, let rid = record.recurrenceID else { continue }
             let timing = InstanceTiming(record: record)
             guard let anchor = timing.anchor else { continue }

@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-internal import CLibical
 
 /// Bounds on the work one component's recurrence may cost, so that no rule
 /// can stop the run: what a rule would cost libical is judged before it is
@@ -33,30 +32,30 @@ enum RuleCost {
     static let candidateBudget: Double = 300_000
 
     /// The judgement for a rule walked from `start`.
-    static func assess(_ rule: icalrecurrencetype, from start: icaltimetype) -> Verdict {
-        if RecurrenceExpander.isSubDaily(rule) && start.is_date != 0 { return .subDailyOnDate }
-        let interval = Double(max(Int(rule.interval), 1))
-        let seconds = Double(list(rule.by_second).count), minutes = Double(list(rule.by_minute).count)
-        let hours = Double(list(rule.by_hour).count), weekdays = Double(list(rule.by_day).count)
+    static func assess(_ rule: RecurrenceRule, from start: TimeValue) -> Verdict {
+        if RecurrenceExpander.isSubDaily(rule) && start.isDate { return .subDailyOnDate }
+        let interval = Double(max(rule.interval, 1))
+        let seconds = Double(rule.list(.second).count), minutes = Double(rule.list(.minute).count)
+        let hours = Double(rule.list(.hour).count), weekdays = Double(rule.list(.day).count)
         let stepSeconds: Double
         let perDay: Double  // candidates libical visits in a day
         var timeFilters: [(unit: Double, present: Bool)] = []  // BYMINUTE/BYHOUR above the frequency, which the step may miss
-        switch rule.freq {
-        case ICAL_SECONDLY_RECURRENCE:
+        switch rule.frequency {
+        case .secondly:
             stepSeconds = seconds > 0 ? 1 : interval
             perDay = seconds > 0 ? seconds * 1440 : 86400 / interval
             timeFilters = [(60, minutes > 0), (3600, hours > 0)]
-        case ICAL_MINUTELY_RECURRENCE:
+        case .minutely:
             stepSeconds = minutes > 0 ? 60 : 60 * interval
             perDay = (minutes > 0 ? minutes * 24 : 1440 / interval) * max(seconds, 1)
             timeFilters = [(3600, hours > 0)]
-        case ICAL_HOURLY_RECURRENCE:
+        case .hourly:
             stepSeconds = hours > 0 ? 3600 : 3600 * interval
             perDay = (hours > 0 ? hours : 24 / interval) * max(minutes, 1) * max(seconds, 1)
-        case ICAL_DAILY_RECURRENCE:
+        case .daily:
             stepSeconds = 86400 * interval
             perDay = max(hours, 1) * max(minutes, 1) * max(seconds, 1) / interval
-        case ICAL_WEEKLY_RECURRENCE:
+        case .weekly:
             stepSeconds = 7 * 86400 * interval
             perDay = max(weekdays, 1) * max(hours, 1) * max(minutes, 1) * max(seconds, 1) / (7 * interval)
         default:
@@ -64,7 +63,7 @@ enum RuleCost {
             // libical's search for a first match stops in the year 20000.
             return .walk(perStep: 1)
         }
-        let daysLeft = Double(max(2583 - Int(start.year), 1)) * 366
+        let daysLeft = Double(max(2583 - start.year, 1)) * 366
         guard let reach = DayFilter(rule).reach() else { return .neverMatches }
         let missesTimes = timeFilters.contains { $0.present && stepSeconds > $0.unit }
         let visitsEveryDay = stepSeconds <= 86400
@@ -76,26 +75,13 @@ enum RuleCost {
         // that pass times the share of hours and minutes the filters above
         // the frequency let through.
         var share = reach.share
-        if rule.freq == ICAL_SECONDLY_RECURRENCE {
+        if rule.frequency == .secondly {
             share *= (minutes > 0 ? minutes / 60 : 1) * (hours > 0 ? hours / 24 : 1)
-        } else if rule.freq == ICAL_MINUTELY_RECURRENCE {
+        } else if rule.frequency == .minutely {
             share *= hours > 0 ? hours / 24 : 1
         }
         let perStep = missesTimes || reach.longestGap == nil ? spin : min(max(1 / max(share, 1e-9), 1), spin)
         return .walk(perStep: perStep)
-    }
-
-    /// A BYxxx list's values, up to libical's end marker.
-    static func list<T>(_ tuple: T) -> [Int16] {
-        withUnsafeBytes(of: tuple) { raw in
-            let values = raw.bindMemory(to: Int16.self)
-            var out: [Int16] = []
-            for value in values {
-                if value == Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue) { break }
-                out.append(value)
-            }
-            return out
-        }
     }
 }
 
@@ -110,8 +96,8 @@ struct DayFilter {
     var weekdays: [Bool]? = nil  // index 1 (Sunday) ... 7, as libical numbers them
     var hasWeekNumbers = false
 
-    init(_ rule: icalrecurrencetype) {
-        let byMonth = RuleCost.list(rule.by_month)
+    init(_ rule: RecurrenceRule) {
+        let byMonth = rule.list(.month)
         if !byMonth.isEmpty {
             var m = [Bool](repeating: false, count: 13)
             // A leap month (RFC 7529 "5L") never comes in the Gregorian calendar.
@@ -127,11 +113,11 @@ struct DayFilter {
             }
             return (p, n)
         }
-        monthDays = signed(RuleCost.list(rule.by_month_day), 31)
-        yearDays = signed(RuleCost.list(rule.by_year_day), 366)
-        hasWeekNumbers = !RuleCost.list(rule.by_week_no).isEmpty
-        let byDay = RuleCost.list(rule.by_day)
-        if !byDay.isEmpty && rule.freq != ICAL_WEEKLY_RECURRENCE {
+        monthDays = signed(rule.list(.monthDay), 31)
+        yearDays = signed(rule.list(.yearDay), 366)
+        hasWeekNumbers = rule.has(.weekNumber)
+        let byDay = rule.list(.day)
+        if !byDay.isEmpty && rule.frequency != .weekly {
             // libical compares the encoded value with the day of the week,
             // so a BYDAY with a position ("1MO") never matches here.
             var w = [Bool](repeating: false, count: 8)
@@ -273,28 +259,16 @@ extension RuleCost {
     /// The judgement for a rule and a start as written (`FREQ=...`,
     /// `20250301T000000`), for tests; nil when libical cannot read them.
     static func assess(_ rule: String, from start: String) -> Verdict? {
-        let parsed = ParsedRule.read(rule)
-        let time = icaltime_from_string(start)
-        icalerror_clear_errno()
-        guard parsed.freq != ICAL_NO_RECURRENCE, icaltime_is_null_time(time) == 0 else { return nil }
+        let parsed = RecurrenceRule(reading: rule)
+        let time = TimeValue(reading: start)
+        guard parsed.frequency != .none, !time.isNull else { return nil }
         return assess(parsed, from: time)
-    }
-
-    /// The rule as written in a calendar (`FREQ=SECONDLY;BYMONTH=2`), for warnings.
-    /// The corresponding libical function is `icalrecurrencetype_as_string_r`.
-    static func text(_ rule: icalrecurrencetype) -> String {
-        var copy = rule
-        guard let c = icalrecurrencetype_as_string_r(&copy) else { return "the rule" }
-        defer { icalmemory_free_buffer(c) }
-        return String(cString: c)
     }
 }
 
 extension RecurrenceExpander {
     /// `latestWallSeconds` for a rule and a start as written, for tests.
     static func latestWallSeconds(_ rule: String, from start: String) -> Int? {
-        let parsed = ParsedRule.read(rule)
-        icalerror_clear_errno()
-        return latestWallSeconds(parsed, from: icaltime_from_string(start))
+        latestWallSeconds(RecurrenceRule(reading: rule), from: TimeValue(reading: start))
     }
 }

@@ -1,6 +1,5 @@
 import AgendaCore
 import Foundation
-internal import CLibical
 
 /// Expands one master component into the instance starts that can touch the
 /// window: DTSTART (always the first instance, RFC 5545 3.8.5.3), each RRULE
@@ -53,7 +52,7 @@ struct RecurrenceExpander {
         // instances (a whole local day a zone skipped, Pacific/Apia's
         // 2011-12-30: its 09:00 moves forward by the gap, RFC 5545 3.3.5,
         // onto the next day's 09:00, and both are listed, as the reference does).
-        var seen: [Int64: (date: Int, zone: OpaquePointer?)] = [:]
+        var seen: [Int64: (date: Int, zone: Zone?)] = [:]
         let excluded = Set(record.exdates.filter { !$0.isDate || anchor.isDate }.map { $0.matching(series: anchor).agendaTime.matchKey })
         let excludedDays = Set(record.exdates.filter { $0.isDate && !anchor.isDate }.map { $0.civilDate.dayKey })
         let clock = window.clock
@@ -74,7 +73,7 @@ struct RecurrenceExpander {
             guard !excluded.contains(key), !(excludedDays.contains(start.civilDate.dayKey)) else { return true }
             let t = start.local
             // The local date's fields packed (not days: this runs for every instance).
-            let date = (Int(t.year) &* 13 &+ Int(t.month)) &* 32 &+ Int(t.day)
+            let date = (t.year &* 13 &+ t.month) &* 32 &+ t.day
             if let earlier = seen.updateValue((date, start.zone), forKey: key) {
                 // An hour a zone skips (an hourly rule's 02:00 on the day
                 // clocks go forward) is the instance of 03:00: one.
@@ -121,7 +120,7 @@ struct RecurrenceExpander {
             // listed are not listed twice). A few rounds: a gap is an hour a year.
             var rounds = 0
             while skipped > 0 && rule.count > 0 && rounds < 4 && result.count - before < limit {
-                rule.count += Int32(skipped)
+                rule.count += skipped
                 skipped = walk(rule, from: anchor, skipTo: skipTo, keepsLatestBefore: keepLatestBefore, budget: &budget, cut: &cut, consider) - skipped
                 rounds += 1
             }
@@ -148,7 +147,7 @@ struct RecurrenceExpander {
     ///   (RFC 5545 3.3.10: they are ignored and not counted).
     @discardableResult
     private func walk(
-        _ rule: icalrecurrencetype, from anchor: ZonedTime, skipTo: Date, keepsLatestBefore: Bool, budget: inout ExpansionBudget,
+        _ rule: RecurrenceRule, from anchor: ZonedTime, skipTo: Date, keepsLatestBefore: Bool, budget: inout ExpansionBudget,
         cut: inout String?, _ consider: (ZonedTime, AgendaTime?, AgendaTime?) -> Bool
     ) -> Int {
         var rule = rule
@@ -157,13 +156,13 @@ struct RecurrenceExpander {
         var inGap = 0
         // A zone whose wall clock skips an hour: instances there are dropped (see `iterationZone`).
         let gapZone = anchor.isDate || anchor.isUTC ? nil : anchor.zone
-        let anchorWall = RecurrenceExpander.wallSeconds(anchor.local)
+        let anchorWall = anchor.local.wallSeconds
         var dtstart = anchor.local
         if let week = RecurrenceExpander.firstWeekStart(rule, anchor.local) {
             dtstart = week.start
-            if rule.count > 0 { rule.count += Int32(week.before) }
+            if rule.count > 0 { rule.count += week.before }
         }
-        dtstart.zone = zone
+        dtstart.zoneMark = zone
         // The phase a restart keeps is the rule's first instance's, which is DTSTART's unless moved just above.
         let phase = ZonedTime(local: dtstart, zone: anchor.zone)
         let clock = window.clock
@@ -171,9 +170,9 @@ struct RecurrenceExpander {
         // can start near the window, a whole number of INTERVALs after
         // DTSTART. With COUNT only a rule whose every step is an instance
         // can: the instances skipped are then known.
-        var restart: icaltimetype? = nil
+        var restart: TimeValue? = nil
         let plain = RecurrenceExpander.hasNoByParts(rule)
-        if rule.count == 0 || (plain && rule.freq != ICAL_MONTHLY_RECURRENCE && rule.freq != ICAL_YEARLY_RECURRENCE),
+        if rule.count == 0 || (plain && rule.frequency != .monthly && rule.frequency != .yearly),
             anchor.agendaTime.instant(in: clock) < skipTo - 86400
         {
             restart = RecurrenceExpander.alignedStart(rule, anchor: phase, near: RecurrenceExpander.local(skipTo, like: anchor, clock: clock))
@@ -186,34 +185,34 @@ struct RecurrenceExpander {
             // does not pass), but it lies before anything listed.
             if rule.count > 0 {
                 let step = RecurrenceExpander.stepSeconds(rule)
-                let skipped = (RecurrenceExpander.wallSeconds(start) - RecurrenceExpander.wallSeconds(anchor.local)) / max(step, 1)
-                if skipped < Int(rule.count) {
-                    rule.count -= Int32(skipped)
+                let skipped = (start.wallSeconds - anchor.local.wallSeconds) / max(step, 1)
+                if skipped < rule.count {
+                    rule.count -= skipped
                     dtstart = start
                 } else {
                     // The series ended before the window: only its last
                     // instance can matter (a reminder's overdue one).
-                    let last = RecurrenceExpander.wallSeconds(anchor.local) + (Int(rule.count) - 1) * step
-                    dtstart = RecurrenceExpander.at(wallSeconds: last, like: anchor.local)
+                    let last = anchor.local.wallSeconds + (rule.count - 1) * step
+                    dtstart = anchor.local.at(wallSeconds: last)
                     rule.count = 1
                 }
             } else {
                 dtstart = start
             }
-            dtstart.zone = zone
+            dtstart.zoneMark = zone
             restart = nil
         }
         let perStep: Double
         switch RuleCost.assess(rule, from: dtstart) {
         case .walk(let cost): perStep = cost
         case .neverMatches:
-            cut = cut ?? "\(RuleCost.text(rule)) matches no date; the rule adds no occurrence"
+            cut = cut ?? "\(rule.text) matches no date; the rule adds no occurrence"
             return inGap
         case .subDailyOnDate:
-            cut = cut ?? "\(RuleCost.text(rule)) steps through hours, minutes or seconds, but DTSTART is a date; the rule is ignored"
+            cut = cut ?? "\(rule.text) steps through hours, minutes or seconds, but DTSTART is a date; the rule is ignored"
             return inGap
         case .tooCostly(let candidates):
-            cut = cut ?? "\(RuleCost.text(rule)) would make libical test about \(RecurrenceExpander.round(candidates)) candidate times between two occurrences; the rule is not expanded, only DTSTART is listed"
+            cut = cut ?? "\(rule.text) would make libical test about \(RecurrenceExpander.round(candidates)) candidate times between two occurrences; the rule is not expanded, only DTSTART is listed"
             return inGap
         }
         // A series that ended well before the window lists nothing in it,
@@ -226,11 +225,11 @@ struct RecurrenceExpander {
         }
         let iterated = RecurrenceExpander.until(of: rule, for: anchor, inZone: zone)
         guard var iterator = RecurrenceIterator(iterated, from: dtstart) else {
-            cut = cut ?? "libical cannot expand \(RuleCost.text(rule)) (no date matches it, or its parts do not go together); the rule adds no occurrence"
+            cut = cut ?? "libical cannot expand \(rule.text) (no date matches it, or its parts do not go together); the rule adds no occurrence"
             return inGap
         }
         if var start = restart {
-            start.zone = zone
+            start.zoneMark = zone
             if !iterator.setStart(start) {
                 // Walked from DTSTART instead; the old iterator is freed as the new one replaces it.
                 guard let fresh = RecurrenceIterator(iterated, from: dtstart) else { return inGap }
@@ -239,24 +238,24 @@ struct RecurrenceExpander {
         }
         // BYWEEKNO rules come out of libical slightly out of order around the
         // year's end: walk a year past the window before stopping.
-        let stopAt = rule.by_week_no.0 != Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue) ? window.end + 366 * 86400 : window.end
+        let stopAt = rule.has(.weekNumber) ? window.end + 366 * 86400 : window.end
         // A rule with neither end that gives nothing from its own DTSTART matches no date.
-        var unbounded = restart == nil && rule.count == 0 && icaltime_is_null_time(rule.until) != 0
+        var unbounded = restart == nil && rule.count == 0 && rule.until.isNull
         while true {
             let next = iterator.next()
-            if icaltime_is_null_time(next) != 0 {
-                if unbounded { cut = cut ?? "\(RuleCost.text(rule)) matches no date; the rule adds no occurrence" }
+            if next.isNull {
+                if unbounded { cut = cut ?? "\(rule.text) matches no date; the rule adds no occurrence" }
                 return inGap
             }
             unbounded = false
             guard budget.step(cost: perStep) else {
-                let at = String(format: "%04d-%02d-%02d", Int(next.year), Int(next.month), Int(next.day))
+                let at = String(format: "%04d-%02d-%02d", next.year, next.month, next.day)
                 cut = cut ?? "expanding the rule stopped \(budget.spentWords), at \(at); later occurrences of this series are not listed"
                 return inGap
             }
             var local = next
-            local.zone = anchor.local.zone  // keep UTC values UTC
-            let wall = RecurrenceExpander.wallSeconds(local)
+            local.zoneMark = anchor.local.zoneMark  // keep UTC values UTC
+            let wall = local.wallSeconds
             if wall < anchorWall { continue }  // before DTSTART: only from `firstWeekStart`
             let start = ZonedTime(local: local, zone: anchor.zone)
             let time: AgendaTime
@@ -294,21 +293,19 @@ struct RecurrenceExpander {
     /// DTSTART's week, libical walks the right weeks; the days of that week
     /// before DTSTART are then dropped, and COUNT, which counts the rule's
     /// instances from DTSTART, is raised by as many.
-    static func firstWeekStart(_ rule: icalrecurrencetype, _ dtstart: icaltimetype) -> (start: icaltimetype, before: Int)? {
-        guard rule.freq == ICAL_WEEKLY_RECURRENCE, rule.interval > 1, rule.by_set_pos.0 == Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
-        else { return nil }
-        let days = RuleCost.list(rule.by_day)
+    static func firstWeekStart(_ rule: RecurrenceRule, _ dtstart: TimeValue) -> (start: TimeValue, before: Int)? {
+        guard rule.frequency == .weekly, rule.interval > 1, !rule.has(.setPosition) else { return nil }
+        let days = rule.list(.day)
         guard !days.isEmpty, days.allSatisfy({ (1...7).contains($0) }) else { return nil }
-        let date = CivilDate(year: Int(dtstart.year), month: Int(dtstart.month), day: Int(dtstart.day))
+        let date = dtstart.civilDate
         let weekday = date.weekday  // 1 = Sunday, as libical numbers BYDAY and WKST
-        let wkst = (1...7).contains(Int(rule.week_start.rawValue)) ? Int(rule.week_start.rawValue) : 2
+        let wkst = (1...7).contains(rule.weekStart) ? rule.weekStart : 2
         // Days since the week's start, for DTSTART and for each BYDAY day.
         let position = (weekday - wkst + 7) % 7
         let offsets = Set(days.map { (Int($0) - wkst + 7) % 7 })
         guard let first = offsets.min(), first != position else { return nil }
         var moved = dtstart
-        let target = date.adding(days: first - position)
-        (moved.year, moved.month, moved.day) = (Int32(target.year), Int32(target.month), Int32(target.day))
+        moved.setDate(date.adding(days: first - position))
         return (moved, offsets.filter { $0 < position }.count)
     }
 
@@ -328,7 +325,7 @@ struct RecurrenceExpander {
     /// 3.3.5 says, an hour later. Walking in UTC is also the quick way:
     /// libical opens an ICU calendar in DTSTART's zone for every iterator and
     /// works its offset out again on every field it reads.
-    static var iterationZone: OpaquePointer? { ZoneTable.utc }
+    static var iterationZone: Zone? { Zone.utc }
 
     /// `rule` with UNTIL as the iterator must read it beside a DTSTART in
     /// `zone`. Beside a zoned DTSTART, libical reads a UTC UNTIL as an
@@ -337,20 +334,21 @@ struct RecurrenceExpander {
     /// (`iterationZone`), the last two read the same; a UTC UNTIL is given
     /// as the wall clock that instant has in DTSTART's zone, so that the
     /// same instances come out.
-    static func until(of rule: icalrecurrencetype, for anchor: ZonedTime, inZone zone: OpaquePointer?) -> icalrecurrencetype {
-        guard let real = anchor.zone, zone == ZoneTable.utc, real != ZoneTable.utc, !anchor.isDate,
-            icaltime_is_null_time(rule.until) == 0, rule.until.is_date == 0, icaltime_is_utc(rule.until) != 0
+    static func until(of rule: RecurrenceRule, for anchor: ZonedTime, inZone zone: Zone?) -> RecurrenceRule {
+        let until = rule.until
+        guard let real = anchor.zone, zone == .utc, real != .utc, !anchor.isDate, !until.isNull, !until.isDate, until.isUTC
         else { return rule }
         var rewritten = rule
-        var until = icaltime_from_timet_with_zone(time_t(utcSeconds(rule.until)), 0, real)
-        until.zone = ZoneTable.utc
-        rewritten.until = until
+        var local = TimeValue(instant: until.wallSeconds, in: real)
+        local.zoneMark = .utc
+        rewritten.until = local
         return rewritten
     }
 
     /// FREQ=SECONDLY, MINUTELY or HOURLY.
-    static func isSubDaily(_ rule: icalrecurrencetype) -> Bool {
-        rule.freq == ICAL_SECONDLY_RECURRENCE || rule.freq == ICAL_MINUTELY_RECURRENCE || rule.freq == ICAL_HOURLY_RECURRENCE
+    static func isSubDaily(_ rule: RecurrenceRule) -> Bool {
+        let frequency = rule.frequency
+        return frequency == .secondly || frequency == .minutely || frequency == .hourly
     }
 
     /// A count for a warning: 1.2 million, 30 billion.
@@ -361,40 +359,31 @@ struct RecurrenceExpander {
     }
 
     /// How far apart a plain rule's instances are on the wall clock (0 for MONTHLY and YEARLY).
-    static func stepSeconds(_ rule: icalrecurrencetype) -> Int {
-        (fixedStep(rule.freq) ?? 0) * max(Int(rule.interval), 1)
-    }
-
-    /// `like` with its wall-clock fields set to `seconds` (as if UTC).
-    static func at(wallSeconds seconds: Int, like: icaltimetype) -> icaltimetype {
-        var t = like
-        let reading = icaltimetype(wallSeconds: seconds)
-        (t.year, t.month, t.day) = (reading.year, reading.month, reading.day)
-        (t.hour, t.minute, t.second) = (reading.hour, reading.minute, reading.second)
-        return t
+    static func stepSeconds(_ rule: RecurrenceRule) -> Int {
+        (fixedStep(rule.frequency) ?? 0) * max(rule.interval, 1)
     }
 
     /// Where the iterator may restart at or before `target` without losing
     /// the rule's phase: a whole number of INTERVALs after DTSTART, counted
     /// on the wall clock as libical counts them. Nil when the rule ends
     /// (UNTIL) before the target: it is then walked from its start.
-    static func alignedStart(_ rule: icalrecurrencetype, anchor: ZonedTime, near target: icaltimetype) -> icaltimetype? {
-        if icaltime_is_null_time(rule.until) == 0 {
-            let until = ZonedTime(local: rule.until, zone: rule.until.is_date != 0 ? nil : anchor.zone).agendaTime
+    static func alignedStart(_ rule: RecurrenceRule, anchor: ZonedTime, near target: TimeValue) -> TimeValue? {
+        if !rule.until.isNull {
+            let until = ZonedTime(local: rule.until, zone: rule.until.isDate ? nil : anchor.zone).agendaTime
             let to = ZonedTime(local: target, zone: anchor.zone).agendaTime
             guard until.wall > to.wall + 86400 * 2 else { return nil }
         }
-        let interval = max(Int(rule.interval), 1)
+        let interval = max(rule.interval, 1)
         let from = anchor.local
         var aligned = from
-        guard let unit = fixedStep(rule.freq) else {
-            guard rule.freq == ICAL_MONTHLY_RECURRENCE || rule.freq == ICAL_YEARLY_RECURRENCE else { return nil }
-            let months = rule.freq == ICAL_MONTHLY_RECURRENCE ? interval : 12 * interval
-            let apart = (Int(target.year) * 12 + Int(target.month)) - (Int(from.year) * 12 + Int(from.month))
+        guard let unit = fixedStep(rule.frequency) else {
+            guard rule.frequency == .monthly || rule.frequency == .yearly else { return nil }
+            let months = rule.frequency == .monthly ? interval : 12 * interval
+            let apart = (target.year * 12 + target.month) - (from.year * 12 + from.month)
             guard apart > months else { return nil }
-            let moved = apart / months * months + Int(from.year) * 12 + Int(from.month) - 1
-            aligned.year = Int32(moved / 12)
-            aligned.month = Int32(moved % 12 + 1)
+            let moved = apart / months * months + from.year * 12 + from.month - 1
+            aligned.year = moved / 12
+            aligned.month = moved % 12 + 1
             aligned.day = 1
             aligned.hour = 0
             aligned.minute = 0
@@ -402,9 +391,9 @@ struct RecurrenceExpander {
             return aligned
         }
         let step = unit * interval
-        let apart = wallSeconds(target) - wallSeconds(from)
+        let apart = target.wallSeconds - from.wallSeconds
         guard apart > step else { return nil }
-        return at(wallSeconds: wallSeconds(from) + apart / step * step, like: aligned)
+        return aligned.at(wallSeconds: from.wallSeconds + apart / step * step)
     }
 
     /// The wall clock (seconds, as if UTC) after which the rule has no
@@ -412,76 +401,59 @@ struct RecurrenceExpander {
     /// UNTIL, or for a weekly rule by plain weekdays (or none) a COUNT + 1
     /// INTERVALs of weeks after DTSTART, since each such week holds an
     /// instance. nil when the rule has no end, or one not known this way.
-    static func latestWallSeconds(_ rule: icalrecurrencetype, from dtstart: icaltimetype) -> Int? {
-        if icaltime_is_null_time(rule.until) == 0 { return wallSeconds(rule.until) + 86400 }
-        guard rule.count > 0, rule.freq == ICAL_WEEKLY_RECURRENCE, hasNoByParts(rule, besidesBYDAY: true),
-            RuleCost.list(rule.by_day).allSatisfy({ (1...7).contains($0) })
+    static func latestWallSeconds(_ rule: RecurrenceRule, from dtstart: TimeValue) -> Int? {
+        if !rule.until.isNull { return rule.until.wallSeconds + 86400 }
+        guard rule.count > 0, rule.frequency == .weekly, hasNoByParts(rule, besidesBYDAY: true),
+            rule.list(.day).allSatisfy({ (1...7).contains($0) })
         else { return nil }
-        return wallSeconds(dtstart) + (Int(rule.count) + 1) * max(Int(rule.interval), 1) * 7 * 86400
+        return dtstart.wallSeconds + (rule.count + 1) * max(rule.interval, 1) * 7 * 86400
     }
 
     /// Whether a rule has no BYxxx part (`besidesBYDAY`: none but BYDAY,
     /// if any): with none, every step of it is an instance.
-    static func hasNoByParts(_ rule: icalrecurrencetype, besidesBYDAY: Bool = false) -> Bool {
-        let none = Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
-        return rule.by_second.0 == none && rule.by_minute.0 == none && rule.by_hour.0 == none && (besidesBYDAY || rule.by_day.0 == none)
-            && rule.by_month_day.0 == none && rule.by_year_day.0 == none && rule.by_week_no.0 == none
-            && rule.by_month.0 == none && rule.by_set_pos.0 == none
-    }
-
-    /// A value's wall-clock fields as seconds (as if UTC).
-    static func wallSeconds(_ t: icaltimetype) -> Int {
-        CivilDate(year: Int(t.year), month: Int(t.month), day: Int(t.day)).daysSinceEpoch * 86400
-            + Int(t.hour) * 3600 + Int(t.minute) * 60 + Int(t.second)
+    static func hasNoByParts(_ rule: RecurrenceRule, besidesBYDAY: Bool = false) -> Bool {
+        RecurrenceRule.Part.allCases.allSatisfy { part in (besidesBYDAY && part == .day) || !rule.has(part) }
     }
 
     /// An instant as a value of the same kind and zone as `anchor`, for `icalrecur_iterator_set_start`.
-    static func local(_ instant: Date, like anchor: ZonedTime, clock: ZoneClock) -> icaltimetype {
-        var t: icaltimetype
+    static func local(_ instant: Date, like anchor: ZonedTime, clock: ZoneClock) -> TimeValue {
+        var t: TimeValue
         if anchor.isUTC {
-            t = icaltime_from_timet_with_zone(time_t(instant.timeIntervalSince1970), 0, ZoneTable.utc)
+            t = TimeValue(instant: Int(instant.timeIntervalSince1970), in: .utc)
         } else if let zone = anchor.zone {
-            t = icaltime_from_timet_with_zone(time_t(instant.timeIntervalSince1970), 0, zone)
+            t = TimeValue(instant: Int(instant.timeIntervalSince1970), in: zone)
         } else {
             let wall = Int(clock.wallClock(of: instant).timeIntervalSince1970.rounded(.down))
-            let date = CivilDate(daysSinceEpoch: Int((Double(wall) / 86400).rounded(.down)))
-            let second = wall - date.daysSinceEpoch * 86400
-            t = anchor.local
-            t.year = Int32(date.year)
-            t.month = Int32(date.month)
-            t.day = Int32(date.day)
-            t.hour = Int32(second / 3600)
-            t.minute = Int32(second / 60 % 60)
-            t.second = Int32(second % 60)
+            t = anchor.local.at(wallSeconds: wall)
         }
         if anchor.isDate {
-            t.is_date = 1
+            t.isDate = true
             t.hour = 0
             t.minute = 0
             t.second = 0
         }
-        t.zone = anchor.local.zone
-        if let zone = anchor.zone { t.zone = zone }
+        t.zoneMark = anchor.local.zoneMark
+        if let zone = anchor.zone { t.zoneMark = zone }
         return t
     }
 
     /// Seconds in one step of a frequency whose steps are all alike (on the
     /// wall clock); nil for MONTHLY and YEARLY.
-    static func fixedStep(_ freq: icalrecurrencetype_frequency) -> Int? {
-        switch freq {
-        case ICAL_SECONDLY_RECURRENCE: 1
-        case ICAL_MINUTELY_RECURRENCE: 60
-        case ICAL_HOURLY_RECURRENCE: 3600
-        case ICAL_DAILY_RECURRENCE: 86400
-        case ICAL_WEEKLY_RECURRENCE: 7 * 86400
-        default: nil
+    static func fixedStep(_ frequency: RecurrenceRule.Frequency) -> Int? {
+        switch frequency {
+        case .secondly: 1
+        case .minutely: 60
+        case .hourly: 3600
+        case .daily: 86400
+        case .weekly: 7 * 86400
+        case .monthly, .yearly, .none: nil
         }
     }
 
     /// About how long one step of a rule spans, at most, for starting early enough.
-    static func period(of rule: icalrecurrencetype) -> TimeInterval {
-        let unit = fixedStep(rule.freq) ?? (rule.freq == ICAL_MONTHLY_RECURRENCE ? 31 : 366) * 86400
-        return TimeInterval(unit) * TimeInterval(max(Int(rule.interval), 1)) + 86400
+    static func period(of rule: RecurrenceRule) -> TimeInterval {
+        let unit = fixedStep(rule.frequency) ?? (rule.frequency == .monthly ? 31 : 366) * 86400
+        return TimeInterval(unit) * TimeInterval(max(rule.interval, 1)) + 86400
     }
 
     /// A rule libical would expand wrongly, rewritten to one with the same
@@ -492,18 +464,12 @@ struct RecurrenceExpander {
     /// (`BYDAY=MO,TU;BYMONTHDAY=8,...,14`: each Monday or Tuesday on the 8th
     /// to 14th of any month); libical 3.0 expands DTSTART's month only.
     /// `BYMONTH=1,...,12` says "every month" in words libical follows.
-    static func workingAroundLibical(_ rule: icalrecurrencetype) -> icalrecurrencetype {
-        let unset = Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
-        func isSet<T>(_ list: T) -> Bool { withUnsafeBytes(of: list) { $0.load(as: Int16.self) != unset } }
-        guard rule.freq == ICAL_YEARLY_RECURRENCE, isSet(rule.by_month_day), isSet(rule.by_day),
-            !isSet(rule.by_month), !isSet(rule.by_year_day), !isSet(rule.by_week_no)
+    static func workingAroundLibical(_ rule: RecurrenceRule) -> RecurrenceRule {
+        guard rule.frequency == .yearly, rule.has(.monthDay), rule.has(.day),
+            !rule.has(.month), !rule.has(.yearDay), !rule.has(.weekNumber)
         else { return rule }
         var rewritten = rule
-        withUnsafeMutableBytes(of: &rewritten.by_month) { bytes in
-            let months = bytes.bindMemory(to: Int16.self)
-            for i in 0..<12 { months[i] = Int16(i + 1) }
-            months[12] = unset
-        }
+        rewritten.setList(.month, (1...12).map(Int16.init))
         return rewritten
     }
 

@@ -26,3 +26,40 @@ struct OwnedComponent: ~Copyable {
 
     deinit { icalcomponent_free(pointer) }
 }
+
+/// A libical component borrowed from what owns it (an `OwnedComponent`, a
+/// zone, a parent component), valid while the owner is.
+struct BorrowedComponent {
+    let pointer: OpaquePointer
+
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+
+    var kind: ComponentKind { ComponentKind(icalcomponent_isa(pointer)) }
+}
+
+/// The kinds of component the agenda tells apart.
+enum ComponentKind {
+    case event, todo, timezone, other
+
+    init(_ kind: icalcomponent_kind) {
+        switch kind {
+        case ICAL_VEVENT_COMPONENT: self = .event
+        case ICAL_VTODO_COMPONENT: self = .todo
+        case ICAL_VTIMEZONE_COMPONENT: self = .timezone
+        default: self = .other
+        }
+    }
+}
+
+extension OwnedComponent {
+    /// The component in a text of one component (NUL-ended), as libical's
+    /// parser reads it; nil when it finds none. The corresponding libical
+    /// function is `icalparser_parse_string`.
+    static func parse(_ text: [CChar]) -> OwnedComponent? {
+        guard let pointer = text.withUnsafeBufferPointer({ icalparser_parse_string($0.baseAddress!) }) else { return nil }
+        return OwnedComponent(pointer)
+    }
+
+    var borrowed: BorrowedComponent { BorrowedComponent(pointer) }
+    var kind: ComponentKind { borrowed.kind }
+}

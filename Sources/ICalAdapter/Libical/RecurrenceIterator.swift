@@ -11,16 +11,16 @@ struct RecurrenceIterator: ~Copyable {
     private let pointer: OpaquePointer
 
     /// Nil when libical cannot walk the rule from `start`.
-    init?(_ rule: icalrecurrencetype, from start: icaltimetype) {
-        guard let pointer = icalrecur_iterator_new(rule, start) else { return nil }
+    init?(_ rule: RecurrenceRule, from start: TimeValue) {
+        guard let pointer = icalrecur_iterator_new(rule.c, start.c) else { return nil }
         self.pointer = pointer
     }
 
     deinit { icalrecur_iterator_free(pointer) }
 
     /// The next instance, or a null time when there is none.
-    func next() -> icaltimetype { icalrecur_iterator_next(pointer) }
+    func next() -> TimeValue { TimeValue(icalrecur_iterator_next(pointer)) }
 
     /// Moves the walk to `start`; false when libical cannot.
-    func setStart(_ start: icaltimetype) -> Bool { icalrecur_iterator_set_start(pointer, start) != 0 }
+    func setStart(_ start: TimeValue) -> Bool { icalrecur_iterator_set_start(pointer, start.c) != 0 }
 }

@@ -1,6 +1,5 @@
 import AgendaCore
 import Foundation
-internal import CLibical
 
 /// What one framed VEVENT or VTODO yields, worked out without touching the
 /// state of the file being read, so that components can be processed on
@@ -49,7 +48,7 @@ struct ChunkProcessor: @unchecked Sendable {
     /// nil: every component is parsed.
     let prefilter: WindowPrefilter?
     /// The calendar's own zone, when it has one (`AllDayUntil`).
-    var calendarZone: OpaquePointer? = nil
+    var calendarZone: Zone? = nil
     /// Per UID, how far beyond the window its RANGE=THISANDFUTURE overrides
     /// reach (`FutureReach`): its master is expanded over that much more.
     var futureReach: [String: FutureReach] = [:]
@@ -69,26 +68,24 @@ struct ChunkProcessor: @unchecked Sendable {
             return out
         }
         guard let component = ChunkProcessor.parse(chunk, buffer, scratch: &scratch, into: &out) else { return out }
-        let isa = icalcomponent_isa(component.pointer)
-        guard isa == ICAL_VEVENT_COMPONENT || isa == ICAL_VTODO_COMPONENT else { return out }
+        guard let kind = ComponentRecord.Kind(component.kind) else { return out }
         var reader = self.reader
         reader.calendar = chunk.calendar
-        let record = reader.read(component.pointer, kind: isa == ICAL_VEVENT_COMPONENT ? .event : .reminder)
+        let record = reader.read(component.borrowed, kind: kind)
         add(record, chunk: chunk, buffer: buffer, maxRows: maxRows, to: &out)
         return out
     }
 
     /// Hands one framed component to libical.
-    /// The corresponding libical function is `icalparser_parse_string`.
     static func parse(
         _ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar], into out: inout ProcessedChunk
     ) -> OwnedComponent? {
         out.framingWarnings += ChunkText.prepare(chunk, buffer, into: &scratch, report: &out.repair)
-        guard let component = scratch.withUnsafeBufferPointer({ icalparser_parse_string($0.baseAddress!) }) else {
+        guard let component = OwnedComponent.parse(scratch) else {
             out.warnings.append(Warning(chunk.firstLine, "unreadable component", "\(chunk.name) could not be read; skipped"))
             return nil
         }
-        return OwnedComponent(component)
+        return component
     }
 
     /// Whether an event's occurrence ends two days or more before the window

@@ -1,5 +1,4 @@
 import AgendaCore
-internal import CLibical
 
 /// Everything the agenda takes from one VEVENT or VTODO, read in one pass
 /// over its properties while libical still holds the component.
@@ -21,7 +20,7 @@ struct ComponentRecord {
     var dtend: ZonedTime?
     var due: ZonedTime?
     var duration: NominalDuration?
-    var rrules: [icalrecurrencetype] = []
+    var rrules: [RecurrenceRule] = []
     var rdates: [RDate] = []
     var exdates: [ZonedTime] = []
     var recurrenceID: ZonedTime?
@@ -67,228 +66,13 @@ struct ComponentRecord {
     var isCompleted: Bool { status == "COMPLETED" || completedDate }
 }
 
-/// Reads a libical VEVENT/VTODO into a `ComponentRecord`.
-struct ComponentReader {
-    let zones: ZoneTable
-    /// The zone floating date-times are read in (the calendar's
-    /// `X-WR-TIMEZONE`), or nil to keep them floating.
-    var floatingZone: OpaquePointer? = nil
-    /// The VCALENDAR of the file the component is in (its own VTIMEZONEs hold).
-    var calendar = 0
-
-    func read(_ component: OpaquePointer, kind: ComponentRecord.Kind) -> ComponentRecord {
-        var record = ComponentRecord(kind: kind)
-        // How often each property RFC 5545 allows once was given: the first is read.
-        var seen: UInt32 = 0
-        var given: [Int: Int] = [:]  // the ones given more than once: how often
-        var property = icalcomponent_get_first_property(component, ICAL_ANY_PROPERTY)
-        while let p = property {
-            defer { property = icalcomponent_get_next_property(component, ICAL_ANY_PROPERTY) }
-            let isa = icalproperty_isa(p)
-            if let i = ComponentReader.onceIndex(isa) {
-                if seen & (1 << i) != 0 {
-                    given[i, default: 1] += 1
-                    continue
-                }
-                seen |= 1 << i
-            }
-            switch isa {
-            case ICAL_UID_PROPERTY: record.uid = text(icalproperty_get_uid(p)) ?? ""
-            case ICAL_SUMMARY_PROPERTY: record.summary = text(icalproperty_get_summary(p)) ?? ""
-            case ICAL_LOCATION_PROPERTY: record.location = text(icalproperty_get_location(p))
-            case ICAL_DESCRIPTION_PROPERTY: record.description = text(icalproperty_get_description(p))
-            case ICAL_STATUS_PROPERTY: record.status = text(icalproperty_get_value_as_string(p))?.uppercased()
-            case ICAL_TRANSP_PROPERTY:
-                switch text(icalproperty_get_value_as_string(p))?.uppercased() {
-                case "TRANSPARENT": record.transparency = .transparent
-                case "OPAQUE": record.transparency = .opaque
-                default: break
-                }
-            case ICAL_DTSTART_PROPERTY: record.dtstart = time(p, icalproperty_get_dtstart(p), "DTSTART", &record)
-            case ICAL_DTEND_PROPERTY: record.dtend = time(p, icalproperty_get_dtend(p), "DTEND", &record)
-            case ICAL_DUE_PROPERTY: record.due = time(p, icalproperty_get_due(p), "DUE", &record)
-            case ICAL_DURATION_PROPERTY: record.duration = NominalDuration(icalproperty_get_duration(p))
-            case ICAL_RRULE_PROPERTY:
-                let rule = icalproperty_get_rrule(p)
-                if rule.freq != ICAL_NO_RECURRENCE {
-                    record.rrules.append(rule)
-                } else {
-                    record.problems.append(.libical(property: "RRULE", message: "it has no FREQ; the rule is ignored", value: nil))
-                }
-            case ICAL_RDATE_PROPERTY: readRDate(p, &record)
-            case ICAL_EXDATE_PROPERTY:
-                if let t = time(p, icalproperty_get_exdate(p), "EXDATE", &record) { record.exdates.append(t) }
-            case ICAL_RECURRENCEID_PROPERTY:
-                record.recurrenceID = time(p, icalproperty_get_recurrenceid(p), "RECURRENCE-ID", &record)
-                if record.recurrenceID == nil { record.unreadableRecurrenceID = true }
-                if let range = icalproperty_get_first_parameter(p, ICAL_RANGE_PARAMETER),
-                    icalparameter_get_range(range) == ICAL_RANGE_THISANDFUTURE
-                {
-                    record.thisAndFuture = true
-                }
-            case ICAL_SEQUENCE_PROPERTY: record.sequence = Int(icalproperty_get_sequence(p))
-            case ICAL_COMPLETED_PROPERTY: record.completedDate = true
-            case ICAL_PRIORITY_PROPERTY:
-                let value = Int(icalproperty_get_priority(p))
-                record.priority = (0...9).contains(value) ? value : nil
-            case ICAL_PERCENTCOMPLETE_PROPERTY: record.percentComplete = Int(icalproperty_get_percentcomplete(p))
-            case ICAL_CATEGORIES_PROPERTY:
-                if let c = text(icalproperty_get_categories(p)) {
-                    record.categories += c.split(separator: ",").map { String($0).trimmingWhitespace() }
-                }
-            case ICAL_X_PROPERTY:
-                guard let name = icalproperty_get_x_name(p) else { break }
-                switch String(cString: name).uppercased() {
-                case ICSWriter.scopeProperty: record.scope = text(icalproperty_get_x(p))
-                case ICSWriter.calendarProperty: record.calendarName = text(icalproperty_get_x(p))
-                default: break
-                }
-            case ICAL_XLICERROR_PROPERTY:
-                let message = text(icalproperty_get_xlicerror(p)) ?? "unreadable property"
-                let name = LibicalMessages.propertyName(in: message)
-                if name == "RRULE", let value = LibicalMessages.removedValue(in: message), let mended = RuleDiagnosis.mended(value) {
-                    record.rrules.append(ParsedRule.read(mended.rule))
-                    let shown = value.count > 80 ? String(value.prefix(80)) + "…" : value
-                    record.problems.append(.libical(property: "RRULE",
-                        message: "cannot read \"\(shown)\" as written (\(mended.changes)); read as \"\(mended.rule)\"", value: value))
-                    continue
-                }
-                guard LibicalMessages.isDamage(message, property: name) else { continue }
-                record.problems.append(.libical(property: name, message: LibicalMessages.describe(message, property: name),
-                    value: LibicalMessages.removedValue(in: message)))
-                if name == "RECURRENCE-ID" { record.unreadableRecurrenceID = true }
-            default: break
-            }
-        }
-        for (i, times) in given.sorted(by: { $0.key < $1.key }) {
-            record.problems.append(.repeated(property: ComponentReader.once[i].name, times: times))
-        }
-        return record
-    }
-
-    /// The properties the agenda reads (TRANSP for busy time): damage to any
-    /// other one changes nothing the agenda lists.
-    static func readsProperty(_ name: String) -> Bool {
-        readProperties.contains(name.uppercased())
-    }
-
-    private static let readProperties: Set<String> = [
-        "UID", "SUMMARY", "LOCATION", "DESCRIPTION", "STATUS", "DTSTART", "DTEND", "DUE", "DURATION",
-        "RRULE", "EXRULE", "RDATE", "EXDATE", "RECURRENCE-ID", "SEQUENCE", "COMPLETED", "PRIORITY",
-        "PERCENT-COMPLETE", "CATEGORIES", "TRANSP",
-    ]
-
-    /// Properties RFC 5545 3.6.1 and 3.6.2 allow once in a VEVENT or VTODO, that are read here.
-    static let once: [(kind: icalproperty_kind, name: String)] = [
-        (ICAL_UID_PROPERTY, "UID"), (ICAL_SUMMARY_PROPERTY, "SUMMARY"), (ICAL_DTSTART_PROPERTY, "DTSTART"),
-        (ICAL_DTEND_PROPERTY, "DTEND"), (ICAL_DUE_PROPERTY, "DUE"), (ICAL_DURATION_PROPERTY, "DURATION"),
-        (ICAL_RECURRENCEID_PROPERTY, "RECURRENCE-ID"), (ICAL_LOCATION_PROPERTY, "LOCATION"),
-        (ICAL_DESCRIPTION_PROPERTY, "DESCRIPTION"), (ICAL_STATUS_PROPERTY, "STATUS"), (ICAL_SEQUENCE_PROPERTY, "SEQUENCE"),
-        (ICAL_PRIORITY_PROPERTY, "PRIORITY"), (ICAL_PERCENTCOMPLETE_PROPERTY, "PERCENT-COMPLETE"),
-    ]
-
-    /// The place of a property kind in `once` (a switch: it runs for every property read).
-    static func onceIndex(_ kind: icalproperty_kind) -> Int? {
+extension ComponentRecord.Kind {
+    /// The record kind of a component the agenda reads: nil for any other.
+    init?(_ kind: ComponentKind) {
         switch kind {
-        case ICAL_UID_PROPERTY: 0
-        case ICAL_SUMMARY_PROPERTY: 1
-        case ICAL_DTSTART_PROPERTY: 2
-        case ICAL_DTEND_PROPERTY: 3
-        case ICAL_DUE_PROPERTY: 4
-        case ICAL_DURATION_PROPERTY: 5
-        case ICAL_RECURRENCEID_PROPERTY: 6
-        case ICAL_LOCATION_PROPERTY: 7
-        case ICAL_DESCRIPTION_PROPERTY: 8
-        case ICAL_STATUS_PROPERTY: 9
-        case ICAL_SEQUENCE_PROPERTY: 10
-        case ICAL_PRIORITY_PROPERTY: 11
-        case ICAL_PERCENTCOMPLETE_PROPERTY: 12
-        default: nil
-        }
-    }
-
-    private func text(_ pointer: UnsafePointer<CChar>?) -> String? {
-        guard let pointer else { return nil }
-        let s = String(cString: pointer)
-        if s.isEmpty { return nil }
-        // A line break is LF: libical turns the escape `\r` (not RFC 5545's,
-        // which has only `\n`, 3.3.11) into CR, which no format can write back.
-        guard s.utf8.contains(0x0D) else { return s }
-        return s.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-    }
-
-    /// A date or date-time property value with its TZID resolved.
-    private func time(_ p: OpaquePointer, _ value: icaltimetype, _ name: String, _ record: inout ComponentRecord) -> ZonedTime? {
-        if icaltime_is_null_time(value) != 0 { return nil }
-        guard ComponentReader.isReal(value) else {
-            record.problems.append(.invalidTime(property: name, value: icalproperty_get_value_as_string(p).map { String(cString: $0) }))
-            return nil
-        }
-        var zoned = ZonedTime(local: value, zone: nil)
-        guard value.is_date == 0 else { return zoned }
-        if icaltime_is_utc(value) != 0 {
-            guard let wrZone = floatingZone else { return zoned }
-            return ComponentReader.fromUTC(value, p, wrZone: wrZone, zones: zones)
-        }
-        if let param = icalproperty_get_first_parameter(p, ICAL_TZID_PARAMETER), let tzid = icalparameter_get_tzid(param) {
-            let id = String(cString: tzid)
-            if let zone = zones.zone(for: id, calendar: calendar) {
-                zoned.zone = zone
-            } else if let guess = zones.guessed(id) {
-                zoned.zone = guess.zone
-                record.guessedZones.append((name, id, guess.iana))
-            } else {
-                record.unknownZones.append((name, id))
-            }
-        } else {
-            zoned.zone = floatingZone
-        }
-        return zoned
-    }
-
-    /// A UTC date-time in a calendar with `X-WR-TIMEZONE`, read as the
-    /// calendar's writer meant it (the x-wr-timezone project's `.in`/`.out`
-    /// pairs): the wall clock that instant shows in that zone, so that a rule
-    /// repeats on that wall clock across DST, as Google and Apple clients
-    /// list it; a single value stays the same instant. With a TZID beside
-    /// the `Z` (invalid, RFC 5545 3.3.5), the wall clock as written in the
-    /// TZID's zone, which the `.out` files keep.
-    static func fromUTC(_ value: icaltimetype, _ p: OpaquePointer, wrZone: OpaquePointer, zones: ZoneTable) -> ZonedTime {
-        var local = value
-        if let param = icalproperty_get_first_parameter(p, ICAL_TZID_PARAMETER), let tzid = icalparameter_get_tzid(param),
-            let zone = zones.zone(for: String(cString: tzid))
-        {
-            local.zone = zone
-            return ZonedTime(local: local, zone: zone)
-        }
-        local = icaltime_from_timet_with_zone(time_t(utcSeconds(value)), 0, wrZone)
-        local.zone = wrZone
-        return ZonedTime(local: local, zone: wrZone)
-    }
-
-    /// libical keeps out-of-range fields as written ("2025-13-01" becomes
-    /// month 13) and would roll them over into another date.
-    static func isReal(_ t: icaltimetype) -> Bool {
-        guard (1...9999).contains(t.year), (1...12).contains(t.month),
-            t.day >= 1, Int(t.day) <= CivilDate.daysIn(year: Int(t.year), month: Int(t.month))
-        else { return false }
-        return t.is_date != 0 || ((0...23).contains(t.hour) && (0...59).contains(t.minute) && (0...60).contains(t.second))
-    }
-
-    private func readRDate(_ p: OpaquePointer, _ record: inout ComponentRecord) {
-        let value = icalproperty_get_rdate(p)
-        let period = value.period
-        if icaltime_is_null_time(period.start) == 0 {
-            guard let start = time(p, period.start, "RDATE", &record) else { return }
-            var rdate = ComponentRecord.RDate(start: start)
-            if icaltime_is_null_time(period.end) == 0 {
-                rdate.end = time(p, period.end, "RDATE", &record)
-            } else {
-                rdate.periodDuration = NominalDuration(period.duration)
-            }
-            record.rdates.append(rdate)
-        } else if let start = time(p, value.time, "RDATE", &record) {
-            record.rdates.append(ComponentRecord.RDate(start: start))
+        case .event: self = .event
+        case .todo: self = .reminder
+        case .timezone, .other: return nil
         }
     }
 }

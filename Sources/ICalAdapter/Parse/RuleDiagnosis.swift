@@ -1,5 +1,3 @@
-internal import CLibical
-
 /// Says which part of a recurrence rule libical could not read.
 ///
 /// libical refuses a whole RRULE for one bad part and says only "Can't
@@ -64,11 +62,6 @@ enum RuleDiagnosis {
         return (rule, changes.joined(separator: ", "))
     }
 
-    /// Whether libical reads a rule. The corresponding libical function is
-    /// `icalrecurrencetype_from_string`; it returns no frequency on any error.
-    static func parses(_ rule: String) -> Bool {
-        icalerror_clear_errno()
-        defer { icalerror_clear_errno() }
-        return ParsedRule.read(rule).freq != ICAL_NO_RECURRENCE
-    }
+    /// Whether libical reads a rule.
+    static func parses(_ rule: String) -> Bool { RecurrenceRule.parses(rule) }
 }

@@ -1,6 +1,5 @@
 import AgendaCore
 import Foundation
-internal import CLibical
 
 /// `--format ics`: the listed occurrences as one iCalendar stream, each
 /// instance a VEVENT or VTODO with its UID and RECURRENCE-ID. Reading it
@@ -30,17 +29,15 @@ public struct ICSWriter {
         out.write("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ics-agenda//ics-agenda//EN\r\nCALSCALE:GREGORIAN\r\n")
         let names = Set(rows.map(\.occurrence.calendar.name))
         if names.count == 1, let name = names.first {
-            let property = icalproperty_new_x(name)
-            icalproperty_set_x_name(property, "X-WR-CALNAME")
-            out.write(serialize(property, free: icalproperty_free, icalproperty_as_ical_string_r))
+            out.write(ComponentBuilder.xPropertyText("X-WR-CALNAME", name))
         }
         let scopes = ICSWriter.scopes(of: rows.map(\.occurrence))
         for (row, scope) in zip(rows, scopes) {
             let o = row.occurrence
             guard let c = component(for: o) else { continue }
-            if let scope { addX(c.pointer, ICSWriter.scopeProperty, String(scope)) }
-            if names.count > 1 { addX(c.pointer, ICSWriter.calendarProperty, o.calendar.name) }
-            out.write(serialize(c.pointer, free: nil, icalcomponent_as_ical_string_r))
+            if let scope { c.addX(ICSWriter.scopeProperty, String(scope)) }
+            if names.count > 1 { c.addX(ICSWriter.calendarProperty, o.calendar.name) }
+            out.write(c.text)
         }
         out.write("END:VCALENDAR\r\n")
     }
@@ -70,56 +67,35 @@ public struct ICSWriter {
         }
     }
 
-    private func addX(_ c: OpaquePointer, _ name: String, _ value: String) {
-        guard let property = icalproperty_new_x(value) else { return }
-        icalproperty_set_x_name(property, name)
-        icalcomponent_add_property(c, property)
-    }
-
-    private func serialize(
-        _ thing: OpaquePointer?, free: ((OpaquePointer?) -> Void)?, _ toString: (OpaquePointer?) -> UnsafeMutablePointer<CChar>?
-    ) -> String {
-        guard let thing else { return "" }
-        defer { free?(thing) }
-        guard let text = toString(thing) else { return "" }
-        defer { icalmemory_free_buffer(text) }
-        return String(cString: text)
-    }
-
-    private func component(for o: Occurrence) -> OwnedComponent? {
+    private func component(for o: Occurrence) -> ComponentBuilder? {
         let reminder: Reminder? = { if case .reminder(let r) = o.item { return r } else { return nil } }()
-        guard let c = reminder == nil ? icalcomponent_new_vevent() : icalcomponent_new_vtodo() else { return nil }
+        guard let c = ComponentBuilder(reminder == nil ? .event : .todo) else { return nil }
         // A component without UID is written without one, so that reading it back gives null again.
-        if !o.uid.isEmpty { icalcomponent_add_property(c, icalproperty_new_uid(o.uid)) }
-        if let rid = o.recurrenceID { add(c, icalproperty_new_recurrenceid, rid) }
-        if !o.title.isEmpty { icalcomponent_add_property(c, icalproperty_new_summary(o.title)) }
-        if let start = o.start { add(c, icalproperty_new_dtstart, start) }
-        if reminder == nil, let end = o.end, end != o.start { add(c, icalproperty_new_dtend, end) }
-        if let due = o.due { add(c, icalproperty_new_due, due) }
-        if let location = o.location { icalcomponent_add_property(c, icalproperty_new_location(location)) }
-        if let description = o.description { icalcomponent_add_property(c, icalproperty_new_description(description)) }
-        if let status = o.status, let p = icalproperty_new_from_string("STATUS:\(status)") { icalcomponent_add_property(c, p) }
+        if !o.uid.isEmpty { c.add(.uid, o.uid) }
+        if let rid = o.recurrenceID { c.add(.recurrenceID, value(rid)) }
+        if !o.title.isEmpty { c.add(.summary, o.title) }
+        if let start = o.start { c.add(.dtstart, value(start)) }
+        if reminder == nil, let end = o.end, end != o.start { c.add(.dtend, value(end)) }
+        if let due = o.due { c.add(.due, value(due)) }
+        if let location = o.location { c.add(.location, location) }
+        if let description = o.description { c.add(.description, description) }
+        if let status = o.status { c.add(line: "STATUS:\(status)") }
         if case .event(let e) = o.item, e.transparency != .unspecified {
-            icalcomponent_add_property(c, icalproperty_new_transp(e.transparency == .opaque ? ICAL_TRANSP_OPAQUE : ICAL_TRANSP_TRANSPARENT))
+            c.addTransparency(opaque: e.transparency == .opaque)
         }
         if let r = reminder {
-            if let priority = r.priority { icalcomponent_add_property(c, icalproperty_new_priority(Int32(priority))) }
-            if let percent = r.percentComplete { icalcomponent_add_property(c, icalproperty_new_percentcomplete(Int32(percent))) }
-            if r.isCompleted && o.status != "COMPLETED" {
-                icalcomponent_add_property(c, icalproperty_new_completed(icaltime_from_timet_with_zone(0, 0, icaltimezone_get_utc_timezone())))
-            }
-            if !r.categories.isEmpty { icalcomponent_add_property(c, icalproperty_new_categories(r.categories.joined(separator: ","))) }
+            if let priority = r.priority { c.add(.priority, priority) }
+            if let percent = r.percentComplete { c.add(.percentComplete, percent) }
+            if r.isCompleted && o.status != "COMPLETED" { c.add(.completed, TimeValue(wallSeconds: 0, zone: .utc)) }
+            if !r.categories.isEmpty { c.add(.categories, r.categories.joined(separator: ",")) }
         }
-        return OwnedComponent(c)
+        return c
     }
 
-    /// A date, floating or zoned time as a property: dates and floating
-    /// times as they were, instants in UTC.
-    private func add(_ c: OpaquePointer, _ make: (icaltimetype) -> OpaquePointer?, _ time: AgendaTime) {
-        let t = icaltimetype(
-            wallSeconds: Int(time.wall.timeIntervalSince1970.rounded(.down)), isDate: time.kind == .date,
-            zone: time.kind == .instant ? icaltimezone_get_utc_timezone() : nil)
-        guard let p = make(t) else { return }
-        icalcomponent_add_property(c, p)
+    /// A date, floating or zoned time as a property value: dates and
+    /// floating times as they were, instants in UTC.
+    private func value(_ time: AgendaTime) -> TimeValue {
+        TimeValue(wallSeconds: Int(time.wall.timeIntervalSince1970.rounded(.down)), isDate: time.kind == .date,
+            zone: time.kind == .instant ? .utc : nil)
     }
 }

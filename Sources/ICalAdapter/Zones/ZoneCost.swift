@@ -1,5 +1,3 @@
-internal import CLibical
-
 /// Bounds what a file's VTIMEZONEs can cost before libical expands them.
 ///
 /// libical works out a zone's offset changes onset by onset, from each
@@ -40,16 +38,15 @@ struct ZoneCost {
     /// component, or a new one when something was left out: the old one is
     /// freed), and into `warnings` a warning for each thing left out.
     mutating func limit(_ component: consuming OwnedComponent, calendar: Int = 0, warnings: inout [String]) -> OwnedComponent {
-        let vtimezone = component.pointer
+        let vtimezone = component.borrowed
         var onsets = 0
-        var doomed = Set<OpaquePointer>()
-        for o in ZoneCost.observances(vtimezone) {
-            let dtstart = icalcomponent_get_dtstart(o)
+        var doomed = Set<PropertyHandle>()
+        let observances = vtimezone.observances
+        for o in observances {
+            let dtstart = o.dtstart
             onsets += 1
-            var p = icalcomponent_get_first_property(o, ICAL_RRULE_PROPERTY)
-            while let rrule = p {
-                let rule = icalproperty_get_rrule(rrule)
-                let key = "\(RuleCost.text(rule))@\(dtstart.year)-\(dtstart.month)-\(dtstart.day)T\(dtstart.hour):\(dtstart.minute):\(dtstart.second)"
+            for (rrule, rule) in o.rules {
+                let key = "\(rule.text)@\(dtstart.year)-\(dtstart.month)-\(dtstart.day)T\(dtstart.hour):\(dtstart.minute):\(dtstart.second)"
                 let verdict: Int?
                 if let known = verdicts[key] {
                     verdict = known
@@ -59,45 +56,43 @@ struct ZoneCost {
                 }
                 switch verdict {
                 case nil:
-                    warnings.append("VTIMEZONE: RRULE \(RuleCost.text(rule)) changes the offset every hour or more often, as no time zone does; the rule is ignored")
+                    warnings.append("VTIMEZONE: RRULE \(rule.text) changes the offset every hour or more often, as no time zone does; the rule is ignored")
                     doomed.insert(rrule)
                 case let n? where n > ZoneCost.onsetsPerYear:
-                    warnings.append("VTIMEZONE: RRULE \(RuleCost.text(rule)) changes the offset \(n >= ZoneCost.probe ? "at least \(ZoneCost.probe)" : "\(n)") times a year, as no time zone does; the rule is ignored")
+                    warnings.append("VTIMEZONE: RRULE \(rule.text) changes the offset \(n >= ZoneCost.probe ? "at least \(ZoneCost.probe)" : "\(n)") times a year, as no time zone does; the rule is ignored")
                     doomed.insert(rrule)
                 case let n?:
-                    let first = Int(dtstart.year)
+                    let first = dtstart.year
                     var last = ZoneCost.lastYear
-                    if icaltime_is_null_time(rule.until) == 0 { last = min(last, Int(rule.until.year)) }
+                    if !rule.until.isNull { last = min(last, rule.until.year) }
                     var count = max(n, 1) * max(last - first + 1, 1)
-                    if rule.count > 0 { count = min(count, Int(rule.count)) }
+                    if rule.count > 0 { count = min(count, rule.count) }
                     onsets += count
                 }
-                p = icalcomponent_get_next_property(o, ICAL_RRULE_PROPERTY)
             }
-            onsets += icalcomponent_count_properties(o, ICAL_RDATE_PROPERTY).asInt
+            onsets += o.rdateCount
         }
-        let tzid = icalcomponent_get_first_property(vtimezone, ICAL_TZID_PROPERTY).flatMap { icalproperty_get_tzid($0) }.map { String(cString: $0) } ?? ""
+        let tzid = vtimezone.tzid
         let chargeKey = "\(calendar)\u{0}\(tzid)"
         if let earlier = charged[chargeKey] { budget += earlier }  // replaced: its onsets are not expanded
         var dropsEveryRule = false
         if onsets > ZoneCost.onsetsPerZone {
             dropsEveryRule = true
             warnings.append("VTIMEZONE \"\(tzid)\": its rules would make about \(onsets) offset changes, more than the \(ZoneCost.onsetsPerZone) a zone may; its RRULEs and RDATEs are ignored, each STANDARD or DAYLIGHT holds from its DTSTART")
-            onsets = ZoneCost.observances(vtimezone).count
+            onsets = observances.count
         } else if onsets > budget {
             dropsEveryRule = true
             if !budgetWarned {
                 budgetWarned = true
                 warnings.append("VTIMEZONE \"\(tzid)\": the file's time zones would make more than \(ZoneCost.onsetsPerFile) offset changes together; in this zone and every later one that does not fit, RRULEs and RDATEs are ignored, each STANDARD or DAYLIGHT holds from its DTSTART")
             }
-            onsets = ZoneCost.observances(vtimezone).count
+            onsets = observances.count
         }
         budget = max(0, budget - onsets)
         charged[chargeKey] = onsets
         guard dropsEveryRule || !doomed.isEmpty else { return component }
-        let kept = ZoneCost.copy(vtimezone) { p in
-            let kind = icalproperty_isa(p)
-            return dropsEveryRule ? kind != ICAL_RRULE_PROPERTY && kind != ICAL_RDATE_PROPERTY : !doomed.contains(p)
+        let kept = vtimezone.copy { p, role in
+            dropsEveryRule ? role == .other : !doomed.contains(p)
         }
         _ = consume component  // freed once copied
         return kept
@@ -109,54 +104,20 @@ struct ZoneCost {
     /// The onsets a zone rule gives in the year from its DTSTART (at most
     /// `probe`; a rule that ends within that year counts as a real one), or nil for a rule that steps through hours, minutes or
     /// seconds or that libical could not walk in bounded time.
-    static func onsetsInAYear(_ rule: icalrecurrencetype, from dtstart: icaltimetype) -> Int? {
+    static func onsetsInAYear(_ rule: RecurrenceRule, from dtstart: TimeValue) -> Int? {
         if RecurrenceExpander.isSubDaily(rule) { return nil }
         guard case .walk(let perStep) = RuleCost.assess(rule, from: dtstart), perStep * Double(probe) < RuleCost.candidateBudget,
             let iterator = RecurrenceIterator(rule, from: dtstart)
         else { return nil }
-        let end = utcSeconds(dtstart) + 366 * 86400
+        let end = dtstart.wallSeconds + 366 * 86400
         var n = 0
         while n < probe {
             let next = iterator.next()
             // A rule that ends within its first year costs what it gave: no more than `probe`.
-            if icaltime_is_null_time(next) != 0 { return min(n, onsetsPerYear) }
-            if utcSeconds(next) >= end { break }
+            if next.isNull { return min(n, onsetsPerYear) }
+            if next.wallSeconds >= end { break }
             n += 1
         }
         return n
     }
-
-    static func observances(_ vtimezone: OpaquePointer) -> [OpaquePointer] {
-        var out: [OpaquePointer] = []
-        for kind in [ICAL_XSTANDARD_COMPONENT, ICAL_XDAYLIGHT_COMPONENT] {
-            var o = icalcomponent_get_first_component(vtimezone, kind)
-            while let observance = o {
-                out.append(observance)
-                o = icalcomponent_get_next_component(vtimezone, kind)
-            }
-        }
-        return out
-    }
-
-    /// A copy of a component with the properties (its own and its
-    /// subcomponents') that `keeps` accepts: built anew, since libical
-    /// removes a property in time that grows with the ones before it.
-    private static func copy(_ component: OpaquePointer, keeping keeps: (OpaquePointer) -> Bool) -> OwnedComponent {
-        let new = icalcomponent_new(icalcomponent_isa(component))!
-        var p = icalcomponent_get_first_property(component, ICAL_ANY_PROPERTY)
-        while let property = p {
-            if keeps(property), let clone = icalproperty_new_clone(property) { icalcomponent_add_property(new, clone) }
-            p = icalcomponent_get_next_property(component, ICAL_ANY_PROPERTY)
-        }
-        var c = icalcomponent_get_first_component(component, ICAL_ANY_COMPONENT)
-        while let sub = c {
-            icalcomponent_add_component(new, copy(sub, keeping: keeps).handOver())  // the parent takes it
-            c = icalcomponent_get_next_component(component, ICAL_ANY_COMPONENT)
-        }
-        return OwnedComponent(new)
-    }
-}
-
-private extension Int32 {
-    var asInt: Int { Int(self) }
 }

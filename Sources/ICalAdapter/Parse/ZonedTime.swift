@@ -1,24 +1,23 @@
 import AgendaCore
 import Foundation
-internal import CLibical
 
 /// A date or date-time value as libical read it, with the zone its TZID
 /// resolved to (nil for UTC, floating and date values).
 struct ZonedTime {
-    var local: icaltimetype
-    var zone: OpaquePointer?
+    var local: TimeValue
+    var zone: Zone?
 
-    var isDate: Bool { local.is_date != 0 }
-    var isUTC: Bool { icaltime_is_utc(local) != 0 }
+    var isDate: Bool { local.isDate }
+    var isUTC: Bool { local.isUTC }
     var isFloating: Bool { !isDate && !isUTC && zone == nil }
 
     /// The plain Swift value: an instant, a floating time or a date.
     var agendaTime: AgendaTime {
-        if isDate { return .date(year: Int(local.year), month: Int(local.month), day: Int(local.day)) }
-        if isUTC { return .instant(Date(timeIntervalSince1970: TimeInterval(utcSeconds(local)))) }
+        if isDate { return .date(year: local.year, month: local.month, day: local.day) }
+        if isUTC { return .instant(Date(timeIntervalSince1970: TimeInterval(local.wallSeconds))) }
         if let zone { return .instant(Date(timeIntervalSince1970: TimeInterval(ZonedTime.instantSeconds(of: local, in: zone)))) }
-        return .floating(year: Int(local.year), month: Int(local.month), day: Int(local.day),
-            hour: Int(local.hour), minute: Int(local.minute), second: Int(local.second))
+        return .floating(year: local.year, month: local.month, day: local.day,
+            hour: local.hour, minute: local.minute, second: local.second)
     }
 
     /// The instant of a wall-clock reading in `zone`, as RFC 5545 3.3.5 reads
@@ -26,14 +25,14 @@ struct ZonedTime {
     /// twice is its first occurrence, and a time that does not occur (in a
     /// gap) is read with the offset before the gap, which moves it forward.
     /// libical's `icaltime_as_timet_with_zone` picks the other way in both.
-    static func instantSeconds(of local: icaltimetype, in zone: OpaquePointer) -> Int {
+    static func instantSeconds(of local: TimeValue, in zone: Zone) -> Int {
         resolve(local, in: zone).seconds
     }
 
     /// `instantSeconds`, and whether the wall clock falls in the zone's gap
     /// (the hour the clocks skip when they go forward, which no instant shows).
-    static func resolve(_ local: icaltimetype, in zone: OpaquePointer) -> (seconds: Int, inGap: Bool) {
-        let wall = utcSeconds(local)
+    static func resolve(_ local: TimeValue, in zone: Zone) -> (seconds: Int, inGap: Bool) {
+        let wall = local.wallSeconds
         let before = offset(of: zone, atUTC: wall - 86400), after = offset(of: zone, atUTC: wall + 86400)
         if before == after { return (wall - before, false) }  // no change of offset near this day
         // Of the offsets around the change, those under which this wall clock exists.
@@ -42,7 +41,7 @@ struct ZonedTime {
     }
 
     /// The wall clock (seconds, as if UTC) an instant shows in `zone`.
-    static func wallSeconds(ofInstant instant: Int, in zone: OpaquePointer) -> Int {
+    static func wallSeconds(ofInstant instant: Int, in zone: Zone) -> Int {
         instant + offset(of: zone, atUTC: instant)
     }
 
@@ -53,12 +52,10 @@ struct ZonedTime {
     /// so do yearly zone rules, whereas libical would expand the zone's rules
     /// year by year up to it (about a second for the year 4050, found by the
     /// fuzzer in a file with mistyped years).
-    /// The corresponding libical function is `icaltimezone_get_utc_offset_of_utc_time`.
-    private static func offset(of zone: OpaquePointer, atUTC instant: Int) -> Int {
+    private static func offset(of zone: Zone, atUTC instant: Int) -> Int {
         var seconds = instant
         if seconds >= ZonedTime.farFuture { seconds -= ((seconds - ZonedTime.farFuture) / ZonedTime.gregorianCycle + 1) * ZonedTime.gregorianCycle }
-        var t = icaltimetype(wallSeconds: seconds, zone: ZoneTable.utc)
-        return Int(icaltimezone_get_utc_offset_of_utc_time(zone, &t, nil))
+        return zone.utcOffset(atUTC: seconds)
     }
 
     /// 2400-01-01T00:00:00Z, and 400 Gregorian years (146,097 days), in seconds.
@@ -69,10 +66,7 @@ struct ZonedTime {
     /// stays 09:00 across a DST change).
     func addingDays(_ days: Int) -> ZonedTime {
         var moved = local
-        let date = CivilDate(year: Int(local.year), month: Int(local.month), day: Int(local.day)).adding(days: days)
-        moved.year = Int32(date.year)
-        moved.month = Int32(date.month)
-        moved.day = Int32(date.day)
+        moved.setDate(local.civilDate.adding(days: days))
         return ZonedTime(local: moved, zone: zone)
     }
 
@@ -84,7 +78,7 @@ struct ZonedTime {
     func read(inZoneOf other: ZonedTime) -> ZonedTime {
         guard isFloating, !other.isDate, !other.isFloating else { return self }
         var moved = self
-        if other.isUTC { moved.local.zone = other.local.zone } else { moved.zone = other.zone }
+        if other.isUTC { moved.local.zoneMark = other.local.zoneMark } else { moved.zone = other.zone }
         return moved
     }
 
@@ -98,70 +92,34 @@ struct ZonedTime {
     func matching(series anchor: ZonedTime) -> ZonedTime {
         if anchor.isDate && !isDate {
             var day = local
-            (day.is_date, day.hour, day.minute, day.second, day.zone) = (1, 0, 0, 0, nil)
+            (day.isDate, day.hour, day.minute, day.second, day.zoneMark) = (true, 0, 0, 0, nil)
             return ZonedTime(local: day, zone: nil)
         }
         if isDate || anchor.isDate { return self }
         if isFloating { return read(inZoneOf: anchor) }
         guard anchor.isFloating else { return self }
         var wall = local
-        wall.zone = nil
+        wall.zoneMark = nil
         return ZonedTime(local: wall, zone: nil)
     }
 
     /// What `matching(series:)` needs of a series' first instance (date or
     /// not, UTC or not, its zone), kept small: the loader holds one a series.
     struct Shape {
-        let zone: OpaquePointer?
-        let marker: OpaquePointer?
+        let zone: Zone?
+        let marker: Zone?
         let isDate: Bool
 
         /// A value of this shape (its date is of no account).
         var asAnchor: ZonedTime {
-            var t = icaltimetype()
-            (t.year, t.month, t.day, t.is_date, t.zone) = (2000, 1, 1, isDate ? 1 : 0, marker)
+            var t = TimeValue(wallSeconds: 946_684_800, isDate: isDate)  // 2000-01-01
+            t.zoneMark = marker
             return ZonedTime(local: t, zone: zone)
         }
     }
 
-    var shape: Shape { Shape(zone: zone, marker: local.zone, isDate: isDate) }
+    var shape: Shape { Shape(zone: zone, marker: local.zoneMark, isDate: isDate) }
 
     /// The local calendar date of the value, as written.
-    var civilDate: CivilDate { CivilDate(year: Int(local.year), month: Int(local.month), day: Int(local.day)) }
-}
-
-/// Seconds since the epoch of a UTC wall-clock reading.
-func utcSeconds(_ t: icaltimetype) -> Int {
-    let days = CivilDate(year: Int(t.year), month: Int(t.month), day: Int(t.day)).daysSinceEpoch
-    return days * 86400 + Int(t.hour) * 3600 + Int(t.minute) * 60 + Int(t.second)
-}
-
-/// An iCalendar DURATION split the way RFC 5545 3.3.6 counts it: days and
-/// weeks are nominal (calendar days), hours, minutes and seconds exact.
-struct NominalDuration {
-    var days: Int
-    var seconds: Int
-
-    init(_ d: icaldurationtype) {
-        let sign = d.is_neg != 0 ? -1 : 1
-        days = sign * (Int(d.weeks) * 7 + Int(d.days))
-        seconds = sign * (Int(d.hours) * 3600 + Int(d.minutes) * 60 + Int(d.seconds))
-    }
-}
-
-extension icaltimetype {
-    /// The reading `seconds` after 1970-01-01T00:00 (a wall clock, or UTC
-    /// with `zone` UTC), as a date when `isDate` (its time of day dropped).
-    init(wallSeconds seconds: Int, isDate: Bool = false, zone: OpaquePointer? = nil) {
-        self.init()
-        let date = CivilDate(daysSinceEpoch: Int((Double(seconds) / 86400).rounded(.down)))
-        let secondOfDay = seconds - date.daysSinceEpoch * 86400
-        (year, month, day) = (Int32(date.year), Int32(date.month), Int32(date.day))
-        if isDate {
-            is_date = 1
-        } else {
-            (hour, minute, second) = (Int32(secondOfDay / 3600), Int32(secondOfDay / 60 % 60), Int32(secondOfDay % 60))
-        }
-        self.zone = zone
-    }
+    var civilDate: CivilDate { local.civilDate }
 }

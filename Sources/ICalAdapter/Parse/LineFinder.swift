@@ -1,0 +1,105 @@
+import AgendaCore
+import Foundation
+
+/// Finds properties inside a framed component, for warnings: their line
+/// numbers and values as written. The component's lines are indexed once,
+/// when the first warning asks, so that a component with ten thousand bad
+/// values costs ten thousand lookups, not ten thousand passes over it; each
+/// lookup by value takes the next line with that value, so that every
+/// warning names its own line.
+final class LineFinder {
+    private let chunk: ComponentSplitter.Chunk
+    private let buffer: UnsafeBufferPointer<UInt8>
+    private var byName: [String: [(line: Int, value: String)]]? = nil
+    /// Per property and value (as `value` cuts it), the entries of `byName`, and how many were taken.
+    private var byValue: [String: (entries: [Int], taken: Int)] = [:]
+
+    init(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) {
+        self.chunk = chunk
+        self.buffer = buffer
+    }
+
+    /// - Parameter value: when given, the line of that value (a line whose
+    ///   value starts with it, or lists it, when none is exactly it; the
+    ///   first line of the property otherwise).
+    func find(_ property: String, value wanted: String? = nil) -> (line: Int, value: String)? {
+        let name = property.uppercased()
+        if byName == nil { index() }
+        guard let entries = byName?[name], let first = entries.first else { return nil }
+        guard let wanted else { return first }
+        let key = name + "\u{0}" + LineFinder.cut(wanted)
+        // The value, one item of a list, or the start of a value the line's end cut short (folded).
+        for key in [key, name + "\u{1}" + wanted, name + "\u{2}" + String(wanted.prefix(LineFinder.prefixLength))] {
+            if var slot = byValue[key] {
+                let e = slot.entries[min(slot.taken, slot.entries.count - 1)]
+                slot.taken += 1
+                byValue[key] = slot
+                return entries[e]
+            }
+        }
+        for e in entries {
+            let v = e.value.hasSuffix("…") ? String(e.value.dropLast()) : e.value
+            if wanted.hasPrefix(v) || v.split(separator: ",").contains(where: { $0 == wanted }) { return e }
+        }
+        return first
+    }
+
+    /// The `occurrence`-th line (from 0) of a property.
+    func find(_ property: String, occurrence: Int) -> (line: Int, value: String)? {
+        if byName == nil { index() }
+        guard let entries = byName?[property.uppercased()], occurrence < entries.count else { return nil }
+        return entries[occurrence]
+    }
+
+    /// How much of a value's start finds a folded line.
+    static let prefixLength = 40
+
+    /// The text as `value(at:)` shows it: at most 80 characters.
+    private static func cut(_ text: String) -> String { text.count > 80 ? String(text.prefix(80)) + "…" : text }
+
+    /// One pass over the component: every line that is not a fold.
+    private func index() {
+        var names: [String: [(line: Int, value: String)]] = [:]
+        var line = chunk.firstLine
+        var i = chunk.range.lowerBound
+        let end = chunk.range.upperBound
+        while i < end {
+            let lineEnd = ComponentSplitter.lineFeed(in: buffer, from: i, before: end)
+            if buffer[i] != 0x20 && buffer[i] != 0x09 {
+                var j = i
+                while j < lineEnd, buffer[j] != 0x3A, buffer[j] != 0x3B, j - i < 64 { j += 1 }
+                if j < lineEnd, buffer[j] == 0x3A || buffer[j] == 0x3B {
+                    let name = String(decoding: UnsafeBufferPointer(rebasing: buffer[i..<j]), as: UTF8.self).uppercased()
+                    let value = LineFinder.value(at: i, until: end, buffer)
+                    let entry = names[name, default: []].count
+                    byValue[name + "\u{0}" + value, default: ([], 0)].entries.append(entry)
+                    if value.contains(",") {
+                        for item in value.split(separator: ",") { byValue[name + "\u{1}" + item, default: ([], 0)].entries.append(entry) }
+                    }
+                    if value.count >= LineFinder.prefixLength {
+                        byValue[name + "\u{2}" + String(value.prefix(LineFinder.prefixLength)), default: ([], 0)].entries.append(entry)
+                    }
+                    names[name, default: []].append((line, value))
+                }
+            }
+            line += 1
+            i = lineEnd + 1
+        }
+        byName = names
+    }
+
+    /// The text after the first unquoted colon of the line starting at `start`.
+    private static func value(at start: Int, until end: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> String {
+        var i = start
+        var quoted = false
+        while i < end && buffer[i] != 0x0A && !(buffer[i] == 0x3A && !quoted) {
+            if buffer[i] == 0x22 { quoted.toggle() }
+            i += 1
+        }
+        var stop = i
+        while stop < end && buffer[stop] != 0x0A && buffer[stop] != 0x0D { stop += 1 }
+        let from = min(i + 1, stop)
+        let text = TextRepair.string(UnsafeBufferPointer(rebasing: buffer[from..<stop]))  // no control characters in a warning
+        return text.count > 80 ? String(text.prefix(80)) + "…" : text
+    }
+}

@@ -1,0 +1,453 @@
+import AgendaCore
+import Foundation
+
+/// The state of reading one file.
+struct LoadRun {
+    let window: AgendaWindow
+    let calendar: CalendarInfo
+    let path: String
+    let zones = ZoneTable()
+    /// What the file's VTIMEZONEs may cost libical together.
+    var zoneCost = ZoneCost()
+    var diagnostics: [Diagnostic] = []
+    /// Components without RECURRENCE-ID, and the UIDs of masters and overrides, per kind, for the counts.
+    var masterCount: [ComponentRecord.Kind: Int] = [:]
+    var overrideUIDs: [ComponentRecord.Kind: Set<String>] = [:]
+    /// The UIDs of masters that are counted but list nothing (an event
+    /// without DTSTART); the others are the keys of `seriesIndex`.
+    var unlistedMasterUIDs: [ComponentRecord.Kind: Set<String>] = [:]
+    /// Occurrences of masters, and beside each the original start an
+    /// override would replace it by (`noKey` when none can): two plain
+    /// arrays, not an array of tuples, since there can be hundreds of thousands.
+    var masters: [Occurrence] = []
+    var masterKeys: [Int64] = []
+    static let noKey = Int64.min
+    /// Overrides, matched to their masters' instances once every master is read.
+    var overrides: [Override] = []
+    /// Per kind and UID, the series (master) kept so far: an index into
+    /// `series`. Small on purpose: one entry per component of the file.
+    var seriesIndex: [ComponentRecord.Kind: [String: Int32]] = [:]
+    var series: [Series] = []
+    /// The override kept so far for each kind, UID and RECURRENCE-ID, and
+    /// the components superseded (numbered in the order they were read).
+    var revisions: [Revision.Key: Revision] = [:]
+    var superseded = Set<Int>()
+    /// The one-off events skipped far from the window whose UID nothing listed has.
+    var skippedRevisions = SkippedRevisions()
+    var componentNumber = 0
+    /// Per UID shared by items that are not revisions of one another, the
+    /// identities listed (`Revision.areDistinct`).
+    var sharedUIDs: [String: Set<Int>] = [:]
+    /// The components listed beside a UID's series that way, to be replaced
+    /// with it by a newer revision.
+    var sharedExtras: [String: [Revision]] = [:]
+    /// Where the components listed beside another of their UID start, for
+    /// the warning, given once the file is read (a newer revision may still
+    /// replace them all).
+    var sharedUIDLines: [String: [Int]] = [:]
+    /// The places in `masters` of revisions a newer one replaced.
+    var droppedRanges: [Range<Int>] = []
+    private var scratch: [CChar] = []
+    /// NUL bytes dropped and lines read as Windows-1252, for one warning each.
+    private var textRepair = TextRepair.Report()
+    var release: ((Range<Int>) -> Void)?
+    var threads: Int?
+    /// What is left of the file's budget (`CalendarLoader.rowsPerFile`).
+    var rowBudget = CalendarLoader.rowsPerFile
+    var readsEveryComponent = false
+    /// Whether the prefilter may skip a rule that starts after the window (`WindowPrefilter.skipsRules`).
+    var skipsRules = false
+
+    init(window: AgendaWindow, calendar: CalendarInfo, path: String) {
+        self.window = window
+        self.calendar = calendar
+        self.path = path
+    }
+
+    /// - Parameter wrTimezone: the calendar's `X-WR-TIMEZONE`: when it names
+    ///   a known zone, floating date-times are read in it (as Google and Apple
+    ///   clients do); UTC and zoned values and dates are left as they are.
+    /// - Parameter stretch: the bytes the chunks were framed from (all of
+    ///   `buffer` when nil): their pages are given back as they are passed.
+    mutating func read(
+        _ chunks: inout [ComponentSplitter.Chunk], from buffer: UnsafeBufferPointer<UInt8>, stretch: Range<Int>? = nil, wrTimezone: String? = nil
+    ) {
+        // Zones first: a VTIMEZONE may follow the events that use it.
+        for chunk in chunks where chunk.name == "VTIMEZONE" && !zonesRead.contains(chunk.range.lowerBound) {
+            define(zone: chunk, buffer)
+        }
+        // In place: a stretch may hold tens of thousands of chunks.
+        chunks.removeAll { $0.name != "VEVENT" && $0.name != "VTODO" }
+        let items = chunks
+        let reader = ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap { zones.zone(for: $0) })
+        var processor = ChunkProcessor(
+            rowBudget: rowBudget,
+            window: window, calendar: calendar, zones: zones,
+            reader: reader,
+            prefilter: readsEveryComponent ? nil : WindowPrefilter(window: window, skipsRules: skipsRules),
+            futureReach: skipsRules ? [:] : FutureReach.scan(items, buffer, reader: reader))
+        processor.calendarZone = zones.soleDefinition ?? wrTimezone.flatMap { zones.zone(for: $0) }
+        // Framing touched every page; from here on pages are read in order,
+        // and each stretch is given back once passed.
+        let framed = stretch ?? 0..<buffer.count
+        var released = framed.lowerBound
+        let releaseStep = 1 << 20
+        release?(framed)
+        // Components are processed in batches, on every core for a large
+        // file, and applied in file order: the result does not depend on
+        // how many threads there were.
+        let workers =
+            if let threads { max(1, threads) } else if items.count >= LoadRun.parallelFrom {
+                max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+            } else { 1 }
+        // libical sets up its UTC zone and zone list on first use, partly
+        // without a lock: do that here, before any worker runs.
+        _ = Zone.utc
+        let windowDays = Int((window.end.timeIntervalSince(window.start) / 86400).rounded(.up))
+        let firstRows = min(RecurrenceExpander.maxInstances, max(windowDays + 1, 1))
+        let batches = BatchReader(items: items, buffer: buffer, processor: processor, firstRows: firstRows)
+        // Several shares a worker (BatchReader.process); one buffer each.
+        let workerScratch = ScratchBuffers(count: workers > 1 ? workers * LoadRun.sharesPerWorker : 1)
+        // With more than one worker, the workers read the next batch while
+        // this thread applies one in file order: applying (counts,
+        // revisions, copying rows) is the part that cannot be shared out.
+        let ahead = DispatchQueue(label: "ics-agenda.read-ahead")
+        let mainScratch = ScratchBuffers(count: 1, first: scratch)
+        // Two batches' results, used in turn: each is a few hundred kilobytes,
+        // which a new allocation would fault in afresh for every batch.
+        var current = BatchResults(count: LoadRun.batchSize)
+        var spare = BatchResults(count: LoadRun.batchSize)
+        var start = 0
+        batches.read(batchAt: 0, into: current, scratch: workerScratch)
+        while start < items.count {
+            let end = batches.end(of: start)
+            let group = DispatchGroup()
+            let readsAhead = end < items.count && workers > 1
+            if readsAhead { ahead.async(group: group) { [spare] in batches.read(batchAt: end, into: spare, scratch: workerScratch) } }
+            // Every series may list one row a day; one that reaches that is
+            // read again, alone and in file order, with more out of the
+            // file's budget, which then pays for what it really listed.
+            for i in 0..<(end - start) where current.items[i].reachedRowLimit && rowBudget > 0 {
+                batches.process(start, [(i, firstRows + min(RecurrenceExpander.maxInstances - firstRows, rowBudget))], into: current, scratch: mainScratch)
+                rowBudget = max(0, rowBudget - max(0, current.items[i].rowsListed - firstRows))
+            }
+            for i in 0..<(end - start) {
+                apply(current.items[i])
+                current.items[i] = ProcessedChunk()
+            }
+            group.wait()
+            if let release, end < items.count, items[end].range.lowerBound - released > releaseStep {
+                release(released..<items[end].range.lowerBound)
+                released = items[end].range.lowerBound
+            }
+            if readsAhead {
+                swap(&current, &spare)
+            } else if end < items.count {
+                batches.read(batchAt: end, into: current, scratch: workerScratch)
+            }
+            start = end
+        }
+        if released < framed.upperBound { release?(released..<framed.upperBound) }
+        scratch = mainScratch.buffers[0]
+    }
+
+    /// Reads a VTIMEZONE into the file's zones.
+    mutating func define(zone chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) {
+        guard let component = parse(chunk, buffer), component.kind == .timezone else { return }
+        var warnings: [String] = []
+        let limited = zoneCost.limit(component, calendar: chunk.calendar, warnings: &warnings)
+        for warning in warnings { warn(Warning(chunk.firstLine, warning)) }
+        if zones.define(vtimezone: limited, calendar: chunk.calendar) == .noTZID {
+            warn(Warning(chunk.firstLine, "VTIMEZONE without TZID", "VTIMEZONE without TZID; ignored"))
+        }
+    }
+
+    /// The VTIMEZONEs of a large input read before its first stretch (where they start).
+    var zonesRead = Set<Int>()
+
+    /// Components read together, before they are applied in file order.
+    static let batchSize = 1024
+    /// How many shares of a batch each worker takes on average: a worker
+    /// that is done with its share takes the next, and a batch ends when
+    /// its last share does.
+    static let sharesPerWorker = 8
+    /// Below this many components one thread is quicker than starting more.
+    static let parallelFrom = 512
+
+    private mutating func parse(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) -> OwnedComponent? {
+        var prepared = ProcessedChunk()
+        let component = ChunkProcessor.parse(chunk, buffer, scratch: &scratch, into: &prepared)
+        takeWarnings(of: prepared)
+        return component
+    }
+
+    /// The warnings of a component in the order a serial read gives them:
+    /// framing, then text repairs (once a file: `textRepair`), then the rest.
+    private mutating func takeWarnings(of processed: ProcessedChunk) {
+        for w in processed.framingWarnings { warn(w) }
+        for w in textRepair.absorb(processed.repair) { warn(w) }
+        for note in processed.repair.notes { warn(Warning(note.line, "\(note.property): \(note.message)")) }
+        for w in processed.warnings { warn(w) }
+    }
+
+    /// Takes one processed component into the file's state, in file order:
+    /// its warnings, its count, whether it is the revision of its UID to keep,
+    /// and then what it lists.
+    mutating func apply(_ processed: ProcessedChunk) {
+        takeWarnings(of: processed)
+        if let counted = processed.counted {
+            if counted.isOverride {
+                overrideUIDs[counted.kind, default: []].insert(counted.uid)
+            } else {
+                masterCount[counted.kind, default: 0] += 1
+                if processed.revision == nil { unlistedMasterUIDs[counted.kind, default: []].insert(counted.uid) }
+            }
+        }
+        guard let candidate = processed.revision else { return }
+        let component = componentNumber
+        componentNumber += 1
+        // Where its masters will go if it is kept, to drop them should a newer revision come.
+        let listing = masters.count..<(masters.count + processed.masters.count)
+        var slot: Int32? = nil
+        guard supersedes(candidate, component, listing: listing, line: processed.line, series: &slot) else { return }
+        if let o = processed.override {
+            overrides.append(Override(occurrence: o.occurrence, uid: o.uid, recurrenceID: o.recurrenceID,
+                thisAndFuture: o.thisAndFuture, component: component, kind: candidate.kind, series: processed.overrideSeries))
+        }
+        if let anchor = processed.seriesAnchor, let slot {
+            series[Int(slot)].anchor = anchor.anchor.shape
+        }
+        if !processed.masters.isEmpty {
+            masters += processed.masters
+            masterKeys += processed.masterKeys
+        }
+        if let cut = processed.cutWarning { warn(cut) }
+    }
+
+    /// An instance after a RANGE=THISANDFUTURE override, as the latest such
+    /// override before it changed it (RFC 5545 3.2.13, 3.8.4.4): moved by as
+    /// much as the override moved its own instance, with the override's
+    /// length and properties. The move is read on the wall clock of the
+    /// series' `zone`, as its instances are made (3.3.10): a meeting moved
+    /// from 09:00 to 10:00 three days later is at 10:00 after a change of
+    /// offset too. nil when no such override precedes it, or when the
+    /// override's times are of another kind than the series' (nothing to
+    /// move by).
+    static func changed(_ instance: Occurrence, by future: [(recurrenceID: AgendaTime, occurrence: Occurrence)], zone: Zone? = nil) -> Occurrence? {
+        guard let original = instance.recurrenceID,
+            let latest = future.last(where: { $0.recurrenceID.kind == original.kind && $0.recurrenceID.wall < original.wall })
+        else { return nil }
+        let o = latest.occurrence
+        guard let anchor = o.start ?? o.due, anchor.kind == original.kind else { return nil }
+        var newAnchor = original.wall + anchor.wall.timeIntervalSince(latest.recurrenceID.wall)
+        if original.kind == .instant, let zone, zone != .utc {
+            func wall(_ t: AgendaTime) -> Int { ZonedTime.wallSeconds(ofInstant: Int(t.wall.timeIntervalSince1970), in: zone) }
+            let moved = wall(original) + wall(anchor) - wall(latest.recurrenceID)
+            newAnchor = Date(timeIntervalSince1970: TimeInterval(ZonedTime.instantSeconds(of: TimeValue(wallSeconds: moved), in: zone)))
+        }
+        func moved(_ t: AgendaTime?) -> AgendaTime? {
+            t.map { AgendaTime(kind: $0.kind, wall: newAnchor + $0.wall.timeIntervalSince(anchor.wall)) }
+        }
+        return Occurrence(item: o.item, start: moved(o.start), end: moved(o.end), due: moved(o.due), recurrenceID: original)
+    }
+
+    /// The zone of the first instance of the series of `uid`, if zoned.
+    private func zone(ofSeries uid: String) -> Zone? {
+        for kind in [ComponentRecord.Kind.event, .reminder] {
+            if let index = seriesIndex[kind]?[uid], let shape = series[Int(index)].anchor { return shape.zone }
+        }
+        return nil
+    }
+
+    /// Whether `record` is the revision of its UID (and RECURRENCE-ID) to
+    /// show so far; the one it replaces, or itself, is marked superseded.
+    /// RFC 5545 3.8.4.7: a UID names one component (with RECURRENCE-ID, one
+    /// instance); 3.8.7.4 and RFC 5546 2.1.4: the higher SEQUENCE is the newer.
+    /// On a tie the later component wins when either recurs (an export that
+    /// appended an edited series without counting up); two one-off
+    /// components keep the first, as the reference oracle does.
+    /// - Parameter slot: set to the place in `series` of a master's UID.
+    /// - Parameter line: where the component starts, for a warning.
+    private mutating func supersedes(_ record: Revision.Candidate, _ component: Int, listing: Range<Int>, line: Int, series slot: inout Int32?) -> Bool {
+        guard !record.uid.isEmpty else { return true }
+        let new = Revision(component: component, sequence: record.sequence, recurs: record.recurs, masters: listing, identity: record.identity)
+        let old: Revision
+        if record.recurrenceKey == nil {
+            if record.skipped && seriesIndex[record.kind]?[record.uid] == nil {
+                // Remembered by a fingerprint only: a file may hold millions of old events.
+                if skippedRevisions.record(SkippedRevisions.fingerprint(record.uid), sequence: record.sequence, recurs: record.recurs) {
+                    masterCount[record.kind, default: 0] -= 1  // one item, not two
+                }
+                return true
+            }
+            // Found, or added, with one hash of the UID: a file may have a hundred thousand.
+            let fresh = Int32(series.count)
+            let index = LoadRun.value(of: &seriesIndex[record.kind, default: [:]][record.uid, default: fresh])
+            slot = index
+            guard index != fresh else {
+                // An earlier revision may have been skipped, far from the window.
+                if skippedRevisions.count > 0, record.kind == .event,
+                    let earlier = skippedRevisions.revision(SkippedRevisions.fingerprint(record.uid))
+                {
+                    masterCount[record.kind, default: 0] -= 1  // one item, not two
+                    let old = Revision(component: -1, sequence: earlier.sequence, recurs: earlier.recurs, masters: 0..<0)
+                    guard Revision.isNewer(new, than: old) else {
+                        series.append(Series(revision: old))
+                        superseded.insert(component)
+                        return false
+                    }
+                }
+                series.append(Series(revision: new))
+                return true
+            }
+            old = series[Int(index)].revision
+            if Revision.areDistinct(new, old) {
+                // Not two revisions of one item but two items (a conference
+                // feed that gives every talk one UID): both are listed, each
+                // once however often it is written.
+                var listed = sharedUIDs[record.uid] ?? Set(old.identity.map { [$0] } ?? [])
+                if let identity = new.identity, !listed.insert(identity).inserted {
+                    superseded.insert(component)
+                    masterCount[record.kind, default: 0] -= 1
+                    return false
+                }
+                sharedUIDs[record.uid] = listed
+                sharedExtras[record.uid, default: []].append(new)
+                if old.identity != nil { sharedUIDLines[record.uid, default: []].append(line) }
+                return true
+            }
+            masterCount[record.kind, default: 0] -= 1  // one item, not two
+            if Revision.isNewer(new, than: old) {
+                series[Int(index)] = Series(revision: new)
+                // The items listed beside the one replaced share its
+                // SEQUENCE: a newer revision of the UID replaces them all,
+                // whatever order they came in.
+                for extra in sharedExtras.removeValue(forKey: record.uid) ?? [] {
+                    superseded.insert(extra.component)
+                    if !extra.masters.isEmpty { droppedRanges.append(extra.masters) }
+                    masterCount[record.kind, default: 0] -= 1
+                }
+                sharedUIDs[record.uid] = nil
+                sharedUIDLines[record.uid] = nil
+            }
+        } else {
+            let key = Revision.Key(kind: record.kind, uid: record.uid, recurrence: record.recurrenceKey)
+            guard let existing = revisions[key] else {
+                revisions[key] = new
+                return true
+            }
+            old = existing
+            if Revision.isNewer(new, than: old) { revisions[key] = new }
+        }
+        let newer = Revision.isNewer(new, than: old)
+        superseded.insert(newer ? old.component : new.component)
+        if newer && !old.masters.isEmpty { droppedRanges.append(old.masters) }
+        return newer
+    }
+
+    /// The value a dictionary's default subscript gives an inout access
+    /// (inserting the default when the key is new).
+    private static func value(of slot: inout Int32) -> Int32 { slot }
+
+    mutating func warn(_ warning: Warning) {
+        guard diagnostics.count < LoadRun.maxDiagnostics else {
+            unwrittenDiagnostics += 1
+            return
+        }
+        diagnostics.append(Diagnostic(path: path, line: warning.line, message: warning.message, kind: warning.kind,
+            changesAgenda: warning.changesAgenda))
+    }
+
+    mutating func warn(_ line: Int, _ message: String) {
+        warn(Warning(line, message))
+    }
+
+    /// The warnings one file may give: an endless stream of damaged
+    /// components would otherwise fill memory with them. The rest are counted.
+    static let maxDiagnostics = 10_000
+    var unwrittenDiagnostics = 0
+
+    /// The file's occurrences: overrides, then the masters' instances less
+    /// those an override replaces or a newer revision dropped. Instances are
+    /// found through their series' place in `masters`, not by hashing the
+    /// UID of each of hundreds of thousands of them.
+    mutating func finish() -> LoadedCalendar {
+        for (uid, lines) in sharedUIDLines {
+            for line in lines {
+                warn(Warning(line, "shared UID",
+                    "UID \"\(uid)\" is shared by components that cannot be revisions of one another (none recurs, the same SEQUENCE, another DTSTART or SUMMARY); each is listed"))
+            }
+        }
+        let overrides = self.overrides.filter { !superseded.contains($0.component) }
+        var diagnostics = self.diagnostics
+        var dropped = [Bool](repeating: false, count: masters.count)
+        for range in droppedRanges { for i in range { dropped[i] = true } }
+        // RANGE=THISANDFUTURE overrides by UID, in the order of their RECURRENCE-IDs.
+        var futures: [String: [(recurrenceID: AgendaTime, occurrence: Occurrence)]] = [:]
+        for o in overrides {
+            let anchor = seriesIndex[o.kind]?[o.uid].flatMap { series[Int($0)].anchor }
+            let rid = anchor.map { o.recurrenceID.matching(series: $0.asAnchor) } ?? o.recurrenceID
+            // An override replaces the instance of that start in the series of its UID, of either kind.
+            if !o.uid.isEmpty {
+                let key = rid.agendaTime.matchKey
+                for kind in [ComponentRecord.Kind.event, .reminder] {
+                    guard let index = seriesIndex[kind]?[o.uid] else { continue }
+                    for i in series[Int(index)].revision.masters where masterKeys[i] == key { dropped[i] = true }
+                }
+            }
+            if o.thisAndFuture && !o.uid.isEmpty { futures[o.uid, default: []].append((rid.agendaTime, o.occurrence)) }
+        }
+        for uid in futures.keys { futures[uid]!.sort { $0.recurrenceID.wall < $1.recurrenceID.wall } }
+        var occurrences: [Occurrence] = []
+        occurrences.reserveCapacity(masters.count + overrides.count)
+        for o in overrides {
+            // RECURRENCE-ID names an instance of a series this file lacks, and
+            // RRULE makes the component a series itself (RFC 5545 3.8.4.4 and
+            // 3.8.5.3): with no master to change, its own recurrence set is
+            // what it describes (KCalendarCore lists it so). Said once.
+            if let series = o.series, !o.uid.isEmpty, seriesIndex[.event]?[o.uid] == nil, seriesIndex[.reminder]?[o.uid] == nil {
+                occurrences += series.occurrences
+                diagnostics.append(Diagnostic(path: path, line: series.line,
+                    message: "RECURRENCE-ID and RRULE or RDATE in one component, and no component without RECURRENCE-ID for UID \"\(o.uid)\": its own recurrence set is listed"))
+            } else {
+                occurrences.append(o.occurrence)
+            }
+        }
+        for (index, occurrence) in masters.enumerated() where !dropped[index] {
+            if !futures.isEmpty, let future = futures[occurrence.uid], let changed = LoadRun.changed(occurrence, by: future, zone: zone(ofSeries: occurrence.uid)) {
+                occurrences.append(changed)
+                continue
+            }
+            occurrences.append(occurrence)
+        }
+        func count(_ kind: ComponentRecord.Kind) -> Int {
+            // Overrides are few, masters may be a hundred thousand: no set is built.
+            let listed = seriesIndex[kind, default: [:]], unlisted = unlistedMasterUIDs[kind, default: []]
+            let orphans = overrideUIDs[kind, default: []].reduce(0) {
+                let skipped = kind == .event && skippedRevisions.revision(SkippedRevisions.fingerprint($1)) != nil
+                return $0 + (listed[$1] == nil && !unlisted.contains($1) && !skipped ? 1 : 0)
+            }
+            return masterCount[kind, default: 0] + orphans
+        }
+        var told = diagnostics
+        if unwrittenDiagnostics > 0 {
+            told.append(Diagnostic(path: path, line: nil,
+                message: "\(unwrittenDiagnostics) more warning\(unwrittenDiagnostics == 1 ? "" : "s") not shown (at most \(LoadRun.maxDiagnostics) a file)"))
+        }
+        // In the order of the file (zones are read first, a cut file is found last).
+        let ordered = told.enumerated().sorted { ($0.element.line ?? Int.max, $0.offset) < ($1.element.line ?? Int.max, $1.offset) }.map(\.element)
+        return LoadedCalendar(calendar: calendar, occurrences: occurrences, eventCount: count(.event),
+            reminderCount: count(.reminder), diagnostics: ordered)
+    }
+}
+
+/// The master kept for one UID, and the shape of its first instance: an
+/// override's RECURRENCE-ID is read in that kind to find the instance it names.
+struct Series {
+    var revision: Revision
+    var anchor: ZonedTime.Shape?
+
+    init(revision: Revision) {
+        self.revision = revision
+    }
+}
