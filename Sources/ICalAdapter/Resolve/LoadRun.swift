@@ -32,8 +32,12 @@ struct LoadRun {
     /// the components superseded (numbered in the order they were read).
     var revisions: [Revision.Key: Revision] = [:]
     var superseded = Set<Int>()
-    /// The one-off events skipped far from the window whose UID nothing listed has.
-    var skippedRevisions = SkippedRevisions()
+    /// Per kind, the masters that list nothing whose UID nothing listed has:
+    /// one-off events the prefilter skipped far from the window, and series
+    /// with no instance in it. Remembered by a fingerprint and SEQUENCE
+    /// only, so that a file of millions of series costs little more than
+    /// its rows; a full `Series` is kept for those that list something.
+    var quietRevisions: [ComponentRecord.Kind: SkippedRevisions] = [:]
     var componentNumber = 0
     /// Per UID shared by items that are not revisions of one another, the
     /// identities listed (`Revision.areDistinct`).
@@ -273,9 +277,15 @@ struct LoadRun {
         let new = Revision(component: component, sequence: record.sequence, recurs: record.recurs, masters: listing, identity: record.identity)
         let old: Revision
         if record.recurrenceKey == nil {
-            if record.skipped && seriesIndex[record.kind]?[record.uid] == nil {
+            // A master with nothing in the window, read or not: only which
+            // revision is newest matters, and a one-off one is distinct from
+            // any other of its UID (`Revision.areDistinct`), as the prefilter
+            // leaves those it skips, whichever of them it could read.
+            if (record.skipped || listing.isEmpty) && seriesIndex[record.kind]?[record.uid] == nil {
                 // Remembered by a fingerprint only: a file may hold millions of old events.
-                if skippedRevisions.record(SkippedRevisions.fingerprint(record.uid), sequence: record.sequence, recurs: record.recurs) {
+                if quietRevisions[record.kind, default: SkippedRevisions()].record(
+                    SkippedRevisions.fingerprint(record.uid), sequence: record.sequence, recurs: record.recurs)
+                {
                     masterCount[record.kind, default: 0] -= 1  // one item, not two
                 }
                 return true
@@ -286,11 +296,16 @@ struct LoadRun {
             slot = index
             guard index != fresh else {
                 // An earlier revision may have been skipped, far from the window.
-                if skippedRevisions.count > 0, record.kind == .event,
-                    let earlier = skippedRevisions.revision(SkippedRevisions.fingerprint(record.uid))
+                if let quiet = quietRevisions[record.kind], quiet.count > 0,
+                    let earlier = quiet.revision(SkippedRevisions.fingerprint(record.uid))
                 {
-                    masterCount[record.kind, default: 0] -= 1  // one item, not two
                     let old = Revision(component: -1, sequence: earlier.sequence, recurs: earlier.recurs, masters: 0..<0)
+                    if Revision.areDistinct(new, old) {
+                        // Two items (a conference feed's talks under one UID), one far from the window.
+                        series.append(Series(revision: new))
+                        return true
+                    }
+                    masterCount[record.kind, default: 0] -= 1  // one item, not two
                     guard Revision.isNewer(new, than: old) else {
                         series.append(Series(revision: old))
                         superseded.insert(component)
@@ -343,6 +358,11 @@ struct LoadRun {
         superseded.insert(newer ? old.component : new.component)
         if newer && !old.masters.isEmpty { droppedRanges.append(old.masters) }
         return newer
+    }
+
+    /// Whether a master of `uid` that lists nothing was read (`quietRevisions`).
+    private func isQuiet(_ uid: String, _ kind: ComponentRecord.Kind) -> Bool {
+        quietRevisions[kind].map { $0.count > 0 && $0.revision(SkippedRevisions.fingerprint(uid)) != nil } ?? false
     }
 
     /// The value a dictionary's default subscript gives an inout access
@@ -405,7 +425,9 @@ struct LoadRun {
             // RRULE makes the component a series itself (RFC 5545 3.8.4.4 and
             // 3.8.5.3): with no master to change, its own recurrence set is
             // what it describes (KCalendarCore lists it so). Said once.
-            if let series = o.series, !o.uid.isEmpty, seriesIndex[.event]?[o.uid] == nil, seriesIndex[.reminder]?[o.uid] == nil {
+            if let series = o.series, !o.uid.isEmpty, seriesIndex[.event]?[o.uid] == nil, seriesIndex[.reminder]?[o.uid] == nil,
+                !isQuiet(o.uid, .event), !isQuiet(o.uid, .reminder)
+            {
                 occurrences += series.occurrences
                 diagnostics.append(Diagnostic(path: path, line: series.line,
                     message: "RECURRENCE-ID and RRULE or RDATE in one component, and no component without RECURRENCE-ID for UID \"\(o.uid)\": its own recurrence set is listed"))
@@ -424,7 +446,7 @@ struct LoadRun {
             // Overrides are few, masters may be a hundred thousand: no set is built.
             let listed = seriesIndex[kind, default: [:]], unlisted = unlistedMasterUIDs[kind, default: []]
             let orphans = overrideUIDs[kind, default: []].reduce(0) {
-                let skipped = kind == .event && skippedRevisions.revision(SkippedRevisions.fingerprint($1)) != nil
+                let skipped = isQuiet($1, kind)
                 return $0 + (listed[$1] == nil && !unlisted.contains($1) && !skipped ? 1 : 0)
             }
             return masterCount[kind, default: 0] + orphans
