@@ -398,7 +398,10 @@ struct LoadRun {
                     "UID \"\(uid)\" is shared by components that cannot be revisions of one another (none recurs, the same SEQUENCE, another DTSTART or SUMMARY); each is listed"))
             }
         }
-        let overrides = self.overrides.filter { !superseded.contains($0.component) }
+        // Filtered in place: a copy would hold every override twice.
+        var overrides = self.overrides
+        self.overrides = []
+        overrides.removeAll { superseded.contains($0.component) }
         var diagnostics = self.diagnostics
         var dropped = [Bool](repeating: false, count: masters.count)
         for range in droppedRanges { for i in range { dropped[i] = true } }
