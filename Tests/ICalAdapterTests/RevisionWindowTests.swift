@@ -73,4 +73,47 @@ import Testing
             + RevisionWindowTests.component(uid: "talk", .nearOneOff, sequence: 0, title: "This year")
         #expect(try load(body).occurrences.map(\.title) == ["This year"])
     }
+
+    /// An override far from the window (kept only as the instance it
+    /// replaces) replaces it as one near it does, and its revisions weigh
+    /// against those near it by SEQUENCE.
+    @Test func overridesFarFromTheWindowReplaceTheirInstances() throws {
+        func override(_ rid: String, to start: String, sequence: Int, _ title: String) -> String {
+            """
+            BEGIN:VEVENT
+            UID:weekly
+            SEQUENCE:\(sequence)
+            RECURRENCE-ID;TZID=Europe/Berlin:\(rid)
+            DTSTART;TZID=Europe/Berlin:\(start)
+            DURATION:PT1H
+            SUMMARY:\(title)
+            END:VEVENT
+
+            """
+        }
+        let body = """
+            BEGIN:VEVENT
+            UID:weekly
+            DTSTART;TZID=Europe/Berlin:20250203T100000
+            DURATION:PT1H
+            RRULE:FREQ=WEEKLY;COUNT=10
+            SUMMARY:Weekly
+            END:VEVENT
+
+            """
+            + override("20250310T100000", to: "20230601T100000", sequence: 0, "moved two years back")
+            + override("20250317T100000", to: "20230701T100000", sequence: 1, "moved back, the newer")
+            + override("20250317T100000", to: "20250318T100000", sequence: 0, "moved a day on, the older")
+            + override("20250324T100000", to: "20230801T100000", sequence: 0, "moved back, the older")
+            + override("20250324T100000", to: "20250325T100000", sequence: 1, "moved a day on, the newer")
+            + override("20250331T100000", to: "20250330T100000", sequence: 0, "moved a day back, the first")
+            + override("20250331T100000", to: "20230901T100000", sequence: 0, "moved back, a second of the same SEQUENCE")
+        let wide = AgendaWindow.days(900, from: CivilDate(iso: "2023-01-01")!, clock: berlinClock)
+        let inMarch = RevisionWindowTests.march2025(try load(body, window: march))
+        #expect(inMarch == [
+            "2025-03-03T10:00:00+01:00 Weekly", "2025-03-25T10:00:00+01:00 moved a day on, the newer",
+            "2025-03-30T10:00:00+02:00 moved a day back, the first",
+        ])
+        #expect(inMarch == RevisionWindowTests.march2025(try load(body, window: wide)))
+    }
 }

@@ -18,6 +18,10 @@ struct ProcessedChunk {
     var revision: Revision.Candidate?
     /// What it adds, if it is the revision kept.
     var override: (occurrence: Occurrence, uid: String, recurrenceID: ZonedTime, thisAndFuture: Bool)?
+    /// An override of an event that is far from the window and changes
+    /// only its own instance: it lists nothing, and is kept as the instance
+    /// it replaces (`LoadRun.FarOverride`), not as an occurrence.
+    var overrideIsFar = false
     /// An override that also has RRULE or RDATE: its own series, listed
     /// instead of it when the file has no master for its UID (`LoadRun.finish`).
     var overrideSeries: (occurrences: [Occurrence], line: Int)?
@@ -206,6 +210,8 @@ struct ChunkProcessor: @unchecked Sendable {
             let occurrence = timing.anchor.map { timing.occurrence(item, at: $0, recurrenceID: rid.agendaTime) }
                 ?? Occurrence(item: item, start: nil, end: nil, recurrenceID: rid.agendaTime)
             out.override = (occurrence, record.matchUID, rid, record.thisAndFuture)
+            out.overrideIsFar = record.kind == .event && !record.thisAndFuture && !record.isRecurring
+                && futureReach[record.uid] == nil && isFarFromWindow(occurrence)
             if record.isRecurring, let anchor = timing.anchor {
                 var series = ProcessedChunk()
                 expand(record, item: item, timing: timing, anchor: anchor, chunk: chunk, buffer: buffer, maxRows: maxRows, to: &series)

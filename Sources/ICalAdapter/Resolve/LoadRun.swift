@@ -24,6 +24,13 @@ struct LoadRun {
     static let noKey = Int64.min
     /// Overrides, matched to their masters' instances once every master is read.
     var overrides: [Override] = []
+    /// Overrides far from the window (`ProcessedChunk.overrideIsFar`): the
+    /// instance each replaces, its UID's revisions and its UID, kept by
+    /// fingerprints, so that a file of millions of old overrides costs
+    /// about 90 bytes each, not the occurrence each would be.
+    var farOverrides: [FarOverride] = []
+    var farOverrideRevisions: [ComponentRecord.Kind: SkippedRevisions] = [:]
+    var farOverrideUIDs: [ComponentRecord.Kind: Set<UInt64>] = [:]
     /// Per kind and UID, the series (master) kept so far: an index into
     /// `series`. Small on purpose: one entry per component of the file.
     var seriesIndex: [ComponentRecord.Kind: [String: Int32]] = [:]
@@ -200,7 +207,9 @@ struct LoadRun {
     mutating func apply(_ processed: ProcessedChunk) {
         takeWarnings(of: processed)
         if let counted = processed.counted {
-            if counted.isOverride {
+            if counted.isOverride && processed.overrideIsFar {
+                farOverrideUIDs[counted.kind, default: []].insert(SkippedRevisions.fingerprint(counted.uid))
+            } else if counted.isOverride {
                 overrideUIDs[counted.kind, default: []].insert(counted.uid)
             } else {
                 masterCount[counted.kind, default: 0] += 1
@@ -213,6 +222,14 @@ struct LoadRun {
         // Where its masters will go if it is kept, to drop them should a newer revision come.
         let listing = masters.count..<(masters.count + processed.masters.count)
         var slot: Int32? = nil
+        if processed.overrideIsFar, let o = processed.override {
+            // Whichever of its revisions is kept replaces this instance.
+            if !o.uid.isEmpty {
+                farOverrides.append(FarOverride(uid: SkippedRevisions.fingerprint(o.uid), kind: candidate.kind, recurrenceID: o.recurrenceID))
+            }
+            _ = supersedes(candidate, component, listing: listing, line: processed.line, series: &slot, far: true)
+            return
+        }
         guard supersedes(candidate, component, listing: listing, line: processed.line, series: &slot) else { return }
         if let o = processed.override {
             overrides.append(Override(occurrence: o.occurrence, uid: o.uid, recurrenceID: o.recurrenceID,
@@ -272,7 +289,11 @@ struct LoadRun {
     /// components keep the first, as the reference oracle does.
     /// - Parameter slot: set to the place in `series` of a master's UID.
     /// - Parameter line: where the component starts, for a warning.
-    private mutating func supersedes(_ record: Revision.Candidate, _ component: Int, listing: Range<Int>, line: Int, series slot: inout Int32?) -> Bool {
+    /// - Parameter far: an override far from the window, whose revision is
+    ///   remembered by a fingerprint (`farOverrideRevisions`).
+    private mutating func supersedes(
+        _ record: Revision.Candidate, _ component: Int, listing: Range<Int>, line: Int, series slot: inout Int32?, far: Bool = false
+    ) -> Bool {
         guard !record.uid.isEmpty else { return true }
         let new = Revision(component: component, sequence: record.sequence, recurs: record.recurs, masters: listing, identity: record.identity)
         let old: Revision
@@ -347,12 +368,35 @@ struct LoadRun {
             }
         } else {
             let key = Revision.Key(kind: record.kind, uid: record.uid, recurrence: record.recurrenceKey)
+            let farKey = SkippedRevisions.fingerprint(record.uid + "\u{0}" + (record.recurrenceKey ?? ""))
+            func rememberFar() {
+                farOverrideRevisions[record.kind, default: SkippedRevisions()].record(farKey, sequence: record.sequence, recurs: record.recurs)
+            }
             guard let existing = revisions[key] else {
-                revisions[key] = new
+                if let earlier = farOverrideRevisions[record.kind]?.revision(farKey) {
+                    // An earlier revision far from the window: the newer of the two is kept.
+                    if far {
+                        rememberFar()
+                        return true
+                    }
+                    let old = Revision(component: -1, sequence: earlier.sequence, recurs: earlier.recurs, masters: 0..<0)
+                    guard Revision.isNewer(new, than: old) else {
+                        superseded.insert(component)
+                        return false
+                    }
+                }
+                if far { rememberFar() } else { revisions[key] = new }
                 return true
             }
             old = existing
-            if Revision.isNewer(new, than: old) { revisions[key] = new }
+            if Revision.isNewer(new, than: old) {
+                if far {
+                    revisions[key] = nil
+                    rememberFar()
+                } else {
+                    revisions[key] = new
+                }
+            }
         }
         let newer = Revision.isNewer(new, than: old)
         superseded.insert(newer ? old.component : new.component)
@@ -420,6 +464,22 @@ struct LoadRun {
             }
             if o.thisAndFuture && !o.uid.isEmpty { futures[o.uid, default: []].append((rid.agendaTime, o.occurrence)) }
         }
+        // Overrides far from the window replace their instances the same way,
+        // found by the fingerprint of their UID among the series listed.
+        if !farOverrides.isEmpty {
+            let listed = seriesIndex.mapValues { index in
+                Dictionary(index.map { (SkippedRevisions.fingerprint($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+            }
+            for o in farOverrides {
+                guard listed[.event]?[o.uid] != nil || listed[.reminder]?[o.uid] != nil else { continue }
+                let anchor = listed[o.kind]?[o.uid].flatMap { series[Int($0)].anchor }
+                let key = (anchor.map { o.recurrenceID.matching(series: $0.asAnchor) } ?? o.recurrenceID).agendaTime.matchKey
+                for kind in [ComponentRecord.Kind.event, .reminder] {
+                    guard let index = listed[kind]?[o.uid] else { continue }
+                    for i in series[Int(index)].revision.masters where masterKeys[i] == key { dropped[i] = true }
+                }
+            }
+        }
         for uid in futures.keys { futures[uid]!.sort { $0.recurrenceID.wall < $1.recurrenceID.wall } }
         var occurrences: [Occurrence] = []
         occurrences.reserveCapacity(masters.count + overrides.count)
@@ -452,7 +512,15 @@ struct LoadRun {
                 let skipped = isQuiet($1, kind)
                 return $0 + (listed[$1] == nil && !unlisted.contains($1) && !skipped ? 1 : 0)
             }
-            return masterCount[kind, default: 0] + orphans
+            // UIDs only overrides far from the window have, by fingerprint.
+            var farOrphans = 0
+            if let far = farOverrideUIDs[kind], !far.isEmpty {
+                let known = Set(overrideUIDs[kind, default: []].map(SkippedRevisions.fingerprint))
+                    .union(listed.keys.map(SkippedRevisions.fingerprint)).union(unlisted.map(SkippedRevisions.fingerprint))
+                let quiet = quietRevisions[kind]
+                farOrphans = far.reduce(0) { $0 + (known.contains($1) || quiet?.revision($1) != nil ? 0 : 1) }
+            }
+            return masterCount[kind, default: 0] + orphans + farOrphans
         }
         var told = diagnostics
         if unwrittenDiagnostics > 0 {
@@ -464,6 +532,14 @@ struct LoadRun {
         return LoadedCalendar(calendar: calendar, occurrences: occurrences, eventCount: count(.event),
             reminderCount: count(.reminder), diagnostics: ordered)
     }
+}
+
+/// An override far from the window: the instance it replaces.
+struct FarOverride {
+    /// `SkippedRevisions.fingerprint` of its UID.
+    let uid: UInt64
+    let kind: ComponentRecord.Kind
+    let recurrenceID: ZonedTime
 }
 
 /// The master kept for one UID, and the shape of its first instance: an
