@@ -349,7 +349,9 @@ struct LoadRun {
                 }
                 sharedUIDs[record.uid] = listed
                 sharedExtras[record.uid, default: []].append(new)
-                if old.identity != nil { sharedUIDLines[record.uid, default: []].append(line) }
+                // Told when both are listed (one far from the window changes nothing listed),
+                // so that the warning does not depend on the window.
+                if old.identity != nil && !listing.isEmpty { sharedUIDLines[record.uid, default: []].append(line) }
                 return true
             }
             masterCount[record.kind, default: 0] -= 1  // one item, not two
