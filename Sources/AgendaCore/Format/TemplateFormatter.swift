@@ -62,11 +62,12 @@ public struct TemplateFormatter {
     public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
         for section in sections {
             for row in section.rows where row.isFirstListed {
+                let occurrence = section.occurrences[row]
                 var line = ""
                 for piece in pieces {
                     switch piece {
                     case .text(let t): line += t
-                    case .field(let name): line += TemplateFormatter.escaped(value(name, row))
+                    case .field(let name): line += TemplateFormatter.escaped(value(name, row, occurrence))
                     }
                 }
                 out.write(line + "\n")
@@ -81,8 +82,7 @@ public struct TemplateFormatter {
         return PrintableText.escaped(value).replacingOccurrences(of: "\t", with: "\\t")
     }
 
-    func value(_ name: String, _ row: AgendaRow) -> String {
-        let o = row.occurrence
+    func value(_ name: String, _ row: AgendaRow, _ o: Occurrence) -> String {
         let reminder: Reminder? = { if case .reminder(let r) = o.item { return r } else { return nil } }()
         switch name {
         case "title": return o.title

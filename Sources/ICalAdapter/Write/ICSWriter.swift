@@ -24,19 +24,18 @@ public struct ICSWriter {
     static let calendarProperty = "X-ICS-AGENDA-CALENDAR"
 
     public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
-        let rows = sections.flatMap { $0.rows.filter(\.isFirstListed) }
+        let listed = sections.flatMap { section in section.rows.filter(\.isFirstListed).map { section.occurrences[$0] } }
         // An empty agenda prints nothing at all, in every format (cron mails nothing).
-        guard !rows.isEmpty else { return }
+        guard !listed.isEmpty else { return }
         out.write("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ics-agenda//ics-agenda//EN\r\nCALSCALE:GREGORIAN\r\n")
-        let names = Set(rows.map(\.occurrence.calendar.name))
+        let names = Set(listed.map(\.calendar.name))
         if names.count == 1, let name = names.first {
             let property = icalproperty_new_x(name)
             icalproperty_set_x_name(property, "X-WR-CALNAME")
             out.write(serialize(property, free: icalproperty_free, icalproperty_as_ical_string_r))
         }
-        let scopes = ICSWriter.scopes(of: rows.map(\.occurrence))
-        for (row, scope) in zip(rows, scopes) {
-            let o = row.occurrence
+        let scopes = ICSWriter.scopes(of: listed)
+        for (o, scope) in zip(listed, scopes) {
             guard let c = component(for: o) else { continue }
             if let scope { addX(c.pointer, ICSWriter.scopeProperty, String(scope)) }
             if names.count > 1 { addX(c.pointer, ICSWriter.calendarProperty, o.calendar.name) }
