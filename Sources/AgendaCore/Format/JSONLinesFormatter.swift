@@ -67,9 +67,7 @@ public struct JSONLinesFormatter: Sendable {
     /// `overlaps`; the times are written here, straight into the buffer.
     func write(_ row: AgendaRow, _ o: Occurrence, to buffer: LineBuffer, fields: inout ItemFields, overlaps: Overlaps, extra: [UInt8] = []) {
         let item = fields.index(of: row.item, o)
-        let isReminder = o.isReminder
-        let start = isReminder ? (o.start ?? o.due) : o.start
-        let end = isReminder ? (o.due ?? o.start) : o.end
+        let start = o.shownStart, end = o.shownEnd
         let overlapping = row.overlap >= 0
         let overlapLength = overlapping ? overlaps.uidRanks(of: row, into: &fields.overlapRanks) : 2
         // Room for the item's parts, four quoted times, a day, the keys and the overlaps.
@@ -175,24 +173,33 @@ struct ItemFields {
         if index[item] >= 0 { return Int(index[item]) }
         let number = (bounds.count - 1) / 4
         index[item] = Int32(number)
-        let reminder: Reminder?
-        if case .reminder(let r) = occurrence.item { reminder = r } else { reminder = nil }
+        let common = occurrence.item.common
+        let kind: StaticString
+        let reminder: Reminder?  // what only reminders have: completion, priority
+        switch occurrence.item {
+        case .event:
+            kind = "\"event\""
+            reminder = nil
+        case .reminder(let r):
+            kind = "\"reminder\""
+            reminder = r
+        }
         func key(_ k: StaticString) {
             bytes.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
         }
         func text(_ s: String?) { JSONText.append(s, to: &bytes) }
-        key("{\"kind\":"); key(reminder == nil ? "\"event\"" : "\"reminder\"")
-        key(",\"uid\":"); text(occurrence.uid.isEmpty ? nil : occurrence.uid)  // no UID: null, as the contract says
+        key("{\"kind\":"); key(kind)
+        key(",\"uid\":"); text(common.uid.isEmpty ? nil : common.uid)  // no UID: null, as the contract says
         key(",\"recurrence_id\":")
         bounds.append(bytes.count)
-        key(",\"title\":"); text(occurrence.title)
+        key(",\"title\":"); text(common.title)
         key(",\"start\":")
         bounds.append(bytes.count)
-        key(",\"location\":"); text(occurrence.location)
-        key(",\"description\":"); text(occurrence.description)
-        key(",\"status\":"); text(occurrence.status)
-        key(",\"calendar\":"); text(occurrence.calendar.name)
-        key(",\"source\":"); text(occurrence.calendar.source)
+        key(",\"location\":"); text(common.location)
+        key(",\"description\":"); text(common.description)
+        key(",\"status\":"); text(common.status)
+        key(",\"calendar\":"); text(common.calendar.name)
+        key(",\"source\":"); text(common.calendar.source)
         key(",\"due\":")
         bounds.append(bytes.count)
         key(",\"completed\":"); key(reminder.map { $0.isCompleted ? "true" : "false" } ?? "null")

@@ -47,7 +47,9 @@ public struct RowWording {
     static func title(_ row: AgendaRow, _ occurrence: Occurrence, overdueNote: String?, words: RowWords) -> Title {
         let text = occurrence.title.isEmpty ? words.noTitle : RowWording.singleLine(occurrence.title)
         var title = Title(text: text)
-        if case .reminder(let reminder) = occurrence.item {
+        switch occurrence.item {
+        case .event: break
+        case .reminder(let reminder):
             title.checkbox = reminder.isCompleted ? "[x] " : "[ ] "
             if let marks = RowWording.priorityMarks(reminder.priority) { title.marks.append(marks) }
             if let percent = reminder.percentComplete, (1...99).contains(percent), !reminder.isCompleted {

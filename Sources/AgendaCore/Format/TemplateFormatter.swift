@@ -83,11 +83,15 @@ public struct TemplateFormatter {
     }
 
     func value(_ name: String, _ row: AgendaRow, _ o: Occurrence) -> String {
-        let reminder: Reminder? = { if case .reminder(let r) = o.item { return r } else { return nil } }()
+        let reminder: Reminder?  // what only reminders have: completion, priority
+        switch o.item {
+        case .event: reminder = nil
+        case .reminder(let r): reminder = r
+        }
         switch name {
         case "title": return o.title
-        case "start": return (reminder == nil ? o.start : o.start ?? o.due).map(iso.string) ?? ""
-        case "end": return (reminder == nil ? o.end : o.due ?? o.start).map(iso.string) ?? ""
+        case "start": return o.shownStart.map(iso.string) ?? ""
+        case "end": return o.shownEnd.map(iso.string) ?? ""
         case "date": return row.day.map(wording.formats.mediumDate) ?? ""
         case "day": return row.day?.iso ?? ""
         case "time": return wording.timeLabel(row)
@@ -98,7 +102,7 @@ public struct TemplateFormatter {
         case "uid": return o.uid
         case "recurrence_id": return o.recurrenceID.map(iso.string) ?? ""
         case "status": return o.status ?? ""
-        case "kind": return reminder == nil ? "event" : "reminder"
+        case "kind": return o.kind.rawValue
         case "all_day": return o.isAllDay ? "true" : "false"
         case "due": return o.due.map(iso.string) ?? ""
         case "priority": return reminder?.priority.map(String.init) ?? ""

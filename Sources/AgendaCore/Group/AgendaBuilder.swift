@@ -113,12 +113,13 @@ public struct AgendaBuilder: Sendable {
                         items.append(occurrence)
                     }
                 }
-                if occurrence.isReminder {
+                switch occurrence.kind {
+                case .event:
+                    placeEvent(occurrence, source, item: number, clock: clock, into: &placed.rows)
+                case .reminder:
                     if let row = placeReminder(occurrence, source, item: number, clock: clock) {
                         if row.day == nil { placed.undated.append(row) } else { placed.rows.append(row) }
                     }
-                } else {
-                    placeEvent(occurrence, source, item: number, clock: clock, into: &placed.rows)
                 }
             }
         }
@@ -290,7 +291,7 @@ public struct AgendaBuilder: Sendable {
         // Day, rank and time in one comparison; strings only on ties.
         if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
         if occurrences[a].title != occurrences[b].title { return occurrences[a].title < occurrences[b].title }
-        if occurrences[a].isReminder != occurrences[b].isReminder { return !occurrences[a].isReminder }
+        if occurrences[a].kind != occurrences[b].kind { return occurrences[a].kind.agendaRank < occurrences[b].kind.agendaRank }
         let ac = occurrences[a].calendar, bc = occurrences[b].calendar
         if ac.name != bc.name { return ac.name < bc.name }
         if ac.path != bc.path { return ac.path < bc.path }

@@ -73,7 +73,7 @@ enum ItemRanks {
     /// What `agendaOrder` compares of an item, in its order.
     fileprivate struct SortFields: Sendable {
         let title: String
-        let isReminder: Bool
+        let kindRank: Int
         let calendarName: String
         let calendarPath: String
         let uid: String
@@ -86,7 +86,7 @@ enum ItemRanks {
 
         init(_ occurrence: Occurrence) {
             title = occurrence.title
-            isReminder = occurrence.isReminder
+            kindRank = occurrence.kind.agendaRank
             calendarName = occurrence.calendar.name
             calendarPath = occurrence.calendar.path
             uid = occurrence.uid
@@ -107,10 +107,20 @@ enum ItemRanks {
         static func precedes(_ a: UnsafePointer<SortFields>, _ b: UnsafePointer<SortFields>) -> Bool {
             if let pa = a.pointee.titlePrefix, let pb = b.pointee.titlePrefix, pa != pb { return pa < pb }
             if a.pointee.title != b.pointee.title { return a.pointee.title < b.pointee.title }
-            if a.pointee.isReminder != b.pointee.isReminder { return !a.pointee.isReminder }
+            if a.pointee.kindRank != b.pointee.kindRank { return a.pointee.kindRank < b.pointee.kindRank }
             if a.pointee.calendarName != b.pointee.calendarName { return a.pointee.calendarName < b.pointee.calendarName }
             if a.pointee.calendarPath != b.pointee.calendarPath { return a.pointee.calendarPath < b.pointee.calendarPath }
             return a.pointee.uid < b.pointee.uid
+        }
+    }
+}
+
+extension Occurrence.Kind {
+    /// Where the kind goes among items that tie on title: events first.
+    var agendaRank: Int {
+        switch self {
+        case .event: 0
+        case .reminder: 1
         }
     }
 }
