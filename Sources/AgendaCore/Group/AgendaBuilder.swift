@@ -127,9 +127,9 @@ public struct AgendaBuilder: Sendable {
         return placed
     }
 
-    /// Rows in agenda order, rows that tie keeping their order (a stable
-    /// sort). Indices are sorted, not rows: a row is several words, so
-    /// moving it costs more than comparing day keys.
+    /// Rows in agenda order (`AgendaOrder`), rows that tie keeping their
+    /// order (a stable sort). Indices are sorted, not rows: a row is
+    /// several words, so moving it costs more than comparing day keys.
     static func sorted(_ rows: [AgendaRow], ranks table: ItemTable, occurrences: AgendaOccurrences) -> [AgendaRow] {
         guard rows.count > 1 else { return rows }
         let keys = rows.map(\.sortKey)
@@ -139,13 +139,10 @@ public struct AgendaBuilder: Sendable {
             keys.withUnsafeBufferPointer { keys in
                 ranks.withUnsafeBufferPointer { ranks in
                     order.sort { a, b in
-                        let ka = keys[Int(a)], kb = keys[Int(b)]
-                        if ka != kb { return ka < kb }
-                        let ra = ranks[Int(a)], rb = ranks[Int(b)]
-                        if ra != rb { return ra < rb }
-                        if sameItemOrder(rows[Int(a)], rows[Int(b)], occurrences) { return true }
-                        if sameItemOrder(rows[Int(b)], rows[Int(a)], occurrences) { return false }
-                        return a < b
+                        let a = Int(a), b = Int(b)
+                        return AgendaOrder.precedes(keys[a], ranks[a], keys[b], ranks[b]) {
+                            AgendaOrder.sameItem(rows[a], rows[b], occurrences)
+                        } ?? (a < b)
                     }
                 }
             }
@@ -153,21 +150,11 @@ public struct AgendaBuilder: Sendable {
         return rows.withUnsafeBufferPointer { rows in order.map { rows[Int($0)] } }
     }
 
-    /// `agendaOrder` for rows of ranked items (`ItemRanks`): the same order,
-    /// strings compared once per item instead of once per comparison.
+    /// Whether `a` goes before `b` (`AgendaOrder`); false when they tie.
     static func precedes(_ a: AgendaRow, _ b: AgendaRow, ranks table: ItemTable, occurrences: AgendaOccurrences) -> Bool {
-        if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
-        let ra = table.ranks[Int(a.item)], rb = table.ranks[Int(b.item)]
-        if ra != rb { return ra < rb }
-        return sameItemOrder(a, b, occurrences)
-    }
-
-    /// The end of `agendaOrder`, for rows whose items tie (rare: a series
-    /// listed twice on one day and time, or copies of one item).
-    static func sameItemOrder(_ a: AgendaRow, _ b: AgendaRow, _ occurrences: AgendaOccurrences) -> Bool {
-        let at = occurrences[a].start?.wall ?? .distantPast, bt = occurrences[b].start?.wall ?? .distantPast
-        if at != bt { return at < bt }
-        return a.dayIndex < b.dayIndex
+        AgendaOrder.precedes(a.sortKey, table.ranks[Int(a.item)], b.sortKey, table.ranks[Int(b.item)]) {
+            AgendaOrder.sameItem(a, b, occurrences)
+        } ?? false
     }
 
     /// Two sorted lists as one, the first list's row first on ties.
@@ -284,20 +271,6 @@ public struct AgendaBuilder: Sendable {
     }
 
     func dayNumber(_ wall: Date) -> Int { Int((wall.timeIntervalSince1970 / 86400).rounded(.down)) }
-
-    /// Day, then all-day rows, then start time, then title; the rest only
-    /// makes the order total so that output is deterministic.
-    public static func agendaOrder(_ a: AgendaRow, _ b: AgendaRow, in occurrences: AgendaOccurrences) -> Bool {
-        // Day, rank and time in one comparison; strings only on ties.
-        if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
-        if occurrences[a].title != occurrences[b].title { return occurrences[a].title < occurrences[b].title }
-        if occurrences[a].kind != occurrences[b].kind { return occurrences[a].kind.agendaRank < occurrences[b].kind.agendaRank }
-        let ac = occurrences[a].calendar, bc = occurrences[b].calendar
-        if ac.name != bc.name { return ac.name < bc.name }
-        if ac.path != bc.path { return ac.path < bc.path }
-        if occurrences[a].uid != occurrences[b].uid { return occurrences[a].uid < occurrences[b].uid }
-        return sameItemOrder(a, b, occurrences)
-    }
 }
 
 /// One thread's rows: dated ones and undated reminders.
