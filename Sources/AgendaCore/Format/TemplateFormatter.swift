@@ -14,49 +14,18 @@ public struct TemplateFormatter {
         ("completed", "reminder: true or false"),
     ]
 
-    public struct Invalid: Error, CustomStringConvertible {
-        public let message: String
-        public var description: String { message }
-    }
-
-    enum Piece {
-        case text(String)
-        case field(String)
-    }
-
-    let pieces: [Piece]
+    let template: Template
     let wording: RowWording
     let iso: ISOTime
 
-    public init(template: String, formats: LocaleFormats) throws {
+    public init(template: Template, formats: LocaleFormats) {
+        self.template = template
         wording = RowWording(formats: formats)
         iso = ISOTime(clock: formats.clock)
-        var pieces: [Piece] = []
-        var text = ""
-        var chars = Array(template)[...]
-        let known = Set(TemplateFormatter.placeholders.map(\.name))
-        while let c = chars.popFirst() {
-            if c == "{" && chars.first == "{" || c == "}" && chars.first == "}" {
-                chars.removeFirst()
-                text.append(c)
-            } else if c == "\\" && (chars.first == "t" || chars.first == "n") {
-                text.append(chars.removeFirst() == "t" ? "\t" : "\n")
-            } else if c == "{" {
-                guard let close = chars.firstIndex(of: "}") else { throw Invalid(message: "an unclosed { in the template") }
-                let name = String(chars[..<close])
-                guard known.contains(name) else {
-                    throw Invalid(message: "unknown placeholder {\(name)}; known: " + TemplateFormatter.placeholders.map { "{\($0.name)}" }.joined(separator: " "))
-                }
-                if !text.isEmpty { pieces.append(.text(text)) }
-                text = ""
-                pieces.append(.field(name))
-                chars = chars[chars.index(after: close)...]
-            } else {
-                text.append(c)
-            }
-        }
-        if !text.isEmpty { pieces.append(.text(text)) }
-        self.pieces = pieces
+    }
+
+    public init(template: String, formats: LocaleFormats) throws {
+        self.init(template: try Template(template), formats: formats)
     }
 
     public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
@@ -64,7 +33,7 @@ public struct TemplateFormatter {
             for row in section.rows where row.isFirstListed {
                 let occurrence = section.occurrences[row]
                 var line = ""
-                for piece in pieces {
+                for piece in template.pieces {
                     switch piece {
                     case .text(let t): line += t
                     case .field(let name): line += TemplateFormatter.escaped(value(name, row, occurrence))
@@ -109,5 +78,50 @@ public struct TemplateFormatter {
         case "completed": return reminder.map { $0.isCompleted ? "true" : "false" } ?? ""
         default: return ""
         }
+    }
+}
+
+/// A `--template` read: its text and placeholders, checked once, when the
+/// command line is read (before the locale and zone are known).
+public struct Template: Sendable {
+    public struct Invalid: Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+
+    enum Piece: Sendable {
+        case text(String)
+        case field(String)
+    }
+
+    let pieces: [Piece]
+
+    public init(_ template: String) throws {
+        var pieces: [Piece] = []
+        var text = ""
+        var chars = Array(template)[...]
+        let known = Set(TemplateFormatter.placeholders.map(\.name))
+        while let c = chars.popFirst() {
+            if c == "{" && chars.first == "{" || c == "}" && chars.first == "}" {
+                chars.removeFirst()
+                text.append(c)
+            } else if c == "\\" && (chars.first == "t" || chars.first == "n") {
+                text.append(chars.removeFirst() == "t" ? "\t" : "\n")
+            } else if c == "{" {
+                guard let close = chars.firstIndex(of: "}") else { throw Invalid(message: "an unclosed { in the template") }
+                let name = String(chars[..<close])
+                guard known.contains(name) else {
+                    throw Invalid(message: "unknown placeholder {\(name)}; known: " + TemplateFormatter.placeholders.map { "{\($0.name)}" }.joined(separator: " "))
+                }
+                if !text.isEmpty { pieces.append(.text(text)) }
+                text = ""
+                pieces.append(.field(name))
+                chars = chars[chars.index(after: close)...]
+            } else {
+                text.append(c)
+            }
+        }
+        if !text.isEmpty { pieces.append(.text(text)) }
+        self.pieces = pieces
     }
 }
