@@ -313,34 +313,36 @@ public final class Overlaps: Sendable {
     /// unique titles); empty when it overlaps nothing that day.
     public func mark(_ row: AgendaRow) -> String {
         guard row.overlap >= 0 else { return "" }
-        // The three smallest places in the day's ascending list of title
-        // groups (the first titles), and how many there are.
-        var first = (Int32.max, Int32.max, Int32.max)
-        var distinct = 0
-        let i = Int(row.overlap)
-        let index = byTitle
-        index.forEachColour(overlapping: spans[i], at: i) { place in
-            distinct += 1
-            if place < first.2 {
-                if place < first.0 {
-                    first = (place, first.0, first.1)
-                } else if place < first.1 {
-                    first = (first.0, place, first.1)
-                } else {
-                    first.2 = place
+        let shown = Overlaps.titlesShown
+        // The `shown` smallest places in the day's ascending list of title
+        // groups (the first titles), in order, and how many there are; on
+        // the stack: every overlapping row asks.
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: shown) { first in
+            first.initialize(repeating: .max)
+            var distinct = 0
+            let i = Int(row.overlap)
+            let index = byTitle
+            index.forEachColour(overlapping: spans[i], at: i) { place in
+                distinct += 1
+                guard shown > 0, place < first[shown - 1] else { return }
+                var k = shown - 1
+                while k > 0 && first[k - 1] > place {
+                    first[k] = first[k - 1]
+                    k -= 1
                 }
+                first[k] = place
             }
+            guard distinct > 0 else { return "" }
+            let groups = index.colours(ofDayOf: i)
+            var mark = "(overlaps "
+            for n in 0..<min(distinct, shown) {
+                if n > 0 { mark += ", " }
+                mark += Overlaps.oneLine(occurrences[rows[Int(rowOfTitle[Int(groups[groups.startIndex + Int(first[n])])])]])
+            }
+            if distinct > shown { mark += " and \(distinct - shown) more" }
+            mark += ")"
+            return mark
         }
-        guard distinct > 0 else { return "" }
-        let groups = index.colours(ofDayOf: i)
-        var mark = "(overlaps "
-        for (n, place) in [first.0, first.1, first.2].prefix(min(distinct, Overlaps.titlesShown)).enumerated() {
-            if n > 0 { mark += ", " }
-            mark += Overlaps.oneLine(occurrences[rows[Int(rowOfTitle[Int(groups[groups.startIndex + Int(place)])])]])
-        }
-        if distinct > Overlaps.titlesShown { mark += " and \(distinct - Overlaps.titlesShown) more" }
-        mark += ")"
-        return mark
     }
 
     /// A title as a row shows it: one line, `(no title)` when empty.
