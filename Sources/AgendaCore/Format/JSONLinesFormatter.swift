@@ -259,7 +259,7 @@ enum JSONText {
                     case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
                     case 0x0D: out.append(contentsOf: [0x5C, 0x72])
                     case 0x09: out.append(contentsOf: [0x5C, 0x74])
-                    default: out.append(contentsOf: ("\\u" + pad(scalar, 4, hex: true)).utf8)
+                    default: out.append(contentsOf: ("\\u" + pad(scalar, 4, radix: 16)).utf8)
                     }
                     i += width
                     clean = i
@@ -271,9 +271,4 @@ enum JSONText {
         }
         out.append(0x22)
     }
-}
-
-func pad(_ n: Int, _ width: Int, hex: Bool) -> String {
-    let s = String(n, radix: 16)
-    return String(repeating: "0", count: max(0, width - s.count)) + s
 }
