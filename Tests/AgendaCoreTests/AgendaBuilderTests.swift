@@ -21,7 +21,7 @@ func builder(_ first: String = "2025-03-01", days: Int = 30, clock: ZoneClock = 
     AgendaBuilder(window: .days(days, from: day(first), clock: clock), today: day(first), selection: selection)
 }
 
-func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { $0.rows.map(\.occurrence.title) } }
+func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { section in section.rows.map { section.occurrences[$0].title } } }
 
 @Suite struct AgendaBuilderTests {
     @Test func sectionsAreDaysInOrderWithAllDayFirstThenTimeThenTitle() {
@@ -122,7 +122,9 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { $0.rows.
         }
     }
 
-    static func order(_ sections: [AgendaSection]) -> [ObjectIdentifier] { sections.flatMap { $0.rows.map { ObjectIdentifier($0.occurrence) } } }
+    static func order(_ sections: [AgendaSection]) -> [ObjectIdentifier] {
+        sections.flatMap { section in section.rows.map { ObjectIdentifier(section.occurrences[$0]) } }
+    }
 
     @Test(arguments: [2, 3, 8])
     func agendaIsTheSameWhateverTheThreads(threads: Int) {
@@ -133,7 +135,7 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { $0.rows.
 
     /// Rows of one day and time are ordered through their items' ranks
     /// (`ItemRanks`, with a shortcut for ASCII titles): the order must be
-    /// the one `agendaOrder` gives, for titles that share long prefixes,
+    /// the agenda's, for titles that share long prefixes,
     /// differ only in case or in the ninth byte, are empty, are not ASCII,
     /// or are the same text in two Unicode forms (equal for Swift).
     @Test func tiedRowsFollowAgendaOrderWhateverTheTitles() {
@@ -150,27 +152,32 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { $0.rows.
                 priority: nil, percentComplete: nil, categories: [], calendar: calendar)
             items.append(Occurrence(item: .reminder(r), start: nil, end: nil, due: at("2025-03-02T08:00:00Z"), recurrenceID: nil))
         }
-        let position = Dictionary(uniqueKeysWithValues: items.enumerated().map { (ObjectIdentifier($0.element), $0.offset) })
-        let rows = builder().build(items).flatMap(\.rows)
-        #expect(rows.count == items.count)
-        for (a, b) in zip(rows, rows.dropFirst()) {
-            #expect(!AgendaBuilder.agendaOrder(b, a), "\(b.occurrence.title) before \(a.occurrence.title)")
-            if !AgendaBuilder.agendaOrder(a, b) {
-                #expect(position[ObjectIdentifier(a.occurrence)]! < position[ObjectIdentifier(b.occurrence)]!)
+        // Title (Swift's String order), events before reminders, calendar
+        // name, calendar path, UID; input order on ties.
+        func key(_ o: Occurrence) -> (String, Int, String, String, String) {
+            let kind: Int
+            switch o.item {
+            case .event: kind = 0
+            case .reminder: kind = 1
             }
+            return (o.title, kind, o.calendar.name, o.calendar.path, o.uid)
         }
+        let expected = items.enumerated().sorted { a, b in
+            let ka = key(a.element), kb = key(b.element)
+            return ka < kb || (!(kb < ka) && a.offset < b.offset)
+        }.map { ObjectIdentifier($0.element) }
+        let sections = builder().build(items)
+        #expect(sections.count == 1)
+        #expect(Self.order(sections) == expected)
     }
 
     @Test func tiesKeepInputOrder() {
-        let all = Self.parts.flatMap { $0 }
-        let position = Dictionary(uniqueKeysWithValues: all.enumerated().map { (ObjectIdentifier($0.element), $0.offset) })
-        let rows = builder().build(parts: Self.parts, threads: 3).flatMap(\.rows)
-        for (a, b) in zip(rows, rows.dropFirst()) {
-            #expect(!AgendaBuilder.agendaOrder(b, a))
-            if !AgendaBuilder.agendaOrder(a, b) {
-                #expect(position[ObjectIdentifier(a.occurrence)]! < position[ObjectIdentifier(b.occurrence)]!)
-            }
-        }
+        // One calendar, UID = title: start, then title, then input order.
+        let expected = Self.parts.flatMap { $0 }.enumerated().sorted { a, b in
+            let ka = (a.element.start!.wall, a.element.title), kb = (b.element.start!.wall, b.element.title)
+            return ka < kb || (!(kb < ka) && a.offset < b.offset)
+        }.map { ObjectIdentifier($0.element) }
+        #expect(Self.order(builder().build(parts: Self.parts, threads: 3)) == expected)
     }
 }
 

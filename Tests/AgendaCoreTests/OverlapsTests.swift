@@ -19,7 +19,7 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
     for section in sections {
         for row in section.rows where row.isFirstListed {
             let json = section.overlaps.json(of: row)
-            result[row.occurrence.uid] = try! JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]
+            result[section.occurrences[row].uid] = try! JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]
         }
     }
     return result
@@ -95,7 +95,7 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
         for section in sections {
             for row in section.rows where row.isFirstListed {
                 let list = try! JSONSerialization.jsonObject(with: Data(section.overlaps.json(of: row).utf8)) as! [String]
-                union[row.occurrence.uid, default: []].formUnion(list)
+                union[section.occurrences[row].uid, default: []].formUnion(list)
             }
         }
         #expect(!found.isEmpty)
@@ -125,9 +125,9 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
             spans.append((uid, title, start, end))
         }
         let sections = builder("2025-03-01", days: 10, clock: ZoneClock(TimeZone(identifier: "UTC")!)).build(occurrences)
-        func number(_ row: AgendaRow) -> Int { Int(row.occurrence.location!)! }
         var checked = 0
         for section in sections {
+            func number(_ row: AgendaRow) -> Int { Int(section.occurrences[row].location!)! }
             let listed = Set(section.rows.map(number))
             for row in section.rows {
                 let i = number(row)
@@ -167,7 +167,7 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
         let sections = builder("2025-03-03", days: 1, clock: ZoneClock(TimeZone(identifier: "UTC")!)).build(occurrences)
         var checked = 0
         for row in sections[0].rows {
-            let i = Int(row.occurrence.location!)!
+            let i = Int(sections[0].occurrences[row].location!)!
             let expected = [i + 1, i - 1].filter { (0..<count).contains($0) }.map { uid(count - 1 - $0) }
             let list = try! JSONSerialization.jsonObject(with: Data(sections[0].overlaps.json(of: row).utf8)) as! [String]
             #expect(list == expected, "row \(i)")

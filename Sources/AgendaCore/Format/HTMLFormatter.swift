@@ -30,15 +30,15 @@ public struct HTMLFormatter {
             out.write(escape(wording.header(section.period, relativeTo: today)) + "</h2>\n")
             out.write("<table role=\"presentation\" cellspacing=\"0\" cellpadding=\"0\" style=\"border-collapse:collapse;width:100%\">\n")
             for row in section.rows {
-                out.write(self.row(row, showDay: section.day == nil, overlap: section.overlaps.mark(row)))
+                out.write(self.row(row, section.occurrences[row], showDay: section.day == nil, overlap: section.overlaps.mark(row)))
             }
             out.write("</table>\n")
         }
         out.write("</body>\n</html>\n")
     }
 
-    func row(_ row: AgendaRow, showDay: Bool, overlap: String = "") -> String {
-        let t = wording.title(row)
+    func row(_ row: AgendaRow, _ occurrence: Occurrence, showDay: Bool, overlap: String = "") -> String {
+        let t = wording.title(row, occurrence)
         let overdue = wording.isOverdue(row)
         let labelColor = overdue ? "#cf222e" : "#57606a"
         var cells = ""
@@ -53,7 +53,7 @@ public struct HTMLFormatter {
         for mark in t.marks { title += " <span style=\"color:#57606a\">\(escape(mark))</span>" }
         if let note = t.overdueNote { title += " <span style=\"color:#cf222e\">\(escape(note))</span>" }
         if !overlap.isEmpty { title += " <span style=\"color:#9a6700\">\(escape(overlap))</span>" }
-        if let location = row.occurrence.location {
+        if let location = occurrence.location {
             // Its line breaks shown as such; the document's row stays one line.
             let lines = escape(location).replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
                 .replacingOccurrences(of: "\n", with: "<br>")

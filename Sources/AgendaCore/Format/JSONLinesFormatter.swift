@@ -20,6 +20,7 @@ public struct JSONLinesFormatter: Sendable {
         let buffers = (0..<max(threads, 1)).map { _ in LineBuffer() }
         var caches = [ItemFields](repeating: ItemFields(), count: max(threads, 1))
         let overlaps = sections.first?.overlaps ?? .none
+        let occurrences = sections.first?.occurrences ?? .none
         func flush() {
             let parts = block.count >= 1024 ? buffers.count : 1
             let rows = block
@@ -29,7 +30,7 @@ public struct JSONLinesFormatter: Sendable {
                     let buffer = buffers[part]
                     buffer.count = 0
                     for row in rows[(rows.count * part / parts)..<(rows.count * (part + 1) / parts)] {
-                        self.write(row, to: buffer, fields: &shared.caches[part], overlaps: overlaps)
+                        self.write(row, occurrences[row], to: buffer, fields: &shared.caches[part], overlaps: overlaps)
                     }
                 }
                 if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
@@ -49,11 +50,13 @@ public struct JSONLinesFormatter: Sendable {
     /// Lines for rows chosen one by one (`ics-agenda next`), each with
     /// `extra` keys after the agenda's: `extras[i]` is written as it is,
     /// before row i's closing brace (`,"minutes_until":25`).
-    public func write(_ rows: [AgendaRow], overlaps: Overlaps, extras: [String], to out: inout some ByteOutputStream) {
+    public func write(
+        _ rows: [AgendaRow], occurrences: AgendaOccurrences, overlaps: Overlaps, extras: [String], to out: inout some ByteOutputStream
+    ) {
         let buffer = LineBuffer()
         var fields = ItemFields()
         for (row, extra) in zip(rows, extras) {
-            write(row, to: buffer, fields: &fields, overlaps: overlaps, extra: Array(extra.utf8))
+            write(row, occurrences[row], to: buffer, fields: &fields, overlaps: overlaps, extra: Array(extra.utf8))
         }
         out.write(bytes: buffer.bytes)
     }
@@ -62,61 +65,57 @@ public struct JSONLinesFormatter: Sendable {
     /// and a line feed. What belongs to the item (kind, UID, title, location
     /// and the rest) comes ready escaped from `fields`, the overlaps from
     /// `overlaps`; the times are written here, straight into the buffer.
-    func write(_ row: AgendaRow, to buffer: LineBuffer, fields: inout ItemFields, overlaps: Overlaps, extra: [UInt8] = []) {
-        row.withOccurrence { o in
-            let item = fields.index(of: row.item, o)
-            let isReminder = o.isReminder
-            let start = isReminder ? (o.start ?? o.due) : o.start
-            let end = isReminder ? (o.due ?? o.start) : o.end
-            let overlapping = row.overlap >= 0
-            let overlapLength = overlapping ? overlaps.uidRanks(of: row, into: &fields.overlapRanks) : 2
-            // Room for the item's parts, four quoted times, a day, the keys and the overlaps.
-            var p = buffer.reserve(fields.length(of: item) + 512 + overlapLength + extra.count)
-            let begin = p
-            func key(_ k: StaticString) {
-                p.update(from: k.utf8Start, count: k.utf8CodeUnitCount)
-                p += k.utf8CodeUnitCount
-            }
-            func time(_ t: AgendaTime?) {
-                guard let t else { return key("null") }
-                p[0] = 0x22
-                p += 1 + iso.write(t, at: p + 1)
-                p[0] = 0x22
-                p += 1
-            }
-            p += fields.copy(item, part: 0, to: p)  // {"kind":…,"uid":…,"recurrence_id":
-            time(o.recurrenceID)
-            p += fields.copy(item, part: 1, to: p)  // ,"title":…,"start":
-            time(start)
-            key(",\"end\":"); time(end)
-            key(",\"all_day\":"); key(o.isAllDay ? "true" : "false")
-            key(",\"day\":")
-            if let day = row.day {
-                p[0] = 0x22
-                p += 1 + ISOTime.write(date: day, at: p + 1)
-                p[0] = 0x22
-                p += 1
-            } else {
-                key("null")
-            }
-            p += fields.copy(item, part: 2, to: p)  // ,"location":…,"source":…,"due":
-            time(o.due)
-            p += fields.copy(item, part: 3, to: p)  // ,"completed":…,"priority":…
-            key(",\"overlaps\":")
-            if overlapping {
-                p += overlaps.writeUIDs(fields.overlapRanks, at: p)
-            } else {
-                key("[]")
-            }
-            if !extra.isEmpty {
-                extra.withUnsafeBufferPointer { p.update(from: $0.baseAddress!, count: $0.count) }
-                p += extra.count
-            }
-            p[0] = 0x7D
-            p[1] = 0x0A
-            p += 2
-            buffer.count += p - begin
+    func write(_ row: AgendaRow, _ o: Occurrence, to buffer: LineBuffer, fields: inout ItemFields, overlaps: Overlaps, extra: [UInt8] = []) {
+        let item = fields.index(of: row.item, o)
+        let start = o.shownStart, end = o.shownEnd
+        let overlapping = row.overlap >= 0
+        let overlapLength = overlapping ? overlaps.uidRanks(of: row, into: &fields.overlapRanks) : 2
+        // Room for the item's parts, four quoted times, a day, the keys and the overlaps.
+        var p = buffer.reserve(fields.length(of: item) + 512 + overlapLength + extra.count)
+        let begin = p
+        func key(_ k: StaticString) {
+            p.update(from: k.utf8Start, count: k.utf8CodeUnitCount)
+            p += k.utf8CodeUnitCount
         }
+        func time(_ t: AgendaTime?) {
+            guard let t else { return key("null") }
+            p[0] = 0x22
+            p += 1 + iso.write(t, at: p + 1)
+            p[0] = 0x22
+            p += 1
+        }
+        p += fields.copy(item, part: 0, to: p)  // {"kind":…,"uid":…,"recurrence_id":
+        time(o.recurrenceID)
+        p += fields.copy(item, part: 1, to: p)  // ,"title":…,"start":
+        time(start)
+        key(",\"end\":"); time(end)
+        key(",\"all_day\":"); key(o.isAllDay ? "true" : "false")
+        key(",\"day\":")
+        if let day = row.day {
+            p[0] = 0x22
+            p += 1 + ISOTime.write(date: day, at: p + 1)
+            p[0] = 0x22
+            p += 1
+        } else {
+            key("null")
+        }
+        p += fields.copy(item, part: 2, to: p)  // ,"location":…,"source":…,"due":
+        time(o.due)
+        p += fields.copy(item, part: 3, to: p)  // ,"completed":…,"priority":…
+        key(",\"overlaps\":")
+        if overlapping {
+            p += overlaps.writeUIDs(fields.overlapRanks, at: p)
+        } else {
+            key("[]")
+        }
+        if !extra.isEmpty {
+            extra.withUnsafeBufferPointer { p.update(from: $0.baseAddress!, count: $0.count) }
+            p += extra.count
+        }
+        p[0] = 0x7D
+        p[1] = 0x0A
+        p += 2
+        buffer.count += p - begin
     }
 }
 
@@ -174,24 +173,33 @@ struct ItemFields {
         if index[item] >= 0 { return Int(index[item]) }
         let number = (bounds.count - 1) / 4
         index[item] = Int32(number)
-        let reminder: Reminder?
-        if case .reminder(let r) = occurrence.item { reminder = r } else { reminder = nil }
+        let common = occurrence.item.common
+        let kind: StaticString
+        let reminder: Reminder?  // what only reminders have: completion, priority
+        switch occurrence.item {
+        case .event:
+            kind = "\"event\""
+            reminder = nil
+        case .reminder(let r):
+            kind = "\"reminder\""
+            reminder = r
+        }
         func key(_ k: StaticString) {
             bytes.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
         }
         func text(_ s: String?) { JSONText.append(s, to: &bytes) }
-        key("{\"kind\":"); key(reminder == nil ? "\"event\"" : "\"reminder\"")
-        key(",\"uid\":"); text(occurrence.uid.isEmpty ? nil : occurrence.uid)  // no UID: null, as the contract says
+        key("{\"kind\":"); key(kind)
+        key(",\"uid\":"); text(common.uid.isEmpty ? nil : common.uid)  // no UID: null, as the contract says
         key(",\"recurrence_id\":")
         bounds.append(bytes.count)
-        key(",\"title\":"); text(occurrence.title)
+        key(",\"title\":"); text(common.title)
         key(",\"start\":")
         bounds.append(bytes.count)
-        key(",\"location\":"); text(occurrence.location)
-        key(",\"description\":"); text(occurrence.description)
-        key(",\"status\":"); text(occurrence.status)
-        key(",\"calendar\":"); text(occurrence.calendar.name)
-        key(",\"source\":"); text(occurrence.calendar.source)
+        key(",\"location\":"); text(common.location)
+        key(",\"description\":"); text(common.description)
+        key(",\"status\":"); text(common.status)
+        key(",\"calendar\":"); text(common.calendar.name)
+        key(",\"source\":"); text(common.calendar.source)
         key(",\"due\":")
         bounds.append(bytes.count)
         key(",\"completed\":"); key(reminder.map { $0.isCompleted ? "true" : "false" } ?? "null")
@@ -251,7 +259,7 @@ enum JSONText {
                     case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
                     case 0x0D: out.append(contentsOf: [0x5C, 0x72])
                     case 0x09: out.append(contentsOf: [0x5C, 0x74])
-                    default: out.append(contentsOf: ("\\u" + pad(scalar, 4, hex: true)).utf8)
+                    default: out.append(contentsOf: ("\\u" + pad(scalar, 4, radix: 16)).utf8)
                     }
                     i += width
                     clean = i
@@ -263,9 +271,4 @@ enum JSONText {
         }
         out.append(0x22)
     }
-}
-
-func pad(_ n: Int, _ width: Int, hex: Bool) -> String {
-    let s = String(n, radix: 16)
-    return String(repeating: "0", count: max(0, width - s.count)) + s
 }

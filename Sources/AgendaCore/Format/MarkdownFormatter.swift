@@ -18,7 +18,8 @@ public struct MarkdownFormatter {
             if index > 0 { out.write("\n") }
             out.write("## \(escape(wording.header(section.period, relativeTo: today)))\n\n")
             for row in section.rows {
-                let t = wording.title(row)
+                let occurrence = section.occurrences[row]
+                let t = wording.title(row, occurrence)
                 var line = "- "
                 if section.day == nil, let day = row.day { line += "\(escape(wording.formats.weekdayAndDay(day))) " }
                 line += "**\(escape(wording.timeLabel(row)))** "
@@ -29,7 +30,7 @@ public struct MarkdownFormatter {
                 line += ([title] + t.marks.map(escape) + [t.overdueNote].compactMap { $0 }.map(escape) + (overlap.isEmpty ? [] : ["**\(escape(RowWording.singleLine(overlap)))**"]))
                     .joined(separator: " ")
                 // A line break in it would start a new line (or a heading) of the document.
-                if let location = row.occurrence.location { line += " — \(escape(RowWording.singleLine(location)))" }
+                if let location = occurrence.location { line += " — \(escape(RowWording.singleLine(location)))" }
                 out.write(line + "\n")
             }
         }

@@ -33,10 +33,10 @@ public struct RowWording {
         public var isCancelled = false
     }
 
-    public func title(_ row: AgendaRow) -> Title {
+    public func title(_ row: AgendaRow, _ occurrence: Occurrence) -> Title {
         var note: String? = nil
         if case .overdue(let since) = row.timing { note = overdueNote(since) }
-        return RowWording.title(row, overdueNote: note, words: formats.words)
+        return RowWording.title(row, occurrence, overdueNote: note, words: formats.words)
     }
 
     /// `(due Thursday, February 20, 2025)`, for a reminder overdue since that day.
@@ -44,11 +44,12 @@ public struct RowWording {
 
     /// The title without asking the locale's formatters (which are not
     /// thread-safe): an overdue reminder's note is given.
-    static func title(_ row: AgendaRow, overdueNote: String?, words: RowWords) -> Title {
-        let occurrence = row.occurrence
+    static func title(_ row: AgendaRow, _ occurrence: Occurrence, overdueNote: String?, words: RowWords) -> Title {
         let text = occurrence.title.isEmpty ? words.noTitle : RowWording.singleLine(occurrence.title)
         var title = Title(text: text)
-        if case .reminder(let reminder) = occurrence.item {
+        switch occurrence.item {
+        case .event: break
+        case .reminder(let reminder):
             title.checkbox = reminder.isCompleted ? "[x] " : "[ ] "
             if let marks = RowWording.priorityMarks(reminder.priority) { title.marks.append(marks) }
             if let percent = reminder.percentComplete, (1...99).contains(percent), !reminder.isCompleted {

@@ -14,23 +14,89 @@ public struct TemplateFormatter {
         ("completed", "reminder: true or false"),
     ]
 
+    let template: Template
+    let wording: RowWording
+    let iso: ISOTime
+
+    public init(template: Template, formats: LocaleFormats) {
+        self.template = template
+        wording = RowWording(formats: formats)
+        iso = ISOTime(clock: formats.clock)
+    }
+
+    public init(template: String, formats: LocaleFormats) throws {
+        self.init(template: try Template(template), formats: formats)
+    }
+
+    public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
+        for section in sections {
+            for row in section.rows where row.isFirstListed {
+                let occurrence = section.occurrences[row]
+                var line = ""
+                for piece in template.pieces {
+                    switch piece {
+                    case .text(let t): line += t
+                    case .field(let name): line += TemplateFormatter.escaped(value(name, row, occurrence))
+                    }
+                }
+                out.write(line + "\n")
+            }
+        }
+    }
+
+    /// A value as one field of one line: a line break as `\n`, a tab as
+    /// `\t` (the template's own separators), other control characters as `\xNN`.
+    static func escaped(_ value: String) -> String {
+        guard value.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { return value }
+        return PrintableText.escaped(value).replacingOccurrences(of: "\t", with: "\\t")
+    }
+
+    func value(_ name: String, _ row: AgendaRow, _ o: Occurrence) -> String {
+        let reminder: Reminder?  // what only reminders have: completion, priority
+        switch o.item {
+        case .event: reminder = nil
+        case .reminder(let r): reminder = r
+        }
+        switch name {
+        case "title": return o.title
+        case "start": return o.shownStart.map(iso.string) ?? ""
+        case "end": return o.shownEnd.map(iso.string) ?? ""
+        case "date": return row.day.map(wording.formats.mediumDate) ?? ""
+        case "day": return row.day?.iso ?? ""
+        case "time": return wording.timeLabel(row)
+        case "location": return o.location ?? ""
+        case "description": return o.description ?? ""
+        case "calendar": return o.calendar.name
+        case "source": return o.calendar.source
+        case "uid": return o.uid
+        case "recurrence_id": return o.recurrenceID.map(iso.string) ?? ""
+        case "status": return o.status ?? ""
+        case "kind": return o.kind.rawValue
+        case "all_day": return o.isAllDay ? "true" : "false"
+        case "due": return o.due.map(iso.string) ?? ""
+        case "priority": return reminder?.priority.map(String.init) ?? ""
+        case "completed": return reminder.map { $0.isCompleted ? "true" : "false" } ?? ""
+        default: return ""
+        }
+    }
+}
+
+/// A `--template` read: its text and placeholders, checked once, when the
+/// command line is read (before the locale and zone are known).
+public struct Template: Sendable {
     public struct Invalid: Error, CustomStringConvertible {
         public let message: String
         public var description: String { message }
     }
 
-    enum Piece {
+    enum Piece: Sendable {
         case text(String)
         case field(String)
     }
 
     let pieces: [Piece]
-    let wording: RowWording
-    let iso: ISOTime
 
-    public init(template: String, formats: LocaleFormats) throws {
-        wording = RowWording(formats: formats)
-        iso = ISOTime(clock: formats.clock)
+    public init(_ template: String) throws {
         var pieces: [Piece] = []
         var text = ""
         var chars = Array(template)[...]
@@ -57,53 +123,5 @@ public struct TemplateFormatter {
         }
         if !text.isEmpty { pieces.append(.text(text)) }
         self.pieces = pieces
-    }
-
-    public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
-        for section in sections {
-            for row in section.rows where row.isFirstListed {
-                var line = ""
-                for piece in pieces {
-                    switch piece {
-                    case .text(let t): line += t
-                    case .field(let name): line += TemplateFormatter.escaped(value(name, row))
-                    }
-                }
-                out.write(line + "\n")
-            }
-        }
-    }
-
-    /// A value as one field of one line: a line break as `\n`, a tab as
-    /// `\t` (the template's own separators), other control characters as `\xNN`.
-    static func escaped(_ value: String) -> String {
-        guard value.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { return value }
-        return PrintableText.escaped(value).replacingOccurrences(of: "\t", with: "\\t")
-    }
-
-    func value(_ name: String, _ row: AgendaRow) -> String {
-        let o = row.occurrence
-        let reminder: Reminder? = { if case .reminder(let r) = o.item { return r } else { return nil } }()
-        switch name {
-        case "title": return o.title
-        case "start": return (reminder == nil ? o.start : o.start ?? o.due).map(iso.string) ?? ""
-        case "end": return (reminder == nil ? o.end : o.due ?? o.start).map(iso.string) ?? ""
-        case "date": return row.day.map(wording.formats.mediumDate) ?? ""
-        case "day": return row.day?.iso ?? ""
-        case "time": return wording.timeLabel(row)
-        case "location": return o.location ?? ""
-        case "description": return o.description ?? ""
-        case "calendar": return o.calendar.name
-        case "source": return o.calendar.source
-        case "uid": return o.uid
-        case "recurrence_id": return o.recurrenceID.map(iso.string) ?? ""
-        case "status": return o.status ?? ""
-        case "kind": return reminder == nil ? "event" : "reminder"
-        case "all_day": return o.isAllDay ? "true" : "false"
-        case "due": return o.due.map(iso.string) ?? ""
-        case "priority": return reminder?.priority.map(String.init) ?? ""
-        case "completed": return reminder.map { $0.isCompleted ? "true" : "false" } ?? ""
-        default: return ""
-        }
     }
 }

@@ -85,7 +85,8 @@ public struct TextFormatter {
     func dayLabel(_ row: AgendaRow, in section: AgendaSection) -> String {
         guard section.day == nil, let day = row.day else { return "" }
         let first = section.rows.first { $0.day == day }
-        return first.map { $0.occurrence.itemIdentity == row.occurrence.itemIdentity && $0.dayIndex == row.dayIndex } == true
+        let occurrences = section.occurrences
+        return first.map { occurrences[$0].itemIdentity == occurrences[row].itemIdentity && $0.dayIndex == row.dayIndex } == true
             ? wording.formats.weekdayAndDay(day) : ""
     }
 
@@ -114,7 +115,9 @@ private struct TextLines: @unchecked Sendable {
         if index > 0 { block.append(0x0A) }
         put(headers[index])
         block.append(0x0A)
+        let occurrences = sections[index].occurrences
         for (i, row) in sections[index].rows.enumerated() {
+            let occurrence = occurrences[row]
             spaces(2)
             if dayWidth > 0 {
                 let day = dayLabels[index][i]
@@ -126,7 +129,7 @@ private struct TextLines: @unchecked Sendable {
             spaces(width - labelWidths[index][i] + 2)
             var note: String? = nil
             if case .overdue(let since) = row.timing { note = overdueNotes[since] }
-            let t = RowWording.title(row, overdueNote: note, words: words)
+            let t = RowWording.title(row, occurrence, overdueNote: note, words: words)
             if t.isCancelled {
                 var text = t.checkbox + t.text
                 for mark in t.marks { text += " " + mark }
@@ -153,7 +156,7 @@ private struct TextLines: @unchecked Sendable {
             }
             if showCalendar {
                 spaces(2)
-                put(style.dim("[\(row.occurrence.calendar.name)]"))
+                put(style.dim("[\(occurrence.calendar.name)]"))
             }
             block.append(0x0A)
         }

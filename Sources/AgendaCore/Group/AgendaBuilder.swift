@@ -28,6 +28,7 @@ public struct AgendaBuilder: Sendable {
     public func build(parts: [[Occurrence]], threads: Int = 1) -> [AgendaSection] {
         let total = parts.reduce(0) { $0 + $1.count }
         let workers = total >= AgendaBuilder.parallelFrom ? max(1, threads) : 1
+        let occurrences = AgendaOccurrences(parts)
         var runs = [PlacedRows](repeating: PlacedRows(), count: workers)
         let (rows, undated, overlaps) = runs.withUnsafeMutableBufferPointer { runs in
             let shared = SharedRuns(runs: runs)
@@ -43,16 +44,16 @@ public struct AgendaBuilder: Sendable {
             let table = ItemTable(ranks: Array(ranks))
             var first: [Int32] = [0]
             for run in runs.dropLast() { first.append(first.last! + Int32(run.sortedItems.count)) }
-            inParallel { [first] w in shared.runs[w].sort(firstItem: first[w], ranks: table) }
+            inParallel { [first] w in shared.runs[w].sort(firstItem: first[w], ranks: table, occurrences: occurrences) }
             var rows: [AgendaRow] = [], undated: [AgendaRow] = []
             for w in 0..<workers {
                 let run = runs[w]
                 runs[w] = PlacedRows()  // each run's memory goes once merged
-                rows = AgendaBuilder.merge(rows, run.rows, ranks: table)
-                undated = AgendaBuilder.merge(undated, run.undated, ranks: table)
+                rows = AgendaBuilder.merge(rows, run.rows, ranks: table, occurrences: occurrences)
+                undated = AgendaBuilder.merge(undated, run.undated, ranks: table, occurrences: occurrences)
             }
             // Before any formatter: each asks a row for its overlaps many times, on several threads.
-            let overlaps = Overlaps.find(in: &rows, itemRanks: table.ranks, clock: window.clock)
+            let overlaps = Overlaps.find(in: &rows, occurrences: occurrences, itemRanks: table.ranks, clock: window.clock)
             return (rows, undated, overlaps)
         }
 
@@ -62,10 +63,10 @@ public struct AgendaBuilder: Sendable {
             let key = rows[start].sortKey / AgendaRow.dayFactor
             var end = start + 1
             while end < rows.count && rows[end].sortKey / AgendaRow.dayFactor == key { end += 1 }
-            sections.append(AgendaSection(period: .day(rows[start].day!), rows: rows[start..<end], occurrences: parts, overlaps: overlaps))
+            sections.append(AgendaSection(period: .day(rows[start].day!), rows: rows[start..<end], occurrences: occurrences, overlaps: overlaps))
             start = end
         }
-        if !undated.isEmpty { sections.append(AgendaSection(period: .undated, rows: undated[...], occurrences: parts)) }
+        if !undated.isEmpty { sections.append(AgendaSection(period: .undated, rows: undated[...], occurrences: occurrences)) }
         return sections
     }
 
@@ -88,11 +89,14 @@ public struct AgendaBuilder: Sendable {
         var previous: ObjectIdentifier? = nil
         var number: Int32 = 0
         var offset = 0
-        for part in parts {
+        for (p, part) in parts.enumerated() {
             defer { offset += part.count }
             let lower = max(from - offset, 0), upper = min(to - offset, part.count)
             guard lower < upper else { continue }
-            for occurrence in part[lower..<upper] where selection.admits(occurrence) {
+            for position in lower..<upper {
+                let occurrence = part[position]
+                guard selection.admits(occurrence) else { continue }
+                let source = AgendaOccurrences.Index(part: Int32(p), position: Int32(position))
                 let item = occurrence.itemIdentity
                 if let matcher = selection.text {
                     let matched = textMatches[item] ?? matcher.matches(occurrence)
@@ -109,12 +113,13 @@ public struct AgendaBuilder: Sendable {
                         items.append(occurrence)
                     }
                 }
-                if occurrence.isReminder {
-                    if let row = placeReminder(occurrence, item: number, clock: clock) {
+                switch occurrence.kind {
+                case .event:
+                    placeEvent(occurrence, source, item: number, clock: clock, into: &placed.rows)
+                case .reminder:
+                    if let row = placeReminder(occurrence, source, item: number, clock: clock) {
                         if row.day == nil { placed.undated.append(row) } else { placed.rows.append(row) }
                     }
-                } else {
-                    placeEvent(occurrence, item: number, clock: clock, into: &placed.rows)
                 }
             }
         }
@@ -122,10 +127,10 @@ public struct AgendaBuilder: Sendable {
         return placed
     }
 
-    /// Rows in agenda order, rows that tie keeping their order (a stable
-    /// sort). Indices are sorted, not rows: a row is several words, so
-    /// moving it costs more than comparing day keys.
-    static func sorted(_ rows: [AgendaRow], ranks table: ItemTable) -> [AgendaRow] {
+    /// Rows in agenda order (`AgendaOrder`), rows that tie keeping their
+    /// order (a stable sort). Indices are sorted, not rows: a row is
+    /// several words, so moving it costs more than comparing day keys.
+    static func sorted(_ rows: [AgendaRow], ranks table: ItemTable, occurrences: AgendaOccurrences) -> [AgendaRow] {
         guard rows.count > 1 else { return rows }
         let keys = rows.map(\.sortKey)
         let ranks = rows.map { table.ranks[Int($0.item)] }
@@ -134,13 +139,10 @@ public struct AgendaBuilder: Sendable {
             keys.withUnsafeBufferPointer { keys in
                 ranks.withUnsafeBufferPointer { ranks in
                     order.sort { a, b in
-                        let ka = keys[Int(a)], kb = keys[Int(b)]
-                        if ka != kb { return ka < kb }
-                        let ra = ranks[Int(a)], rb = ranks[Int(b)]
-                        if ra != rb { return ra < rb }
-                        if sameItemOrder(rows[Int(a)], rows[Int(b)]) { return true }
-                        if sameItemOrder(rows[Int(b)], rows[Int(a)]) { return false }
-                        return a < b
+                        let a = Int(a), b = Int(b)
+                        return AgendaOrder.precedes(keys[a], ranks[a], keys[b], ranks[b]) {
+                            AgendaOrder.sameItem(rows[a], rows[b], occurrences)
+                        } ?? (a < b)
                     }
                 }
             }
@@ -148,32 +150,22 @@ public struct AgendaBuilder: Sendable {
         return rows.withUnsafeBufferPointer { rows in order.map { rows[Int($0)] } }
     }
 
-    /// `agendaOrder` for rows of ranked items (`ItemRanks`): the same order,
-    /// strings compared once per item instead of once per comparison.
-    static func precedes(_ a: AgendaRow, _ b: AgendaRow, ranks table: ItemTable) -> Bool {
-        if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
-        let ra = table.ranks[Int(a.item)], rb = table.ranks[Int(b.item)]
-        if ra != rb { return ra < rb }
-        return sameItemOrder(a, b)
-    }
-
-    /// The end of `agendaOrder`, for rows whose items tie (rare: a series
-    /// listed twice on one day and time, or copies of one item).
-    static func sameItemOrder(_ a: AgendaRow, _ b: AgendaRow) -> Bool {
-        let at = a.occurrence.start?.wall ?? .distantPast, bt = b.occurrence.start?.wall ?? .distantPast
-        if at != bt { return at < bt }
-        return a.dayIndex < b.dayIndex
+    /// Whether `a` goes before `b` (`AgendaOrder`); false when they tie.
+    static func precedes(_ a: AgendaRow, _ b: AgendaRow, ranks table: ItemTable, occurrences: AgendaOccurrences) -> Bool {
+        AgendaOrder.precedes(a.sortKey, table.ranks[Int(a.item)], b.sortKey, table.ranks[Int(b.item)]) {
+            AgendaOrder.sameItem(a, b, occurrences)
+        } ?? false
     }
 
     /// Two sorted lists as one, the first list's row first on ties.
-    static func merge(_ a: [AgendaRow], _ b: [AgendaRow], ranks table: ItemTable) -> [AgendaRow] {
+    static func merge(_ a: [AgendaRow], _ b: [AgendaRow], ranks table: ItemTable, occurrences: AgendaOccurrences) -> [AgendaRow] {
         if a.isEmpty { return b }
         if b.isEmpty { return a }
         var merged: [AgendaRow] = []
         merged.reserveCapacity(a.count + b.count)
         var i = 0, j = 0
         while i < a.count && j < b.count {
-            if precedes(b[j], a[i], ranks: table) {
+            if precedes(b[j], a[i], ranks: table, occurrences: occurrences) {
                 merged.append(b[j])
                 j += 1
             } else {
@@ -187,7 +179,7 @@ public struct AgendaBuilder: Sendable {
     }
 
     /// An event goes under every day of the window it touches.
-    func placeEvent(_ occurrence: Occurrence, item: Int32, clock: ZoneClock, into rows: inout [AgendaRow]) {
+    func placeEvent(_ occurrence: Occurrence, _ source: AgendaOccurrences.Index, item: Int32, clock: ZoneClock, into rows: inout [AgendaRow]) {
         guard let startTime = occurrence.start else { return }
         let endTime = occurrence.end ?? startTime
         if startTime.isDate {
@@ -199,7 +191,7 @@ public struct AgendaBuilder: Sendable {
             let stop = min(last, window.endDay.adding(days: -1))
             var isFirst = true
             while day <= stop {
-                rows.append(AgendaRow(occurrence: occurrence, item: item, day: day, timing: .allDay, isFirstListed: isFirst,
+                rows.append(AgendaRow(source: source, item: item, day: day, timing: .allDay, isFirstListed: isFirst,
                     dayIndex: day.daysSinceEpoch - first.daysSinceEpoch + 1, dayCount: count, rank: 0, secondOfDay: 0))
                 isFirst = false
                 day = day.adding(days: 1)
@@ -232,7 +224,7 @@ public struct AgendaBuilder: Sendable {
                 timing = .allDay
                 rank = 0
             }
-            rows.append(AgendaRow(occurrence: occurrence, item: item, day: day, timing: timing, isFirstListed: isFirst,
+            rows.append(AgendaRow(source: source, item: item, day: day, timing: timing, isFirstListed: isFirst,
                 dayIndex: index, dayCount: count, rank: rank, secondOfDay: second))
             isFirst = false
             day = day.adding(days: 1)
@@ -241,9 +233,9 @@ public struct AgendaBuilder: Sendable {
 
     /// A reminder goes under its due day (start day without DUE); an open one
     /// due before today under today; one without dates in the undated section.
-    func placeReminder(_ occurrence: Occurrence, item: Int32, clock: ZoneClock) -> AgendaRow? {
+    func placeReminder(_ occurrence: Occurrence, _ source: AgendaOccurrences.Index, item: Int32, clock: ZoneClock) -> AgendaRow? {
         guard let anchor = occurrence.anchor else {
-            return AgendaRow(occurrence: occurrence, item: item, day: nil, timing: .undated, isFirstListed: true,
+            return AgendaRow(source: source, item: item, day: nil, timing: .undated, isFirstListed: true,
                 dayIndex: 1, dayCount: 1, rank: 0, secondOfDay: 0)
         }
         let isDue = occurrence.due != nil
@@ -269,7 +261,7 @@ public struct AgendaBuilder: Sendable {
             second = 0
         }
         guard window.contains(day: listed) else { return nil }
-        return AgendaRow(occurrence: occurrence, item: item, day: listed, timing: timing, isFirstListed: true,
+        return AgendaRow(source: source, item: item, day: listed, timing: timing, isFirstListed: true,
             dayIndex: 1, dayCount: 1, rank: rank, secondOfDay: second)
     }
 
@@ -279,22 +271,6 @@ public struct AgendaBuilder: Sendable {
     }
 
     func dayNumber(_ wall: Date) -> Int { Int((wall.timeIntervalSince1970 / 86400).rounded(.down)) }
-
-    /// Day, then all-day rows, then start time, then title; the rest only
-    /// makes the order total so that output is deterministic.
-    public static func agendaOrder(_ a: AgendaRow, _ b: AgendaRow) -> Bool {
-        // Day, rank and time in one comparison; strings only on ties.
-        if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
-        if a.occurrence.title != b.occurrence.title { return a.occurrence.title < b.occurrence.title }
-        if a.occurrence.isReminder != b.occurrence.isReminder { return !a.occurrence.isReminder }
-        let ac = a.occurrence.calendar, bc = b.occurrence.calendar
-        if ac.name != bc.name { return ac.name < bc.name }
-        if ac.path != bc.path { return ac.path < bc.path }
-        if a.occurrence.uid != b.occurrence.uid { return a.occurrence.uid < b.occurrence.uid }
-        let at = a.occurrence.start?.wall ?? .distantPast, bt = b.occurrence.start?.wall ?? .distantPast
-        if at != bt { return at < bt }
-        return a.dayIndex < b.dayIndex
-    }
 }
 
 /// One thread's rows: dated ones and undated reminders.
@@ -307,11 +283,11 @@ struct PlacedRows: Sendable {
     var sortedItems = ItemRanks.SortedItems([])
 
     /// Numbers the rows' items from `firstItem` on, as in `ranks`, and sorts both lists.
-    mutating func sort(firstItem: Int32, ranks: ItemTable) {
+    mutating func sort(firstItem: Int32, ranks: ItemTable, occurrences: AgendaOccurrences) {
         for i in rows.indices { rows[i].item += firstItem }
         for i in undated.indices { undated[i].item += firstItem }
-        rows = AgendaBuilder.sorted(rows, ranks: ranks)
-        undated = AgendaBuilder.sorted(undated, ranks: ranks)
+        rows = AgendaBuilder.sorted(rows, ranks: ranks, occurrences: occurrences)
+        undated = AgendaBuilder.sorted(undated, ranks: ranks, occurrences: occurrences)
         sortedItems = ItemRanks.SortedItems([])
     }
 }

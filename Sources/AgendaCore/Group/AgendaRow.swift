@@ -18,18 +18,11 @@ public struct AgendaRow: Sendable {
         case undated
     }
 
-    /// Not counted as an owner: rows are copied, sorted and merged by the
-    /// hundred thousand, and each count was a visit to an object far off in
-    /// memory. The section a row is in keeps its occurrence
-    /// (`AgendaSection.occurrences`): a row is valid while its section is.
-    private let unownedOccurrence: Unmanaged<Occurrence>
-    public var occurrence: Occurrence { unownedOccurrence.takeUnretainedValue() }
-
-    /// The occurrence lent to `body` without counting a reference to it
-    /// (for the formatters' per-row work).
-    func withOccurrence<Result>(_ body: (Occurrence) -> Result) -> Result {
-        unownedOccurrence._withUnsafeGuaranteedRef(body)
-    }
+    /// Where the row's occurrence is kept in its agenda's
+    /// `AgendaOccurrences`. An index, not a reference: rows are copied,
+    /// sorted and merged by the hundred thousand, and counting a reference
+    /// for each was a visit to an object far off in memory.
+    let source: AgendaOccurrences.Index
     /// The day this row is listed under; nil in the undated section.
     public let day: CivilDate?
     public let timing: Timing
@@ -55,10 +48,10 @@ public struct AgendaRow: Sendable {
     public var dayCount: Int { Int(count) }
 
     init(
-        occurrence: Occurrence, item: Int32, day: CivilDate?, timing: Timing, isFirstListed: Bool, dayIndex: Int, dayCount: Int, rank: Int,
+        source: AgendaOccurrences.Index, item: Int32, day: CivilDate?, timing: Timing, isFirstListed: Bool, dayIndex: Int, dayCount: Int, rank: Int,
         secondOfDay: Int
     ) {
-        unownedOccurrence = .passUnretained(occurrence)
+        self.source = source
         self.item = item
         self.day = day
         self.timing = timing
@@ -86,12 +79,12 @@ public struct AgendaSection: Sendable {
     public let period: Period
     /// A slice of the agenda's one sorted array of rows (no copy per section).
     public let rows: ArraySlice<AgendaRow>
-    /// What the rows show: kept here, since rows do not keep their occurrences.
-    let occurrences: [[Occurrence]]
+    /// What the rows show: `occurrences[row]`.
+    public let occurrences: AgendaOccurrences
     /// The agenda's overlapping rows (every section of an agenda shares one).
     public let overlaps: Overlaps
 
-    init(period: Period, rows: ArraySlice<AgendaRow>, occurrences: [[Occurrence]], overlaps: Overlaps = .none) {
+    init(period: Period, rows: ArraySlice<AgendaRow>, occurrences: AgendaOccurrences, overlaps: Overlaps = .none) {
         self.period = period
         self.rows = rows
         self.occurrences = occurrences
@@ -103,4 +96,28 @@ public struct AgendaSection: Sendable {
         if case .day(let d) = period { return d }
         return nil
     }
+}
+
+/// The occurrences an agenda was built from, one array per part (calendar),
+/// as `AgendaBuilder.build(parts:)` was given them: each row names its
+/// occurrence by its place here.
+public struct AgendaOccurrences: Sendable {
+    let parts: [[Occurrence]]
+
+    /// An occurrence's part and its place in it.
+    struct Index: Sendable {
+        let part: Int32
+        let position: Int32
+    }
+
+    init(_ parts: [[Occurrence]]) {
+        self.parts = parts
+    }
+
+    static let none = AgendaOccurrences([])
+
+    /// The occurrence `row` shows; `row` must come from this agenda.
+    public subscript(row: AgendaRow) -> Occurrence { self[row.source] }
+
+    subscript(index: Index) -> Occurrence { parts[Int(index.part)][Int(index.position)] }
 }

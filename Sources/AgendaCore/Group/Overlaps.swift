@@ -35,6 +35,8 @@ public final class Overlaps: Sendable {
     let days: [Range<Int>]
     /// The agenda's rows (the same storage the sections slice).
     let rows: [AgendaRow]
+    /// What the rows show.
+    let occurrences: AgendaOccurrences
     /// By item number: a number per distinct title (in title order), for
     /// the items of overlapping rows; -1 for others.
     let titleGroup: [Int32]
@@ -52,12 +54,13 @@ public final class Overlaps: Sendable {
     private let titleIndex = Mutex<DistinctOverlaps?>(nil)
 
     init(
-        spans: [Span], days: [Range<Int>], rows: [AgendaRow], titleGroup: [Int32], rowOfTitle: [Int32], uidBytes: [UInt8], uidBounds: [Int],
+        spans: [Span], days: [Range<Int>], rows: [AgendaRow], occurrences: AgendaOccurrences, titleGroup: [Int32], rowOfTitle: [Int32], uidBytes: [UInt8], uidBounds: [Int],
         spansOfOccurrence: [Int32: [Int32]]
     ) {
         self.spans = spans
         self.days = days
         self.rows = rows
+        self.occurrences = occurrences
         self.titleGroup = titleGroup
         self.rowOfTitle = rowOfTitle
         self.uidBytes = uidBytes
@@ -65,11 +68,11 @@ public final class Overlaps: Sendable {
         self.spansOfOccurrence = spansOfOccurrence
     }
 
-    static let none = Overlaps(spans: [], days: [], rows: [], titleGroup: [], rowOfTitle: [], uidBytes: [], uidBounds: [0], spansOfOccurrence: [:])
+    static let none = Overlaps(spans: [], days: [], rows: [], occurrences: .none, titleGroup: [], rowOfTitle: [], uidBytes: [], uidBounds: [0], spansOfOccurrence: [:])
 
     /// Finds the overlaps of `rows` (sorted by day, as `AgendaBuilder` sorts
     /// them) and marks each overlapping row with its span.
-    static func find(in rows: inout [AgendaRow], itemRanks: [Int32], clock: ZoneClock) -> Overlaps {
+    static func find(in rows: inout [AgendaRow], occurrences: AgendaOccurrences, itemRanks: [Int32], clock: ZoneClock) -> Overlaps {
         var spans: [Span] = []
         var overlapping: [Bool] = []
         var multiDay: [ObjectIdentifier: [Int32]] = [:]  // an occurrence listed on several days: its rows
@@ -82,8 +85,8 @@ public final class Overlaps: Sendable {
                 let row = rows[index]
                 switch row.timing {
                 case .starts, .continues, .allDay:
-                    row.withOccurrence { o in
-                        guard o.isBusy, let start = o.start, !start.isDate else { return }
+                    let o = occurrences[row]
+                    if o.isBusy, let start = o.start, !start.isDate {
                         let s = Int64(start.instant(in: clock).timeIntervalSince1970.rounded(.down))
                         let e = max(o.end.map { Int64($0.instant(in: clock).timeIntervalSince1970.rounded(.down)) } ?? s, s)
                         if row.dayCount > 1 { multiDay[ObjectIdentifier(o), default: []].append(Int32(index)) }
@@ -123,7 +126,7 @@ public final class Overlaps: Sendable {
         var items: [(uid: [UInt8], item: Int32)] = []
         for (i, span) in spans.enumerated() where overlapping[i] && uidOfItem[Int(span.item)] == -2 {
             uidOfItem[Int(span.item)] = -1
-            let uid = rows[Int(span.row)].occurrence.uid
+            let uid = occurrences[rows[Int(span.row)]].uid
             if !uid.isEmpty { items.append((Array(uid.utf8), span.item)) }
         }
         items.sort { a, b in
@@ -159,7 +162,7 @@ public final class Overlaps: Sendable {
         var rowOfTitle: [Int32] = []
         var previousTitle: String? = nil
         for (_, item, row) in titled {
-            let title = rows[Int(row)].occurrence.title
+            let title = occurrences[rows[Int(row)]].title
             if title != previousTitle {
                 rowOfTitle.append(row)
                 previousTitle = title
@@ -167,7 +170,7 @@ public final class Overlaps: Sendable {
             titleGroup[Int(item)] = Int32(rowOfTitle.count - 1)
         }
         return Overlaps(
-            spans: spans, days: days, rows: rows, titleGroup: titleGroup, rowOfTitle: rowOfTitle, uidBytes: uidBytes, uidBounds: uidBounds,
+            spans: spans, days: days, rows: rows, occurrences: occurrences, titleGroup: titleGroup, rowOfTitle: rowOfTitle, uidBytes: uidBytes, uidBounds: uidBounds,
             spansOfOccurrence: spansOfOccurrence)
     }
 
@@ -310,34 +313,36 @@ public final class Overlaps: Sendable {
     /// unique titles); empty when it overlaps nothing that day.
     public func mark(_ row: AgendaRow) -> String {
         guard row.overlap >= 0 else { return "" }
-        // The three smallest places in the day's ascending list of title
-        // groups (the first titles), and how many there are.
-        var first = (Int32.max, Int32.max, Int32.max)
-        var distinct = 0
-        let i = Int(row.overlap)
-        let index = byTitle
-        index.forEachColour(overlapping: spans[i], at: i) { place in
-            distinct += 1
-            if place < first.2 {
-                if place < first.0 {
-                    first = (place, first.0, first.1)
-                } else if place < first.1 {
-                    first = (first.0, place, first.1)
-                } else {
-                    first.2 = place
+        let shown = Overlaps.titlesShown
+        // The `shown` smallest places in the day's ascending list of title
+        // groups (the first titles), in order, and how many there are; on
+        // the stack: every overlapping row asks.
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: shown) { first in
+            first.initialize(repeating: .max)
+            var distinct = 0
+            let i = Int(row.overlap)
+            let index = byTitle
+            index.forEachColour(overlapping: spans[i], at: i) { place in
+                distinct += 1
+                guard shown > 0, place < first[shown - 1] else { return }
+                var k = shown - 1
+                while k > 0 && first[k - 1] > place {
+                    first[k] = first[k - 1]
+                    k -= 1
                 }
+                first[k] = place
             }
+            guard distinct > 0 else { return "" }
+            let groups = index.colours(ofDayOf: i)
+            var mark = "(overlaps "
+            for n in 0..<min(distinct, shown) {
+                if n > 0 { mark += ", " }
+                mark += Overlaps.oneLine(occurrences[rows[Int(rowOfTitle[Int(groups[groups.startIndex + Int(first[n])])])]])
+            }
+            if distinct > shown { mark += " and \(distinct - shown) more" }
+            mark += ")"
+            return mark
         }
-        guard distinct > 0 else { return "" }
-        let groups = index.colours(ofDayOf: i)
-        var mark = "(overlaps "
-        for (n, place) in [first.0, first.1, first.2].prefix(min(distinct, Overlaps.titlesShown)).enumerated() {
-            if n > 0 { mark += ", " }
-            mark += Overlaps.oneLine(rows[Int(rowOfTitle[Int(groups[groups.startIndex + Int(place)])])].occurrence)
-        }
-        if distinct > Overlaps.titlesShown { mark += " and \(distinct - Overlaps.titlesShown) more" }
-        mark += ")"
-        return mark
     }
 
     /// A title as a row shows it: one line, `(no title)` when empty.

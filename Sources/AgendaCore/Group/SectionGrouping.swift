@@ -17,7 +17,7 @@ public enum SectionGrouping: Sendable, Equatable {
         var rows: [AgendaRow] = []
         var current: AgendaSection.Period? = nil
         // Every day section of one agenda keeps the same occurrences.
-        let occurrences = daySections.first?.occurrences ?? []
+        let occurrences = daySections.first?.occurrences ?? .none
         let overlaps = daySections.first?.overlaps ?? .none
         for section in daySections {
             let period = section.day.map(period(of:)) ?? .undated

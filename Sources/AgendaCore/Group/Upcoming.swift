@@ -7,6 +7,7 @@ public struct Upcoming: Sendable {
     public struct Entry: Sendable {
         /// Its row (the first it has in the window): JSON writes it as the agenda does.
         public let row: AgendaRow
+        public let occurrence: Occurrence
         public let start: Date
         public let end: Date
         /// Begun, not yet ended.
@@ -19,8 +20,8 @@ public struct Upcoming: Sendable {
     public let entries: [Entry]
     /// The agenda's overlaps, for JSON.
     public let overlaps: Overlaps
-    /// The sections the entries' rows come from: a row is valid while its section is.
-    private let sections: [AgendaSection]
+    /// What the agenda's rows show, for JSON.
+    public let occurrences: AgendaOccurrences
 
     /// - Parameters:
     ///   - sections: the agenda of the window (`AgendaBuilder` over
@@ -36,7 +37,7 @@ public struct Upcoming: Sendable {
         for section in sections {
             for row in section.rows where row.isFirstListed {
                 order += 1
-                let o = row.occurrence
+                let o = section.occurrences[row]
                 guard case .event = o.item, !o.isCancelled, let start = o.start else { continue }
                 if start.isDate && !includeAllDay { continue }
                 guard let (s, e) = o.span(in: clock) else { continue }
@@ -44,7 +45,7 @@ public struct Upcoming: Sendable {
                 let isNow = s <= now && (e > now || (e == s && s == now))
                 guard isNow || (s > now && s < end) else { continue }
                 let minutes = isNow ? 0 : Int((s.timeIntervalSince(now) / 60).rounded(.up))
-                found.append((Entry(row: row, start: s, end: e, isNow: isNow, minutesUntil: minutes, isAllDay: start.isDate), order))
+                found.append((Entry(row: row, occurrence: o, start: s, end: e, isNow: isNow, minutesUntil: minutes, isAllDay: start.isDate), order))
             }
         }
         found.sort { a, b in
@@ -54,7 +55,7 @@ public struct Upcoming: Sendable {
         }
         entries = found.prefix(max(count, 0)).map(\.entry)
         overlaps = sections.first?.overlaps ?? .none
-        self.sections = sections
+        occurrences = sections.first?.occurrences ?? .none
     }
 }
 
@@ -91,7 +92,7 @@ public struct UpcomingWording {
 
     public func line(_ entry: Upcoming.Entry) -> String {
         let clock = formats.clock
-        let title = Overlaps.oneLine(entry.row.occurrence)
+        let title = Overlaps.oneLine(entry.occurrence)
         if entry.isAllDay {
             if entry.isNow {
                 let last = clock.civilDate(of: entry.end - 1)

@@ -2,7 +2,7 @@
 ///
 /// One `Event` is shared by all occurrences of its component; the times of
 /// each occurrence live in `Occurrence`.
-public final class Event: Sendable {
+public final class Event: CalendarItem {
     /// UID; empty when the component has none (printed as `null` in JSON).
     public let uid: String
     public let title: String

@@ -9,6 +9,34 @@ public final class Occurrence: Sendable {
     public enum Item: Sendable {
         case event(Event)
         case reminder(Reminder)
+
+        public var kind: Kind {
+            switch self {
+            case .event: .event
+            case .reminder: .reminder
+            }
+        }
+
+        /// The event or reminder, for what both have (text, status, calendar).
+        public var common: any CalendarItem { common { $0 } }
+
+        /// `read` applied to the event or reminder, for what both have.
+        /// Inlined, each case calls `read` on its own type: no reference
+        /// is counted, and the occurrences' fields are read by the million.
+        @inline(__always)
+        public func common<Value>(_ read: (any CalendarItem) -> Value) -> Value {
+            switch self {
+            case .event(let e): read(e)
+            case .reminder(let r): read(r)
+            }
+        }
+    }
+
+    /// Which kind of component an occurrence comes from; its raw value
+    /// is its name in JSON and templates (`kind`).
+    public enum Kind: String, Sendable {
+        case event
+        case reminder
     }
 
     public let item: Item
@@ -35,67 +63,18 @@ public final class Occurrence: Sendable {
         packedRecurrenceID = recurrenceID.packed
     }
 
-    public var isReminder: Bool {
-        if case .reminder = item { return true }
-        return false
-    }
+    public var kind: Kind { item.kind }
 
-    public var uid: String {
-        switch item {
-        case .event(let e): e.uid
-        case .reminder(let r): r.uid
-        }
-    }
-
-    public var title: String {
-        switch item {
-        case .event(let e): e.title
-        case .reminder(let r): r.title
-        }
-    }
-
-    public var location: String? {
-        switch item {
-        case .event(let e): e.location
-        case .reminder(let r): r.location
-        }
-    }
-
-    public var description: String? {
-        switch item {
-        case .event(let e): e.description
-        case .reminder(let r): r.description
-        }
-    }
-
-    public var status: String? {
-        switch item {
-        case .event(let e): e.status
-        case .reminder(let r): r.status
-        }
-    }
-
-    public var calendar: CalendarInfo {
-        switch item {
-        case .event(let e): e.calendar
-        case .reminder(let r): r.calendar
-        }
-    }
+    public var uid: String { item.common(\.uid) }
+    public var title: String { item.common(\.title) }
+    public var location: String? { item.common(\.location) }
+    public var description: String? { item.common(\.description) }
+    public var status: String? { item.common(\.status) }
+    public var isCancelled: Bool { item.common(\.isCancelled) }
+    public var calendar: CalendarInfo { item.common(\.calendar) }
 
     /// The shared Event or Reminder object: the same for every occurrence of a component.
-    public var itemIdentity: ObjectIdentifier {
-        switch item {
-        case .event(let e): ObjectIdentifier(e)
-        case .reminder(let r): ObjectIdentifier(r)
-        }
-    }
-
-    public var isCancelled: Bool {
-        switch item {
-        case .event(let e): e.isCancelled
-        case .reminder(let r): r.isCancelled
-        }
-    }
+    public var itemIdentity: ObjectIdentifier { item.common { ObjectIdentifier($0) } }
 
     /// All-day: the occurrence's start (or, for a reminder, its anchor) is a date.
     public var isAllDay: Bool { (start ?? due)?.isDate ?? false }
@@ -111,6 +90,24 @@ public final class Occurrence: Sendable {
 
     /// The time a reminder is placed by: DUE, else DTSTART.
     public var anchor: AgendaTime? { due ?? start }
+
+    /// The start JSON and templates show: an event's start; a reminder's
+    /// DTSTART, else its DUE.
+    public var shownStart: AgendaTime? {
+        switch kind {
+        case .event: start
+        case .reminder: start ?? due
+        }
+    }
+
+    /// The end JSON and templates show: an event's end; a reminder's DUE,
+    /// else its DTSTART.
+    public var shownEnd: AgendaTime? {
+        switch kind {
+        case .event: end
+        case .reminder: due ?? start
+        }
+    }
 }
 
 extension Occurrence {

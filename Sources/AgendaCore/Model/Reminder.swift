@@ -1,6 +1,6 @@
 /// A VTODO as the agenda needs it. Its dates live in `Occurrence`
 /// (`start`, `due`), since a recurring reminder moves them per instance.
-public final class Reminder: Sendable {
+public final class Reminder: CalendarItem {
     /// UID; empty when the component has none (printed as `null` in JSON).
     public let uid: String
     public let title: String

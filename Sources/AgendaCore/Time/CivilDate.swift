@@ -44,10 +44,6 @@ public struct CivilDate: Sendable, Hashable, Comparable {
     /// The grouping key of the list-view apps: year·10000 + month·100 + day.
     public var dayKey: Int { year * 10000 + month * 100 + day }
 
-    public init(dayKey: Int) {
-        self.init(year: dayKey / 10000, month: dayKey / 100 % 100, day: dayKey % 100)
-    }
-
     public var midnightUTC: Date { Date(timeIntervalSince1970: TimeInterval(daysSinceEpoch) * 86400) }
 
     public func adding(days: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + days) }
@@ -67,7 +63,8 @@ public struct CivilDate: Sendable, Hashable, Comparable {
     public static func < (a: CivilDate, b: CivilDate) -> Bool { a.dayKey < b.dayKey }
 }
 
-func pad(_ n: Int, _ width: Int) -> String {
-    let s = String(n)
+/// `n` in `radix` (lower-case letters), zero-padded to `width` digits.
+func pad(_ n: Int, _ width: Int, radix: Int = 10) -> String {
+    let s = String(n, radix: radix)
     return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
 }

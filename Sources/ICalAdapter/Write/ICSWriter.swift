@@ -23,17 +23,16 @@ public struct ICSWriter {
     static let calendarProperty = "X-ICS-AGENDA-CALENDAR"
 
     public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
-        let rows = sections.flatMap { $0.rows.filter(\.isFirstListed) }
+        let listed = sections.flatMap { section in section.rows.filter(\.isFirstListed).map { section.occurrences[$0] } }
         // An empty agenda prints nothing at all, in every format (cron mails nothing).
-        guard !rows.isEmpty else { return }
+        guard !listed.isEmpty else { return }
         out.write("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ics-agenda//ics-agenda//EN\r\nCALSCALE:GREGORIAN\r\n")
-        let names = Set(rows.map(\.occurrence.calendar.name))
+        let names = Set(listed.map(\.calendar.name))
         if names.count == 1, let name = names.first {
             out.write(ComponentBuilder.xPropertyText("X-WR-CALNAME", name))
         }
-        let scopes = ICSWriter.scopes(of: rows.map(\.occurrence))
-        for (row, scope) in zip(rows, scopes) {
-            let o = row.occurrence
+        let scopes = ICSWriter.scopes(of: listed)
+        for (o, scope) in zip(listed, scopes) {
             guard let c = component(for: o) else { continue }
             if let scope { c.addX(ICSWriter.scopeProperty, String(scope)) }
             if names.count > 1 { c.addX(ICSWriter.calendarProperty, o.calendar.name) }

@@ -80,7 +80,7 @@ struct NextCommand: ParsableCommand, SettingsChoice {
         case .text:
             for entry in upcoming.entries { out.write(wording.line(entry) + "\n") }
         case .json:
-            JSONLinesFormatter(clock: settings.clock).write(upcoming.entries.map(\.row), overlaps: upcoming.overlaps,
+            JSONLinesFormatter(clock: settings.clock).write(upcoming.entries.map(\.row), occurrences: upcoming.occurrences, overlaps: upcoming.overlaps,
                 extras: upcoming.entries.map { ",\"minutes_until\":\($0.minutesUntil)" }, to: &out)
         case .waybar:
             out.write(wording.waybar(upcoming.entries))

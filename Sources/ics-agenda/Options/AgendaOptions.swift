@@ -23,8 +23,11 @@ struct AgendaOptions: ParsableArguments, SettingsChoice {
     @Option(name: .long, help: "Output format: text, json (JSON Lines, one object per occurrence), markdown, html (one self-contained document) or ics (the listed occurrences as iCalendar).")
     var format: OutputFormat = .text
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Print one line per occurrence from STRING's {placeholders} instead of a format: \(TemplateFormatter.placeholders.map { "{\($0.name)}" }.joined(separator: " ")). {{ and }} are braces, \\t a tab; a value's line breaks and tabs are written \\n and \\t.", valueName: "string"))
-    var template: String?
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Print one line per occurrence from STRING's {placeholders} instead of a format: \(TemplateFormatter.placeholders.map { "{\($0.name)}" }.joined(separator: " ")). {{ and }} are braces, \\t a tab; a value's line breaks and tabs are written \\n and \\t.", valueName: "string"),
+        transform: { text in ParsedValue { try Template(text) } else: { "--template: \($0)" } })
+    var template: ParsedValue<Template>?
 
     @Option(name: .long, help: "Sections by day (default), week (from the locale's first weekday) or month.")
     var groupBy: GroupBy = .day
@@ -51,11 +54,7 @@ struct AgendaOptions: ParsableArguments, SettingsChoice {
     var showCalendar = false
 
     func validate() throws {
-        if let template {
-            do { _ = try TemplateFormatter(template: template, formats: LocaleFormats(localeIdentifier: "en_US", clock: ZoneClock(.gmt))) } catch {
-                throw ValidationError("--template: \(error)")
-            }
-        }
+        try template?.check()
     }
 
     var selection: Selection {

@@ -59,15 +59,12 @@ struct ConfigFile: Sendable {
     /// The configuration, or nil when there is none.
     /// The whole file (a device such as /dev/null too), or nil when it cannot be read.
     static func contents(of path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
+        guard let fd = try? SystemCall.openForReading(path) else { return nil }
         defer { close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { return nil }
+            guard let n = try? chunk.withUnsafeMutableBytes({ try SystemCall.read(fd, into: $0) }) else { return nil }
             if n == 0 { return bytes }
             bytes += chunk[..<n]
         }
@@ -231,7 +228,7 @@ enum StandardInput {
             return Int64(info.st_size) <= Int64(lseek(0, 0, SEEK_CUR))
         case S_IFIFO, S_IFSOCK:
             var request = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            while poll(&request, 1, -1) < 0 && errno == EINTR {}
+            SystemCall.retryingOnInterrupt { poll(&request, 1, -1) }
             var count: Int32 = 0
             guard ioctl(0, UInt(FIONREAD), &count) == 0 else { return false }
             return count == 0

@@ -17,8 +17,13 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Only this calendar (X-WR-CALNAME, else the file name); repeat for several.", valueName: "name"))
     var calendar: [String] = []
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Only items whose title, location or description match REGEX (ignores case unless REGEX has upper case).", valueName: "regex"))
-    var grep: String?
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Only items whose title, location or description match REGEX (ignores case unless REGEX has upper case).", valueName: "regex"),
+        transform: { pattern in
+            ParsedValue { try TextMatcher(pattern: pattern) } else: { _ in "--grep: \"\(pattern)\" is not a valid regular expression." }
+        })
+    var grep: ParsedValue<TextMatcher>?
 
     @Flag(name: .long, help: "Treat damaged input as an error: print the warnings (every place with --verbose), then exit with status 65 (66 for a file in a folder that cannot be read) and print nothing else.")
     var strict = false
@@ -26,16 +31,14 @@ struct CommonOptions: ParsableArguments {
     @OptionGroup var warnings: WarningOptions
 
     func validate() throws {
-        if let grep {
-            do { _ = try TextMatcher(pattern: grep) } catch { throw ValidationError("--grep: \"\(grep)\" is not a valid regular expression.") }
-        }
+        try grep?.check()
     }
 
     /// The calendars and text asked for; the rest of `Selection` as it comes.
     var selection: Selection {
         var s = Selection()
         s.calendars = Set(calendar)
-        s.text = grep.flatMap { try? TextMatcher(pattern: $0) }
+        s.text = grep?.value
         return s
     }
 }

@@ -62,8 +62,8 @@ struct AgendaPipeline {
             }
         let sections = grouping.group(builder.build(parts: calendars.map(\.occurrences), threads: AgendaPipeline.workerCount))
         let today = options.noRelative ? nil : settings.today
-        if let template = options.template, let formatter = try? TemplateFormatter(template: template, formats: formats) {
-            formatter.write(sections, to: &out)
+        if let template = options.template?.value {
+            TemplateFormatter(template: template, formats: formats).write(sections, to: &out)
             return
         }
         switch options.format {

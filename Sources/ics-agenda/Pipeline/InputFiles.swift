@@ -119,9 +119,11 @@ enum InputFiles {
         of file: InputFile, _ body: (UnsafeBufferPointer<UInt8>, ((Range<Int>) -> Void)?) throws -> T,
         streaming: ((UnsafeMutableRawBufferPointer) throws -> Int) throws -> T
     ) throws -> T {
-        let fd = file.isStdin ? 0 : withFileSystemPath(file.path) { open($0, O_RDONLY) }
-        guard fd >= 0 else {
-            throw UnreadableInput(path: file.path, reason: errno == EACCES ? "permission denied" : "cannot be read")
+        let fd: Int32
+        do {
+            fd = file.isStdin ? 0 : try withFileSystemPath(file.path, SystemCall.openForReading)
+        } catch let error as SystemCall.Failure {
+            throw UnreadableInput(path: file.path, reason: error.reason)
         }
         defer { if !file.isStdin { close(fd) } }
         var info = stat()
@@ -140,11 +142,10 @@ enum InputFiles {
             }
         }
         return try streaming { buffer in
-            while true {
-                let n = Foundation.read(fd, buffer.baseAddress, buffer.count)
-                if n >= 0 { return n }
-                if errno == EINTR { continue }
-                throw UnreadableInput(path: file.path, reason: errno == EISDIR ? "is a directory" : "cannot be read")
+            do {
+                return try SystemCall.read(fd, into: buffer)
+            } catch let error as SystemCall.Failure {
+                throw UnreadableInput(path: file.path, reason: error.reason)
             }
         }
     }
@@ -152,9 +153,9 @@ enum InputFiles {
     /// Runs `body` on the path as the system knows it: a name read from the
     /// command line or a folder keeps its bytes that are not UTF-8
     /// (`PrintableText.decodingFileSystemBytes`).
-    static func withFileSystemPath<T>(_ path: String, _ body: (UnsafePointer<CChar>) -> T) -> T {
+    static func withFileSystemPath<T>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> T) rethrows -> T {
         let bytes = PrintableText.fileSystemBytes(path).map { CChar(bitPattern: $0) } + [0]
-        return bytes.withUnsafeBufferPointer { body($0.baseAddress!) }
+        return try bytes.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }
 
     /// `S_IFDIR`, `S_IFREG`, ... of what the path leads to (symbolic links

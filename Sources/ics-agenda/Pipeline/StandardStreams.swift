@@ -45,10 +45,9 @@ struct BufferedOutput: ByteOutputStream {
     private static func writeAll(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
         while offset < bytes.count {
-            let written = Foundation.write(1, bytes.baseAddress! + offset, bytes.count - offset)
+            let written = SystemCall.retryingOnInterrupt { Foundation.write(1, bytes.baseAddress! + offset, bytes.count - offset) }
             if written < 0 {
                 let code = errno
-                if code == EINTR { continue }
                 if code == EPIPE { _exit(0) }
                 StandardError.write("ics-agenda: cannot write the agenda: \(String(cString: strerror(code)))\n")
                 _exit(74)
@@ -69,8 +68,7 @@ enum StandardError {
         bytes.withUnsafeMutableBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Foundation.write(2, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
+                let written = SystemCall.retryingOnInterrupt { Foundation.write(2, buffer.baseAddress! + offset, buffer.count - offset) }
                 if written <= 0 { return }
                 offset += written
             }

@@ -1,0 +1,47 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The system calls of the command, written once: retried when a signal
+/// interrupts them (EINTR), their failures read from `errno` in one place.
+enum SystemCall {
+    /// Why a file could not be opened or read, as `errno` said.
+    struct Failure: Error {
+        let code: Int32
+
+        /// The words an unreadable input is reported with.
+        var reason: String {
+            switch code {
+            case EACCES: "permission denied"
+            case EISDIR: "is a directory"
+            default: "cannot be read"
+            }
+        }
+    }
+
+    /// `call()` again for as long as a signal interrupts it (it fails with
+    /// EINTR): its result, `errno` as the last call left it.
+    @discardableResult
+    static func retryingOnInterrupt<Value: BinaryInteger>(_ call: () -> Value) -> Value {
+        while true {
+            let result = call()
+            if result >= 0 || errno != EINTR { return result }
+        }
+    }
+
+    /// Opens `path` (as the system spells it) for reading.
+    static func openForReading(_ path: UnsafePointer<CChar>) throws(Failure) -> Int32 {
+        let fd = retryingOnInterrupt { open(path, O_RDONLY) }
+        guard fd >= 0 else { throw Failure(code: errno) }
+        return fd
+    }
+
+    /// Reads up to `buffer.count` bytes of `fd`: how many (0 at the end).
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Failure) -> Int {
+        let count = retryingOnInterrupt { Foundation.read(fd, buffer.baseAddress, buffer.count) }
+        guard count >= 0 else { throw Failure(code: errno) }
+        return count
+    }
+}
