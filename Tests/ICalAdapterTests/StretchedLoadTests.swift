@@ -91,6 +91,23 @@ import Testing
         }
     }
 
+    /// Components this program does not read (RFC 5545 x-comps) filling
+    /// more than a stretch after an event: the events on both sides are
+    /// read, and nothing is said (nothing listed is lost).
+    @Test func moreThanAStretchOfUnknownComponentsLosesNoEvent() throws {
+        let widgets = (0..<200).map { "BEGIN:X-WIDGET\r\nUID:w\($0)\r\nX-DATA:\(String(repeating: "z", count: 40))\r\nEND:X-WIDGET\r\n" }.joined()
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + StretchedLoadTests.event(0, padding: 0) + StretchedLoadTests.event(1, padding: 0)
+            + widgets + StretchedLoadTests.event(2, padding: 0) + widgets + widgets + StretchedLoadTests.event(3, padding: 0) + "END:VCALENDAR\r\n"
+        let data = Data(text.utf8)
+        #expect(data.count > 3 * 4096)
+        for loaded in [try StretchedLoadTests.small(4096, 100).load(data, path: "test.ics", defaultName: "test", source: "."),
+            try StretchedLoadTests.stream(data, with: StretchedLoadTests.small(4096, 100), piece: 1000)]
+        {
+            #expect(loaded.occurrences.map(\.uid).sorted() == ["e0", "e1", "e2", "e3"])
+            #expect(loaded.diagnostics.isEmpty)
+        }
+    }
+
     /// UTF-16 longer than a stretch is read as UTF-8 a stretch at a time,
     /// from a file and from a stream fed in odd pieces (code units and
     /// surrogate pairs split between reads): everything the UTF-8 text

@@ -29,6 +29,30 @@ enum InputSegments {
         return nil
     }
 
+    /// Where a stretch may end when `bytes[after..<before]` has no `lastCut`:
+    /// the start of the last `BEGIN:` line that follows an `END:` line of a
+    /// top-level component (`END:VEVENT`), so that an event followed by more
+    /// than a stretch of components this program does not know
+    /// (`BEGIN:X-WIDGET`) is read, and only what follows it is too large.
+    static func lastCutAfterEnd(in bytes: UnsafeBufferPointer<UInt8>, after: Int, before end: Int) -> Int? {
+        var p = end - 1
+        while p > after {
+            if bytes[p - 1] == 0x0A, p + begin.count < end, begin.indices.allSatisfy({ bytes[p + $0] == begin[$0] }) {
+                // The line before: from the line feed before it.
+                var q = p - 1
+                if q > after && bytes[q - 1] == 0x0D { q -= 1 }
+                var lineStart = q
+                while lineStart > after && bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
+                let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<q])
+                if let name = ComponentSplitter.keyword(line, "END"), name != "VCALENDAR", ComponentSplitter.topLevelNames.contains(name) {
+                    return p
+                }
+            }
+            p -= 1
+        }
+        return nil
+    }
+
     /// The start of the first line in `bytes[from..<before]`, at `from` or
     /// after, where a stretch may begin; nil when there is none.
     static func firstCut(in bytes: UnsafeBufferPointer<UInt8>, from: Int, before end: Int) -> Int? {

@@ -54,7 +54,10 @@ struct StretchReader {
     /// Passes over `bytes[range]`, one component (or text) too large to
     /// read, or the first part of one (`warn`: the warning is given there).
     mutating func skip(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, warn: Bool) throws {
-        guard warn else {
+        // Components this program does not read (`BEGIN:X-WIDGET`, valid
+        // RFC 5545 x-comps) up to the next one it reads: nothing is lost.
+        let unread = StretchReader.beginName(bytes, range).map { !$0.isEmpty && $0 != "a component" && !ComponentSplitter.topLevelNames.contains($0) } ?? false
+        guard warn && !(unread && run != nil) else {
             lines += InputSegments.lineFeeds(in: bytes, range)
             return
         }

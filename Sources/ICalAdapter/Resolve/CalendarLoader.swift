@@ -138,7 +138,11 @@ public struct CalendarLoader {
                     return cut
                 }
                 if ended { return try reader.take(bytes, 0..<bytes.count) }
-                if let cut = InputSegments.lastCut(in: bytes, after: 0, before: bytes.count) { return try reader.take(bytes, 0..<cut) }
+                if let cut = InputSegments.lastCut(in: bytes, after: 0, before: bytes.count)
+                    ?? InputSegments.lastCutAfterEnd(in: bytes, after: 0, before: bytes.count)
+                {
+                    return try reader.take(bytes, 0..<cut)
+                }
                 // One component fills the stretch: told, and dropped up to the next.
                 let cut = bytes.lastIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
                 try reader.skip(bytes, 0..<cut, warn: true)
@@ -196,7 +200,8 @@ public struct CalendarLoader {
         var scanned = false
         repeat {
             let limit = min(start + stretchBytes, buffer.count)
-            let cut = limit == buffer.count ? limit : InputSegments.lastCut(in: buffer, after: start, before: limit)
+            let cut = limit == buffer.count
+                ? limit : InputSegments.lastCut(in: buffer, after: start, before: limit) ?? InputSegments.lastCutAfterEnd(in: buffer, after: start, before: limit)
             guard let cut else {
                 let next = InputSegments.firstCut(in: buffer, from: limit, before: buffer.count) ?? buffer.count
                 try reader.skip(buffer, start..<next, warn: true)
