@@ -164,14 +164,38 @@ struct LoadRun {
 
     /// Reads a VTIMEZONE into the file's zones.
     mutating func define(zone chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) {
+        // A definition written again as it was (files that repeat a zone
+        // before every event) changes nothing: it is not read again.
+        let text = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[chunk.range]))
+        var hasher = Hasher()
+        hasher.combine(chunk.calendar)
+        hasher.combine(bytes: text)
+        let hash = hasher.finalize()
+        if let tzid = zoneTexts[hash], let latest = latestZoneText["\(chunk.calendar)\u{0}\(tzid)"], latest.elementsEqual(text) { return }
         guard let component = parse(chunk, buffer), component.kind == .timezone else { return }
         var warnings: [String] = []
         let limited = zoneCost.limit(component, calendar: chunk.calendar, warnings: &warnings)
         for warning in warnings { warn(Warning(chunk.firstLine, warning)) }
-        if zones.define(vtimezone: limited, calendar: chunk.calendar) == .noTZID {
+        switch zones.define(vtimezone: limited, calendar: chunk.calendar) {
+        case .noTZID:
             warn(Warning(chunk.firstLine, "VTIMEZONE without TZID", "VTIMEZONE without TZID; ignored"))
+        case .tooMany(let tzid):
+            if !warnedTooManyZones {
+                warnedTooManyZones = true
+                warn(Warning(chunk.firstLine, "too many time zones",
+                    "VTIMEZONE \"\(tzid)\": the file defines more than \(ZoneTable.maxZones) time zones; this one and every later new one are ignored (their TZIDs are read as if not defined)"))
+            }
+        case .defined(let tzid), .unusable(let tzid):
+            zoneTexts[hash] = tzid
+            latestZoneText["\(chunk.calendar)\u{0}\(tzid)"] = Array(text)
         }
     }
+
+    /// The text of the latest definition of each TZID read, per VCALENDAR,
+    /// and which TZID a definition's text (by its hash) defined.
+    private var zoneTexts: [Int: String] = [:]
+    private var latestZoneText: [String: [UInt8]] = [:]
+    private var warnedTooManyZones = false
 
     /// The VTIMEZONEs of a large input read before its first stretch (where they start).
     var zonesRead = Set<Int>()

@@ -28,7 +28,14 @@ final class ZoneTable: @unchecked Sendable {
         /// No usable observance: the TZID is resolved by name instead.
         case unusable(tzid: String)
         case noTZID
+        /// A new TZID past `maxZones`: ignored, its name resolved as if undefined.
+        case tooMany(tzid: String)
     }
+
+    /// The distinct TZIDs one file may define: real files define a few,
+    /// and each costs libical kilobytes (a file of a million tiny zones
+    /// would need gigabytes).
+    static let maxZones = 10_000
 
     /// TZIDs whose VTIMEZONE was unusable, for the warning when the name is not known either.
     private var unusable = Set<String>()
@@ -57,6 +64,7 @@ final class ZoneTable: @unchecked Sendable {
         let usable = ZoneTable.hasUsableObservances(component.borrowed)
         // A component without TZID makes no zone (it is freed as this returns).
         guard var zone = OwnedZone(component), let tzid = zone.tzid else { return .noTZID }
+        guard defined[tzid] != nil || defined.count < ZoneTable.maxZones else { return .tooMany(tzid: tzid) }
         guard usable else {
             unusable.insert(tzid)
             return .unusable(tzid: tzid)
