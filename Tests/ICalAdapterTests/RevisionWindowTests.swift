@@ -118,6 +118,28 @@ import Testing
     }
 }
 
+extension RevisionWindowTests {
+    /// A reminder done before the window lists nothing and is remembered by
+    /// a fingerprint, yet its revisions weigh as before: reopened later in the
+    /// window it is listed; an older revision in the window stays hidden.
+    @Test func remindersDoneBeforeTheWindowKeepTheirRevisions() throws {
+        func todo(_ uid: String, sequence: Int, due: String, done: Bool, _ title: String) -> String {
+            "BEGIN:VTODO\nUID:\(uid)\nSEQUENCE:\(sequence)\nDUE:\(due)T100000Z\n" + (done ? "STATUS:COMPLETED\n" : "")
+                + "SUMMARY:\(title)\nEND:VTODO\n"
+        }
+        let body = todo("a", sequence: 0, due: "20230301", done: true, "a done in 2023")
+            + todo("a", sequence: 1, due: "20250305", done: false, "a reopened for March")
+            + todo("b", sequence: 1, due: "20230302", done: true, "b done in 2023, the newer")
+            + todo("b", sequence: 0, due: "20250306", done: false, "b due in March, the older")
+            + todo("c", sequence: 0, due: "20230303", done: false, "c never done")
+        let wide = AgendaWindow.days(900, from: CivilDate(iso: "2023-01-01")!, clock: berlinClock)
+        let titles = { (loaded: LoadedCalendar) in loaded.occurrences.map(\.title).filter { !$0.contains("2023") }.sorted() }
+        let inMarch = titles(try load(body, window: march))
+        #expect(inMarch == ["a reopened for March", "c never done"])
+        #expect(inMarch == titles(try load(body, window: wide)))
+    }
+}
+
 /// What a file's VTIMEZONEs may cost: a bounded number of distinct zones,
 /// and a definition repeated as it was is not read again.
 @Suite struct ZoneCountTests {

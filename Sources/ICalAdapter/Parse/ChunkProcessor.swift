@@ -103,6 +103,11 @@ struct ChunkProcessor: @unchecked Sendable {
 
     /// Whether a reminder is placed (by DUE, else DTSTART) two days or more
     /// after the window: one before it is listed as overdue, one after it never.
+    private func isBeforeWindow(_ o: Occurrence) -> Bool {
+        guard let anchor = o.anchor else { return false }
+        return anchor.wall < window.start - 2 * 86400
+    }
+
     private func isAfterWindow(_ o: Occurrence) -> Bool {
         guard let anchor = o.anchor else { return false }
         return anchor.wall > window.end + 2 * 86400
@@ -235,7 +240,9 @@ struct ChunkProcessor: @unchecked Sendable {
             // An event far from the window lists nothing (the prefilter skips
             // most such unread): not kept, so that memory follows the rows listed.
             let occurrence = timing.occurrence(item, at: anchor, startTime: anchorTime, recurrenceID: nil)
-            if record.kind == .event ? isFarFromWindow(occurrence) : isAfterWindow(occurrence) { return }
+            // A reminder done or cancelled before the window is not overdue: it lists nothing either.
+            let isDone = record.isCompleted || occurrence.isCancelled
+            if record.kind == .event ? isFarFromWindow(occurrence) : isAfterWindow(occurrence) || (isDone && isBeforeWindow(occurrence)) { return }
             addMaster(occurrence, OverrideKey.make(uid: record.matchUID, anchorTime))
             return
         }
