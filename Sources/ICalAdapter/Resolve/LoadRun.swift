@@ -172,6 +172,8 @@ struct LoadRun {
         hasher.combine(bytes: text)
         let hash = hasher.finalize()
         if let tzid = zoneTexts[hash], let latest = latestZoneText["\(chunk.calendar)\u{0}\(tzid)"], latest.elementsEqual(text) { return }
+        // Only a definition read without a warning is not read again: each damage is counted where it is.
+        let warned = diagnostics.count + unwrittenDiagnostics
         guard let component = parse(chunk, buffer), component.kind == .timezone else { return }
         var warnings: [String] = []
         let limited = zoneCost.limit(component, calendar: chunk.calendar, warnings: &warnings)
@@ -186,6 +188,7 @@ struct LoadRun {
                     "VTIMEZONE \"\(tzid)\": the file defines more than \(ZoneTable.maxZones) time zones; this one and every later new one are ignored (their TZIDs are read as if not defined)"))
             }
         case .defined(let tzid), .unusable(let tzid):
+            guard diagnostics.count + unwrittenDiagnostics == warned else { break }
             zoneTexts[hash] = tzid
             latestZoneText["\(chunk.calendar)\u{0}\(tzid)"] = Array(text)
         }
