@@ -72,9 +72,7 @@ struct ComponentBuilder: ~Copyable {
 
     /// The component as iCalendar text (CRLF line ends, folded).
     var text: String {
-        guard let text = icalcomponent_as_ical_string_r(component.pointer) else { return "" }
-        defer { icalmemory_free_buffer(text) }
-        return String(cString: text)
+        takeLibicalText(icalcomponent_as_ical_string_r(component.pointer)) ?? ""
     }
 
     /// One `X-` property as iCalendar text, outside any component.
@@ -82,8 +80,6 @@ struct ComponentBuilder: ~Copyable {
         guard let property = icalproperty_new_x(value) else { return "" }
         defer { icalproperty_free(property) }
         icalproperty_set_x_name(property, name)
-        guard let text = icalproperty_as_ical_string_r(property) else { return "" }
-        defer { icalmemory_free_buffer(text) }
-        return String(cString: text)
+        return takeLibicalText(icalproperty_as_ical_string_r(property)) ?? ""
     }
 }

@@ -103,9 +103,7 @@ struct RecurrenceRule {
     /// The corresponding libical function is `icalrecurrencetype_as_string_r`.
     var text: String {
         var copy = c
-        guard let text = icalrecurrencetype_as_string_r(&copy) else { return "the rule" }
-        defer { icalmemory_free_buffer(text) }
-        return String(cString: text)
+        return takeLibicalText(icalrecurrencetype_as_string_r(&copy)) ?? "the rule"
     }
 
     /// Whether libical reads a rule. The corresponding libical function is
