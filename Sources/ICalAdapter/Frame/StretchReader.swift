@@ -56,7 +56,8 @@ struct StretchReader {
     mutating func skip(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, warn: Bool) throws {
         // Components this program does not read (`BEGIN:X-WIDGET`, valid
         // RFC 5545 x-comps) up to the next one it reads: nothing is lost.
-        let unread = StretchReader.beginName(bytes, range).map { !$0.isEmpty && $0 != "a component" && !ComponentSplitter.topLevelNames.contains($0) } ?? false
+        let name = StretchReader.beginName(bytes, range)
+        let unread = name.map { $0 != "a component" && !ComponentSplitter.topLevelNames.contains($0) } ?? false
         guard warn && !(unread && run != nil) else {
             lines += InputSegments.lineFeeds(in: bytes, range)
             return
@@ -69,7 +70,7 @@ struct StretchReader {
             }
         }
         let size = loader.stretchBytes >= 1 << 20 ? "\(loader.stretchBytes >> 20) MB" : "\(loader.stretchBytes) bytes"
-        let message = StretchReader.beginName(bytes, range).map { "\($0): larger than \(size), more than one component is read; skipped" }
+        let message = name.map { "\($0): larger than \(size), more than one component is read; skipped" }
             ?? "more than \(size) with no component in it; skipped"
         if run != nil { run!.warn(lines + 1, message) } else { tooLarge.append((lines + 1, message)) }
         lines += InputSegments.lineFeeds(in: bytes, range)

@@ -61,7 +61,7 @@ final class OwnedZone: @unchecked Sendable {
     var tzid: String? { icaltimezone_get_tzid(zone.pointer).map { String(cString: $0) } }
 
     /// The VTIMEZONE the zone is made of, borrowed while the zone lives.
-    var definition: BorrowedComponent? { icaltimezone_get_component(zone.pointer).map(BorrowedComponent.init) }
+    var definition: BorrowedComponent? { zone.definition }
 }
 
 extension Zone {

@@ -9,7 +9,7 @@ enum RuleDiagnosis {
         let parts = value.split(separator: ";", omittingEmptySubsequences: true).map(String.init)
         let shown = value.count > 80 ? String(value.prefix(80)) + "…" : value
         let bad = parts.filter { part in
-            !parses(part.uppercased().hasPrefix("FREQ=") ? part : "FREQ=DAILY;" + part)
+            !RecurrenceRule.parses(part.uppercased().hasPrefix("FREQ=") ? part : "FREQ=DAILY;" + part)
         }
         if !bad.isEmpty {
             let list = bad.prefix(3).map { $0.count > 40 ? String($0.prefix(40)) + "…" : $0 }.joined(separator: ", ")
@@ -58,10 +58,8 @@ enum RuleDiagnosis {
             changes.append("COUNT=\(count) left out beside UNTIL")
         }
         let rule = parts.joined(separator: ";")
-        guard !changes.isEmpty, rule != value, parses(rule) else { return nil }
+        guard !changes.isEmpty, rule != value, RecurrenceRule.parses(rule) else { return nil }
         return (rule, changes.joined(separator: ", "))
     }
 
-    /// Whether libical reads a rule.
-    static func parses(_ rule: String) -> Bool { RecurrenceRule.parses(rule) }
 }
