@@ -344,8 +344,7 @@ struct LoadRun {
             slot = index
             guard index != fresh else {
                 // An earlier revision may have been skipped, far from the window.
-                if let quiet = quietRevisions[record.kind], quiet.count > 0,
-                    let earlier = quiet.revision(SkippedRevisions.fingerprint(record.uid))
+                if let earlier = quietRevision(SkippedRevisions.fingerprint(record.uid), record.kind)
                 {
                     let old = Revision(component: -1, sequence: earlier.sequence, recurs: earlier.recurs, masters: 0..<0)
                     if Revision.areDistinct(new, old) {
@@ -433,9 +432,15 @@ struct LoadRun {
         return newer
     }
 
-    /// Whether a master of `uid` that lists nothing was read (`quietRevisions`).
+    /// The newest revision of a master that lists nothing, by the fingerprint of its UID (`quietRevisions`).
+    private func quietRevision(_ fingerprint: UInt64, _ kind: ComponentRecord.Kind) -> (sequence: Int, recurs: Bool)? {
+        guard let quiet = quietRevisions[kind], quiet.count > 0 else { return nil }
+        return quiet.revision(fingerprint)
+    }
+
+    /// Whether a master of `uid` that lists nothing was read.
     private func isQuiet(_ uid: String, _ kind: ComponentRecord.Kind) -> Bool {
-        quietRevisions[kind].map { $0.count > 0 && $0.revision(SkippedRevisions.fingerprint(uid)) != nil } ?? false
+        quietRevision(SkippedRevisions.fingerprint(uid), kind) != nil
     }
 
     /// The value a dictionary's default subscript gives an inout access
@@ -546,8 +551,7 @@ struct LoadRun {
             if let far = farOverrideUIDs[kind], !far.isEmpty {
                 let known = Set(overrideUIDs[kind, default: []].map(SkippedRevisions.fingerprint))
                     .union(listed.keys.map(SkippedRevisions.fingerprint)).union(unlisted.map(SkippedRevisions.fingerprint))
-                let quiet = quietRevisions[kind]
-                farOrphans = far.reduce(0) { $0 + (known.contains($1) || quiet?.revision($1) != nil ? 0 : 1) }
+                farOrphans = far.reduce(0) { $0 + (known.contains($1) || quietRevision($1, kind) != nil ? 0 : 1) }
             }
             return masterCount[kind, default: 0] + orphans + farOrphans
         }
