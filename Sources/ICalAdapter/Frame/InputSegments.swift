@@ -37,7 +37,7 @@ enum InputSegments {
     static func lastCutAfterEnd(in bytes: UnsafeBufferPointer<UInt8>, after: Int, before end: Int) -> Int? {
         var p = end - 1
         while p > after {
-            if bytes[p - 1] == 0x0A, p + begin.count < end, begin.indices.allSatisfy({ bytes[p + $0] == begin[$0] }) {
+            if bytes[p - 1] == 0x0A, startsWithBegin(bytes, at: p, before: end) {
                 // The line before: from the line feed before it.
                 var q = p - 1
                 if q > after && bytes[q - 1] == 0x0D { q -= 1 }
@@ -65,11 +65,17 @@ enum InputSegments {
         return nil
     }
 
+    /// Whether the bytes at `p` are `BEGIN:`.
+    private static func startsWithBegin(_ bytes: UnsafeBufferPointer<UInt8>, at p: Int, before end: Int) -> Bool {
+        guard p + begin.count < end, bytes[p] == 0x42 else { return false }
+        for (k, c) in begin.enumerated() where bytes[p + k] != c { return false }
+        return true
+    }
+
     /// Whether a plain `BEGIN:` line of a top-level component starts at `p`,
     /// whole before `end`, and the line after it is there and not a fold.
     static func isCut(_ bytes: UnsafeBufferPointer<UInt8>, at p: Int, before end: Int) -> Bool {
-        guard p + begin.count + 6 < end, bytes[p] == 0x42 else { return false }
-        for (k, c) in begin.enumerated() where bytes[p + k] != c { return false }
+        guard p + begin.count + 6 < end, startsWithBegin(bytes, at: p, before: end) else { return false }
         let name = p + begin.count
         for word in topLevel where name + word.count < end {
             var same = true
