@@ -43,6 +43,8 @@ struct FreeCommand: ParsableCommand, SettingsChoice {
 
     @OptionGroup var common: CommonOptions
 
+    @OptionGroup var warnings: WarningOptions
+
     @OptionGroup var input: InputArguments
 
     func validate() throws {
@@ -62,7 +64,7 @@ struct FreeCommand: ParsableCommand, SettingsChoice {
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(self, environment: environment)
-        let loaded = try ICSAgenda.loadStrictly(input.paths, window: settings.window, strict: common.strict, warnings: common.warnings.detail)
+        let loaded = try ICSAgenda.loadStrictly(input.paths, window: settings.window, strict: common.strict, warnings: warnings.detail)
         let free = FreeTime(
             occurrences: loaded.map(\.occurrences), selection: common.selection, window: settings.window,
             hours: try FreeTime.Hours(parsing: hours), weekdays: try FreeTime.Weekdays(parsing: weekdays),

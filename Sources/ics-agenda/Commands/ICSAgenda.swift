@@ -8,7 +8,7 @@ import ICalAdapter
 #endif
 
 /// `ics-agenda [agenda] [OPTIONS] [INPUT ...]`: the agenda, the root command's default.
-struct ICSAgenda: ParsableCommand {
+struct ICSAgenda: ParsableCommand, AgendaArguments {
     static let configuration = CommandConfiguration(
         commandName: "agenda",
         abstract: "Print a one-year agenda of iCalendar (.ics) files, grouped by day (the default command).",
@@ -47,7 +47,17 @@ struct ICSAgenda: ParsableCommand {
             """
     )
 
-    @OptionGroup var options: AgendaOptions
+    @OptionGroup var range: DayRangeOptions
+
+    @OptionGroup var common: CommonOptions
+
+    @OptionGroup var warnings: WarningOptions
+
+    @OptionGroup var presentation: PresentationOptions
+
+    @OptionGroup var colorChoice: ColorOptions
+
+    @OptionGroup var listing: ListingOptions
 
     @OptionGroup var input: InputArguments
 
@@ -66,7 +76,7 @@ struct ICSAgenda: ParsableCommand {
         let settings = try Settings(options, environment: environment)
         let pipeline = AgendaPipeline(settings: settings)
         let loaded = try ICSAgenda.loadStrictly(input.paths, window: pipeline.settings.window, strict: options.strict,
-            warnings: options.common.warnings.detail)
+            warnings: options.warnings.detail)
         var out = BufferedOutput()
         pipeline.render(loaded, options: options, environment: environment, to: &out)
         out.flush()

@@ -61,7 +61,7 @@ struct RootCommand: ParsableCommand {
         CommandRunner.prepareStreams()
         let arguments = RootCommand.withConfiguration(CommandRunner.arguments)
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parseAgendaDirectly(arguments) ?? parseAsRoot(arguments)
             try command.run()
             Glibc.exit(0)
         } catch {
@@ -70,6 +70,17 @@ struct RootCommand: ParsableCommand {
             }
             CommandRunner.fail(RootCommand.self, error, arguments)
         }
+    }
+
+    /// The agenda's arguments parsed as the agenda alone, when they choose
+    /// the agenda and parse: the same command, without ArgumentParser's
+    /// default-subcommand look-ahead, which builds the agenda's options
+    /// three more times (a third of a debug binary's run). Anything else
+    /// (help, a bad option, another subcommand) is parsed from the root.
+    static func parseAgendaDirectly(_ arguments: [String]) -> ParsableCommand? {
+        guard let agenda = AgendaAsRoot.arguments(of: arguments) else { return nil }
+        // Help and other built-ins parse as commands of their own: they are the root's to give.
+        return (try? ICSAgenda.parseAsRoot(agenda)) as? ICSAgenda
     }
 
     /// The configured options put before the command line's (which win):
@@ -92,12 +103,22 @@ struct RootCommand: ParsableCommand {
 /// only to word its errors: `Usage: ics-agenda [<options>] [<input> ...]`
 /// and `See 'ics-agenda --help'`, byte for byte as scripts and tests saw
 /// them, instead of `ics-agenda agenda ...`.
-struct AgendaAsRoot: ParsableCommand {
+struct AgendaAsRoot: ParsableCommand, AgendaArguments {
     static let configuration = CommandConfiguration(
         commandName: "ics-agenda", abstract: "Print a one-year agenda of iCalendar (.ics) files, grouped by day.",
         discussion: ICSAgenda.configuration.discussion)
 
-    @OptionGroup var options: AgendaOptions
+    @OptionGroup var range: DayRangeOptions
+
+    @OptionGroup var common: CommonOptions
+
+    @OptionGroup var warnings: WarningOptions
+
+    @OptionGroup var presentation: PresentationOptions
+
+    @OptionGroup var colorChoice: ColorOptions
+
+    @OptionGroup var listing: ListingOptions
 
     @OptionGroup var input: InputArguments
 

@@ -14,12 +14,8 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, always, never
 }
 
-/// The options that say what to show and how: window, zone, locale, selection, format.
-struct AgendaOptions: ParsableArguments, SettingsChoice {
-    @OptionGroup var range: DayRangeOptions
-
-    @OptionGroup var common: CommonOptions
-
+/// How the agenda is written: format or template, sections, relative headers.
+struct PresentationOptions: ParsableArguments {
     @Option(name: .long, help: "Output format: text, json (JSON Lines, one object per occurrence), markdown, html (one self-contained document) or ics (the listed occurrences as iCalendar).")
     var format: OutputFormat = .text
 
@@ -35,9 +31,13 @@ struct AgendaOptions: ParsableArguments, SettingsChoice {
     @Flag(name: .long, help: "Do not add \"Today\" and \"Tomorrow\" to those days' headers.")
     var noRelative = false
 
-    @OptionGroup var colorChoice: ColorOptions
-    var color: ColorChoice { colorChoice.color }
+    func validate() throws {
+        try template?.check()
+    }
+}
 
+/// What the agenda lists of the items read, and what it shows of each.
+struct ListingOptions: ParsableArguments {
     @Flag(name: .long, help: "Leave events (VEVENT) out.")
     var noEvents = false
 
@@ -52,17 +52,49 @@ struct AgendaOptions: ParsableArguments, SettingsChoice {
 
     @Flag(name: .long, help: "Show each row's calendar name.")
     var showCalendar = false
+}
 
-    func validate() throws {
-        try template?.check()
+/// A command that takes the agenda's options. They are groups side by
+/// side, not groups within a group: ArgumentParser's debug build checks
+/// each group again for every level above it, and with three levels a run
+/// of the debug binary spent 0.5 s parsing its command line.
+protocol AgendaArguments {
+    var range: DayRangeOptions { get }
+    var common: CommonOptions { get }
+    var warnings: WarningOptions { get }
+    var presentation: PresentationOptions { get }
+    var colorChoice: ColorOptions { get }
+    var listing: ListingOptions { get }
+}
+
+extension AgendaArguments {
+    var options: AgendaOptions {
+        AgendaOptions(range: range, common: common, warnings: warnings, presentation: presentation, colorChoice: colorChoice, listing: listing)
     }
+}
+
+/// The options that say what to show and how: window, zone, locale, selection, format.
+struct AgendaOptions: SettingsChoice {
+    let range: DayRangeOptions
+    let common: CommonOptions
+    let warnings: WarningOptions
+    let presentation: PresentationOptions
+    let colorChoice: ColorOptions
+    let listing: ListingOptions
+
+    var format: OutputFormat { presentation.format }
+    var template: ParsedValue<Template>? { presentation.template }
+    var groupBy: GroupBy { presentation.groupBy }
+    var noRelative: Bool { presentation.noRelative }
+    var color: ColorChoice { colorChoice.color }
+    var showCalendar: Bool { listing.showCalendar }
 
     var selection: Selection {
         var s = common.selection
-        s.includeEvents = !noEvents
-        s.includeReminders = !noReminders
-        s.showCompleted = completed
-        s.showCancelled = showCancelled
+        s.includeEvents = !listing.noEvents
+        s.includeReminders = !listing.noReminders
+        s.showCompleted = listing.completed
+        s.showCancelled = listing.showCancelled
         return s
     }
 

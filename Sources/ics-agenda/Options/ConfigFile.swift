@@ -10,8 +10,18 @@ import Foundation
 /// for a first look at the command line: the agenda's options, `--no-config`
 /// and inputs, parsed by ArgumentParser like the command itself (but without
 /// the check that standard input is not a terminal).
-struct ConfigLine: ParsableArguments {
-    @OptionGroup var options: AgendaOptions
+struct ConfigLine: ParsableArguments, AgendaArguments {
+    @OptionGroup var range: DayRangeOptions
+
+    @OptionGroup var common: CommonOptions
+
+    @OptionGroup var warnings: WarningOptions
+
+    @OptionGroup var presentation: PresentationOptions
+
+    @OptionGroup var colorChoice: ColorOptions
+
+    @OptionGroup var listing: ListingOptions
 
     @Flag(name: .long)
     var noConfig = false
@@ -196,6 +206,9 @@ extension ConfigFile {
     }
 
     static func withConfiguredOptions(_ arguments: [String]) -> [String] {
+        // Nothing configured, nothing to put in front: the command line is
+        // not parsed an extra time for it (parsing is most of a small run's cost).
+        if ConfigFile.holdsNothing { return arguments }
         guard let given = try? ConfigLine.parse(arguments), !given.noConfig, let config = current else { return arguments }
         var words: [String] = []
         for line in config.optionLines {
@@ -205,6 +218,20 @@ extension ConfigFile {
         }
         return words + arguments
     }
+
+    /// True when there is no configuration file, or one with nothing but
+    /// blank and comment lines (`ICS_AGENDA_CONFIG=/dev/null`): then no
+    /// line can be bad and no option is configured.
+    static let holdsNothing: Bool = {
+        let path = location(environment: ProcessInfo.processInfo.environment)
+        var info = stat()
+        if stat(path, &info) != 0 { return errno == ENOENT || errno == ENOTDIR }
+        guard (info.st_mode & S_IFMT) != S_IFDIR, let bytes = contents(of: path) else { return false }
+        return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).allSatisfy { line in
+            let text = line.drop { $0 == "\u{FEFF}" || $0 == " " || $0 == "\t" }
+            return text.isEmpty || text.hasPrefix("#")
+        }
+    }()
 
     /// The configured inputs, when the command line names none and standard
     /// input has nothing to give; else none (standard input is read).

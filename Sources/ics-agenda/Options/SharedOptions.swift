@@ -28,8 +28,6 @@ struct CommonOptions: ParsableArguments {
     @Flag(name: .long, help: "Treat damaged input as an error: print the warnings (every place with --verbose), then exit with status 65 (66 for a file in a folder that cannot be read) and print nothing else.")
     var strict = false
 
-    @OptionGroup var warnings: WarningOptions
-
     func validate() throws {
         try grep?.check()
     }
