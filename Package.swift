@@ -5,6 +5,8 @@ import PackageDescription
 //   CLibical (C boundary) -> ICalAdapter (parse + expand with libical)
 //   -> AgendaCore (models, window, grouping, formatters, pure Swift)
 //   -> ics-agenda (thin command line).
+let optimized: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "ics-agenda",
     platforms: [.macOS(.v13)],
@@ -20,8 +22,8 @@ let package = Package(
             pkgConfig: "libical",
             providers: [.apt(["libical-dev"])]
         ),
-        .target(name: "AgendaCore"),
-        .target(name: "ICalAdapter", dependencies: ["CLibical", "AgendaCore"]),
+        .target(name: "AgendaCore", swiftSettings: optimized),
+        .target(name: "ICalAdapter", dependencies: ["CLibical", "AgendaCore"], swiftSettings: optimized),
         .executableTarget(
             name: "ics-agenda",
             dependencies: [
@@ -30,9 +32,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "AgendaCoreTests", dependencies: ["AgendaCore"]),
-        .testTarget(name: "ICalAdapterTests", dependencies: ["ICalAdapter", "AgendaCore"]),
-        .testTarget(name: "CLITests", dependencies: ["ics-agenda"]),
+        .testTarget(name: "AgendaCoreTests", dependencies: ["AgendaCore"], swiftSettings: optimized),
+        .testTarget(name: "ICalAdapterTests", dependencies: ["ICalAdapter", "AgendaCore"], swiftSettings: optimized),
+        .testTarget(name: "CLITests", dependencies: ["ics-agenda"], swiftSettings: optimized),
     ],
     swiftLanguageModes: [.v6]
 )
