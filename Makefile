@@ -9,13 +9,15 @@ BIN := .build/release/ics-agenda
 RELEASE := -c release --static-swift-stdlib
 ARGS ?= --now 2025-03-01T08:00:00+01:00 --tz Europe/Berlin Fixtures/sample.ics
 
-.PHONY: help setup build release test test-asan fuzz run install deb clean bench conformance window-check differential
+.PHONY: help setup build release test test-asan test-asan-c fuzz run install deb clean bench conformance window-check differential check-all
 
 help:
 	@echo "make setup        install libical-dev and tzdata if missing (apt), then build"
 	@echo "make build        debug build"
 	@echo "make test         unit and golden tests (swift test)"
 	@echo "make test-asan    the same tests built with AddressSanitizer"
+	@echo "make test-asan-c  AddressSanitizer over the suites that run C code (CI's size)"
+	@echo "make check-all    every check CI runs, each at full size (about an hour on 2 cores)"
 	@echo "make fuzz SECONDS=N  fuzz the loader, then the command line, N seconds each (default 60)"
 	@echo "make run ARGS=... run the release binary (default: the sample in Fixtures/)"
 	@echo "make install PREFIX=/usr/local   install the binary, man page and bash/zsh/fish completions"
@@ -48,9 +50,16 @@ test:
 # LeakSanitizer is on, in the test process and in every ics-agenda the CLI
 # tests run (a leak there changes its exit status, and the test fails);
 # scripts/lsan.supp names what libraries keep until exit.
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp:print_suppressions=0
 test-asan:
-	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp:print_suppressions=0 \
-		$(SWIFT) test --sanitize=address --scratch-path .build-asan
+	$(ASAN_ENV) $(SWIFT) test --sanitize=address --scratch-path .build-asan
+
+# CI's size: the suites whose code reaches libical (the loader's, the
+# engine's, the damaged and hostile inputs'), and the golden CLI cases and
+# bad-input runs, whose binary is the sanitized one too.
+ASAN_SUITES ?= ICalAdapterTests|GoldenTests|BadInputTests|HostileCLITests
+test-asan-c:
+	$(ASAN_ENV) $(SWIFT) test --sanitize=address --scratch-path .build-asan --filter '$(ASAN_SUITES)'
 
 # libFuzzer, SECONDS each: over CalendarLoader and the formatters
 # (Fuzz/FuzzLoader.swift), seeded with Fixtures/ and the corpus of other
@@ -95,6 +104,18 @@ window-check: build
 
 differential: build
 	python3 scripts/differential.py --binary .build/debug/ics-agenda --seeds 300
+
+# Every check of .ci/run at full size: the whole corpus for the window
+# check, 1,000 differential seeds, every suite under ASan, 10 minutes of
+# each fuzz target. Run it before calling an issue that touches those areas done.
+check-all: build
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	python3 scripts/window_independence.py --binary .build/debug/ics-agenda
+	python3 scripts/differential.py --binary .build/debug/ics-agenda --seeds 1000
+	python3 scripts/conformance.py --binary .build/debug/ics-agenda --min-agreement 88 --write .build/conformance.md
+	$(MAKE) test-asan
+	$(MAKE) fuzz SECONDS=600
 
 clean:
 	$(SWIFT) package clean
