@@ -49,6 +49,31 @@ import Testing
         }
     }
 
+    /// The JSON Lines' bytes with every `"source"` value taken out. Inside a
+    /// JSON string a quote is escaped, so `,"source":"` only starts that key.
+    static func withoutSource(_ text: String) -> [UInt8] {
+        let marker = Array(#","source":""#.utf8), bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == marker[0] && bytes[i...].starts(with: marker) {
+                i += marker.count
+                while i < bytes.count && bytes[i] != UInt8(ascii: "\"") { i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1 }
+                i += 1
+                continue
+            }
+            out.append(bytes[i])
+            i += 1
+        }
+        return out
+    }
+
+    @Test func sourceIsTakenOutAndNothingElse() {
+        let line = #"{"title":"a,\"source\":\"b","source":"x\"y","due":null}"#
+        #expect(RoundTripTests.withoutSource(line) == Array(#"{"title":"a,\"source\":\"b","due":null}"#.utf8))
+    }
+
     @Test(arguments: fixtures + combinations + corpus)
     func icsOutputReadBackPrintsTheSameJSON(_ inputs: String) throws {
         let paths = inputs.split(separator: " ").map(String.init)
@@ -67,6 +92,8 @@ import Testing
             try ics.stdout.write(to: file, atomically: true, encoding: .utf8)
             let back = try CLI.run(options + ["--format", "json", file.path])
             #expect(back.stderr.isEmpty, "\(inputs) in \(zone): \(back.stderr)")
+            // The same text but `source` is the same objects (one formatter wrote both): no need to decode.
+            if RoundTripTests.withoutSource(back.stdout) == RoundTripTests.withoutSource(direct.stdout) { continue }
             let expected = try RoundTripTests.lines(direct.stdout), actual = try RoundTripTests.lines(back.stdout)
             #expect(actual.count == expected.count, "\(inputs) in \(zone) from \(from ?? now)")
             for (a, e) in zip(actual, expected) where a != e {
