@@ -6,15 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The version from git: a tag v1.2 gives 1.2, three commits after it
-# 1.2+git3.HASH; with no tag, 0.0.0+gitN.HASH (N commits).
-if described=$(git describe --tags --match 'v[0-9]*' 2>/dev/null); then
-    VERSION=$(printf '%s\n' "$described" | sed -E 's/^v//; s/-([0-9]+)-g([0-9a-f]+)$/+git\1.\2/')
-elif count=$(git rev-list --count HEAD 2>/dev/null); then
-    VERSION="0.0.0+git$count.$(git rev-parse --short HEAD)"
-else
-    VERSION=0.0.0
-fi
+# The version --version prints (Sources/ics-agenda/Commands/Version.swift).
+VERSION=$(sed -n 's/^ *static let number = "\(.*\)"$/\1/p' Sources/ics-agenda/Commands/Version.swift)
+if [ -z "$VERSION" ]; then echo "deb: no version in Version.swift" >&2; exit 1; fi
 ARCH=$(dpkg --print-architecture)
 STAGE=.build/deb/root
 rm -rf "$STAGE" ics-agenda_*.deb

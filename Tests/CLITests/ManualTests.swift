@@ -65,6 +65,17 @@ import Testing
         }
     }
 
+    /// `--version` prints the name and the version, alone or after other
+    /// options, and the man page names the same version.
+    @Test(arguments: [["--version"], ["--no-config", "--version"], ["agenda", "--version"], ["next", "--version"]])
+    func versionIsPrintedAndTheManualNamesIt(_ arguments: [String]) throws {
+        let result = try CLI.run(arguments)
+        let printed = result.stdout.trimmingCharacters(in: .newlines)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(arguments): \(result.stderr)")
+        #expect(printed.wholeMatch(of: /ics-agenda [0-9]+\.[0-9]+\.[0-9]+/) != nil, "\(arguments): \(printed)")
+        #expect(ManualTests.manual.contains(".Dq \(printed) ,\n"), "the man page's --version does not name \(printed)")
+    }
+
     /// mandoc's lint, where mandoc is installed: no warning at any level.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc")))
     func theManualHasNoMdocWarnings() throws {

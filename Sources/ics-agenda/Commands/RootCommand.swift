@@ -40,6 +40,7 @@ struct RootCommand: ParsableCommand {
             iCalendar (or damaged, with --strict), 66 input missing or unreadable, \
             74 output error.
             """,
+        version: "ics-agenda \(Version.number)",
         subcommands: [ICSAgenda.self, NextCommand.self, FreeCommand.self, CalendarsCommand.self],
         defaultSubcommand: ICSAgenda.self
     )
