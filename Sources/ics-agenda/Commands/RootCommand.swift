@@ -73,6 +73,9 @@ struct RootCommand: ParsableCommand {
         }
     }
 
+    /// The words that choose a subcommand when they come first.
+    static let subcommandWords = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+
     /// The agenda's arguments parsed as the agenda alone, when they choose
     /// the agenda and parse: the same command, without ArgumentParser's
     /// default-subcommand look-ahead, which builds the agenda's options
@@ -128,8 +131,7 @@ struct AgendaAsRoot: ParsableCommand, AgendaArguments {
     static func arguments(of arguments: [String]) -> [String]? {
         guard let first = arguments.first else { return arguments }
         if first == ICSAgenda.configuration.commandName { return Array(arguments.dropFirst()) }
-        let others = RootCommand.configuration.subcommands.map { $0.configuration.commandName ?? "" } + ["help"]
-        return others.contains(first) ? nil : arguments
+        return RootCommand.subcommandWords.contains(first) ? nil : arguments
     }
 
     /// Ends the run with `error` worded as the agenda alone words it: a
