@@ -80,10 +80,18 @@ struct ConfigFile: Sendable {
         }
     }
 
+    /// True when `ICS_AGENDA_CONFIG` names the file: then it must be there.
+    static func isNamed(environment: [String: String]) -> Bool {
+        !(environment["ICS_AGENDA_CONFIG"] ?? "").isEmpty
+    }
+
     static func load(environment: [String: String]) throws -> ConfigFile? {
         let path = location(environment: environment)
         var info = stat()
         guard stat(path, &info) == 0 else {
+            if errno == ENOENT && isNamed(environment: environment) {
+                throw Bad(path: path, line: nil, message: "no such configuration file (named by ICS_AGENDA_CONFIG)")
+            }
             if errno == ENOENT || errno == ENOTDIR { return nil }
             throw Bad(path: path, line: nil, message: "cannot read the configuration file")
         }
@@ -223,9 +231,10 @@ extension ConfigFile {
     /// blank and comment lines (`ICS_AGENDA_CONFIG=/dev/null`): then no
     /// line can be bad and no option is configured.
     static let holdsNothing: Bool = {
-        let path = location(environment: ProcessInfo.processInfo.environment)
+        let environment = ProcessInfo.processInfo.environment
+        let path = location(environment: environment)
         var info = stat()
-        if stat(path, &info) != 0 { return errno == ENOENT || errno == ENOTDIR }
+        if stat(path, &info) != 0 { return (errno == ENOENT || errno == ENOTDIR) && !isNamed(environment: environment) }
         guard (info.st_mode & S_IFMT) != S_IFDIR, let bytes = contents(of: path) else { return false }
         return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).allSatisfy { line in
             let text = line.drop { $0 == "\u{FEFF}" || $0 == " " || $0 == "\t" }
