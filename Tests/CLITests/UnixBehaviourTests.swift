@@ -124,4 +124,30 @@ import Testing
         let json = try CLI.run(UnixBehaviourTests.fixed + ["--format", "json", "--completed", "Fixtures/sample.ics", "Fixtures/accounts"])
         #expect(Int(out.trimmingCharacters(in: .whitespacesAndNewlines)) == json.stdout.split(separator: "\n").count)
     }
+
+    /// A signal that ends programs ends this one at once, quietly, by that
+    /// signal: SIGQUIT printed a crash backtrace and the run went on.
+    @Test(arguments: [SIGQUIT, SIGINT, SIGTERM, SIGHUP])
+    func aSignalEndsTheRunQuietly(_ signal: Int32) throws {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["--no-config", "-"]
+        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        let input = Pipe(), err = Pipe()
+        process.standardInput = input  // kept open: the run waits for standard input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        try process.run()
+        input.fileHandleForWriting.write(Data("BEGIN:VCALENDAR\r\n".utf8))
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(process.processIdentifier, signal)
+        // A run the signal did not end is killed after 10 s, and fails below.
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 10) { if process.isRunning { kill(pid, SIGKILL) } }
+        let said = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal, "status \(process.terminationStatus)")
+        #expect(said.isEmpty, "\(String(decoding: said, as: UTF8.self).prefix(300))")
+    }
 }

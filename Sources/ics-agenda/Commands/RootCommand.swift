@@ -60,6 +60,7 @@ struct RootCommand: ParsableCommand {
             }
         #endif
         CommandRunner.prepareStreams()
+        CommandRunner.restoreTerminationSignals()
         let arguments = RootCommand.withConfiguration(CommandRunner.arguments)
         do {
             var command = try parseAgendaDirectly(arguments) ?? parseAsRoot(arguments)
