@@ -106,13 +106,21 @@ import Testing
         #expect(bad.stderr.hasPrefix("ics-agenda: \(path):3: Unknown option '--dayz'"), "\(bad.stderr)")
     }
 
+    /// No file at the default location is no configuration; a file that
+    /// ICS_AGENDA_CONFIG names must be there (66, naming it).
     @Test func noConfigurationFileIsNoConfiguration() throws {
         let result = try shell(
             "\"$0\" \(ConfigTests.fixed) --days 1 Fixtures/sample.ics",
-            environment: ["ICS_AGENDA_CONFIG": "/nonexistent/config"])
+            environment: ["XDG_CONFIG_HOME": "/nonexistent", "HOME": "/nonexistent"])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.contains("Breakfast with Ana"))
+        let named = try shell(
+            "\"$0\" \(ConfigTests.fixed) --days 1 Fixtures/sample.ics",
+            environment: ["ICS_AGENDA_CONFIG": "/nonexistent/config"])
+        #expect(named.status == 66)
+        #expect(named.stderr == "ics-agenda: /nonexistent/config: no such configuration file (named by ICS_AGENDA_CONFIG)\n", "\(named.stderr)")
+        #expect(named.stdout.isEmpty)
     }
 
     @Test(arguments: [

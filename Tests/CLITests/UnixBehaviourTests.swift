@@ -69,11 +69,15 @@ import Testing
         #expect(always.stdout.contains("\u{1B}[1m"))
     }
 
-    @Test func noTerminalInputIsAUsageErrorOnlyOnATerminal() throws {
-        // Piped, empty standard input: read, and not iCalendar.
+    @Test func noInputAndAnEmptyStandardInputIsAUsageError() throws {
+        // No INPUT, nothing configured and nothing on standard input (cron before any set-up): say how to name inputs.
         let result = try CLI.run(UnixBehaviourTests.fixed)
-        #expect(result.status == 65)
-        #expect(result.stderr.contains("stdin: not an iCalendar file: it is empty"))
+        #expect(result.status == 64)
+        #expect(result.stderr == "ics-agenda: nothing to read: name .ics files, folders or - (standard input gave nothing), or list inputs in /dev/null\n", "\(result.stderr)")
+        // Standard input named, and empty: read, and not iCalendar.
+        let named = try CLI.run(UnixBehaviourTests.fixed + ["-"])
+        #expect(named.status == 65)
+        #expect(named.stderr.contains("stdin: not an iCalendar file: it is empty"))
     }
 
     @Test(arguments: ["Europe/Berlin", "America/New_York", "UTC", "Asia/Kolkata"])

@@ -36,7 +36,7 @@ struct CalendarsCommand: ParsableCommand {
         let clock = ZoneClock(TimeZone(identifier: "UTC")!)
         let window = AgendaWindow.days(1, from: CivilDate(year: 2000, month: 1, day: 1), clock: clock)
         let calendars = try ICSAgenda.reportingInputErrors {
-            try AgendaPipeline.load(input.paths, window: window, warnings: warnings.detail)
+            try AgendaPipeline.load(input.paths(), window: window, warnings: warnings.detail)
         }
         let summaries = calendars.map {
             CalendarSummary(calendar: $0.calendar, events: $0.eventCount, reminders: $0.reminderCount)

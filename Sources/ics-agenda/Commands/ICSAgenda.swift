@@ -75,7 +75,7 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(options, environment: environment)
         let pipeline = AgendaPipeline(settings: settings)
-        let loaded = try ICSAgenda.loadStrictly(input.paths, window: pipeline.settings.window, strict: options.strict,
+        let loaded = try ICSAgenda.loadStrictly(input.paths(), window: pipeline.settings.window, strict: options.strict,
             warnings: options.warnings.detail)
         var out = BufferedOutput()
         pipeline.render(loaded, options: options, environment: environment, to: &out)

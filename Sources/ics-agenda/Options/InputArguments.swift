@@ -1,3 +1,4 @@
+import AgendaCore
 import ArgumentParser
 import Foundation
 
@@ -22,10 +23,21 @@ struct InputArguments: ParsableArguments {
     }
 
     /// The inputs named, else the configured ones when standard input gives
-    /// nothing (a terminal, cron), else standard input.
-    var paths: [String] {
+    /// nothing (a terminal, cron), else standard input. With none named,
+    /// none configured and nothing on standard input (cron before any
+    /// set-up) there is nothing to read: the run ends as a usage error (64)
+    /// that says how to name inputs, in one line, not the whole help. A `-`
+    /// named on an empty standard input is read, and is not iCalendar (65).
+    func paths() throws -> [String] {
         if !inputs.isEmpty { return inputs }
         let configured = ConfigFile.configuredInputs(noConfig: noConfig)
-        return configured.isEmpty ? ["-"] : configured
+        if !configured.isEmpty { return configured }
+        if StandardInput.givesNoBytes() {
+            let config = ConfigFile.location(environment: ProcessInfo.processInfo.environment)
+            StandardError.write(
+                "ics-agenda: nothing to read: name .ics files, folders or - (standard input gave nothing), or list inputs in \(PrintableText.escaped(config))\n")
+            throw ExitCode(64)
+        }
+        return ["-"]
     }
 }
