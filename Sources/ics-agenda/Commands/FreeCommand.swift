@@ -64,7 +64,8 @@ struct FreeCommand: ParsableCommand, SettingsChoice {
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(self, environment: environment)
-        let loaded = try ICSAgenda.loadStrictly(input.paths(), window: settings.window, strict: common.strict, warnings: warnings.detail)
+        let loaded = try ICSAgenda.loadStrictly(input.paths(), window: settings.window, strict: common.strict, warnings: warnings.detail,
+            calendars: common.calendar)
         let free = FreeTime(
             occurrences: loaded.map(\.occurrences), selection: common.selection, window: settings.window,
             hours: try FreeTime.Hours(parsing: hours), weekdays: try FreeTime.Weekdays(parsing: weekdays),

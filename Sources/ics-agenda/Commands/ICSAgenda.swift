@@ -76,7 +76,7 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
         let settings = try Settings(options, environment: environment)
         let pipeline = AgendaPipeline(settings: settings)
         let loaded = try ICSAgenda.loadStrictly(input.paths(), window: pipeline.settings.window, strict: options.strict,
-            warnings: options.warnings.detail)
+            warnings: options.warnings.detail, calendars: common.calendar)
         var out = BufferedOutput()
         pipeline.render(loaded, options: options, environment: environment, to: &out)
         out.flush()
@@ -84,7 +84,11 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
 
     /// Reads the inputs for every command that lists occurrences; with
     /// `strict`, any problem in them ends the run (65) once every warning is out.
-    static func loadStrictly(_ paths: [String], window: AgendaWindow, strict: Bool, warnings: WarningDetail) throws -> [LoadedCalendar] {
+    /// - Parameter calendars: the `--calendar` names asked for; one that
+    ///   names no calendar read is told, with the calendars there are.
+    static func loadStrictly(
+        _ paths: [String], window: AgendaWindow, strict: Bool, warnings: WarningDetail, calendars: [String] = []
+    ) throws -> [LoadedCalendar] {
         signal(SIGPIPE, SIG_IGN)
         let loaded = try ICSAgenda.reportingInputErrors { try AgendaPipeline.load(paths, window: window, strict: strict, warnings: warnings) }
         if strict {
@@ -94,7 +98,27 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
                 throw ExitCode(65)
             }
         }
+        if warnings != .none, let line = ICSAgenda.unknownCalendars(calendars, among: loaded.map(\.calendar.name)) {
+            StandardError.write("ics-agenda: warning: \(line)\n")
+        }
         return loaded
+    }
+
+    /// The `--calendar` names that match no calendar read, and the names
+    /// there are (`--calendar work` for `Work` selected nothing, silently).
+    static func unknownCalendars(_ asked: [String], among names: [String]) -> String? {
+        let known = Set(names)
+        var unknown: [String] = []
+        for name in asked where !known.contains(name) && !unknown.contains(name) { unknown.append(name) }
+        guard !unknown.isEmpty else { return nil }
+        let quoted = unknown.map { "\"\(PrintableText.escaped($0))\"" }.joined(separator: ", ")
+        let there = Array(Set(names)).sorted()
+        let listed = there.prefix(10).map { "\"\(PrintableText.escaped($0))\"" }.joined(separator: ", ")
+        let more = there.count > 10 ? " and \(there.count - 10) more" : ""
+        let hints = unknown.compactMap { name in there.first { $0.lowercased() == name.lowercased() }.map { "\"\(PrintableText.escaped($0))\"" } }
+        let hint = hints.isEmpty ? "" : " (did you mean \(hints.joined(separator: ", "))? names match by case)"
+        let plural = unknown.count == 1 ? "calendar" : "calendars"
+        return "--calendar \(quoted): no such \(plural)\(hint); the calendars are \(there.isEmpty ? "none" : listed + more)"
     }
 
     /// Input errors end the run with the contract's status: 66 missing or

@@ -69,7 +69,8 @@ struct NextCommand: ParsableCommand, SettingsChoice {
         let reach = settings.now + TimeInterval(try DurationText.seconds(within))
         // Only now ..< now + within is read, so that the prefilter skips the rest of the file.
         let window = AgendaWindow(from: settings.now, to: reach, clock: settings.clock)
-        let loaded = try ICSAgenda.loadStrictly(input.paths(), window: window, strict: common.strict, warnings: warnings.detail)
+        let loaded = try ICSAgenda.loadStrictly(input.paths(), window: window, strict: common.strict, warnings: warnings.detail,
+            calendars: common.calendar)
         var selection = common.selection
         selection.includeReminders = false
         let sections = AgendaBuilder(window: window, today: settings.today, selection: selection)
