@@ -46,7 +46,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var sink = Sink()
     TextFormatter(formats: formats, style: TerminalStyle(enabled: false), today: today).write(sections, to: &sink)
     JSONLinesFormatter(clock: clock).write(sections, to: &sink)
-    MarkdownFormatter(formats: formats, today: today).write(SectionGrouping.week(firstWeekday: 2).group(sections), to: &sink)
+    MarkdownFormatter(formats: formats, today: today, showCalendar: true).write(SectionGrouping.week(firstWeekday: 2).group(sections), to: &sink)
     HTMLFormatter(formats: formats, today: today).write(SectionGrouping.month.group(sections), to: &sink)
 
     // The `ics` output must read back in as iCalendar.

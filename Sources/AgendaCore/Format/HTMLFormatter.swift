@@ -4,11 +4,14 @@ public struct HTMLFormatter {
     public let wording: RowWording
     public let today: CivilDate?
     public let title: String
+    /// `--show-calendar`: each row names its calendar after the title.
+    public let showCalendar: Bool
 
-    public init(formats: LocaleFormats, today: CivilDate? = nil, title: String = "Agenda") {
+    public init(formats: LocaleFormats, today: CivilDate? = nil, title: String = "Agenda", showCalendar: Bool = false) {
         wording = RowWording(formats: formats)
         self.today = today
         self.title = title
+        self.showCalendar = showCalendar
     }
 
     public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
@@ -53,6 +56,7 @@ public struct HTMLFormatter {
         for mark in t.marks { title += " <span style=\"color:#57606a\">\(escape(mark))</span>" }
         if let note = t.overdueNote { title += " <span style=\"color:#cf222e\">\(escape(note))</span>" }
         if !overlap.isEmpty { title += " <span style=\"color:#9a6700\">\(escape(overlap))</span>" }
+        if showCalendar { title += " <span style=\"color:#57606a\">[\(escape(occurrence.calendar.name))]</span>" }
         if let location = occurrence.location {
             // Its line breaks shown as such; the document's row stays one line.
             let lines = escape(location).replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")

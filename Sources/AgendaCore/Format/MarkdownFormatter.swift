@@ -7,10 +7,13 @@
 public struct MarkdownFormatter {
     public let wording: RowWording
     public let today: CivilDate?
+    /// `--show-calendar`: each row ends with its calendar's name, `[Work]`.
+    public let showCalendar: Bool
 
-    public init(formats: LocaleFormats, today: CivilDate? = nil) {
+    public init(formats: LocaleFormats, today: CivilDate? = nil, showCalendar: Bool = false) {
         wording = RowWording(formats: formats)
         self.today = today
+        self.showCalendar = showCalendar
     }
 
     public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
@@ -31,6 +34,7 @@ public struct MarkdownFormatter {
                     .joined(separator: " ")
                 // A line break in it would start a new line (or a heading) of the document.
                 if let location = occurrence.location { line += " — \(escape(RowWording.singleLine(location)))" }
+                if showCalendar { line += " \(escape("[\(RowWording.singleLine(occurrence.calendar.name))]"))" }
                 out.write(line + "\n")
             }
         }

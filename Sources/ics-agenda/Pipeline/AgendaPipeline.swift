@@ -74,10 +74,10 @@ struct AgendaPipeline {
         case .json:
             JSONLinesFormatter(clock: settings.clock).write(sections, to: &out, threads: AgendaPipeline.workerCount)
         case .markdown:
-            MarkdownFormatter(formats: formats, today: today).write(sections, to: &out)
+            MarkdownFormatter(formats: formats, today: today, showCalendar: options.showCalendar).write(sections, to: &out)
         case .html:
             // An empty agenda prints nothing at all, so that cron mails nothing.
-            if !sections.isEmpty { HTMLFormatter(formats: formats, today: today).write(sections, to: &out) }
+            if !sections.isEmpty { HTMLFormatter(formats: formats, today: today, showCalendar: options.showCalendar).write(sections, to: &out) }
         case .ics:
             ICSWriter(clock: settings.clock).write(sections, to: &out)
         }
