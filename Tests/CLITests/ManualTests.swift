@@ -65,6 +65,36 @@ import Testing
         }
     }
 
+    /// In a real bash, the completion script completes file names where an
+    /// input goes (it offered nothing: the inputs had no completion kind).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash")), arguments: [
+        ("agenda Fixtures/sam", "Fixtures/sample.ics"), ("next Fixtures/acc", "Fixtures/accounts"),
+        ("calendars Fixtures/sam", "Fixtures/sample.ics"), ("agenda --format ", "markdown"),
+    ])
+    func bashCompletesInputFileNames(_ line: String, _ wanted: String) throws {
+        let script = try CLI.run(["--generate-completion-script", "bash"]).stdout
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-completion-\(UUID().uuidString).bash")
+        try script.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        // What bash does on TAB: COMP_WORDS and COMP_CWORD set, the function that `complete` names called.
+        let driver = """
+            source "$1"; shift
+            COMP_WORDS=(ics-agenda "$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+            COMP_LINE="${COMP_WORDS[*]}"; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
+            f=$(complete -p ics-agenda | sed -E 's/.* -F ([^ ]+) .*/\\1/')
+            "$f" ics-agenda "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        if line.hasSuffix(" ") { words.append("") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", driver, "bash", file.path] + words
+        process.currentDirectoryURL = CLI.root
+        let result = try CLI.collect(process)
+        #expect(result.stdout.split(separator: "\n").contains { $0 == wanted }, "\(line)<TAB>: \(result.stdout) \(result.stderr)")
+    }
+
     /// `--version` prints the name and the version, alone or after other
     /// options, and the man page names the same version.
     @Test(arguments: [["--version"], ["--no-config", "--version"], ["agenda", "--version"], ["next", "--version"]])
