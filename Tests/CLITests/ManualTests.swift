@@ -70,6 +70,9 @@ import Testing
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash")), arguments: [
         ("agenda Fixtures/sam", "Fixtures/sample.ics"), ("next Fixtures/acc", "Fixtures/accounts"),
         ("calendars Fixtures/sam", "Fixtures/sample.ics"), ("agenda --format ", "markdown"),
+        // Without the word agenda, the agenda's completions, and the subcommands for the first word.
+        ("Fixtures/sam", "Fixtures/sample.ics"), ("--format ", "markdown"), ("--tz Europe/Berlin Fixtures/acc", "Fixtures/accounts"),
+        ("ne", "next"), ("--no-ev", "--no-events"),
     ])
     func bashCompletesInputFileNames(_ line: String, _ wanted: String) throws {
         let script = try CLI.run(["--generate-completion-script", "bash"]).stdout
