@@ -109,6 +109,31 @@ import Testing
         #expect(ManualTests.manual.contains(".Dq \(printed) ,\n"), "the man page's --version does not name \(printed)")
     }
 
+    /// What the man page shows as rendered: the Waybar object and the tab
+    /// escape as typed, the POSIX TZ forms --help has, and cron lines (in it
+    /// and in the README) that name the binary by a full path, since cron's
+    /// PATH (/usr/bin:/bin) does not hold /usr/local/bin.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc")))
+    func theManualRendersWhatItMeans() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/mandoc")
+        process.arguments = ["-T", "ascii", CLI.root.appendingPathComponent("docs/ics-agenda.1").path]
+        // Bold is a character, a backspace and the character again.
+        let plain = try CLI.collect(process).stdout.replacingOccurrences(of: #".\x{08}"#, with: "", options: .regularExpression)
+        let rendered = plain.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ")
+        for wanted in [#"{"text": ..., "tooltip": ..., "class": ...}"#, #"`\t' a tab"#, "POSIX TZ string", "CET-1CEST,M3.5.0,M10.5.0/3"] {
+            #expect(rendered.contains(wanted), "the rendered man page lacks \(wanted)")
+        }
+        let readme = try String(contentsOf: CLI.root.appendingPathComponent("README.md"), encoding: .utf8)
+        for text in [ManualTests.manual, readme] {
+            let cronLines = text.split(separator: "\n").filter { $0.range(of: #"^[0-9*@][^ ]* .*ics-agenda"#, options: .regularExpression) != nil }
+            #expect(!cronLines.isEmpty)
+            for line in cronLines {
+                #expect(line.contains(" /"), "a cron line names ics-agenda without a full path: \(line)")
+            }
+        }
+    }
+
     /// mandoc's lint, where mandoc is installed: no warning at any level.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc")))
     func theManualHasNoMdocWarnings() throws {
