@@ -70,7 +70,7 @@ enum CommandRunner {
         let code = type.exitCode(for: error)
         if code == .success, let unknown = dashArgumentReadAsHelp(arguments) {
             // `-dash.ics` reads as the short flags -d -a -s -h ...: help was never asked for.
-            StandardError.write("Error: Unknown option '\(PrintableText.escaped(unknown))'\(fileHint(unknown))\n")
+            StandardError.write("ics-agenda: Unknown option '\(PrintableText.escaped(unknown))'\(fileHint(unknown))\n")
             StandardError.write("Usage: see '\(type.configuration.commandName ?? "ics-agenda") --help'.\n")
             exit(ExitCode.validationFailure.rawValue)
         }
@@ -83,9 +83,15 @@ enum CommandRunner {
         }
         if !text.isEmpty {
             let hint = arguments.first { $0.hasPrefix("-") && $0.count > 1 && text.contains("'\($0)'") }.map(fileHint) ?? ""
-            StandardError.write(PrintableText.escapedKeepingLines(text) + hint + "\n")
+            StandardError.write(PrintableText.escapedKeepingLines(CommandRunner.inOurStyle(text)) + hint + "\n")
         }
         exit(code.rawValue)
+    }
+
+    /// ArgumentParser's `Error: ` put as every other error of ours is:
+    /// `ics-agenda: `, so that scripts and mail see one style.
+    static func inOurStyle(_ text: String) -> String {
+        text.hasPrefix("Error: ") ? "ics-agenda: " + text.dropFirst("Error: ".count) : text
     }
 
     /// The first argument before `--` that starts with one dash and is not
