@@ -95,7 +95,12 @@ import Testing
         process.arguments = ["-c", driver, "bash", file.path] + words
         process.currentDirectoryURL = CLI.root
         let result = try CLI.collect(process)
-        #expect(result.stdout.split(separator: "\n").contains { $0 == wanted }, "\(line)<TAB>: \(result.stdout) \(result.stderr)")
+        let offered = result.stdout.split(separator: "\n")
+        #expect(offered.contains { $0 == wanted }, "\(line)<TAB>: \(result.stdout) \(result.stderr)")
+        // An option's value is completed with values only, not with the root's flags.
+        if line.hasSuffix("--format ") { #expect(!offered.contains { $0.hasPrefix("-") }, "\(line)<TAB>: \(result.stdout)") }
+        // The same script, with the shell taken from $SHELL.
+        #expect(try CLI.run(["--generate-completion-script"], environment: ["SHELL": "/bin/bash"]).stdout == script)
     }
 
     /// `--version` prints the name and the version, alone or after other

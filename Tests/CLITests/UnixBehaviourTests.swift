@@ -143,7 +143,13 @@ import Testing
         process.standardError = err
         try process.run()
         input.fileHandleForWriting.write(Data("BEGIN:VCALENDAR\r\n".utf8))
-        Thread.sleep(forTimeInterval: 0.5)
+        // Sent once the run waits in read(2) on standard input (/proc/PID/syscall
+        // starts "0 0x0"), past the runtime's start-up: not after a guessed pause.
+        let syscall = "/proc/\(process.processIdentifier)/syscall"
+        for _ in 0..<1000 {
+            if let now = try? String(contentsOfFile: syscall, encoding: .utf8), now.hasPrefix("0 0x0 ") { break }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
         kill(process.processIdentifier, signal)
         // A run the signal did not end is killed after 10 s, and fails below.
         let pid = process.processIdentifier

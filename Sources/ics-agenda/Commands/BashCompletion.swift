@@ -15,11 +15,14 @@ enum BashCompletion {
                 ;;
         """
 
-    static var script: String {
-        let generated = RootCommand.completionScript(for: .bash)
+    /// `text` with the root's fallback replaced, when it is the bash
+    /// script (however it was asked for: `--generate-completion-script
+    /// bash`, or with the shell taken from `$SHELL`); any other text as it is.
+    static func patched(_ text: String) -> String {
         let agenda = """
                 *)
                     # Not a subcommand: the words are the agenda's, its default subcommand.
+                    COMPREPLY=()
                     unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
                     _ics-agenda_agenda
                     if (( COMP_CWORD == 1 )); then
@@ -27,11 +30,6 @@ enum BashCompletion {
                     fi
                     ;;
             """
-        return generated.replacingOccurrences(of: rootFallback, with: agenda)
-    }
-
-    /// The arguments that ask for the bash script.
-    static func isAsked(_ arguments: [String]) -> Bool {
-        arguments == ["--generate-completion-script", "bash"] || arguments == ["--generate-completion-script=bash"]
+        return text.replacingOccurrences(of: rootFallback, with: agenda)
     }
 }

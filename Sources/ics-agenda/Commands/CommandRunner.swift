@@ -74,7 +74,7 @@ enum CommandRunner {
             StandardError.write("Usage: see '\(type.configuration.commandName ?? "ics-agenda") --help'.\n")
             exit(ExitCode.validationFailure.rawValue)
         }
-        let text = type.fullMessage(for: error)
+        let text = BashCompletion.patched(type.fullMessage(for: error))
         if code == .success {
             var out = BufferedOutput()
             if !text.isEmpty { out.write(text + "\n") }

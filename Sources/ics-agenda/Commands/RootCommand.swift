@@ -61,12 +61,6 @@ struct RootCommand: ParsableCommand {
         #endif
         CommandRunner.prepareStreams()
         CommandRunner.restoreTerminationSignals()
-        if BashCompletion.isAsked(CommandRunner.arguments) {
-            var out = BufferedOutput()
-            out.write(BashCompletion.script + "\n")
-            out.flush()
-            Glibc.exit(0)
-        }
         let arguments = RootCommand.withConfiguration(CommandRunner.arguments)
         do {
             var command = try parseAgendaDirectly(arguments) ?? parseAsRoot(arguments)

@@ -89,7 +89,7 @@ struct ConfigFile: Sendable {
         let path = location(environment: environment)
         var info = stat()
         guard stat(path, &info) == 0 else {
-            if errno == ENOENT && isNamed(environment: environment) {
+            if (errno == ENOENT || errno == ENOTDIR) && isNamed(environment: environment) {
                 throw Bad(path: path, line: nil, message: "no such configuration file (named by ICS_AGENDA_CONFIG)")
             }
             if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -229,13 +229,18 @@ extension ConfigFile {
 
     /// True when there is no configuration file, or one with nothing but
     /// blank and comment lines (`ICS_AGENDA_CONFIG=/dev/null`): then no
-    /// line can be bad and no option is configured.
+    /// line can be bad and no option is configured. Only a regular file
+    /// (read again later) or /dev/null is looked into: a pipe or FIFO can be
+    /// read once, by `current`, and a FIFO would block a run that says
+    /// `--no-config`.
     static let holdsNothing: Bool = {
         let environment = ProcessInfo.processInfo.environment
         let path = location(environment: environment)
         var info = stat()
         if stat(path, &info) != 0 { return (errno == ENOENT || errno == ENOTDIR) && !isNamed(environment: environment) }
-        guard (info.st_mode & S_IFMT) != S_IFDIR, let bytes = contents(of: path) else { return false }
+        var null = stat()
+        if (info.st_mode & S_IFMT) == S_IFCHR { return stat("/dev/null", &null) == 0 && null.st_rdev == info.st_rdev }
+        guard (info.st_mode & S_IFMT) == S_IFREG, let bytes = contents(of: path) else { return false }
         return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).allSatisfy { line in
             let text = line.drop { $0 == "\u{FEFF}" || $0 == " " || $0 == "\t" }
             return text.isEmpty || text.hasPrefix("#")

@@ -45,7 +45,9 @@ enum InputFiles {
                 continue
             }
             guard let mode = fileMode(argument) else {
-                let hint = InputFiles.subcommand(misspelledAs: argument).map { "; did you mean the subcommand '\($0)'?" } ?? ""
+                // Only the first word of the command line is where a subcommand goes.
+                let first = argument == CommandRunner.arguments.first
+                let hint = (first ? InputFiles.subcommand(misspelledAs: argument) : nil).map { "; did you mean the subcommand '\($0)'?" } ?? ""
                 throw UnreadableInput(path: argument, reason: "no such file or directory" + hint)
             }
             if mode == S_IFDIR {
