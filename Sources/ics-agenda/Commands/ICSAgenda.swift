@@ -111,14 +111,14 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
         var unknown: [String] = []
         for name in asked where !known.contains(name) && !unknown.contains(name) { unknown.append(name) }
         guard !unknown.isEmpty else { return nil }
-        let quoted = unknown.map { "\"\(PrintableText.escaped($0))\"" }.joined(separator: ", ")
-        let there = Array(Set(names)).sorted()
-        let listed = there.prefix(10).map { "\"\(PrintableText.escaped($0))\"" }.joined(separator: ", ")
+        func quoted(_ names: some Sequence<String>) -> String { names.map { "\"\(PrintableText.escaped($0))\"" }.joined(separator: ", ") }
+        let there = known.sorted()
+        let listed = quoted(there.prefix(10))
         let more = there.count > 10 ? " and \(there.count - 10) more" : ""
-        let hints = unknown.compactMap { name in there.first { $0.lowercased() == name.lowercased() }.map { "\"\(PrintableText.escaped($0))\"" } }
-        let hint = hints.isEmpty ? "" : " (did you mean \(hints.joined(separator: ", "))? names match by case)"
+        let hints = unknown.compactMap { name in there.first { $0.lowercased() == name.lowercased() } }
+        let hint = hints.isEmpty ? "" : " (did you mean \(quoted(hints))? names match by case)"
         let plural = unknown.count == 1 ? "calendar" : "calendars"
-        return "--calendar \(quoted): no such \(plural)\(hint); the calendars are \(there.isEmpty ? "none" : listed + more)"
+        return "--calendar \(quoted(unknown)): no such \(plural)\(hint); the calendars are \(there.isEmpty ? "none" : listed + more)"
     }
 
     /// Input errors end the run with the contract's status: 66 missing or
