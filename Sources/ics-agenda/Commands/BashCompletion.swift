@@ -8,10 +8,13 @@ import ArgumentParser
 /// completed as the agenda's, as the parser reads them, with the
 /// subcommands offered beside them for the first word.
 enum BashCompletion {
+    /// What the root offers for its first word.
+    static let subcommands = RootCommand.subcommandWords.joined(separator: " ")
+
     static let rootFallback = """
             *)
                 # Offer subcommand completions
-                COMPREPLY+=($(compgen -W '\(RootCommand.subcommandWords.joined(separator: " "))' -- "${cur}"))
+                COMPREPLY+=($(compgen -W '\(subcommands)' -- "${cur}"))
                 ;;
         """
 
@@ -26,7 +29,7 @@ enum BashCompletion {
                     unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
                     _ics-agenda_agenda
                     if (( COMP_CWORD == 1 )); then
-                        COMPREPLY+=($(compgen -W '\(RootCommand.subcommandWords.joined(separator: " "))' -- "${cur}"))
+                        COMPREPLY+=($(compgen -W '\(subcommands)' -- "${cur}"))
                     fi
                     ;;
             """
