@@ -12,9 +12,9 @@ ARGS ?= --now 2025-03-01T08:00:00+01:00 --tz Europe/Berlin Fixtures/sample.ics
 .PHONY: help setup build release test test-asan test-asan-c fuzz run install deb clean bench conformance window-check differential check-all
 
 help:
-	@echo "make setup        install libical-dev and tzdata if missing (apt), then build"
+	@echo "make setup        install libical-dev, libcurl and tzdata if missing (apt), then build"
 	@echo "make build        debug build"
-	@echo "make test         unit and golden tests (swift test)"
+	@echo "make test         unit and golden tests (swift test); first puts Radicale into .venv-servers (pip)"
 	@echo "make test-asan    the same tests built with AddressSanitizer"
 	@echo "make test-asan-c  AddressSanitizer over the suites that run C code (CI's size)"
 	@echo "make check-all    every check CI runs, each at full size (about an hour on 2 cores)"
@@ -28,12 +28,13 @@ help:
 	@echo "make differential random recurring components against the oracle (needs .venv-oracle)"
 	@echo "make clean        remove build output"
 
-# libical's headers and pkg-config file come from Debian's libical-dev.
+# libical's headers and pkg-config file come from Debian's libical-dev,
+# libcurl's (the HTTP client of URL calendars) from libcurl4-openssl-dev.
 setup:
-	@if ! pkg-config --exists libical 2>/dev/null || [ ! -d /usr/share/zoneinfo/Europe ]; then \
-		echo "Installing libical-dev and tzdata with apt-get"; \
+	@if ! pkg-config --exists libical libcurl 2>/dev/null || [ ! -d /usr/share/zoneinfo/Europe ]; then \
+		echo "Installing libical-dev, libcurl4-openssl-dev and tzdata with apt-get"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y libical-dev tzdata pkg-config; \
+		$$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y libical-dev libcurl4-openssl-dev tzdata pkg-config; \
 	fi
 	$(SWIFT) build $(RELEASE)
 
@@ -43,7 +44,16 @@ build:
 release:
 	$(SWIFT) build $(RELEASE)
 
-test:
+# The subscription tests read from Radicale, a real CalDAV server, which
+# they start on loopback with this Python (the fault server needs only
+# python3 and openssl).
+SERVERS_PYTHON := .venv-servers/bin/python
+$(SERVERS_PYTHON): scripts/servers-requirements.txt
+	python3 -m venv .venv-servers
+	.venv-servers/bin/pip install --quiet -r scripts/servers-requirements.txt
+	@touch $@
+
+test: $(SERVERS_PYTHON)
 	$(SWIFT) test
 
 # A build of its own (.build-asan), so that the normal one is not rebuilt.
@@ -51,14 +61,14 @@ test:
 # tests run (a leak there changes its exit status, and the test fails);
 # scripts/lsan.supp names what libraries keep until exit.
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp:print_suppressions=0
-test-asan:
+test-asan: $(SERVERS_PYTHON)
 	$(ASAN_ENV) $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 # CI's size: the suites whose code reaches libical (the loader's, the
 # engine's, the damaged and hostile inputs'), and the golden CLI cases and
 # bad-input runs, whose binary is the sanitized one too.
-ASAN_SUITES ?= ICalAdapterTests|GoldenTests|BadInputTests|HostileCLITests
-test-asan-c:
+ASAN_SUITES ?= ICalAdapterTests|GoldenTests|BadInputTests|HostileCLITests|VdirTests|SubscriptionTests
+test-asan-c: $(SERVERS_PYTHON)
 	$(ASAN_ENV) $(SWIFT) test --sanitize=address --scratch-path .build-asan --filter '$(ASAN_SUITES)'
 
 # libFuzzer, SECONDS each: over CalendarLoader and the formatters

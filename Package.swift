@@ -22,13 +22,21 @@ let package = Package(
             pkgConfig: "libical",
             providers: [.apt(["libical-dev"])]
         ),
+        // libcurl (Debian's libcurl4-openssl-dev) fetches subscribed calendars.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .target(name: "AgendaCore", swiftSettings: optimized),
         .target(name: "ICalAdapter", dependencies: ["CLibical", "AgendaCore"], swiftSettings: optimized),
+        .target(name: "Subscriptions", dependencies: ["CCurl", "AgendaCore", "ICalAdapter"], swiftSettings: optimized),
         .executableTarget(
             name: "ics-agenda",
             dependencies: [
                 "AgendaCore",
                 "ICalAdapter",
+                "Subscriptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

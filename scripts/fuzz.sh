@@ -70,15 +70,20 @@ build() {
     while IFS= read -r -d '' f; do sources+=("$f"); done < <(find "$parser/ArgumentParser" -name '*.swift' -print0)
     "$SWIFTC" "${flags[@]}" -swift-version 5 -module-name ArgumentParser -I "$OUT" -emit-module \
         -emit-module-path "$OUT/ArgumentParser.swiftmodule" -emit-library -static -o "$OUT/libArgumentParser.a" "${sources[@]}"
-    "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name ics_agenda -I "$OUT" "${clibical[@]}" \
+    # Subscriptions (URL calendars; libcurl through its module map): the
+    # fuzzer's inputs name no URL, but the command is built whole.
+    local ccurl=(-Xcc -fmodule-map-file=Sources/CCurl/module.modulemap)
+    "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name Subscriptions -I "$OUT" "${clibical[@]}" "${ccurl[@]}" -emit-module \
+        -emit-module-path "$OUT/Subscriptions.swiftmodule" -emit-library -static -o "$OUT/libSubscriptions.a" $(swift_files Sources/Subscriptions)
+    "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name ics_agenda -I "$OUT" "${clibical[@]}" "${ccurl[@]}" \
         -Xfrontend -entry-point-function-name -Xfrontend ics_agenda_main \
         $(swift_files Sources/ics-agenda) Fuzz/FuzzCommandLine.swift \
-        -L "$OUT" -lICalAdapter -lAgendaCore -lArgumentParser -lArgumentParserToolInfo -lical -o "$BIN"
+        -L "$OUT" -lSubscriptions -lICalAdapter -lAgendaCore -lArgumentParser -lArgumentParserToolInfo -lical -lcurl -o "$BIN"
 }
 
 newer() {  # whether any source is newer than the binary
     [ ! -x "$BIN" ] && return 0
-    [ -n "$(find Sources/AgendaCore Sources/ICalAdapter Sources/ics-agenda Fuzz scripts/fuzz.sh -newer "$BIN" -print -quit)" ]
+    [ -n "$(find Sources/AgendaCore Sources/ICalAdapter Sources/Subscriptions Sources/ics-agenda Fuzz scripts/fuzz.sh -newer "$BIN" -print -quit)" ]
 }
 
 if [ "${1:-}" = build ]; then

@@ -3,11 +3,14 @@ public struct CalendarSummary: Sendable {
     public let calendar: CalendarInfo
     public let events: Int
     public let reminders: Int
+    /// A URL's calendar: how old the copy read is, in seconds.
+    public let copyAge: Double?
 
-    public init(calendar: CalendarInfo, events: Int, reminders: Int) {
+    public init(calendar: CalendarInfo, events: Int, reminders: Int, copyAge: Double? = nil) {
         self.calendar = calendar
         self.events = events
         self.reminders = reminders
+        self.copyAge = copyAge
     }
 }
 
@@ -33,6 +36,7 @@ public struct CalendarListFormatter: Sendable {
         let nameWidth = summaries.map { displayWidth($0.calendar.name) }.max() ?? 0
         let eventTexts = summaries.map { count($0.events, "event") }
         let eventWidth = eventTexts.map(\.count).max() ?? 0
+        let reminderWidth = summaries.map { count($0.reminders, "reminder").count }.max() ?? 0
         for (index, group) in groups.enumerated() {
             if index > 0 { out.write("\n") }
             out.write(style.bold(group.source) + "\n")
@@ -40,7 +44,9 @@ public struct CalendarListFormatter: Sendable {
                 let name = summary.calendar.name
                 let events = count(summary.events, "event")
                 out.write("  \(name)\(spaces(nameWidth - displayWidth(name)))  \(events)\(spaces(eventWidth - events.count))  ")
-                out.write("\(count(summary.reminders, "reminder"))  \(style.dim(summary.calendar.path))\n")
+                let place = summary.copyAge.map { "copy \(CalendarListFormatter.describe(age: $0)) old" } ?? summary.calendar.path
+                let reminders = count(summary.reminders, "reminder")
+                out.write("\(reminders)\(spaces(reminderWidth - reminders.count))  \(style.dim(place))\n")
             }
         }
     }
@@ -51,10 +57,20 @@ public struct CalendarListFormatter: Sendable {
                 let fields = [
                     ("calendar", JSONText.quote(s.calendar.name)), ("source", JSONText.quote(s.calendar.source)),
                     ("path", JSONText.quote(s.calendar.path)), ("events", String(s.events)), ("reminders", String(s.reminders)),
+                    ("copy_age_seconds", s.copyAge.map { String(Int($0)) } ?? "null"),
                 ]
                 out.write("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n")
             }
         }
+    }
+
+    /// `less than a minute`, `12 min`, `3 h`, `2 days`: how old a copy is.
+    public static func describe(age: Double) -> String {
+        let minutes = Int(age / 60)
+        if minutes < 1 { return "less than a minute" }
+        if minutes < 120 { return "\(minutes) min" }
+        let hours = minutes / 60
+        return hours < 48 ? "\(hours) h" : "\(hours / 24) days"
     }
 
     private func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

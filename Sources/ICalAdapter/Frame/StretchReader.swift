@@ -90,7 +90,7 @@ struct StretchReader {
         guard split.looksLikeICalendar || !tooLarge.isEmpty else {
             throw NotICalendar(path: path, reason: TextDecoding.describeNonCalendar(UnsafeBufferPointer(rebasing: bytes[range])))
         }
-        let info = CalendarInfo(name: split.calendarName ?? defaultName, source: source, path: path)
+        let info = CalendarInfo(name: loader.calendarName ?? split.calendarName ?? defaultName, source: source, path: path)
         var run = LoadRun(window: loader.window, calendar: info, path: path)
         run.threads = loader.threads
         run.readsEveryComponent = loader.readsEveryComponent

@@ -48,6 +48,10 @@ public struct CalendarLoader {
     /// million rows.
     public static let rowsPerFile = 1_000_000
 
+    /// The calendar's name whatever the input says (a vdir collection's
+    /// `displayname`); nil: `X-WR-CALNAME`, else the default name.
+    public var calendarName: String?
+
     /// The largest stretch of an input framed at once, and the largest
     /// component read (`InputSegments`): 64 MB. Tests give small ones.
     public var stretchBytes = InputSegments.stretchBytes

@@ -172,13 +172,26 @@ struct LoadRun {
         hasher.combine(bytes: text)
         let hash = hasher.finalize()
         if let tzid = zoneTexts[hash], let latest = latestZoneText["\(chunk.calendar)\u{0}\(tzid)"], latest.elementsEqual(text) { return }
+        // The same text in another VCALENDAR (a vdir collection read joined:
+        // every file repeats its zones) is the definition the file already
+        // holds: that calendar shares it.
+        var shared = Hasher()
+        shared.combine(bytes: text)
+        if let tzid = sharedZoneTexts[shared.finalize()], let current = currentZoneText[tzid], current.elementsEqual(text),
+            zones.share(tzid: tzid, calendar: chunk.calendar)
+        {
+            latestZoneText["\(chunk.calendar)\u{0}\(tzid)"] = current
+            zoneTexts[hash] = tzid
+            return
+        }
         // Only a definition read without a warning is not read again: each damage is counted where it is.
         let warned = diagnostics.count + unwrittenDiagnostics
         guard let component = parse(chunk, buffer), component.kind == .timezone else { return }
         var warnings: [String] = []
         let limited = zoneCost.limit(component, calendar: chunk.calendar, warnings: &warnings)
         for warning in warnings { warn(Warning(chunk.firstLine, warning)) }
-        switch zones.define(vtimezone: limited, calendar: chunk.calendar) {
+        let definition = zones.define(vtimezone: limited, calendar: chunk.calendar)
+        switch definition {
         case .noTZID:
             warn(Warning(chunk.firstLine, "VTIMEZONE without TZID", "VTIMEZONE without TZID; ignored"))
         case .tooMany(let tzid):
@@ -191,6 +204,13 @@ struct LoadRun {
             guard diagnostics.count + unwrittenDiagnostics == warned else { break }
             zoneTexts[hash] = tzid
             latestZoneText["\(chunk.calendar)\u{0}\(tzid)"] = Array(text)
+            var shared = Hasher()
+            shared.combine(bytes: text)
+            sharedZoneTexts[shared.finalize()] = tzid
+            currentZoneText[tzid] = Array(text)
+        }
+        if case .defined(let tzid) = definition, currentZoneText[tzid].map({ !$0.elementsEqual(text) }) ?? false {
+            currentZoneText[tzid] = nil  // defined anew, with a warning: not shared
         }
     }
 
@@ -198,6 +218,10 @@ struct LoadRun {
     /// and which TZID a definition's text (by its hash) defined.
     private var zoneTexts: [Int: String] = [:]
     private var latestZoneText: [String: [UInt8]] = [:]
+    /// The text of the definition each TZID now has, and which TZID a
+    /// text (by its hash alone) defined: what another VCALENDAR may share.
+    private var currentZoneText: [String: [UInt8]] = [:]
+    private var sharedZoneTexts: [Int: String] = [:]
     private var warnedTooManyZones = false
 
     /// The VTIMEZONEs of a large input read before its first stretch (where they start).

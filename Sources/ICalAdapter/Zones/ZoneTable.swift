@@ -21,6 +21,8 @@ final class ZoneTable: @unchecked Sendable {
     private var definedIn: [Int: [String: OwnedZone]] = [:]
     private var definingCalendar: [String: Int] = [:]
     private var redefined = Set<String>()
+    /// The VCALENDARs that share the TZID's current definition (`share`).
+    private var sharers: [String: [Int]] = [:]
     private let lock = NSLock()
 
     enum Definition: Equatable {
@@ -76,12 +78,16 @@ final class ZoneTable: @unchecked Sendable {
         }
         if let old = defined[tzid] {
             // Another definition of the TZID: one in another VCALENDAR keeps
-            // the earlier one for that calendar's components; in the same
-            // VCALENDAR the later one holds, and the earlier is freed.
+            // the earlier one for that calendar's components (and for those
+            // that share it); in the same VCALENDAR the later one holds, and
+            // the earlier is freed.
             let oldCalendar = definingCalendar[tzid] ?? calendar
             if oldCalendar != calendar {
                 redefined.insert(tzid)
                 if definedIn[oldCalendar]?[tzid] == nil { definedIn[oldCalendar, default: [:]][tzid] = old }
+                for sharer in sharers.removeValue(forKey: tzid) ?? [] where sharer != calendar && definedIn[sharer]?[tzid] == nil {
+                    definedIn[sharer, default: [:]][tzid] = old
+                }
             } else if definedIn[calendar]?[tzid] === old {
                 definedIn[calendar]?[tzid] = nil  // the earlier is freed as the last reference to it goes
             }
@@ -91,6 +97,23 @@ final class ZoneTable: @unchecked Sendable {
         defined[tzid] = zone
         resolved[tzid] = zone.zone
         return .defined(tzid: tzid)
+    }
+
+    /// `calendar` defines the TZID as the definition it has now, word for
+    /// word: it shares that zone instead of making another. False when the
+    /// TZID has no definition.
+    func share(tzid: String, calendar: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let zone = defined[tzid] else { return false }
+        if (definingCalendar[tzid] ?? calendar) != calendar {
+            if redefined.contains(tzid) {
+                definedIn[calendar, default: [:]][tzid] = zone
+            } else {
+                sharers[tzid, default: []].append(calendar)
+            }
+        }
+        return true
     }
 
     /// At least one STANDARD or DAYLIGHT, each with DTSTART, TZOFFSETFROM and TZOFFSETTO.

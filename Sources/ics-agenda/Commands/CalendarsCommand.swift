@@ -2,6 +2,7 @@ import AgendaCore
 import ArgumentParser
 import Foundation
 import ICalAdapter
+import Subscriptions
 
 #if canImport(Glibc)
     import Glibc
@@ -27,6 +28,8 @@ struct CalendarsCommand: ParsableCommand {
 
     @OptionGroup var warnings: WarningOptions
 
+    @OptionGroup var subscriptions: SubscriptionOptions
+
     @OptionGroup var input: InputArguments
 
     func run() throws {
@@ -36,10 +39,10 @@ struct CalendarsCommand: ParsableCommand {
         let clock = ZoneClock(TimeZone(identifier: "UTC")!)
         let window = AgendaWindow.days(1, from: CivilDate(year: 2000, month: 1, day: 1), clock: clock)
         let calendars = try ICSAgenda.reportingInputErrors {
-            try AgendaPipeline.load(input.paths(), window: window, warnings: warnings.detail)
+            try AgendaPipeline.load(input.paths(), window: window, warnings: warnings.detail, fetch: subscriptions.fetch(environment: environment))
         }
-        let summaries = calendars.map {
-            CalendarSummary(calendar: $0.calendar, events: $0.eventCount, reminders: $0.reminderCount)
+        let summaries = calendars.calendars.enumerated().map { index, loaded in
+            CalendarSummary(calendar: loaded.calendar, events: loaded.eventCount, reminders: loaded.reminderCount, copyAge: calendars.copyAges[index])
         }
         var out = BufferedOutput()
         let formatter = CalendarListFormatter(style: TerminalStyle(enabled: AgendaPipeline.useColor(color, environment: environment)))
@@ -48,5 +51,6 @@ struct CalendarsCommand: ParsableCommand {
         case .json: formatter.writeJSON(summaries, to: &out)
         }
         out.flush()
+        try calendars.finish()
     }
 }

@@ -1,6 +1,7 @@
 import AgendaCore
 import ArgumentParser
 import Foundation
+import Subscriptions
 
 /// `ics-agenda free [OPTIONS] [INPUT ...]`: when everyone is free.
 struct FreeCommand: ParsableCommand, SettingsChoice {
@@ -45,6 +46,8 @@ struct FreeCommand: ParsableCommand, SettingsChoice {
 
     @OptionGroup var warnings: WarningOptions
 
+    @OptionGroup var subscriptions: SubscriptionOptions
+
     @OptionGroup var input: InputArguments
 
     func validate() throws {
@@ -65,9 +68,9 @@ struct FreeCommand: ParsableCommand, SettingsChoice {
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(self, environment: environment)
         let loaded = try ICSAgenda.loadStrictly(input.paths(), window: settings.window, strict: common.strict, warnings: warnings.detail,
-            calendars: common.calendar)
+            calendars: common.calendar, fetch: subscriptions.fetch(environment: environment))
         let free = FreeTime(
-            occurrences: loaded.map(\.occurrences), selection: common.selection, window: settings.window,
+            occurrences: loaded.calendars.map(\.occurrences), selection: common.selection, window: settings.window,
             hours: try FreeTime.Hours(parsing: hours), weekdays: try FreeTime.Weekdays(parsing: weekdays),
             minimum: try DurationText.seconds(min))
         var out = BufferedOutput()
@@ -77,5 +80,6 @@ struct FreeCommand: ParsableCommand, SettingsChoice {
         case .json: formatter.writeJSON(free.slots, to: &out)
         }
         out.flush()
+        try loaded.finish()
     }
 }

@@ -2,6 +2,7 @@ import AgendaCore
 import ArgumentParser
 import Foundation
 import ICalAdapter
+import Subscriptions
 
 #if canImport(Glibc)
     import Glibc
@@ -13,8 +14,10 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
         commandName: "agenda",
         abstract: "Print a one-year agenda of iCalendar (.ics) files, grouped by day (the default command).",
         discussion: """
-            INPUT is an .ics file, a folder (every .ics and .ical below it), or - for standard \
-            input; with no INPUT, standard input is read when it is not a terminal. A file whose \
+            INPUT is an .ics file, a folder (every .ics and .ical below it; a vdir collection, \
+            one file per event, is one calendar), - for standard input, or a URL (https://, \
+            http://, webcal://: fetched into a cache, kept through failures, read offline with \
+            --offline); with no INPUT, standard input is read when it is not a terminal. A file whose \
             name starts with a dash is named ./-name.ics, or after --. The agenda \
             runs from the start of today to one calendar year later. "agenda" may be left out: \
             ics-agenda work.ics is ics-agenda agenda work.ics.
@@ -59,13 +62,21 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
 
     @OptionGroup var listing: ListingOptions
 
+    @OptionGroup var subscriptions: SubscriptionOptions
+
     @OptionGroup var input: InputArguments
 
     func run() throws {
-        try printAgenda()
+        let status: Int32
+        do {
+            try printAgenda()
+            status = 0
+        } catch let code as ExitCode where code.rawValue == 66 {
+            status = 66
+        }
         // Done: the system takes the memory back at once, without freeing
         // the hundreds of thousands of occurrences one by one.
-        Glibc.exit(0)
+        Glibc.exit(status)
     }
 
     /// Reads the inputs and prints the agenda (`run` without its exit, for
@@ -76,10 +87,11 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
         let settings = try Settings(options, environment: environment)
         let pipeline = AgendaPipeline(settings: settings)
         let loaded = try ICSAgenda.loadStrictly(input.paths(), window: pipeline.settings.window, strict: options.strict,
-            warnings: options.warnings.detail, calendars: common.calendar)
+            warnings: options.warnings.detail, calendars: common.calendar, fetch: subscriptions.fetch(environment: environment))
         var out = BufferedOutput()
-        pipeline.render(loaded, options: options, environment: environment, to: &out)
+        pipeline.render(loaded.calendars, options: options, environment: environment, to: &out)
         out.flush()
+        try loaded.finish()
     }
 
     /// Reads the inputs for every command that lists occurrences; with
@@ -87,18 +99,20 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
     /// - Parameter calendars: the `--calendar` names asked for; one that
     ///   names no calendar read is told, with the calendars there are.
     static func loadStrictly(
-        _ paths: [String], window: AgendaWindow, strict: Bool, warnings: WarningDetail, calendars: [String] = []
-    ) throws -> [LoadedCalendar] {
+        _ paths: [String], window: AgendaWindow, strict: Bool, warnings: WarningDetail, calendars: [String] = [], fetch: SubscriptionFetch
+    ) throws -> LoadedInputs {
         signal(SIGPIPE, SIG_IGN)
-        let loaded = try ICSAgenda.reportingInputErrors { try AgendaPipeline.load(paths, window: window, strict: strict, warnings: warnings) }
+        let loaded = try ICSAgenda.reportingInputErrors {
+            try AgendaPipeline.load(paths, window: window, strict: strict, warnings: warnings, fetch: fetch)
+        }
         if strict {
-            let problems = loaded.reduce(0) { $0 + $1.diagnostics.count }
+            let problems = loaded.calendars.reduce(0) { $0 + $1.diagnostics.count }
             if problems > 0 {
                 StandardError.write("ics-agenda: \(problems) problem\(problems == 1 ? "" : "s") in the input (--strict); no agenda printed\n")
                 throw ExitCode(65)
             }
         }
-        if warnings != .none, let line = ICSAgenda.unknownCalendars(calendars, among: loaded.map(\.calendar.name)) {
+        if warnings != .none, let line = ICSAgenda.unknownCalendars(calendars, among: loaded.calendars.map(\.calendar.name)) {
             StandardError.write("ics-agenda: warning: \(line)\n")
         }
         return loaded

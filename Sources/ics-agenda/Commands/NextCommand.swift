@@ -1,6 +1,7 @@
 import AgendaCore
 import ArgumentParser
 import Foundation
+import Subscriptions
 
 /// `ics-agenda next [OPTIONS] [INPUT ...]`: what is on now, else next, for status bars.
 struct NextCommand: ParsableCommand, SettingsChoice {
@@ -48,6 +49,8 @@ struct NextCommand: ParsableCommand, SettingsChoice {
 
     @OptionGroup var warnings: WarningOptions
 
+    @OptionGroup var subscriptions: SubscriptionOptions
+
     @OptionGroup var input: InputArguments
 
     func validate() throws {
@@ -70,11 +73,11 @@ struct NextCommand: ParsableCommand, SettingsChoice {
         // Only now ..< now + within is read, so that the prefilter skips the rest of the file.
         let window = AgendaWindow(from: settings.now, to: reach, clock: settings.clock)
         let loaded = try ICSAgenda.loadStrictly(input.paths(), window: window, strict: common.strict, warnings: warnings.detail,
-            calendars: common.calendar)
+            calendars: common.calendar, fetch: subscriptions.fetch(environment: environment))
         var selection = common.selection
         selection.includeReminders = false
         let sections = AgendaBuilder(window: window, today: settings.today, selection: selection)
-            .build(parts: loaded.map(\.occurrences), threads: AgendaPipeline.workerCount)
+            .build(parts: loaded.calendars.map(\.occurrences), threads: AgendaPipeline.workerCount)
         let shown = format == .waybar ? max(count, 5) : count
         let upcoming = Upcoming(sections: sections, now: settings.now, end: reach, clock: settings.clock, includeAllDay: allDay, count: shown)
         var out = BufferedOutput()
@@ -89,5 +92,6 @@ struct NextCommand: ParsableCommand, SettingsChoice {
             out.write(wording.waybar(upcoming.entries))
         }
         out.flush()
+        try loaded.finish()
     }
 }

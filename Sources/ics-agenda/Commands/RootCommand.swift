@@ -125,6 +125,8 @@ struct AgendaAsRoot: ParsableCommand, AgendaArguments {
 
     @OptionGroup var listing: ListingOptions
 
+    @OptionGroup var subscriptions: SubscriptionOptions
+
     @OptionGroup var input: InputArguments
 
     /// The agenda's arguments when `arguments` choose the agenda (no

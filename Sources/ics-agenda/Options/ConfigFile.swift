@@ -1,6 +1,7 @@
 import AgendaCore
 import ArgumentParser
 import Foundation
+import Subscriptions
 
 #if canImport(Glibc)
     import Glibc
@@ -22,6 +23,8 @@ struct ConfigLine: ParsableArguments, AgendaArguments {
     @OptionGroup var colorChoice: ColorOptions
 
     @OptionGroup var listing: ListingOptions
+
+    @OptionGroup var subscriptions: SubscriptionOptions
 
     @Flag(name: .long)
     var noConfig = false
@@ -161,9 +164,10 @@ struct ConfigFile: Sendable {
         return nil
     }
 
-    /// `~` and `~user` expanded; a relative path is taken from the file's folder.
+    /// `~` and `~user` expanded; a relative path is taken from the file's
+    /// folder; a URL is kept as it is.
     static func resolve(_ input: String, folder: String, environment: [String: String]) -> String {
-        if input == "-" { return input }
+        if input == "-" || SubscriptionURL(input) != nil { return input }
         if input == "~" || input.hasPrefix("~/") {
             return homeDirectory(environment: environment) + input.dropFirst()
         }

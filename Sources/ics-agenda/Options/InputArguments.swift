@@ -8,7 +8,7 @@ import Foundation
 
 /// The INPUT arguments both commands take: files, folders, or `-`.
 struct InputArguments: ParsableArguments {
-    @Argument(help: ArgumentHelp("Calendar files, folders, or - for standard input.", valueName: "input"), completion: .file())
+    @Argument(help: ArgumentHelp("Calendar files, folders, URLs, or - for standard input.", valueName: "input"), completion: .file())
     var inputs: [String] = []
 
     @Flag(name: .long, help: "Read no configuration file (ICS_AGENDA_CONFIG, else ~/.config/ics-agenda/config).")

@@ -1,10 +1,26 @@
 import AgendaCore
+import ArgumentParser
 import Foundation
 import ICalAdapter
+import Subscriptions
 
 #if canImport(Glibc)
     import Glibc
 #endif
+
+/// What the inputs gave: the calendars read, and what the run must still say.
+struct LoadedInputs {
+    var calendars: [LoadedCalendar] = []
+    /// How old each URL calendar's copy is, by its place in `calendars`.
+    var copyAges: [Int: TimeInterval] = [:]
+    /// A URL had nothing to read: once the others are printed, the run ends with status 66.
+    var missing = false
+
+    /// Ends the run with status 66 when a URL had nothing to read.
+    func finish() throws {
+        if missing { throw ExitCode(66) }
+    }
+}
 
 /// The pipeline in one place: inputs → parse and expand (ICalAdapter) →
 /// group (AgendaBuilder) → format (TextFormatter, JSONLinesFormatter).
@@ -13,42 +29,52 @@ struct AgendaPipeline {
 
     /// Reads every input. Warnings go to stderr as they come; an input named
     /// on the command line that is missing or not iCalendar stops the run,
-    /// one found in a folder is skipped with a warning.
+    /// one found in a folder is skipped with a warning; a URL with nothing
+    /// to read is told and left out (`LoadedInputs.missing`).
     /// - Parameter strict: a file in a folder that is not iCalendar or
     ///   cannot be read stops the run, as a file named on the command line
     ///   does (the caller then fails on any diagnostic too), and every
     ///   component is parsed, also one-off events far from the window.
     /// - Parameter warnings: how much is told of each file's damage.
-    func load(_ paths: [String], strict: Bool = false, warnings: WarningDetail = .summary) throws -> [LoadedCalendar] {
-        try AgendaPipeline.load(paths, window: settings.window, strict: strict, warnings: warnings)
-    }
-
-    static func load(_ paths: [String], window: AgendaWindow, strict: Bool = false, warnings: WarningDetail = .summary) throws -> [LoadedCalendar] {
+    /// - Parameter fetch: how URLs are fetched (`--refresh`, `--offline`).
+    static func load(
+        _ paths: [String], window: AgendaWindow, strict: Bool = false, warnings: WarningDetail = .summary, fetch: SubscriptionFetch? = nil
+    ) throws -> LoadedInputs {
         var skipped: [String] = []
-        let files = try InputFiles.expand(paths) {
+        let sources = try InputFiles.expand(paths) {
             if warnings != .none { StandardError.write("ics-agenda: warning: \($0)\n") }
             skipped.append($0)
         }
         if strict && !skipped.isEmpty {
             throw UnreadableInput(path: "--strict", reason: "\(skipped.count) file\(skipped.count == 1 ? "" : "s") or folder\(skipped.count == 1 ? "" : "s") could not be read")
         }
-        let loader = CalendarLoader(window: window, threads: threads, readsEveryComponent: strict)
-        var calendars: [LoadedCalendar] = []
-        for file in files {
-            do {
-                let path = file.path == "-" ? "stdin" : file.path
-                let calendar = try InputFiles.withContents(of: file) { bytes, release in
-                    try loader.load(bytes, release: release, path: path, defaultName: file.defaultName, source: file.source)
-                } streaming: { read in
-                    try loader.load(streaming: read, path: path, defaultName: file.defaultName, source: file.source)
+        let reader = InputReader(loader: CalendarLoader(window: window, threads: threads, readsEveryComponent: strict), strict: strict, warnings: warnings)
+        // Every URL at once, before any input is read: the wait is the slowest one's.
+        let urls = sources.compactMap { if case .url(let url) = $0 { url } else { nil } }
+        let fetched = urls.isEmpty ? [] : (fetch ?? SubscriptionOptions().fetch(environment: ProcessInfo.processInfo.environment)).fetch(urls)
+        var outcomes = Dictionary(zip(urls, fetched), uniquingKeysWith: { a, _ in a })
+        var loaded = LoadedInputs()
+        for source in sources {
+            switch source {
+            case .file(let file):
+                if let calendar = try reader.read(file) {
+                    reader.tell(calendar)
+                    loaded.calendars.append(calendar)
                 }
-                for line in WarningReport.lines(calendar.diagnostics, detail: warnings, strict: strict) { StandardError.write("ics-agenda: warning: \(line)\n") }
-                calendars.append(calendar)
-            } catch where !file.isExplicit && !strict {
-                if warnings != .none { StandardError.write("ics-agenda: warning: \(PrintableText.escaped("\(error)")); skipped\n") }
+            case .folder(let folder):
+                loaded.calendars += try FolderReader(reader: reader).read(folder)
+            case .url(let url):
+                guard let outcome = outcomes.removeValue(forKey: url) else { continue }
+                if let calendar = try reader.read(outcome) {
+                    reader.tell(calendar)
+                    loaded.copyAges[loaded.calendars.count] = outcome.age
+                    loaded.calendars.append(calendar)
+                } else {
+                    loaded.missing = true
+                }
             }
         }
-        return calendars
+        return loaded
     }
 
     func render(_ calendars: [LoadedCalendar], options: AgendaOptions, environment: [String: String], to out: inout BufferedOutput) {

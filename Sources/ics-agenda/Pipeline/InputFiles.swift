@@ -1,11 +1,17 @@
 import AgendaCore
 import Foundation
+import Subscriptions
 
 /// One calendar input: a file, or standard input.
 struct InputFile {
     let path: String
     /// Named on the command line (its errors are fatal) or found in a folder (its errors are warnings).
     let isExplicit: Bool
+    /// Its size when it was found in a folder (nil: not known).
+    var size: Int? = nil
+    /// Its device and inode when it was found in a folder: the stat of the
+    /// walk, not made again to read each file once.
+    var identity: FileIdentity? = nil
 
     var isStdin: Bool { path == "-" }
 
@@ -25,6 +31,18 @@ struct InputFile {
     }
 }
 
+/// A file or folder is known by its device and inode: a symlink loop, or
+/// two links to one folder, lead back to one already read.
+struct FileIdentity: Hashable {
+    let device: UInt64
+    let inode: UInt64
+
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+}
+
 /// Why an input could not be read (exit status 66).
 struct UnreadableInput: Error, CustomStringConvertible {
     let path: String
@@ -32,16 +50,30 @@ struct UnreadableInput: Error, CustomStringConvertible {
     var description: String { "\(PrintableText.escaped(path)): \(reason)" }
 }
 
-/// Turns the INPUT arguments into calendar files: files as given, folders
+/// What one INPUT argument, or a folder below one, gives to read.
+enum InputSource {
+    /// A file named, or standard input.
+    case file(InputFile)
+    /// The calendar files directly in one folder: one calendar when it is
+    /// a vdir collection, else one each.
+    case folder(InputFolder)
+    /// A calendar by its address (`Subscriptions`).
+    case url(SubscriptionURL)
+}
+
+/// Turns the INPUT arguments into what to read: files as given, folders
 /// searched recursively for `*.ics` and `*.ical` (sorted, symlink loops
-/// broken), `-` for standard input.
+/// broken), `-` for standard input, URLs.
 enum InputFiles {
-    static func expand(_ arguments: [String], warn: (String) -> Void) throws -> [InputFile] {
-        var files: [InputFile] = []
+    static func expand(_ arguments: [String], warn: (String) -> Void) throws -> [InputSource] {
+        var sources: [InputSource] = []
         for argument in arguments {
             if argument == "-" {
-                // Standard input named twice is read once: the second would give nothing.
-                if !files.contains(where: \.isStdin) { files.append(InputFile(path: "-", isExplicit: true)) }
+                sources.append(.file(InputFile(path: "-", isExplicit: true)))
+                continue
+            }
+            if let url = SubscriptionURL(argument) {
+                sources.append(.url(url))
                 continue
             }
             guard let mode = fileMode(argument) else {
@@ -51,13 +83,20 @@ enum InputFiles {
                 throw UnreadableInput(path: argument, reason: "no such file or directory" + hint)
             }
             if mode == S_IFDIR {
-                var visited = Set<FolderID>()
-                files += try walk(argument, visited: &visited, warn: warn)
+                var visited = Set<FileIdentity>()
+                sources += try walk(argument, visited: &visited, warn: warn)
             } else {
-                files.append(InputFile(path: argument, isExplicit: true))
+                sources.append(.file(InputFile(path: argument, isExplicit: true)))
             }
         }
-        return readOnce(files)
+        return readOnce(sources)
+    }
+
+    /// Whether a file found in a folder is read: `*.ics` or `*.ical`, in any case.
+    static func isCalendarName(_ name: String) -> Bool {
+        let tail = name.utf8.suffix(5).map { $0 | 0x20 }
+        return tail.count == 5 && (tail.elementsEqual(".ical".utf8) || tail.dropFirst().elementsEqual(".ics".utf8))
+            || tail.count == 4 && tail.elementsEqual(".ics".utf8)
     }
 
     /// The subcommand a missing input's name is one or two edits away from:
@@ -84,58 +123,74 @@ enum InputFiles {
     }
 
     /// Each file once, where it is first named: the same file named twice,
-    /// through a link or inside a folder also named, would list every row twice.
-    static func readOnce(_ files: [InputFile]) -> [InputFile] {
-        var seen = Set<FolderID>()
+    /// through a link or inside a folder also named, would list every row
+    /// twice; standard input named twice is read once (the second would
+    /// give nothing), a URL named twice fetched once.
+    static func readOnce(_ sources: [InputSource]) -> [InputSource] {
+        var seen = Set<FileIdentity>()
         var stdinSeen = false
-        return files.filter { file in
+        var urls = Set<String>()
+        func isNew(_ file: InputFile) -> Bool {
             if file.isStdin {
                 defer { stdinSeen = true }
                 return !stdinSeen
             }
+            if let identity = file.identity { return seen.insert(identity).inserted }
             var info = stat()
-            guard stat(file.path, &info) == 0 else { return true }  // its error is told when it is read
-            return seen.insert(FolderID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted
+            guard withFileSystemPath(file.path, { stat($0, &info) }) == 0 else { return true }  // its error is told when it is read
+            return seen.insert(FileIdentity(info)).inserted
+        }
+        return sources.compactMap { source -> InputSource? in
+            switch source {
+            case .file(let file): return isNew(file) ? source : nil
+            case .url(let url): return urls.insert(url.address).inserted ? source : nil
+            case .folder(var folder):
+                folder.files = folder.files.filter(isNew)
+                return folder.files.isEmpty ? nil : .folder(folder)
+            }
         }
     }
 
-    /// A folder is known by its device and inode: a symlink loop, or two
-    /// links to one folder, lead back to one already read.
-    private struct FolderID: Hashable {
-        let device: UInt64
-        let inode: UInt64
-    }
 
-    private static func walk(_ directory: String, visited: inout Set<FolderID>, warn: (String) -> Void) throws -> [InputFile] {
+    /// The folder's own calendar files, as one `InputFolder`, then those
+    /// of the folders below it, each folder in name order.
+    private static func walk(_ directory: String, visited: inout Set<FileIdentity>, warn: (String) -> Void) throws -> [InputSource] {
         var info = stat()
         if withFileSystemPath(directory, { stat($0, &info) }) == 0 {
-            guard visited.insert(FolderID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return [] }
+            guard visited.insert(FileIdentity(info)).inserted else { return [] }
         }
         guard let names = entries(of: directory)?.sorted() else {
             warn("\(PrintableText.escaped(directory)): cannot read this folder; skipped")
             return []
         }
-        var files: [InputFile] = []
-        for name in names where !name.hasPrefix(".") {
+        var folder = InputFolder(path: directory)
+        var below: [InputSource] = []
+        for name in names {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            let ext = (name as NSString).pathExtension.lowercased()
-            let isCalendar = ext == "ics" || ext == "ical"
-            guard let mode = fileMode(path) else {
+            if InputFolder.markers.contains(name) {
+                folder.mark(name, path: path)
+                continue
+            }
+            if name.hasPrefix(".") { continue }
+            let isCalendar = InputFiles.isCalendarName(name)
+            var found = stat()
+            guard withFileSystemPath(path, { stat($0, &found) }) == 0 else {
                 if isCalendar { warn("\(PrintableText.escaped(path)): a broken symbolic link, or a file that went away; skipped") }
                 continue
             }
+            let mode = found.st_mode & S_IFMT
             if mode == S_IFDIR {
-                files += try walk(path, visited: &visited, warn: warn)
+                below += try walk(path, visited: &visited, warn: warn)
             } else if isCalendar {
                 // A pipe would block the run, a device never end: only regular files are read from folders.
                 guard mode == S_IFREG else {
                     warn("\(PrintableText.escaped(path)): not a regular file (a pipe, socket or device); skipped")
                     continue
                 }
-                files.append(InputFile(path: path, isExplicit: false))
+                folder.files.append(InputFile(path: path, isExplicit: false, size: Int(found.st_size), identity: FileIdentity(found)))
             }
         }
-        return files
+        return (folder.files.isEmpty ? [] : [.folder(folder)]) + below
     }
 
     /// Runs `body` on the input's bytes when it is a regular file: it is

@@ -1,0 +1,118 @@
+import CCurl
+import Foundation
+
+/// One HTTP GET through libcurl: the easy handle and the header list it
+/// sends are owned here and freed with it; the body and the response's
+/// validators are gathered as they come. libcurl does the HTTP, the TLS
+/// (certificates always verified), `~/.netrc`, redirects and decoding.
+final class CurlTransfer {
+    /// Limits every transfer keeps (CONTRACT.md, *Subscriptions*).
+    struct Limits: Sendable {
+        var connectSeconds = 10
+        var totalSeconds = 30
+        var maxBytes = 64 << 20
+        var maxRedirects = 5
+    }
+
+    let handle: UnsafeMutableRawPointer
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let url: SubscriptionURL
+    private let limits: Limits
+    /// The body as it arrives (of the last response, after redirects).
+    private(set) var body: [UInt8] = []
+    private(set) var etag: String?
+    private(set) var lastModified: String?
+    /// Set when the body grew beyond `limits.maxBytes`: the transfer was stopped.
+    private(set) var tooLarge = false
+    /// The strings handed to libcurl, kept alive for as long as the handle
+    /// (libcurl copies most, but not all, of them).
+    private var texts: [UnsafeMutablePointer<CChar>] = []
+
+    init?(_ url: SubscriptionURL, conditions: (etag: String?, lastModified: String?), limits: Limits, userAgent: String) {
+        guard let handle = curl_easy_init() else { return nil }
+        self.handle = handle
+        self.url = url
+        self.limits = limits
+        set(CURLOPT_URL, url.address)
+        set(CURLOPT_PROTOCOLS_STR, "http,https")
+        // https never falls back to http on a redirect.
+        set(CURLOPT_REDIR_PROTOCOLS_STR, url.isHTTPS ? "https" : "http,https")
+        set(CURLOPT_FOLLOWLOCATION, 1)
+        set(CURLOPT_MAXREDIRS, limits.maxRedirects)
+        set(CURLOPT_CONNECTTIMEOUT_MS, limits.connectSeconds * 1000)
+        set(CURLOPT_TIMEOUT_MS, limits.totalSeconds * 1000)
+        ics_curl_set_size(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maxBytes))
+        set(CURLOPT_NOSIGNAL, 1)
+        set(CURLOPT_SSL_VERIFYPEER, 1)
+        set(CURLOPT_SSL_VERIFYHOST, 2)
+        set(CURLOPT_ACCEPT_ENCODING, "")
+        set(CURLOPT_USERAGENT, userAgent)
+        set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
+        let environment = ProcessInfo.processInfo.environment
+        if let netrc = environment["NETRC"], !netrc.isEmpty { set(CURLOPT_NETRC_FILE, netrc) }
+        // As OpenSSL's own tools read them; libcurl alone does not.
+        if let file = environment["SSL_CERT_FILE"], !file.isEmpty { set(CURLOPT_CAINFO, file) }
+        if let dir = environment["SSL_CERT_DIR"], !dir.isEmpty { set(CURLOPT_CAPATH, dir) }
+        var headers: [String] = ["Accept: text/calendar, */*;q=0.5"]
+        if let etag = conditions.etag { headers.append("If-None-Match: \(etag)") }
+        if let lastModified = conditions.lastModified { headers.append("If-Modified-Since: \(lastModified)") }
+        for header in headers { headerList = curl_slist_append(headerList, header) }
+        ics_curl_set_list(handle, CURLOPT_HTTPHEADER, headerList)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        ics_curl_set_write(handle, CURLOPT_WRITEFUNCTION, CurlTransfer.receiveBody)
+        ics_curl_set_pointer(handle, CURLOPT_WRITEDATA, me)
+        ics_curl_set_write(handle, CURLOPT_HEADERFUNCTION, CurlTransfer.receiveHeader)
+        ics_curl_set_pointer(handle, CURLOPT_HEADERDATA, me)
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(headerList)
+        for text in texts { free(text) }
+    }
+
+    private func set(_ option: CURLoption, _ value: Int) {
+        ics_curl_set_long(handle, option, value)
+    }
+
+    private func set(_ option: CURLoption, _ value: String) {
+        guard let copy = strdup(value) else { return }
+        texts.append(copy)
+        ics_curl_set_text(handle, option, copy)
+    }
+
+    /// The status of the last response (after redirects); 0 when none came.
+    var responseCode: Int { ics_curl_response_code(handle) }
+
+    private static let receiveBody: curl_write_callback = { data, size, count, context in
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+        let n = size * count
+        guard transfer.body.count + n <= transfer.limits.maxBytes else {
+            transfer.tooLarge = true
+            return 0  // libcurl stops the transfer (CURLE_WRITE_ERROR)
+        }
+        data!.withMemoryRebound(to: UInt8.self, capacity: n) { transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
+        return n
+    }
+
+    /// Each header line of each response: a new status line (a redirect's
+    /// next response) forgets the validators of the one before.
+    private static let receiveHeader: curl_write_callback = { data, size, count, context in
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+        let n = size * count
+        let line = data!.withMemoryRebound(to: UInt8.self, capacity: n) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: n), as: UTF8.self)
+        }.trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            transfer.etag = nil
+            transfer.lastModified = nil
+            transfer.body = []
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if name == "etag", !value.isEmpty { transfer.etag = value }
+            if name == "last-modified", !value.isEmpty { transfer.lastModified = value }
+        }
+        return n
+    }
+}

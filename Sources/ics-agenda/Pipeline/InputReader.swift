@@ -1,0 +1,66 @@
+import AgendaCore
+import Foundation
+import ICalAdapter
+import Subscriptions
+
+/// Reads inputs into calendars, one way for all of them: an input named on
+/// the command line that is missing or not iCalendar stops the run, one
+/// found in a folder is skipped with a warning (with `strict`, it stops
+/// the run too); each calendar's damage is told as it is read.
+struct InputReader {
+    let loader: CalendarLoader
+    let strict: Bool
+    let warnings: WarningDetail
+
+    /// Reads one file (or standard input), mapped; nil when it is skipped.
+    func read(_ file: InputFile) throws -> LoadedCalendar? {
+        try skippingWhenFound(file) {
+            let path = file.isStdin ? "stdin" : file.path
+            return try InputFiles.withContents(of: file) { bytes, release in
+                try loader.load(bytes, release: release, path: path, defaultName: file.defaultName, source: file.source)
+            } streaming: { read in
+                try loader.load(streaming: read, path: path, defaultName: file.defaultName, source: file.source)
+            }
+        }
+    }
+
+    /// Reads a URL's copy, named by the URL as it may be shown (its
+    /// warnings, its calendar's source); nil when there is none to read:
+    /// then why is told here.
+    func read(_ outcome: SubscriptionFetch.Outcome) throws -> LoadedCalendar? {
+        let url = outcome.url
+        if let warning = outcome.warning, warnings != .none { StandardError.write("ics-agenda: warning: \(PrintableText.escaped(warning))\n") }
+        guard let content = outcome.content else {
+            StandardError.write("ics-agenda: \(PrintableText.escaped(outcome.error ?? url.redacted))\n")
+            return nil
+        }
+        switch content {
+        case .file(let path):
+            return try InputFiles.withContents(of: InputFile(path: path, isExplicit: true)) { bytes, release in
+                try loader.load(bytes, release: release, path: url.redacted, defaultName: url.defaultName, source: url.redacted)
+            } streaming: { read in
+                try loader.load(streaming: read, path: url.redacted, defaultName: url.defaultName, source: url.redacted)
+            }
+        case .bytes(let bytes):
+            return try loader.load(bytes, path: url.redacted, defaultName: url.defaultName, source: url.redacted)
+        }
+    }
+
+    /// Runs `body`, a load of `file`: its error ends the run when the file
+    /// was named (or with `strict`), else it is told and the file skipped.
+    func skippingWhenFound(_ file: InputFile, _ body: () throws -> LoadedCalendar) throws -> LoadedCalendar? {
+        do {
+            return try body()
+        } catch where !file.isExplicit && !strict {
+            if warnings != .none { StandardError.write("ics-agenda: warning: \(PrintableText.escaped("\(error)")); skipped\n") }
+            return nil
+        }
+    }
+
+    /// Tells a calendar's damage, as much as `warnings` asks.
+    func tell(_ calendar: LoadedCalendar) {
+        for line in WarningReport.lines(calendar.diagnostics, detail: warnings, strict: strict) {
+            StandardError.write("ics-agenda: warning: \(line)\n")
+        }
+    }
+}

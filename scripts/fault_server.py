@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""A calendar server that fails on demand, for the subscription tests.
+
+usage: fault_server.py CERT_DIR
+
+Serves on 127.0.0.1 over http and https (a certificate authority and a
+server certificate for 127.0.0.1 are made in CERT_DIR with openssl: the
+tests trust it through SSL_CERT_FILE), each on a port of its own, and
+prints one line, `http PORT https PORT`, once both listen. It stops by
+itself when its standard input ends (the test process that started it
+has gone) or after 20 minutes.
+
+What a real server will not do when asked, each at a path of its own:
+
+  /ok...             (any path that starts so) a calendar, with ETag and
+                     Last-Modified; answers 304 to a request that has them;
+                     ?v=2: another text
+  /count/PATH        how many requests PATH has had (text)
+  /count304/PATH     how many of them were answered 304
+  /inflight-max      the most requests served at once
+  /down/PATH         PATH is answered 503 from now on
+  /status/N          HTTP status N with an error page
+  /login             200 with an HTML login page
+  /empty             200 with an empty body
+  /cut               a calendar cut short: Content-Length larger than what is sent
+  /cut-open          a calendar cut short with no length: it ends without END:VCALENDAR
+  /stall             waits 60 s before answering
+  /slow/N            the calendar after N seconds
+  /loop              redirects to itself
+  /redirect/N        N redirects, then the calendar
+  /to-http           (https) a redirect to the same calendar over http
+  /big               100 MB with its Content-Length
+  /big-open          100 MB with no length (chunked)
+  /then/MODE/NAME    the calendar the first time, then what /MODE does
+                     (/then/status/500/x.ics, /then/stall/x.ics, ...)
+  /auth/basic.ics    the calendar, with HTTP basic auth alice:wonderland
+  /ANY/secret-token/REST   what /REST does (and .../basic.ics: the calendar),
+                     under an address that must never be printed whole
+"""
+import base64
+import http.server
+import os
+import socketserver
+import ssl
+import subprocess
+import sys
+import threading
+import time
+
+CALENDAR = (
+    "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ics-agenda//fault server//EN\r\n"
+    "X-WR-CALNAME:Faults\r\n"
+    "BEGIN:VEVENT\r\nUID:fault-1@test\r\nDTSTAMP:20250101T000000Z\r\nSUMMARY:{title}\r\n"
+    "DTSTART:20250303T090000Z\r\nDTEND:20250303T100000Z\r\nEND:VEVENT\r\n"
+    "END:VCALENDAR\r\n"
+)
+ETAG = '"v1"'
+LAST_MODIFIED = "Mon, 03 Mar 2025 08:00:00 GMT"
+counts = {}
+inflight = [0, 0]  # now, most at once
+down = set()  # paths answered 503 from now on
+lock = threading.Lock()
+ports = {}
+
+
+def calendar(title="Served event"):
+    return CALENDAR.format(title=title).encode()
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status, body=b"", content_type="text/calendar; charset=utf-8", headers=()):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def redirect(self, location):
+        self.send(302, b"", "text/plain", [("Location", location)])
+
+    def do_GET(self):
+        path, _, query = self.path.partition("?")
+        if "/secret-token/" in path:
+            # /ANY/secret-token/REST: what /REST does, under an address that must never be printed whole.
+            path = "/" + path.split("/secret-token/", 1)[1]
+        if path.startswith("/down/"):
+            with lock:
+                down.add(path[len("/down"):])
+            return self.send(200, b"down", "text/plain")
+        with lock:
+            counts[path] = counts.get(path, 0) + 1
+            seen = counts[path]
+            is_down = path in down
+            inflight[0] += 1
+            inflight[1] = max(inflight[1], inflight[0])
+        try:
+            if is_down:
+                return self.send(503, b"<html><body>Service Unavailable</body></html>", "text/html")
+            self.answer(path, query, seen)
+        finally:
+            with lock:
+                inflight[0] -= 1
+
+    def answer(self, path, query, seen):
+        if path.startswith("/then/"):
+            # /then/MODE.../NAME.ics: the calendar the first time, then what /MODE... does.
+            if seen == 1:
+                return self.send(200, calendar("Kept event"), headers=[("ETag", '"then"')])
+            path = "/" + "/".join(path.split("/")[2:-1])
+        if path.startswith("/count/"):
+            with lock:
+                n = counts.get(path[len("/count"):], 0)
+            return self.send(200, str(n).encode(), "text/plain")
+        if path.startswith("/count304/"):
+            with lock:
+                n = counts.get("304:" + path[len("/count304"):], 0)
+            return self.send(200, str(n).encode(), "text/plain")
+        if path == "/inflight-max":
+            return self.send(200, str(inflight[1]).encode(), "text/plain")
+        if path.startswith("/ok") or path.endswith("/basic.ics") and not path.startswith("/auth/"):
+            if query == "v=2":
+                return self.send(200, calendar("Second version"), headers=[("ETag", '"v2"')])
+            if self.headers.get("If-None-Match") == ETAG or self.headers.get("If-Modified-Since") == LAST_MODIFIED:
+                with lock:
+                    counts["304:" + path] = counts.get("304:" + path, 0) + 1
+                self.send_response(304)
+                self.send_header("ETag", ETAG)
+                self.end_headers()
+                return
+            return self.send(200, calendar(), headers=[("ETag", ETAG), ("Last-Modified", LAST_MODIFIED)])
+        if path.startswith("/status/"):
+            return self.send(int(path.split("/")[2]), b"<html><body>Error</body></html>", "text/html")
+        if path == "/login":
+            page = b"<!DOCTYPE html><html><head><title>Sign in</title></head><body><form>Password</form></body></html>"
+            return self.send(200, page, "text/html")
+        if path == "/empty":
+            return self.send(200, b"")
+        if path == "/cut":
+            body = calendar()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/calendar")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body[: len(body) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        if path == "/cut-open":
+            body = calendar()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/calendar")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(body[: len(body) - 40])
+            self.close_connection = True
+            return
+        if path == "/stall":
+            time.sleep(60)
+            return self.send(200, calendar())
+        if path.startswith("/slow/"):
+            time.sleep(float(path.split("/")[2]))
+            return self.send(200, calendar("Slow event"))
+        if path == "/loop":
+            return self.redirect("/loop")
+        if path.startswith("/redirect/"):
+            n = int(path.split("/")[2])
+            return self.redirect(f"/redirect/{n - 1}" if n > 1 else "/ok.ics")
+        if path == "/to-http":
+            return self.redirect(f"http://127.0.0.1:{ports['http']}/ok.ics")
+        if path in ("/big", "/big-open"):
+            size = 100 << 20
+            self.send_response(200)
+            self.send_header("Content-Type", "text/calendar")
+            if path == "/big":
+                self.send_header("Content-Length", str(size))
+            else:
+                self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            chunk = b"BEGIN:VCALENDAR\r\n" + b"X" * (1 << 20)
+            sent = 0
+            try:
+                while sent < size:
+                    piece = chunk[: min(len(chunk), size - sent)]
+                    if path == "/big":
+                        self.wfile.write(piece)
+                    else:
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+                    sent += len(piece)
+                if path == "/big-open":
+                    self.wfile.write(b"0\r\n\r\n")
+            except (BrokenPipeError, ConnectionResetError, ssl.SSLError):
+                pass
+            self.close_connection = True
+            return
+        if path.startswith("/auth/"):
+            expected = "Basic " + base64.b64encode(b"alice:wonderland").decode()
+            if self.headers.get("Authorization") != expected:
+                return self.send(401, b"<html>Unauthorized</html>", "text/html", [("WWW-Authenticate", 'Basic realm="cal"')])
+            return self.send(200, calendar("Private event"))
+        return self.send(404, b"not here", "text/plain")
+
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def make_certificates(folder):
+    """A certificate authority, and a certificate for 127.0.0.1 it signed."""
+    os.makedirs(folder, exist_ok=True)
+    ca_key, ca_crt = os.path.join(folder, "ca.key"), os.path.join(folder, "ca.pem")
+    key, csr, crt = (os.path.join(folder, n) for n in ("server.key", "server.csr", "server.pem"))
+    ext = os.path.join(folder, "ext.cnf")
+    with open(ext, "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n")
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "check": True}
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", ca_key, "-out", ca_crt,
+                    "-days", "2", "-subj", "/CN=ics-agenda test CA"], **quiet)
+    subprocess.run(["openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", csr,
+                    "-subj", "/CN=127.0.0.1"], **quiet)
+    subprocess.run(["openssl", "x509", "-req", "-in", csr, "-CA", ca_crt, "-CAkey", ca_key, "-CAcreateserial",
+                    "-out", crt, "-days", "2", "-extfile", ext], **quiet)
+    return crt, key
+
+
+def main():
+    folder = sys.argv[1]
+    crt, key = make_certificates(folder)
+    plain = Server(("127.0.0.1", 0), Handler)
+    secure = Server(("127.0.0.1", 0), Handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(crt, key)
+    secure.socket = context.wrap_socket(secure.socket, server_side=True)
+    ports["http"], ports["https"] = plain.server_address[1], secure.server_address[1]
+    for server in (plain, secure):
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    print(f"http {ports['http']} https {ports['https']}", flush=True)
+    # Stops when the test process goes (its end of stdin closes), or after 20 minutes.
+    threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
+    time.sleep(20 * 60)
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
