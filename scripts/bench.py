@@ -47,6 +47,14 @@ ALL_ITEMS_ARGS = ["--show-cancelled", "--completed"]
 # beside a one-day agenda, which it must not exceed.
 NEXT_SIZES = (1000, 100000)
 
+# Where calendars live: a calendar of this many components as one file and
+# as a vdir collection (one file per UID, scripts/genvdir.py), and as a URL.
+LIVE_SIZE = 20000
+GENVDIR = os.path.join(REPO, "scripts", "genvdir.py")
+FAULT_SERVER = os.path.join(REPO, "scripts", "fault_server.py")
+# How many URLs are fetched at once against one (each answered after 1 s).
+URLS_AT_ONCE = 5
+
 # Targets from the issue, checked on the 100k row.
 TARGET_SIZE = 100000
 TARGET_RATIO = 0.6
@@ -395,6 +403,97 @@ def render_next(polled):
     return "\n".join(L)
 
 
+class Served:
+    """A folder served over http on loopback (Python's own server: it sends
+    Last-Modified and answers If-Modified-Since with 304), for the rows of
+    a URL whose copy is fresh or revalidated."""
+
+    def __init__(self, folder):
+        import functools
+        import http.server
+        handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=folder)
+        handler.log_message = lambda *a: None
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def stop(self):
+        self.server.shutdown()
+
+
+def where_calendars_live(args, binary, out_dir, env):
+    """One file against the same events as a vdir collection, a URL read
+    from its fresh copy, a URL revalidated (304), and several slow URLs at
+    once against one: a markdown table."""
+    path = generate(out_dir, LIVE_SIZE)
+    vdir = os.path.join(out_dir, f"vdir-{LIVE_SIZE}")
+    if not os.path.isdir(vdir) or os.path.getmtime(vdir) < os.path.getmtime(path):
+        log(f"splitting {rel(path)} into {rel(vdir)} (genvdir.py)")
+        shutil.rmtree(vdir, ignore_errors=True)
+        r = subprocess.run([sys.executable, GENVDIR, path, vdir, "Bench"])
+        if r.returncode != 0:
+            raise BenchError("genvdir.py failed")
+    files = len([n for n in os.listdir(vdir) if n.endswith(".ics")])
+    cache = os.path.join(out_dir, "cache")
+    shutil.rmtree(cache, ignore_errors=True)
+    live_env = dict(env, XDG_CACHE_HOME=cache, NETRC="/dev/null")
+    served = Served(out_dir)
+    url = f"{served.base}/{os.path.basename(path)}"
+    out = os.path.join(out_dir, "out-live.txt")
+    agenda = [binary] + AGENDA_ARGS + ["--format", "text"]
+    first = run_measured(agenda + [url], out, args.timeout, live_env)
+    check(first, agenda + [url], out, "first fetch of the URL")
+    rows = [("one file", agenda + [path]), (f"vdir collection ({files:,} files)", agenda + [vdir]),
+            ("URL, copy younger than --refresh", agenda + [url]), ("URL, revalidated: 304", agenda + ["--refresh", "0", url])]
+    timed = {name: [] for name, _ in rows}
+    for _ in range(args.runs):
+        for name, cmd in rows:
+            r = run_measured(cmd, out, args.timeout, live_env)
+            check(r, cmd, out, name)
+            timed[name].append(r)
+    served.stop()
+    # Slow URLs: the fault server answers /slow/1 after a second.
+    urls = None
+    if shutil.which("openssl"):
+        certs = os.path.join(out_dir, "fault-certs")
+        server = subprocess.Popen([sys.executable, FAULT_SERVER, certs], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        port = server.stdout.readline().split()[1]
+        slow = lambda i: f"http://127.0.0.1:{port}/slow/1?{i}"  # noqa: E731
+        urls = {1: [], URLS_AT_ONCE: []}
+        for i in range(args.runs):
+            for k in urls:
+                cmd = agenda + ["--refresh", "0"] + [slow(f"{i}-{j}") for j in range(k)]
+                r = run_measured(cmd, out, args.timeout, live_env)
+                check(r, cmd, out, f"{k} slow URLs")
+                urls[k].append(r)
+        server.stdin.close()
+        server.wait()
+    base = med(timed["one file"], "wall")
+    L = [f"Inputs: `gencal.py {LIVE_SIZE} 7` as one file, split by `scripts/genvdir.py` into one file per UID "
+         f"(with the VTIMEZONEs each needs, and a `displayname`), and served over http on loopback. "
+         f"Text agenda, medians of {args.runs} runs, alternating.",
+         "",
+         "| input | wall | vs one file | CPU | peak |", "|---|---:|---:|---:|---:|"]
+    for name, _ in rows:
+        rs = timed[name]
+        L.append(f"| {name} | {fmt_s(med(rs, 'wall'))} | {ratio(med(rs, 'wall'), base)} | {fmt_s(med(rs, 'cpu'))} "
+                 f"| {fmt_mb(med(rs, 'rss_mb'))} |")
+    if urls:
+        one = med(urls[1], "wall")
+        L.append(f"| 1 URL answered after 1 s | {fmt_s(one)} | | {fmt_s(med(urls[1], 'cpu'))} | {fmt_mb(med(urls[1], 'rss_mb'))} |")
+        many = med(urls[URLS_AT_ONCE], "wall")
+        L.append(f"| {URLS_AT_ONCE} URLs answered after 1 s each | {fmt_s(many)} | {ratio(many, one)} of 1 URL "
+                 f"| {fmt_s(med(urls[URLS_AT_ONCE], 'cpu'))} | {fmt_mb(med(urls[URLS_AT_ONCE], 'rss_mb'))} |")
+    else:
+        L.append("| slow URLs | (no openssl: the fault server cannot start) | | | |")
+    vd = med(timed[f"vdir collection ({files:,} files)"], "wall")
+    L.append("")
+    L.append(f"Targets: the vdir collection within 2x one file ({'met' if vd is not None and base and vd <= 2 * base else 'NOT met'}: "
+             f"{ratio(vd, base)}); a fresh copy costs no more than the file (a 304 adds one request); "
+             f"{URLS_AT_ONCE} URLs at once cost the slowest, not the sum.")
+    return "\n".join(L)
+
+
 def fmt_count(n):
     return "?" if n is None else f"{n:,}"
 
@@ -446,6 +545,10 @@ def document(parts, args, info, cmdline, started, load_before, load_after):
              "(`--days 1`) of the same calendar; it reads only now .. now + 24 h.")
     d.append("")
     d.append(parts["next"])
+    d.append("")
+    d.append("## Where calendars live: vdir folders and URLs")
+    d.append("")
+    d.append(parts["live"])
     d.append("")
     d.append("## Linearity")
     d.append("")
@@ -622,10 +725,14 @@ def main(argv=None):
         log(f"size {n}: one-day agenda {fmt_s(med(row['day'], 'wall'))}, next {fmt_s(med(row['next'], 'wall'))}")
         polled.append(row)
 
+    log("where calendars live: one file, a vdir collection, a URL")
+    live = where_calendars_live(args, binary, out_dir, env)
+
     load_after = loadavg()
     info = machine_info(binary)
     parts = render(results, startup, args, info, cmdline, started, load_before, load_after)
     parts["next"] = render_next(polled)
+    parts["live"] = live
     parts["profile"] = profile(args, binary, floor, out_dir, env) if args.profile else None
     if parts["profile"]:
         print(parts["profile"])
@@ -639,6 +746,8 @@ def main(argv=None):
     print(parts["startup"])
     print()
     print(parts["next"])
+    print()
+    print(parts["live"])
     print()
     print(parts["lin_line"])
     print()

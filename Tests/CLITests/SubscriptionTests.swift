@@ -331,4 +331,20 @@ import Testing
         #expect(down.stderr.contains("/…/basic.ics: could not refresh: the server answered HTTP 503; read the copy from 2 h ago"), "\(down.stderr)")
         #expect(!down.stderr.contains("private-"))
     }
+
+    /// `calendars` takes the configured --refresh and --offline (how URLs
+    /// are fetched), not the agenda's other options (`--format json`).
+    @Test func calendarsTakesTheConfiguredFetchOptionsOnly() throws {
+        let server = try SubscriptionTests.fault
+        var run = try Run()
+        let config = run.cache.appendingPathComponent("config")
+        try "--offline\n--format json\n".write(to: config, atomically: true, encoding: .utf8)
+        run.environment["ICS_AGENDA_CONFIG"] = config.path
+        let path = "/ok-\(UUID().uuidString).ics"
+        let result = try CLI.run(["calendars", server.base() + path, "Fixtures/sample.ics"], environment: run.environment)
+        #expect(result.status == 66)
+        #expect(result.stderr.contains("--offline"), "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("Fixtures\n"), "\(result.stdout)")
+        #expect(try server.ask("/count" + path) == "0")
+    }
 }

@@ -90,7 +90,8 @@ struct RootCommand: ParsableCommand {
 
     /// The configured options put before the command line's (which win):
     /// all of them for the agenda, for `next` and `free` the lines they take
-    /// (`--tz`, `--locale`, `--calendar`, ...); `calendars` and `help` take none.
+    /// (`--tz`, `--locale`, `--calendar`, ...); `calendars` only how URLs
+    /// are fetched (`--refresh`, `--offline`); `help` none.
     static func withConfiguration(_ arguments: [String]) -> [String] {
         guard let first = arguments.first else { return ConfigFile.withConfiguredOptions(arguments) }
         if first == NextCommand.configuration.commandName {
@@ -98,6 +99,12 @@ struct RootCommand: ParsableCommand {
         }
         if first == FreeCommand.configuration.commandName {
             return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: FreeCommand.self)
+        }
+        if first == CalendarsCommand.configuration.commandName {
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: SubscriptionOptions.self)
+        }
+        if first == CalendarsCommand.configuration.commandName {
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: SubscriptionOptions.self)
         }
         if first == ICSAgenda.configuration.commandName { return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst())) }
         return AgendaAsRoot.arguments(of: arguments) == nil ? arguments : ConfigFile.withConfiguredOptions(arguments)

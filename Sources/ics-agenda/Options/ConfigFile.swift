@@ -212,7 +212,7 @@ extension ConfigFile {
     /// For a subcommand other than the agenda: the configured option lines
     /// it can parse (the options it shares with the agenda), before the
     /// command line's.
-    static func withConfiguredOptions<C: ParsableCommand>(_ arguments: [String], takenBy command: C.Type) -> [String] {
+    static func withConfiguredOptions<C: ParsableArguments>(_ arguments: [String], takenBy command: C.Type) -> [String] {
         guard let config = current, !arguments.contains("--no-config") else { return arguments }
         return config.optionLines.filter { (try? C.parse($0.words)) != nil }.flatMap(\.words) + arguments
     }
