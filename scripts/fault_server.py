@@ -22,6 +22,7 @@ What a real server will not do when asked, each at a path of its own:
   /status/N          HTTP status N with an error page
   /login             200 with an HTML login page
   /empty             200 with an empty body
+  /trailing...       a calendar followed by 800 blank lines and an HTML comment
   /cut               a calendar cut short: Content-Length larger than what is sent
   /cut-open          a calendar cut short with no length: it ends without END:VCALENDAR
   /stall             waits 60 s before answering
@@ -141,6 +142,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if path == "/login":
             page = b"<!DOCTYPE html><html><head><title>Sign in</title></head><body><form>Password</form></body></html>"
             return self.send(200, page, "text/html")
+        if path.startswith("/trailing"):
+            body = calendar("Trailing event") + b"\r\n" * 800 + b"<!-- served by a server that adds a comment -->\r\n"
+            return self.send(200, body)
         if path == "/empty":
             return self.send(200, b"")
         if path == "/cut":

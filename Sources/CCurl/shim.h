@@ -27,8 +27,3 @@ static inline long ics_curl_response_code(CURL *handle) {
     curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &code);
     return code;
 }
-static inline long ics_curl_redirect_count(CURL *handle) {
-    long count = 0;
-    curl_easy_getinfo(handle, CURLINFO_REDIRECT_COUNT, &count);
-    return count;
-}

@@ -8,7 +8,7 @@ final class CurlMulti {
     private let handle: UnsafeMutableRawPointer
 
     init?() {
-        CurlMulti.initializeOnce
+        CurlTransfer.initializeOnce
         guard let handle = curl_multi_init() else { return nil }
         self.handle = handle
     }
@@ -17,8 +17,6 @@ final class CurlMulti {
         curl_multi_cleanup(handle)
     }
 
-    /// libcurl's global set-up, once, before any handle.
-    private static let initializeOnce: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     /// Runs every transfer to its end: the result code of each, in order.
     func run(_ transfers: [CurlTransfer]) -> [CURLcode] {

@@ -29,22 +29,22 @@ final class CurlTransfer {
     private var texts: [UnsafeMutablePointer<CChar>] = []
 
     init?(_ url: SubscriptionURL, conditions: (etag: String?, lastModified: String?), limits: Limits, userAgent: String) {
+        CurlTransfer.initializeOnce
         guard let handle = curl_easy_init() else { return nil }
         self.handle = handle
         self.url = url
         self.limits = limits
-        set(CURLOPT_URL, url.address)
-        set(CURLOPT_PROTOCOLS_STR, "http,https")
+        // What keeps the fetch bounded and safe must hold, or there is no fetch.
+        var safe = set(CURLOPT_URL, url.address) == CURLE_OK
+        safe = safe && set(CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK
         // https never falls back to http on a redirect.
-        set(CURLOPT_REDIR_PROTOCOLS_STR, url.isHTTPS ? "https" : "http,https")
-        set(CURLOPT_FOLLOWLOCATION, 1)
-        set(CURLOPT_MAXREDIRS, limits.maxRedirects)
-        set(CURLOPT_CONNECTTIMEOUT_MS, limits.connectSeconds * 1000)
-        set(CURLOPT_TIMEOUT_MS, limits.totalSeconds * 1000)
-        ics_curl_set_size(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maxBytes))
-        set(CURLOPT_NOSIGNAL, 1)
-        set(CURLOPT_SSL_VERIFYPEER, 1)
-        set(CURLOPT_SSL_VERIFYHOST, 2)
+        safe = safe && set(CURLOPT_REDIR_PROTOCOLS_STR, url.isHTTPS ? "https" : "http,https") == CURLE_OK
+        safe = safe && set(CURLOPT_FOLLOWLOCATION, 1) == CURLE_OK && set(CURLOPT_MAXREDIRS, limits.maxRedirects) == CURLE_OK
+        safe = safe && set(CURLOPT_CONNECTTIMEOUT_MS, limits.connectSeconds * 1000) == CURLE_OK
+        safe = safe && set(CURLOPT_TIMEOUT_MS, limits.totalSeconds * 1000) == CURLE_OK
+        safe = safe && ics_curl_set_size(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maxBytes)) == CURLE_OK
+        safe = safe && set(CURLOPT_NOSIGNAL, 1) == CURLE_OK
+        safe = safe && set(CURLOPT_SSL_VERIFYPEER, 1) == CURLE_OK && set(CURLOPT_SSL_VERIFYHOST, 2) == CURLE_OK
         set(CURLOPT_ACCEPT_ENCODING, "")
         set(CURLOPT_USERAGENT, userAgent)
         set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
@@ -63,7 +63,12 @@ final class CurlTransfer {
         ics_curl_set_pointer(handle, CURLOPT_WRITEDATA, me)
         ics_curl_set_write(handle, CURLOPT_HEADERFUNCTION, CurlTransfer.receiveHeader)
         ics_curl_set_pointer(handle, CURLOPT_HEADERDATA, me)
+        guard safe else { return nil }  // deinit frees the handle
     }
+
+    /// libcurl's global set-up, once, before the first handle (it is not
+    /// safe to let `curl_easy_init` do it implicitly).
+    static let initializeOnce: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     deinit {
         curl_easy_cleanup(handle)
@@ -71,14 +76,16 @@ final class CurlTransfer {
         for text in texts { free(text) }
     }
 
-    private func set(_ option: CURLoption, _ value: Int) {
+    @discardableResult
+    private func set(_ option: CURLoption, _ value: Int) -> CURLcode {
         ics_curl_set_long(handle, option, value)
     }
 
-    private func set(_ option: CURLoption, _ value: String) {
-        guard let copy = strdup(value) else { return }
+    @discardableResult
+    private func set(_ option: CURLoption, _ value: String) -> CURLcode {
+        guard let copy = strdup(value) else { return CURLE_OUT_OF_MEMORY }
         texts.append(copy)
-        ics_curl_set_text(handle, option, copy)
+        return ics_curl_set_text(handle, option, copy)
     }
 
     /// The status of the last response (after redirects); 0 when none came.

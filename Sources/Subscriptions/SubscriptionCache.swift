@@ -1,4 +1,5 @@
 import Foundation
+import ICalAdapter
 
 #if canImport(Glibc)
     import Glibc
@@ -20,8 +21,9 @@ public struct SubscriptionCache: Sendable {
     /// Where the cache is, as the environment says.
     public static func location(environment: [String: String]) -> String {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/ics-agenda" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/"
-        return home + "/.cache/ics-agenda"
+        var home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        if home == nil, let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir { home = String(cString: dir) }
+        return (home ?? "/") + "/.cache/ics-agenda"
     }
 
     /// One URL's copy, as it is on disk.
@@ -36,26 +38,39 @@ public struct SubscriptionCache: Sendable {
     func copyPath(_ url: SubscriptionURL) -> String { "\(folder)/\(url.cacheKey).ics" }
     private func metaPath(_ url: SubscriptionURL) -> String { "\(folder)/\(url.cacheKey).meta" }
 
-    /// The copy kept for `url`, or nil.
+    /// The copy kept for `url`, or nil: also when it cannot be read or is
+    /// not iCalendar (a copy damaged on disk is no copy: it is fetched again).
     public func copy(of url: SubscriptionURL) -> Copy? {
+        let path = copyPath(url)
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
         var info = stat()
-        guard stat(copyPath(url), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var head = [UInt8](repeating: 0, count: 1 << 16)
+        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0, CalendarText.looksLikeCalendar(Array(head[..<n])) else { return nil }
         let confirmed = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
+        // The validators are those of this copy only: written for another
+        // (two runs at once), they would confirm a copy the server never sent.
         var etag: String?
         var lastModified: String?
+        var size: Int?
         if let meta = try? String(contentsOfFile: metaPath(url), encoding: .utf8) {
             for line in meta.split(separator: "\n") {
                 if line.hasPrefix("etag: ") { etag = String(line.dropFirst(6)) }
                 if line.hasPrefix("last-modified: ") { lastModified = String(line.dropFirst(15)) }
+                if line.hasPrefix("size: ") { size = Int(line.dropFirst(6)) }
             }
         }
-        return Copy(path: copyPath(url), confirmed: confirmed, etag: etag, lastModified: lastModified)
+        guard size == Int(info.st_size) else { return Copy(path: path, confirmed: confirmed, etag: nil, lastModified: nil) }
+        return Copy(path: path, confirmed: confirmed, etag: etag, lastModified: lastModified)
     }
 
     /// Keeps `body` as the copy of `url`, with its validators.
     func store(_ body: [UInt8], etag: String?, lastModified: String?, for url: SubscriptionURL) throws {
         try makeFolder()
-        var meta = ""
+        var meta = "size: \(body.count)\n"
         if let etag { meta += "etag: \(etag)\n" }
         if let lastModified { meta += "last-modified: \(lastModified)\n" }
         // The copy first: validators newer than the copy would make the
@@ -77,6 +92,8 @@ public struct SubscriptionCache: Sendable {
             if part.isEmpty { continue }
             if mkdir(path, 0o700) != 0 && errno != EEXIST { throw CacheError(path: path, code: errno) }
         }
+        // One made by another program keeps its mode: the copies may be secrets.
+        chmod(folder, 0o700)
     }
 
     /// Writes to a new temporary file beside `path` (0600) and renames it there.

@@ -78,7 +78,8 @@ public struct SubscriptionFetch: Sendable {
             return Outcome(url: url, content: .file(copy.path), age: 0, warning: nil, error: nil)
         }
         guard (200..<300).contains(status) else {
-            let why = status == 401 || status == 403 ? " (the credentials in ~/.netrc were refused, or there are none)" : ""
+            let netrc = ProcessInfo.processInfo.environment["NETRC"].flatMap { $0.isEmpty ? nil : "$NETRC" } ?? "~/.netrc"
+            let why = status == 401 || status == 403 ? " (the credentials in \(netrc) were refused, or there are none)" : ""
             return failed(url, copy: copy, reason: "the server answered HTTP \(status)\(why)", now: now)
         }
         if let problem = SubscriptionFetch.problem(with: transfer.body) {
@@ -115,10 +116,36 @@ public struct SubscriptionFetch: Sendable {
         case CURLE_UNSUPPORTED_PROTOCOL where url.isHTTPS: return "redirected from https to another scheme (refused)"
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR: return "the transfer was cut short"
         case CURLE_GOT_NOTHING: return "the server closed the connection without an answer"
-        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CONNECT_ERROR:
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
             return "TLS: the server's certificate could not be verified: \(String(cString: curl_easy_strerror(code)))"
+        case CURLE_SSL_CONNECT_ERROR:
+            return "TLS: the handshake with the server failed"
         default: return String(cString: curl_easy_strerror(code))
         }
+    }
+
+    /// Whether END:VCALENDAR comes in the last megabyte, and no
+    /// BEGIN:VCALENDAR after it (in any case; UTF-16's zero bytes aside).
+    static func endsCalendar(_ body: [UInt8]) -> Bool {
+        let end = Array("END:VCALENDAR".utf8), begin = Array("BEGIN:VCALENDAR".utf8)
+        var text = body.suffix(1 << 20).filter { $0 != 0 }
+        for i in text.indices where text[i] >= 0x61 && text[i] <= 0x7A { text[i] -= 0x20 }
+        func last(_ word: [UInt8]) -> Int? {
+            guard text.count >= word.count else { return nil }
+            var i = text.count - word.count
+            while i >= 0 {
+                if text[i] == word[0] && text[i..<(i + word.count)].elementsEqual(word) { return i }
+                i -= 1
+            }
+            return nil
+        }
+        guard let ended = last(end) else { return false }
+        var i = ended
+        while i + begin.count <= text.count {
+            if text[i] == begin[0] && text[i..<(i + begin.count)].elementsEqual(begin) { return false }
+            i += 1
+        }
+        return true
     }
 
     /// What keeps a body that arrived whole from being the new copy.
@@ -126,9 +153,10 @@ public struct SubscriptionFetch: Sendable {
         let text = body.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
         if text.isEmpty { return "the server sent an empty body" }
         guard CalendarText.looksLikeCalendar(body) else { return "the server sent something that is not iCalendar: \(CalendarText.describe(body))" }
-        // A cut transfer that the server did not announce the length of ends anywhere.
-        let tail = String(decoding: body.suffix(1024).filter { $0 != 0 }, as: UTF8.self).uppercased()
-        guard tail.contains("END:VCALENDAR") else { return "the body ends before END:VCALENDAR: cut short" }
+        // A transfer cut where the server had not said how long it is ends
+        // anywhere: the last calendar must have ended (blank lines, or a
+        // comment some servers add, may follow).
+        guard SubscriptionFetch.endsCalendar(body) else { return "the body ends before END:VCALENDAR: cut short" }
         return nil
     }
 }

@@ -14,37 +14,105 @@ public struct SubscriptionURL: Sendable, Hashable {
     /// The last path segment without `.ics`: the calendar's name when it
     /// has no `X-WR-CALNAME`.
     public let defaultName: String
-    /// The host: what names the cached copy beside its hash.
+    /// The host (and port): what names the cached copy beside its hash.
     let host: String
 
-    /// Nil when `text` is not a URL of a scheme this reads.
+    /// A URL that cannot be fetched, and why (in words that quote none of it).
+    public struct Invalid: Error, CustomStringConvertible {
+        public let scheme: String
+        public let reason: String
+        /// All that is printed of it: its scheme.
+        public var description: String { "\(scheme)://…: not a URL that can be fetched: \(reason)" }
+    }
+
+    static let schemes = ["https", "http", "webcal", "webcals"]
+
+    /// Whether `text` is meant as a URL: it starts with a scheme this
+    /// reads and `://` (blanks around it aside). Such text is never read
+    /// as a file name, and never printed whole.
+    public static func isMeant(_ text: String) -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        return schemes.contains { trimmed.hasPrefix($0 + "://") }
+    }
+
+    /// Nil when `text` is not a URL of a scheme this reads, or not one
+    /// that can be fetched.
     public init?(_ text: String) {
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        let scheme = text[..<colon].lowercased()
-        guard ["https", "http", "webcal", "webcals"].contains(scheme), text[colon...].hasPrefix("://") else { return nil }
-        let rest = text[text.index(colon, offsetBy: 3)...]
-        guard !rest.isEmpty, !rest.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true }) else { return nil }
+        guard let url = try? SubscriptionURL(parsing: text) else { return nil }
+        self = url
+    }
+
+    /// Reads a URL as RFC 3986 reads it: the authority ends at the first
+    /// `/`, `?` or `#`; user and password come before its last `@`; the
+    /// host is a name, an IPv4 or a bracketed IPv6 address, the port
+    /// digits. Blanks around it (a line end copied along) are left out; a
+    /// fragment is not sent.
+    public init(parsing text: String) throws(Invalid) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let colon = trimmed.firstIndex(of: ":") else { throw Invalid(scheme: "?", reason: "it has no scheme") }
+        let scheme = trimmed[..<colon].lowercased()
+        guard SubscriptionURL.schemes.contains(scheme), trimmed[colon...].hasPrefix("://") else {
+            throw Invalid(scheme: "?", reason: "its scheme is not https, http or webcal")
+        }
         isHTTPS = scheme != "http"
-        address = (isHTTPS ? "https://" : "http://") + rest
-        // authority ends at the first '/', '?' or '#'
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        let hostPort = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
-        guard !hostPort.isEmpty else { return nil }
-        host = String(hostPort).lowercased()
-        let pathEnd = rest[authorityEnd...].firstIndex { $0 == "?" || $0 == "#" } ?? rest.endIndex
-        let path = rest[authorityEnd..<pathEnd]
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
-        let last = segments.last.map { SubscriptionURL.percentDecoded(String($0)) } ?? ""
         let shownScheme = isHTTPS ? "https" : "http"
+        let rest = trimmed[trimmed.index(colon, offsetBy: 3)...]
+        if rest.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
+            throw Invalid(scheme: shownScheme, reason: "it has a blank or a control character in it (write a blank as %20)")
+        }
+        let withoutFragment = rest[..<(rest.firstIndex(of: "#") ?? rest.endIndex)]
+        let authorityEnd = withoutFragment.firstIndex { $0 == "/" || $0 == "?" } ?? withoutFragment.endIndex
+        let authority = withoutFragment[..<authorityEnd]
+        let at = authority.lastIndex(of: "@")
+        let hostPort = at.map { authority[authority.index(after: $0)...] } ?? authority
+        guard let (host, port) = SubscriptionURL.hostAndPort(hostPort) else {
+            throw Invalid(
+                scheme: shownScheme,
+                reason: "it names no host that can be reached (a password with /, ? or # in it is written %2F, %3F, %23; better, it goes in ~/.netrc)")
+        }
+        self.host = host + (port.map { ":\($0)" } ?? "")
+        let user = at.map { String(authority[..<$0]) + "@" } ?? ""
+        address = "\(shownScheme)://\(user)\(self.host)\(withoutFragment[authorityEnd...])"
+        let pathEnd = withoutFragment[authorityEnd...].firstIndex(of: "?") ?? withoutFragment.endIndex
+        let segments = withoutFragment[authorityEnd..<pathEnd].split(separator: "/", omittingEmptySubsequences: true)
+        let last = segments.last.map { SubscriptionURL.percentDecoded(String($0)) } ?? ""
         switch segments.count {
-        case 0: redacted = "\(shownScheme)://\(host)/"
-        case 1: redacted = "\(shownScheme)://\(host)/\(last)"
-        default: redacted = "\(shownScheme)://\(host)/…/\(last)"
+        case 0: redacted = "\(shownScheme)://\(self.host)/"
+        case 1: redacted = "\(shownScheme)://\(self.host)/\(last)"
+        default: redacted = "\(shownScheme)://\(self.host)/…/\(last)"
         }
         let lower = last.lowercased()
         let base = lower.hasSuffix(".ics") || lower.hasSuffix(".ical") ? String(last[..<last.lastIndex(of: ".")!]) : last
         defaultName = base.isEmpty ? host : base
+    }
+
+    /// The host (lower case) and port of an authority without its user, or
+    /// nil when it holds something else.
+    static func hostAndPort(_ text: Substring) -> (String, String?)? {
+        var host = text
+        var port: Substring? = nil
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { return nil }
+            host = text[...close]
+            let after = text[text.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { return nil }
+                port = after.dropFirst()
+            }
+            guard host.dropFirst().dropLast().allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
+        } else {
+            if let colon = text.lastIndex(of: ":") {
+                host = text[..<colon]
+                port = text[text.index(after: colon)...]
+            }
+            let allowed = { (c: Character) in c.isASCII && (c.isLetter || c.isNumber || c == "." || c == "-" || c == "_" || c == "~" || c == "%") }
+            guard !host.isEmpty, host.allSatisfy(allowed) else { return nil }
+        }
+        if let port, !port.isEmpty {
+            guard port.count <= 5, port.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(port), n > 0, n < 65536 else { return nil }
+            return (host.lowercased(), String(port))
+        }
+        return port == nil || port!.isEmpty ? (host.lowercased(), nil) : nil
     }
 
     /// `%41` read as `A`; a sequence that is not UTF-8 is kept as written.

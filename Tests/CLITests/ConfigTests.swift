@@ -106,6 +106,19 @@ import Testing
         #expect(bad.stderr.hasPrefix("ics-agenda: \(path):3: Unknown option '--dayz'"), "\(bad.stderr)")
     }
 
+    /// --no-config reads no configuration, not even to find it bad: in
+    /// every subcommand.
+    @Test(arguments: ["", "next", "free", "calendars"])
+    func noConfigReadsNoneInAnySubcommand(_ subcommand: String) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-badconfig-\(UUID().uuidString)").path
+        try "bogus --nope\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let words = subcommand.isEmpty ? "" : subcommand + " "
+        let result = try shell("\"$0\" \(words)--no-config Fixtures/sample.ics", environment: ["ICS_AGENDA_CONFIG": path])
+        #expect(result.status == 0, "\(subcommand): \(result.stderr)")
+        #expect(!result.stderr.contains("nope"))
+    }
+
     /// No file at the default location is no configuration; a file that
     /// ICS_AGENDA_CONFIG names must be there (66, naming it).
     @Test func noConfigurationFileIsNoConfiguration() throws {

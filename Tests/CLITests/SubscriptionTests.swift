@@ -347,4 +347,63 @@ import Testing
         #expect(result.stdout.hasPrefix("Fixtures\n"), "\(result.stdout)")
         #expect(try server.ask("/count" + path) == "0")
     }
+
+    /// Text meant as a URL is never read as a file name nor printed whole:
+    /// a line end copied along is left out; a blank inside, or a password
+    /// with `/`, `?` or `#` in it, is a bad command line that names only the scheme.
+    @Test func aURLThatCannotBeFetchedIsAUsageErrorThatKeepsItsSecret() throws {
+        let server = try SubscriptionTests.fault
+        let run = try Run()
+        let copied = try run([server.base() + "/ok-\(UUID().uuidString).ics\r\n"])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        #expect(copied.stdout.contains("Served event"))
+        for bad in [
+            "https://127.0.0.1:1/x/SECRETTOKEN/my cal.ics?key=SECRET",
+            "https://uzer:pw0rd#SECRET@127.0.0.1:1/cal.ics", "https://uzer:pw0rd/SECRET@127.0.0.1:1/cal.ics",
+            "https://uzer:pw0rd?SECRET@127.0.0.1:1/cal.ics", "webcal://127.0.0.1:1/x/SECRETTOKEN/\u{1B}[31mcal.ics",
+        ] {
+            let result = try run([bad, "Fixtures/sample.ics"])
+            #expect(result.status == 64, "\(bad): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.contains("not a URL that can be fetched"), "\(result.stderr)")
+            for secret in ["SECRET", "uzer", "pw0rd"] { #expect(!result.stderr.contains(secret), "\(secret) in \(result.stderr)") }
+        }
+    }
+
+    /// Blank lines or a comment after END:VCALENDAR are no cut transfer.
+    @Test func whatFollowsTheCalendarIsNoCut() throws {
+        let server = try SubscriptionTests.fault
+        let run = try Run()
+        let result = try run([server.base() + "/trailing-\(UUID().uuidString)"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Trailing event"))
+    }
+
+    /// A copy damaged on disk is no copy: it is fetched again; offline, the
+    /// URL is left out (66) and the other inputs are printed.
+    @Test func aDamagedCopyIsFetchedAgain() throws {
+        let server = try SubscriptionTests.fault
+        let run = try Run()
+        let path = "/ok-\(UUID().uuidString).ics"
+        _ = try run([server.base() + path])
+        for copy in try run.copies() { try Data("garbage".utf8).write(to: copy) }
+        let offline = try run(["--offline", server.base() + path, "Fixtures/sample.ics"])
+        #expect(offline.status == 66)
+        #expect(offline.stdout.contains("Breakfast with Ana"))
+        let again = try run([server.base() + path])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("Served event"))
+        #expect(try server.ask("/count" + path) == "2")
+        #expect(try server.ask("/count304" + path) == "0")
+    }
+
+    /// One calendar, however its address is written: a fragment, the host's case.
+    @Test func oneAddressWrittenTwiceIsFetchedAndListedOnce() throws {
+        let server = try SubscriptionTests.fault
+        let run = try Run()
+        let path = "/ok-\(UUID().uuidString).ics"
+        let result = try run(["--format", "json", server.base() + path, server.base() + path + "#week", "HTTP://127.0.0.1:\(server.ports["http"]!)" + path])
+        #expect(result.stdout.split(separator: "\n").count == 1, "\(result.stdout)")
+        #expect(try server.ask("/count" + path) == "1")
+    }
 }

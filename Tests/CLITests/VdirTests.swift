@@ -165,4 +165,64 @@ import Testing
         #expect(VdirTests.rows(joined.stdout) == alone.sorted())
         #expect(joined.stdout.contains("\"start\":\"2025-03-05T05:00:00+01:00\""))
     }
+
+    /// A file that names a TZID it does not define reads it as it would
+    /// alone (here: unknown, floating, with a warning), not in another
+    /// file's definition.
+    @Test func aFileDoesNotBorrowAnotherFilesZone() throws {
+        func zone(_ offset: String) -> String {
+            "BEGIN:VTIMEZONE\nTZID:Custom\nBEGIN:STANDARD\nDTSTART:19700101T000000\nTZOFFSETFROM:\(offset)\nTZOFFSETTO:\(offset)\nEND:STANDARD\nEND:VTIMEZONE\n"
+        }
+        let dir = try VdirTests.folder([
+            "c/1.ics": VdirTests.calendar(zone("+0500") + VdirTests.event("one@x", "One", "20250303T090000", zone: "Custom")),
+            "c/2.ics": VdirTests.calendar(zone("-0300") + VdirTests.event("two@x", "Two", "20250303T090000", zone: "Custom")),
+            "c/3.ics": VdirTests.calendar(VdirTests.event("three@x", "Three", "20250303T090000", zone: "Custom")),
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let joined = try CLI.run(VdirTests.fixed + ["--format", "json", "--days", "7", dir.appendingPathComponent("c").path])
+        var alone: [String] = []
+        var warnings: [String] = []
+        for file in ["1", "2", "3"] {
+            let result = try CLI.run(VdirTests.fixed + ["--format", "json", "--days", "7", dir.appendingPathComponent("c/\(file).ics").path])
+            alone += VdirTests.rows(result.stdout)
+            warnings += result.stderr.split(separator: "\n").map(String.init)
+        }
+        #expect(VdirTests.rows(joined.stdout) == alone.sorted())
+        #expect(joined.stderr.split(separator: "\n").map(String.init) == warnings)
+        #expect(joined.stderr.contains("c/3.ics:"), "\(joined.stderr)")
+    }
+
+    /// What zones may cost is counted per file, not for the collection:
+    /// thousands of files that each define a costly zone (two texts, in
+    /// turn) are valid, and --strict passes.
+    @Test func zoneCostIsCountedPerFile() throws {
+        // A zone with a rule from 1601, as Outlook writes it: about 870 onsets.
+        func zone(_ extra: String) -> String {
+            "BEGIN:VTIMEZONE\nTZID:Customized Time Zone\n\(extra)BEGIN:STANDARD\nDTSTART:16011028T030000\nRRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\nTZOFFSETFROM:+0200\nTZOFFSETTO:+0100\nEND:STANDARD\nBEGIN:DAYLIGHT\nDTSTART:16010325T020000\nRRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3\nTZOFFSETFROM:+0100\nTZOFFSETTO:+0200\nEND:DAYLIGHT\nEND:VTIMEZONE\n"
+        }
+        var files: [String: String] = ["many/displayname": "Many"]
+        for i in 0..<600 {
+            files["many/\(i).ics"] = VdirTests.calendar(
+                zone(i % 2 == 0 ? "" : "X-NOTE:\(i)\n") + VdirTests.event("e\(i)@x", "Event \(i)", "20250303T090000", zone: "Customized Time Zone"))
+        }
+        let dir = try VdirTests.folder(files)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CLI.run(VdirTests.fixed + ["--strict", "--days", "7", dir.appendingPathComponent("many").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout.components(separatedBy: "Event ").count == 601)
+    }
+
+    /// A folder named like a marker (`color/`) is a folder: its calendars are read.
+    @Test func aFolderNamedLikeAMarkerIsReadAsAFolder() throws {
+        let dir = try VdirTests.folder([
+            "root/color/a.ics": VdirTests.calendar(VdirTests.event("a@x", "In color", "20250303T070000Z")),
+            "root/work/b.ics": VdirTests.calendar(VdirTests.event("b@x", "At work", "20250304T170000Z")),
+            "root/work/displayname": "\u{FEFF}Work\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CLI.run(["calendars", "--no-config", "--format", "json", dir.appendingPathComponent("root").path])
+        #expect(result.stdout.contains("\"calendar\":\"color\""), "\(result.stdout)")
+        #expect(result.stdout.contains("\"calendar\":\"Work\""), "\(result.stdout)")
+    }
 }

@@ -44,6 +44,13 @@ public struct ItemFileScan: Sendable {
         var endsCalendar = false
         var pos = TextDecoding.hasUTF8BOM(bytes) ? 3 : 0
         let n = bytes.count
+        // A UID is compared once its folded lines are read (long Exchange UIDs are folded).
+        var pendingUID: String? = nil
+        func settleUID() {
+            guard let value = pendingUID else { return }
+            pendingUID = nil
+            if uid == nil { uid = value } else if uid != value { several = true }
+        }
         while pos < n {
             let end = ComponentSplitter.lineFeed(in: bytes, from: pos, before: n)
             var lineEnd = end
@@ -51,7 +58,11 @@ public struct ItemFileScan: Sendable {
             let line = UnsafeBufferPointer(rebasing: bytes[pos..<lineEnd])
             pos = end + 1
             if line.isEmpty { continue }
-            if line[0] == 0x20 || line[0] == 0x09 { continue }  // a folded line: UIDs are not folded in practice
+            if line[0] == 0x20 || line[0] == 0x09 {
+                if pendingUID != nil { pendingUID! += String(decoding: UnsafeBufferPointer(rebasing: line.dropFirst()), as: UTF8.self) }
+                continue
+            }
+            settleUID()
             if first {
                 first = false
                 guard ItemFileScan.keyword(line, "BEGIN:VCALENDAR") else { return }
@@ -78,13 +89,14 @@ public struct ItemFileScan: Sendable {
             endsCalendar = false
             if depth == 2 && !currentIsZone, let value = ItemFileScan.value(line, of: "UID") {
                 currentHasUID = true
-                if uid == nil { uid = value } else if uid != value { several = true }
+                pendingUID = value
             } else if depth == 1 {
                 if ItemFileScan.value(line, of: "X-WR-CALNAME") != nil { namesCalendar = true }
                 if ItemFileScan.value(line, of: "X-WR-TIMEZONE") != nil { hasWRTimezone = true }
             }
             if stopsEarly && (several || namesCalendar) { return }
         }
+        settleUID()
         soleUID = several || componentWithoutUID || components == 0 ? nil : uid
         isClosedCalendar = endsCalendar && !unbalanced
     }

@@ -97,6 +97,10 @@ struct StretchReader {
         run.rowBudget = loader.rowBudget
         run.skipsRules = skipsRules
         run.release = release
+        if loader.zonesPerCalendar {
+            run.zones.isScopedToCalendars = true
+            run.zoneCost.isPerCalendar = true
+        }
         for w in tooLarge { run.warn(w.line, w.message) }
         for zone in zoneStarts {
             let split = ComponentSplitter.split(bytes, in: zone.at..<min(bytes.count, zone.at + loader.stretchBytes),

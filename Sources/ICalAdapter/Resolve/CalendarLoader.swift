@@ -51,6 +51,9 @@ public struct CalendarLoader {
     /// The calendar's name whatever the input says (a vdir collection's
     /// `displayname`); nil: `X-WR-CALNAME`, else the default name.
     public var calendarName: String?
+    /// Each VCALENDAR of the input is a file of its own (a vdir collection
+    /// read joined): its zones, and what they may cost, are its own.
+    var zonesPerCalendar = false
 
     /// The largest stretch of an input framed at once, and the largest
     /// component read (`InputSegments`): 64 MB. Tests give small ones.

@@ -172,12 +172,20 @@ struct LoadRun {
         hasher.combine(bytes: text)
         let hash = hasher.finalize()
         if let tzid = zoneTexts[hash], let latest = latestZoneText["\(chunk.calendar)\u{0}\(tzid)"], latest.elementsEqual(text) { return }
+        var textOnly = Hasher()
+        textOnly.combine(bytes: text)
+        let textHash = textOnly.finalize()
+        // A vdir collection read joined: a file that writes a VTIMEZONE word
+        // for word as an earlier file did reads it in the same zone.
+        if zones.isScopedToCalendars, let earlier = scopedZoneTexts[textHash], earlier.text.elementsEqual(text),
+            zones.adopt(tzid: earlier.tzid, from: earlier.calendar, into: chunk.calendar)
+        {
+            return
+        }
         // The same text in another VCALENDAR (a vdir collection read joined:
         // every file repeats its zones) is the definition the file already
         // holds: that calendar shares it.
-        var shared = Hasher()
-        shared.combine(bytes: text)
-        if let tzid = sharedZoneTexts[shared.finalize()], let current = currentZoneText[tzid], current.elementsEqual(text),
+        if !zones.isScopedToCalendars, let tzid = sharedZoneTexts[textHash], let current = currentZoneText[tzid], current.elementsEqual(text),
             zones.share(tzid: tzid, calendar: chunk.calendar)
         {
             latestZoneText["\(chunk.calendar)\u{0}\(tzid)"] = current
@@ -204,10 +212,12 @@ struct LoadRun {
             guard diagnostics.count + unwrittenDiagnostics == warned else { break }
             zoneTexts[hash] = tzid
             latestZoneText["\(chunk.calendar)\u{0}\(tzid)"] = Array(text)
-            var shared = Hasher()
-            shared.combine(bytes: text)
-            sharedZoneTexts[shared.finalize()] = tzid
-            currentZoneText[tzid] = Array(text)
+            if zones.isScopedToCalendars {
+                if case .defined = definition { scopedZoneTexts[textHash] = (Array(text), tzid, chunk.calendar) }
+            } else {
+                sharedZoneTexts[textHash] = tzid
+                currentZoneText[tzid] = Array(text)
+            }
         }
         if case .defined(let tzid) = definition, currentZoneText[tzid].map({ !$0.elementsEqual(text) }) ?? false {
             currentZoneText[tzid] = nil  // defined anew, with a warning: not shared
@@ -222,6 +232,9 @@ struct LoadRun {
     /// text (by its hash alone) defined: what another VCALENDAR may share.
     private var currentZoneText: [String: [UInt8]] = [:]
     private var sharedZoneTexts: [Int: String] = [:]
+    /// With zones scoped to each VCALENDAR: each text defined without a
+    /// warning, its TZID and the VCALENDAR that defined it first.
+    private var scopedZoneTexts: [Int: (text: [UInt8], tzid: String, calendar: Int)] = [:]
     private var warnedTooManyZones = false
 
     /// The VTIMEZONEs of a large input read before its first stretch (where they start).

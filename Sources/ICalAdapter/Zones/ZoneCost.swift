@@ -26,6 +26,13 @@ struct ZoneCost {
 
     var budget = ZoneCost.onsetsPerFile
     private var budgetWarned = false
+    /// Each VCALENDAR is a file of its own (a vdir collection read joined):
+    /// each has the budget of a file, and the input together ten of them.
+    var isPerCalendar = false {
+        didSet { budget = isPerCalendar ? ZoneCost.onsetsPerFile * 10 : ZoneCost.onsetsPerFile }
+    }
+    private var calendarBudgets: [Int: Int] = [:]
+    private var calendarsWarned = Set<Int>()
     /// What each zone kept so far was charged, per VCALENDAR and TZID: a
     /// later definition of the same zone in the same calendar replaces it
     /// (files that repeat a VTIMEZONE before every event pay for one).
@@ -74,21 +81,26 @@ struct ZoneCost {
         }
         let tzid = vtimezone.tzid
         let chargeKey = "\(calendar)\u{0}\(tzid)"
-        if let earlier = charged[chargeKey] { budget += earlier }  // replaced: its onsets are not expanded
+        if let earlier = charged[chargeKey] {  // replaced: its onsets are not expanded
+            budget += earlier
+            if isPerCalendar { calendarBudgets[calendar, default: ZoneCost.onsetsPerFile] += earlier }
+        }
+        let available = isPerCalendar ? min(budget, calendarBudgets[calendar] ?? ZoneCost.onsetsPerFile) : budget
         var dropsEveryRule = false
         if onsets > ZoneCost.onsetsPerZone {
             dropsEveryRule = true
             warnings.append("VTIMEZONE \"\(tzid)\": its rules would make about \(onsets) offset changes, more than the \(ZoneCost.onsetsPerZone) a zone may; its RRULEs and RDATEs are ignored, each STANDARD or DAYLIGHT holds from its DTSTART")
             onsets = observances.count
-        } else if onsets > budget {
+        } else if onsets > available {
             dropsEveryRule = true
-            if !budgetWarned {
+            if isPerCalendar ? calendarsWarned.insert(calendar).inserted : !budgetWarned {
                 budgetWarned = true
                 warnings.append("VTIMEZONE \"\(tzid)\": the file's time zones would make more than \(ZoneCost.onsetsPerFile) offset changes together; in this zone and every later one that does not fit, RRULEs and RDATEs are ignored, each STANDARD or DAYLIGHT holds from its DTSTART")
             }
             onsets = observances.count
         }
         budget = max(0, budget - onsets)
+        if isPerCalendar { calendarBudgets[calendar] = max(0, (calendarBudgets[calendar] ?? ZoneCost.onsetsPerFile) - onsets) }
         charged[chargeKey] = onsets
         guard dropsEveryRule || !doomed.isEmpty else { return component }
         let kept = vtimezone.copy { p, role in

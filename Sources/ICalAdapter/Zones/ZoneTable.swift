@@ -23,6 +23,15 @@ final class ZoneTable: @unchecked Sendable {
     private var redefined = Set<String>()
     /// The VCALENDARs that share the TZID's current definition (`share`).
     private var sharers: [String: [Int]] = [:]
+
+    /// Each VCALENDAR is a file of its own (a vdir collection read joined):
+    /// a TZID is read in the definition of its own VCALENDAR, else in the
+    /// built-in zone of that name, never in another file's definition, as
+    /// if each file were read alone.
+    var isScopedToCalendars = false
+    /// With `isScopedToCalendars`: each VCALENDAR's definitions, and the built-in zones looked up.
+    private var own: [Int: [String: OwnedZone]] = [:]
+    private var builtins: [String: Zone?] = [:]
     private let lock = NSLock()
 
     enum Definition: Equatable {
@@ -92,6 +101,11 @@ final class ZoneTable: @unchecked Sendable {
                 definedIn[calendar]?[tzid] = nil  // the earlier is freed as the last reference to it goes
             }
         }
+        if isScopedToCalendars {
+            own[calendar, default: [:]][tzid] = zone
+            defined[tzid] = zone
+            return .defined(tzid: tzid)
+        }
         definingCalendar[tzid] = calendar
         if redefined.contains(tzid) { definedIn[calendar, default: [:]][tzid] = zone }
         defined[tzid] = zone
@@ -106,6 +120,10 @@ final class ZoneTable: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let zone = defined[tzid] else { return false }
+        if isScopedToCalendars {
+            own[calendar, default: [:]][tzid] = zone
+            return true
+        }
         if (definingCalendar[tzid] ?? calendar) != calendar {
             if redefined.contains(tzid) {
                 definedIn[calendar, default: [:]][tzid] = zone
@@ -113,6 +131,16 @@ final class ZoneTable: @unchecked Sendable {
                 sharers[tzid, default: []].append(calendar)
             }
         }
+        return true
+    }
+
+    /// With `isScopedToCalendars`: `calendar` defines the TZID word for word
+    /// as `from` did, and reads it in the same zone (no second parse).
+    func adopt(tzid: String, from: Int, into calendar: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard isScopedToCalendars, let zone = own[from]?[tzid] else { return false }
+        own[calendar, default: [:]][tzid] = zone
         return true
     }
 
@@ -176,6 +204,13 @@ final class ZoneTable: @unchecked Sendable {
     func zone(for tzid: String, calendar: Int = 0) -> Zone? {
         lock.lock()
         defer { lock.unlock() }
+        if isScopedToCalendars {
+            if let mine = own[calendar]?[tzid] { return mine.zone }
+            if let known = builtins[tzid] { return known }
+            let zone = ZoneTable.builtin(tzid)
+            builtins[tzid] = zone
+            return zone
+        }
         if !redefined.isEmpty, redefined.contains(tzid), let own = definedIn[calendar]?[tzid] { return own.zone }
         if let known = resolved[tzid] { return known }
         let zone = ZoneTable.builtin(tzid)

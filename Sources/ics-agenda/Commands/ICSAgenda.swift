@@ -136,7 +136,7 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
     }
 
     /// Input errors end the run with the contract's status: 66 missing or
-    /// unreadable, 65 not iCalendar.
+    /// unreadable, 65 not iCalendar, 64 a URL that cannot be fetched.
     static func reportingInputErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
@@ -146,6 +146,9 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
         } catch let error as NotICalendar {
             StandardError.write("ics-agenda: \(PrintableText.escaped("\(error)"))\n")
             throw ExitCode(65)
+        } catch let error as SubscriptionURL.Invalid {
+            StandardError.write("ics-agenda: \(PrintableText.escaped("\(error)"))\n")
+            throw ExitCode(64)
         }
     }
 }

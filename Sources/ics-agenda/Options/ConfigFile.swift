@@ -167,7 +167,7 @@ struct ConfigFile: Sendable {
     /// `~` and `~user` expanded; a relative path is taken from the file's
     /// folder; a URL is kept as it is.
     static func resolve(_ input: String, folder: String, environment: [String: String]) -> String {
-        if input == "-" || SubscriptionURL(input) != nil { return input }
+        if input == "-" || SubscriptionURL.isMeant(input) { return input }
         if input == "~" || input.hasPrefix("~/") {
             return homeDirectory(environment: environment) + input.dropFirst()
         }
@@ -213,7 +213,8 @@ extension ConfigFile {
     /// it can parse (the options it shares with the agenda), before the
     /// command line's.
     static func withConfiguredOptions<C: ParsableArguments>(_ arguments: [String], takenBy command: C.Type) -> [String] {
-        guard let config = current, !arguments.contains("--no-config") else { return arguments }
+        // --no-config first: it reads no configuration, not even to find it bad.
+        guard !arguments.contains("--no-config"), let config = current else { return arguments }
         return config.optionLines.filter { (try? C.parse($0.words)) != nil }.flatMap(\.words) + arguments
     }
 

@@ -72,8 +72,9 @@ enum InputFiles {
                 sources.append(.file(InputFile(path: "-", isExplicit: true)))
                 continue
             }
-            if let url = SubscriptionURL(argument) {
-                sources.append(.url(url))
+            if SubscriptionURL.isMeant(argument) {
+                // One that cannot be fetched is a bad command line, told without the text of it (it may hold a secret).
+                sources.append(.url(try SubscriptionURL(parsing: argument)))
                 continue
             }
             guard let mode = fileMode(argument) else {
@@ -159,26 +160,30 @@ enum InputFiles {
         if withFileSystemPath(directory, { stat($0, &info) }) == 0 {
             guard visited.insert(FileIdentity(info)).inserted else { return [] }
         }
-        guard let names = entries(of: directory)?.sorted() else {
+        guard let found = entries(of: directory) else {
             warn("\(PrintableText.escaped(directory)): cannot read this folder; skipped")
             return []
         }
         var folder = InputFolder(path: directory)
         var below: [InputSource] = []
-        for name in names {
+        // Name order; a plain file that is neither a calendar nor a marker needs no look (the folder said what it is).
+        let types = Dictionary(found.map { ($0.name, $0.type) }, uniquingKeysWith: { a, _ in a })
+        for name in found.map(\.name).sorted() {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            if InputFolder.markers.contains(name) {
-                folder.mark(name, path: path)
-                continue
-            }
             if name.hasPrefix(".") { continue }
             let isCalendar = InputFiles.isCalendarName(name)
+            let isMarker = InputFolder.markers.contains(name)
+            if !isCalendar && !isMarker && types[name] == UInt8(DT_REG) { continue }
             var found = stat()
             guard withFileSystemPath(path, { stat($0, &found) }) == 0 else {
                 if isCalendar { warn("\(PrintableText.escaped(path)): a broken symbolic link, or a file that went away; skipped") }
                 continue
             }
             let mode = found.st_mode & S_IFMT
+            if isMarker && mode == S_IFREG {
+                folder.mark(name, path: path)
+                continue
+            }
             if mode == S_IFDIR {
                 below += try walk(path, visited: &visited, warn: warn)
             } else if isCalendar {
@@ -247,17 +252,18 @@ enum InputFiles {
         return info.st_mode & S_IFMT
     }
 
-    /// The names in a folder, each with its bytes (`.` and `..` left out);
-    /// nil when it cannot be read.
-    static func entries(of directory: String) -> [String]? {
+    /// The names in a folder, each with its bytes, and its type as the
+    /// folder tells it (`DT_REG`, `DT_DIR`, ...; `DT_UNKNOWN` when it does
+    /// not); `.` and `..` left out; nil when it cannot be read.
+    static func entries(of directory: String) -> [(name: String, type: UInt8)]? {
         guard let dir = withFileSystemPath(directory, { opendir($0) }) else { return nil }
         defer { closedir(dir) }
-        var names: [String] = []
+        var names: [(name: String, type: UInt8)] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 PrintableText.decodingFileSystemBytes(raw.prefix { $0 != 0 })
             }
-            if name != "." && name != ".." { names.append(name) }
+            if name != "." && name != ".." { names.append((name, entry.pointee.d_type)) }
         }
         return names
     }

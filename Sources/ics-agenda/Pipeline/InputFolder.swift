@@ -29,7 +29,9 @@ struct InputFolder {
         guard InputFiles.fileMode(path) == S_IFREG else { return }
         isMarked = true
         if name == "displayname", let bytes = ConfigFile.contents(of: path), bytes.count <= 4096 {
-            let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            // UTF-8 (a byte-order mark left out), else Latin-1, as iCalendar text is read.
+            let text = (String(validating: bytes, as: UTF8.self) ?? String(bytes.map { Character(Unicode.Scalar($0)) }))
+                .drop { $0 == "\u{FEFF}" }.trimmingCharacters(in: .whitespacesAndNewlines)
             if !text.isEmpty { displayName = text }
         }
     }
@@ -45,7 +47,7 @@ struct InputFolder {
                 free(real)
             }
         }
-        return CalendarInfo(name: displayName ?? name, source: parent, path: path)
+        return CalendarInfo(name: displayName ?? (name.isEmpty ? "/" : name), source: parent, path: path)
     }
 
     /// The folder that holds a path, and its last part (`a/b/` is `a`, `b`;

@@ -34,15 +34,22 @@ struct InputReader {
             StandardError.write("ics-agenda: \(PrintableText.escaped(outcome.error ?? url.redacted))\n")
             return nil
         }
-        switch content {
-        case .file(let path):
-            return try InputFiles.withContents(of: InputFile(path: path, isExplicit: true)) { bytes, release in
-                try loader.load(bytes, release: release, path: url.redacted, defaultName: url.defaultName, source: url.redacted)
-            } streaming: { read in
-                try loader.load(streaming: read, path: url.redacted, defaultName: url.defaultName, source: url.redacted)
+        do {
+            switch content {
+            case .file(let path):
+                return try InputFiles.withContents(of: InputFile(path: path, isExplicit: true)) { bytes, release in
+                    try loader.load(bytes, release: release, path: url.redacted, defaultName: url.defaultName, source: url.redacted)
+                } streaming: { read in
+                    try loader.load(streaming: read, path: url.redacted, defaultName: url.defaultName, source: url.redacted)
+                }
+            case .bytes(let bytes):
+                return try loader.load(bytes, path: url.redacted, defaultName: url.defaultName, source: url.redacted)
             }
-        case .bytes(let bytes):
-            return try loader.load(bytes, path: url.redacted, defaultName: url.defaultName, source: url.redacted)
+        } catch {
+            // A copy that went bad between the fetch and now is no copy: told, and left out.
+            let why = (error as? UnreadableInput)?.reason ?? (error as? NotICalendar)?.reason ?? "\(error)"
+            StandardError.write("ics-agenda: \(PrintableText.escaped(url.redacted)): its copy cannot be read: \(PrintableText.escaped(why)); left out\n")
+            return nil
         }
     }
 
