@@ -158,7 +158,9 @@ struct RecurrenceExpander {
         let gapZone = anchor.isDate || anchor.isUTC ? nil : anchor.zone
         let anchorWall = anchor.local.wallSeconds
         var dtstart = anchor.local
-        if let week = RecurrenceExpander.firstWeekStart(rule, anchor.local) {
+        // A shape libical expands wrongly is walked as one it expands right, and sieved (`RuleCorrection`).
+        let correction = RuleCorrection.of(rule, from: anchor.local)
+        if correction == nil, let week = RecurrenceExpander.firstWeekStart(rule, anchor.local) {
             dtstart = week.start
             if rule.count > 0 { rule.count += week.before }
         }
@@ -172,12 +174,21 @@ struct RecurrenceExpander {
         // can: the instances skipped are then known.
         var restart: TimeValue? = nil
         let plain = RecurrenceExpander.hasNoByParts(rule)
-        if rule.count == 0 || (plain && rule.frequency != .monthly && rule.frequency != .yearly),
+        // A corrected MONTHLY or YEARLY rule is walked from its start: the
+        // restart's day and time would stand for DTSTART's in libical's walk.
+        let restarts = correction == nil || (rule.frequency != .monthly && rule.frequency != .yearly)
+        if restarts, rule.count == 0 || (plain && rule.frequency != .monthly && rule.frequency != .yearly),
             anchor.agendaTime.instant(in: clock) < skipTo - 86400
         {
             restart = RecurrenceExpander.alignedStart(rule, anchor: phase, near: RecurrenceExpander.local(skipTo, like: anchor, clock: clock))
         }
-        if let start = restart, subDaily || rule.count > 0 {
+        if let start = restart, let correction {
+            // Restarted a whole number of INTERVALs on, the walk keeps the
+            // rule's phase; the sieve counts the intervals from DTSTART.
+            dtstart = correction.walkStart(start)
+            dtstart.zoneMark = zone
+            restart = nil
+        } else if let start = restart, subDaily || rule.count > 0 {
             // libical's set_start loses the phase of sub-daily rules (and
             // refuses rules with COUNT): the rule restarted from a whole
             // number of INTERVALs after DTSTART is the same series from there
@@ -202,9 +213,20 @@ struct RecurrenceExpander {
             dtstart.zoneMark = zone
             restart = nil
         }
-        let perStep: Double
+        if let correction, restart == nil, dtstart.wallSeconds == anchor.local.wallSeconds {
+            dtstart = correction.walkStart(dtstart)
+            dtstart.zoneMark = zone
+        }
+        // A corrected rule is judged as written (what it asks for), and
+        // costed as walked: libical's steps, of which the sieve keeps about
+        // one an INTERVAL when it keeps to the rule's intervals.
+        var perStep: Double
         switch RuleCost.assess(rule, from: dtstart) {
-        case .walk(let cost): perStep = cost
+        case .walk(let cost):
+            perStep = cost
+            if let correction, case .walk(let walkedCost) = RuleCost.assess(correction.walked, from: dtstart) {
+                perStep = walkedCost * Double(correction.keepsToIntervals ? correction.interval : 1)
+            }
         case .neverMatches:
             cut = cut ?? "\(rule.text) matches no date; the rule adds no occurrence"
             return inGap
@@ -224,7 +246,7 @@ struct RecurrenceExpander {
             return inGap
         }
         let iterated = RecurrenceExpander.until(of: rule, for: anchor, inZone: zone)
-        guard var iterator = RecurrenceIterator(iterated, from: dtstart) else {
+        guard var iterator = RecurrenceIterator(correction?.walked ?? iterated, from: dtstart) else {
             cut = cut ?? "libical cannot expand \(rule.text) (no date matches it, or its parts do not go together); the rule adds no occurrence"
             return inGap
         }
@@ -239,20 +261,30 @@ struct RecurrenceExpander {
         // BYWEEKNO rules come out of libical slightly out of order around the
         // year's end: walk a year past the window before stopping.
         let stopAt = rule.has(.weekNumber) ? window.end + 366 * 86400 : window.end
+        var anchorValue = anchor.local
+        anchorValue.zoneMark = zone
+        // The sieve's walk ends two days of zone offsets past `stopAt`, on the wall clock.
+        let stopWall = Int(stopAt.timeIntervalSince1970) + 2 * 86400
+        var source = SievedIterator(iterator, correction.map { InstanceSieve($0, anchor: anchorValue, until: iterated.until) }, stopWall: stopWall)
         // A rule with neither end that gives nothing from its own DTSTART matches no date.
         var unbounded = restart == nil && rule.count == 0 && rule.until.isNull
         while true {
-            let next = iterator.next()
-            if next.isNull {
-                if unbounded { cut = cut ?? "\(rule.text) matches no date; the rule adds no occurrence" }
-                return inGap
+            var spent = false
+            let next = source.next {
+                spent = !budget.step(cost: perStep)
+                return !spent
             }
-            unbounded = false
-            guard budget.step(cost: perStep) else {
-                let at = String(format: "%04d-%02d-%02d", next.year, next.month, next.day)
+            if spent {
+                let step = source.lastStep
+                let at = String(format: "%04d-%02d-%02d", step.year, step.month, step.day)
                 cut = cut ?? "expanding the rule stopped \(budget.spentWords), at \(at); later occurrences of this series are not listed"
                 return inGap
             }
+            if next.isNull {
+                if unbounded && correction == nil { cut = cut ?? "\(rule.text) matches no date; the rule adds no occurrence" }
+                return inGap
+            }
+            unbounded = false
             var local = next
             local.zoneMark = anchor.local.zoneMark  // keep UTC values UTC
             let wall = local.wallSeconds

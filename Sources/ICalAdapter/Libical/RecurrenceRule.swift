@@ -39,7 +39,10 @@ struct RecurrenceRule {
     }
 
     /// INTERVAL as libical read it (0 or 1 when not written).
-    var interval: Int { Int(c.interval) }
+    var interval: Int {
+        get { Int(c.interval) }
+        set { c.interval = Int16(clamping: newValue) }
+    }
 
     /// UNTIL, null when the rule has none.
     var until: TimeValue {
