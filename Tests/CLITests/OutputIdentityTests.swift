@@ -49,11 +49,13 @@ import Testing
         return String(digest.prefix(64))
     }
 
+    // Recorded again for issue 25 (overdue reminders first of the day): the
+    // same lines, only all-day rows after the overdue ones (`sort` of both outputs equal).
     @Test(.enabled(if: hasGenerator, "needs ../shared/bench/gencal.py"), arguments: [
-        (10000, "json", "1c7d37ba60e42266c189a6e44d9900a053505d4e0b659660440e5f9e0e4e2ac0"),
-        (10000, "text", "86a48841e3075d5867781c125f0494d76c651b1cc71c521015c47e052508db48"),
-        (100000, "json", "a30b715557736eb656b7f9bd3b8c0064f13ca81b1837c78e2920bafa72efb402"),
-        (100000, "text", "27e9f970451d348924f7bd8143ffc099e435db9212c4c0b59f226fd8f83645b1"),
+        (10000, "json", "8a0e562b441c39256b28c0c555063f44e0d7ab6f75daef78bd2ea9882b70ef34"),
+        (10000, "text", "f6a534157e0cb691ee4fa0019c651cd14c9201e46fff79b3ec17863e5fb36270"),
+        (100000, "json", "6c918600ca273fd67716fc9a334b829bab6999be12ab5d90aaaa1e7fd84695d8"),
+        (100000, "text", "0b10f707e34fef699a1df4fc2ad0738a5ac0de65461f6d61e9d49259d2f40231"),
     ])
     func generatedCalendarPrintsWhatTheBuildBeforeOptimisingPrinted(_ size: Int, _ format: String, _ digest: String) throws {
         let result = try CLI.run(OutputIdentityTests.arguments + ["--format", format, try OutputIdentityTests.calendar(size)])

@@ -52,6 +52,7 @@ public struct AgendaBuilder: Sendable {
                 rows = AgendaBuilder.merge(rows, run.rows, ranks: table, occurrences: occurrences)
                 undated = AgendaBuilder.merge(undated, run.undated, ranks: table, occurrences: occurrences)
             }
+            AgendaBuilder.keepLatestOverdue(&rows, occurrences: occurrences)
             // Before any formatter: each asks a row for its overlaps many times, on several threads.
             let overlaps = Overlaps.find(in: &rows, occurrences: occurrences, itemRanks: table.ranks, clock: window.clock)
             return (rows, undated, overlaps)
@@ -68,6 +69,40 @@ public struct AgendaBuilder: Sendable {
         }
         if !undated.isEmpty { sections.append(AgendaSection(period: .undated, rows: undated[...], occurrences: occurrences)) }
         return sections
+    }
+
+    /// Of the overdue instances of one recurring reminder (its UID in its
+    /// calendar; a reminder without UID is a series of its own), only the
+    /// latest is listed: a weekly chore missed three times is one thing to
+    /// do today, not three.
+    static func keepLatestOverdue(_ rows: inout [AgendaRow], occurrences: AgendaOccurrences) {
+        struct Series: Hashable {
+            let calendar: String
+            let uid: String
+            let item: ObjectIdentifier?
+        }
+        var latest: [Series: (index: Int, since: CivilDate, start: Date)] = [:]
+        var dropped: [Int] = []
+        for index in rows.indices {
+            guard case .overdue(let since) = rows[index].timing else { continue }
+            let occurrence = occurrences[rows[index]]
+            let uid = occurrence.uid
+            let series = Series(calendar: occurrence.calendar.path, uid: uid, item: uid.isEmpty ? occurrence.itemIdentity : nil)
+            let start = occurrence.anchor?.wall ?? .distantPast
+            if let kept = latest[series] {
+                if (since, start) > (kept.since, kept.start) {
+                    dropped.append(kept.index)
+                    latest[series] = (index, since, start)
+                } else {
+                    dropped.append(index)
+                }
+            } else {
+                latest[series] = (index, since, start)
+            }
+        }
+        guard !dropped.isEmpty else { return }
+        let gone = Set(dropped)
+        rows = rows.enumerated().filter { !gone.contains($0.offset) }.map(\.element)
     }
 
     /// Below this many occurrences one thread is quicker than starting more.
@@ -232,9 +267,13 @@ public struct AgendaBuilder: Sendable {
     }
 
     /// A reminder goes under its due day (start day without DUE); an open one
-    /// due before today under today; one without dates in the undated section.
+    /// due before today under today; one without dates in the undated
+    /// section, when the window holds today: like an overdue one, it is to
+    /// do now, and an agenda of other days (`--from tomorrow` from cron)
+    /// does not list it every day.
     func placeReminder(_ occurrence: Occurrence, _ source: AgendaOccurrences.Index, item: Int32, clock: ZoneClock) -> AgendaRow? {
         guard let anchor = occurrence.anchor else {
+            guard window.contains(day: today) else { return nil }
             return AgendaRow(source: source, item: item, day: nil, timing: .undated, isFirstListed: true,
                 dayIndex: 1, dayCount: 1, rank: 0, secondOfDay: 0)
         }

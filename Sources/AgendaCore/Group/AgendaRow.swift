@@ -37,8 +37,9 @@ public struct AgendaRow: Sendable {
     var item: Int32
     /// The row's entry in its agenda's `Overlaps`, or -1 when it overlaps nothing.
     var overlap: Int32 = -1
-    /// Day, rank (0 for all-day-like rows, 1 for timed ones) and seconds
-    /// since local midnight, in one number: the agenda's sort order up to ties.
+    /// Day, rank (0 for overdue reminders, 1 for all-day-like rows, 2 for
+    /// timed ones) and seconds since local midnight, in one number: the
+    /// agenda's sort order up to ties.
     let sortKey: Int64
     /// `sortKey / dayFactor` is the day key.
     static let dayFactor: Int64 = 1_000_000
@@ -58,7 +59,9 @@ public struct AgendaRow: Sendable {
         self.isFirstListed = isFirstListed
         index = Int32(clamping: dayIndex)
         count = Int32(clamping: dayCount)
-        sortKey = Int64(day?.dayKey ?? 99_999_999) * AgendaRow.dayFactor + Int64(min(max(rank, 0), 9)) * 100_000 + Int64(min(max(secondOfDay, 0), 99_999))
+        // `rank` says all-day-like (0) or timed (1); overdue reminders come before both.
+        let order: Int64 = if case .overdue = timing { 0 } else { Int64(min(max(rank, 0), 8)) + 1 }
+        sortKey = Int64(day?.dayKey ?? 99_999_999) * AgendaRow.dayFactor + order * 100_000 + Int64(min(max(secondOfDay, 0), 99_999))
     }
 }
 
