@@ -183,6 +183,10 @@ public struct CalendarLoader {
                     return n
                 }, path: path, defaultName: defaultName, source: source)
         }
+        // Line ends of CR alone, CR CR LF or LF CR: read as LF (a copy).
+        if let text = LineEndings.normalized(input) {
+            return try text.withUnsafeBufferPointer { try load($0, release: nil, path: path, defaultName: defaultName, source: source) }
+        }
         // A UTF-8 byte-order mark is skipped.
         let skip = TextDecoding.hasUTF8BOM(input) ? 3 : 0
         let buffer = UnsafeBufferPointer(rebasing: input[skip...])
