@@ -156,7 +156,7 @@ private struct TextLines: @unchecked Sendable {
             }
             if showCalendar {
                 spaces(2)
-                put(style.dim("[\(occurrence.calendar.name)]"))
+                put(style.dim("[\(RowWording.singleLine(occurrence.calendar.name))]"))
             }
             block.append(0x0A)
         }

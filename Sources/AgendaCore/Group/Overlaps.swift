@@ -349,8 +349,6 @@ public final class Overlaps: Sendable {
     static func oneLine(_ o: Occurrence) -> String {
         let title = o.title
         if title.isEmpty { return "(no title)" }
-        guard title.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return title }
-        return title.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
-            .replacingOccurrences(of: "\r", with: " ")
+        return RowWording.singleLine(title)
     }
 }

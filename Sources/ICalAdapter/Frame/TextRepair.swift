@@ -149,12 +149,8 @@ enum TextRepair {
                         if report.firstNUL == nil { report.firstNUL = (line, propertyName(text)) }
                         continue
                     }
-                    // U+0080 to U+009F: C1 controls (0x9B is an escape to some terminals).
-                    if byte == 0xC2, i < text.count, (0x80...0x9F).contains(text[i]) {
-                        if report.firstNUL == nil { report.firstNUL = (line, propertyName(text)) }
-                        i += 1
-                        continue
-                    }
+                    // U+0080 to U+009F (C1) are NON-US-ASCII, which TEXT allows
+                    // (RFC 5545 3.3.11): kept; what reaches a terminal escapes them (PrintableText).
                     folder.append(byte, to: &out)
                 }
             } else if mostlyUTF8(text) {

@@ -93,7 +93,8 @@ struct WindowPrefilter {
         guard let start else { return nil }
         // Every instance of a rule starts at DTSTART or later (RFC 5545 3.8.5.3).
         if start > endDayKey { return (uid, sequence, recurs) }
-        if !recurs && !hasDuration && (end ?? start) < firstDayKey { return (uid, sequence, false) }
+        // An end before the start is damage, told once parsed: the start decides.
+        if !recurs && !hasDuration && max(end ?? start, start) < firstDayKey { return (uid, sequence, false) }
         return nil
     }
 

@@ -98,7 +98,29 @@ struct ComponentReader {
         for (i, times) in given.sorted(by: { $0.key < $1.key }) {
             record.problems.append(.repeated(property: ComponentReader.once[i].name, times: times))
         }
+        ComponentReader.checkEnd(&record)
         return record
+    }
+
+    /// DTEND must be later than DTSTART (RFC 5545 3.8.2.2; 3.6.1: an
+    /// all-day event's DTEND is the day after its last day). An end before
+    /// the start is left out (the event lasts as if it had none, in every
+    /// window alike); an all-day DTEND on its DTSTART is read as one day.
+    /// Both are told. Only ends of the start's own kind are compared.
+    static func checkEnd(_ record: inout ComponentRecord) {
+        guard let start = record.dtstart, let end = record.dtend, start.isDate == end.isDate else { return }
+        if start.isDate {
+            guard end.civilDate <= start.civilDate else { return }
+            let before = end.civilDate < start.civilDate
+            if before { record.dtend = nil }
+            record.problems.append(.libical(property: "DTEND", message: before
+                ? "the all-day end is before the start; read as one day"
+                : "the all-day end is the start day itself (it is the day after the last); read as one day", value: nil))
+            return
+        }
+        guard start.isUTC == end.isUTC, start.zone == end.zone, end.local.wallSeconds < start.local.wallSeconds else { return }
+        record.dtend = nil
+        record.problems.append(.libical(property: "DTEND", message: "the end is before the start; read as if there were none", value: nil))
     }
 
     /// The properties the agenda reads (TRANSP for busy time): damage to any

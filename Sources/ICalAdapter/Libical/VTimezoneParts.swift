@@ -17,11 +17,21 @@ struct Observance {
         icalcomponent_get_first_property(component.pointer, ICAL_TZOFFSETFROM_PROPERTY).map { Int(icalproperty_get_tzoffsetfrom($0)) }
     }
 
+    /// TZOFFSETTO, in seconds.
+    var offsetTo: Int? {
+        icalcomponent_get_first_property(component.pointer, ICAL_TZOFFSETTO_PROPERTY).map { Int(icalproperty_get_tzoffsetto($0)) }
+    }
+
     /// DTSTART, TZOFFSETFROM and TZOFFSETTO are all there (RFC 5545 3.6.5).
+    /// DTSTART, TZOFFSETFROM and TZOFFSETTO are there, and the offsets are
+    /// offsets: RFC 5545 3.3.14's hours go to 23 (`+2400`, `+9959` would
+    /// move every time of the zone by a day or more).
     var isComplete: Bool {
-        [ICAL_DTSTART_PROPERTY, ICAL_TZOFFSETFROM_PROPERTY, ICAL_TZOFFSETTO_PROPERTY].allSatisfy {
+        let present = [ICAL_DTSTART_PROPERTY, ICAL_TZOFFSETFROM_PROPERTY, ICAL_TZOFFSETTO_PROPERTY].allSatisfy {
             icalcomponent_get_first_property(component.pointer, $0) != nil
         }
+        guard present else { return false }
+        return [offsetFrom, offsetTo].allSatisfy { $0.map { abs($0) < 24 * 3600 } ?? false }
     }
 
     /// Each RRULE, with the property it is in.

@@ -114,8 +114,11 @@ struct ChunkProcessor: @unchecked Sendable {
     }
 
     private func add(
-        _ record: ComponentRecord, chunk: ComponentSplitter.Chunk, buffer: UnsafeBufferPointer<UInt8>, maxRows: Int, to out: inout ProcessedChunk
+        _ read: ComponentRecord, chunk: ComponentSplitter.Chunk, buffer: UnsafeBufferPointer<UInt8>, maxRows: Int, to out: inout ProcessedChunk
     ) {
+        let lines = LineFinder(chunk, buffer)
+        var record = read
+        WrittenValues.check(&record, lines)
         let line = chunk.firstLine
         let kindName = record.kind == .event ? "VEVENT" : "VTODO"
         let label = record.summary.isEmpty ? kindName : "\(kindName) \"\(record.summary)\""
@@ -123,7 +126,6 @@ struct ChunkProcessor: @unchecked Sendable {
         // and the warning about its DTSTART says so.
         let skipped = record.kind == .event && record.dtstart == nil
         var startExplained = false
-        let lines = LineFinder(chunk, buffer)
         // Lines rewritten before libical read them (PropertyGuard) come
         // among libical's problems in the order of their lines.
         var notes = out.repair.notes[...]

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Values libical reads into something other than what is written, checked
+/// against their text in the file: a SEQUENCE beyond 32 bits (libical's
+/// int wraps it, and the older revision would win), a DURATION RFC 5545
+/// 3.3.6 does not allow (`PT90`, without its unit, libical reads as some
+/// span). Each is told, and read as its writer can have meant it.
+enum WrittenValues {
+    static func check(_ record: inout ComponentRecord, _ lines: LineFinder) {
+        if let written = lines.find("SEQUENCE")?.value.trimmingWhitespace() {
+            let value = Int64(written)
+            if value == nil || value! < 0 || value! > Int64(Int32.max) {
+                record.sequence = value.map { Int(clamping: max($0, 0)) } ?? max(record.sequence, 0)
+                record.problems.append(.libical(property: "SEQUENCE",
+                    message: "\"\(written)\" is not a whole number from 0 to 2147483647 (RFC 5545 3.8.7.4); read as \(record.sequence)", value: written))
+            }
+        }
+        if record.duration != nil, let written = lines.find("DURATION")?.value.trimmingWhitespace(), !isDuration(written) {
+            record.duration = nil
+            record.problems.append(.libical(property: "DURATION", message: "cannot read \"\(written)\" as a duration (RFC 5545 3.3.6); ignored", value: written))
+        }
+    }
+
+    /// Whether text is a DURATION value (RFC 5545 3.3.6): `[+-]P` then
+    /// weeks, or days and/or a time of hours, minutes, seconds, each with its unit.
+    static func isDuration(_ text: String) -> Bool {
+        var rest = Substring(text.uppercased())
+        if rest.first == "+" || rest.first == "-" { rest = rest.dropFirst() }
+        guard rest.first == "P" else { return false }
+        rest = rest.dropFirst()
+        func number() -> Bool {
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            rest = rest.dropFirst(digits.count)
+            return !digits.isEmpty
+        }
+        func unit(_ u: Character) -> Bool {
+            guard rest.first == u else { return false }
+            rest = rest.dropFirst()
+            return true
+        }
+        if rest.contains("W") { return number() && unit("W") && rest.isEmpty }
+        var any = false
+        if rest.first != "T" {
+            guard number(), unit("D") else { return false }
+            any = true
+        }
+        if rest.isEmpty { return any }
+        guard unit("T") else { return false }
+        var units: [Character] = ["H", "M", "S"]
+        var timeParts = 0
+        while !rest.isEmpty {
+            guard number(), let u = rest.first, let at = units.firstIndex(of: u) else { return false }
+            rest = rest.dropFirst()
+            units.removeFirst(at + 1)
+            timeParts += 1
+        }
+        return timeParts > 0
+    }
+}
