@@ -4,7 +4,8 @@ import Foundation
 /// against their text in the file: a SEQUENCE beyond 32 bits (libical's
 /// int wraps it, and the older revision would win), a DURATION RFC 5545
 /// 3.3.6 does not allow (`PT90`, without its unit, libical reads as some
-/// span). Each is told, and read as its writer can have meant it.
+/// span), a DURATION that ends after the year 9999. Each is told, and read
+/// as its writer can have meant it.
 enum WrittenValues {
     static func check(_ record: inout ComponentRecord, _ lines: LineFinder) {
         if let written = lines.find("SEQUENCE")?.value.trimmingWhitespace() {
@@ -18,6 +19,20 @@ enum WrittenValues {
         if record.duration != nil, let written = lines.find("DURATION")?.value.trimmingWhitespace(), !isDuration(written) {
             record.duration = nil
             record.problems.append(.libical(property: "DURATION", message: "cannot read \"\(written)\" as a duration (RFC 5545 3.3.6); ignored", value: written))
+        }
+        // A span past the last day a date can be written on (9999-12-31,
+        // RFC 5545 3.3.4 and ISO 8601's four digits) ends there.
+        if var duration = record.duration, let start = record.dtstart {
+            let from = start.local.wallSeconds
+            let last = RuleCorrection.days(year: 9999, month: 12, day: 31) * 86400 + (start.isDate ? 86400 : 86399)
+            if from <= last, duration.days > (last - from) / 86400 || from + duration.days * 86400 + duration.seconds > last {
+                let span = last - from
+                (duration.days, duration.seconds) = (span / 86400, start.isDate ? 0 : span % 86400)
+                record.duration = duration
+                let written = lines.find("DURATION")?.value.trimmingWhitespace()
+                record.problems.append(.libical(property: "DURATION",
+                    message: "\(written.map { "\"\($0)\" " } ?? "")ends after the year 9999, which no date can be written in; read as ending on 9999-12-31", value: written))
+            }
         }
     }
 

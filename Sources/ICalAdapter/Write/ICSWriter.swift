@@ -16,7 +16,13 @@ import Foundation
 /// UID names one component (3.8.4.7); and `X-ICS-AGENDA-CALENDAR`, the
 /// calendar each item came from, when they come from more than one.
 public struct ICSWriter {
-    public init(clock: ZoneClock) {}
+    /// DTSTAMP of every component written (RFC 5545 3.6.1 requires it): the
+    /// run's clock (`--now`), so that the same run writes the same text.
+    let stamp: Date
+
+    public init(clock: ZoneClock, now: Date = Date()) {
+        stamp = now
+    }
 
     /// The properties that keep items apart and name their calendars.
     static let scopeProperty = "X-ICS-AGENDA-SCOPE"
@@ -71,11 +77,19 @@ public struct ICSWriter {
         guard let c = ComponentBuilder(reminder == nil ? .event : .todo) else { return nil }
         // A component without UID is written without one, so that reading it back gives null again.
         if !o.uid.isEmpty { c.add(.uid, o.uid) }
-        if let rid = o.recurrenceID { c.add(.recurrenceID, value(rid)) }
+        c.add(line: "DTSTAMP:" + ICSWriter.text(of: AgendaTime.instant(stamp)))
+        if let rid = o.recurrenceID { add(.recurrenceID, "RECURRENCE-ID", rid, to: c) }
         if !o.title.isEmpty { c.add(.summary, o.title) }
-        if let start = o.start { c.add(.dtstart, value(start)) }
-        if reminder == nil, let end = o.end, end != o.start { c.add(.dtend, value(end)) }
-        if let due = o.due { c.add(.due, value(due)) }
+        if let start = o.start { add(.dtstart, "DTSTART", start, to: c) }
+        if reminder == nil, let end = o.end, end != o.start {
+            // An end past the year 9999 has no date RFC 5545 can write: its length is written instead.
+            if let start = o.start, ICSWriter.year(of: end) > 9999 {
+                c.add(line: "DURATION:" + ICSWriter.duration(from: start, to: end))
+            } else {
+                add(.dtend, "DTEND", end, to: c)
+            }
+        }
+        if let due = o.due { add(.due, "DUE", due, to: c) }
         if let location = o.location { c.add(.location, location) }
         if let description = o.description { c.add(.description, description) }
         if let status = o.status { c.add(line: "STATUS:\(status)") }
@@ -89,6 +103,38 @@ public struct ICSWriter {
             if !r.categories.isEmpty { c.add(.categories, r.categories.joined(separator: ",")) }
         }
         return c
+    }
+
+    /// A time property: through libical, which writes years up to 3000
+    /// (and nothing but zeros after); later ones as text of our own.
+    private func add(_ property: ComponentBuilder.TimeProperty, _ name: String, _ time: AgendaTime, to c: borrowing ComponentBuilder) {
+        if ICSWriter.year(of: time) <= 3000 {
+            c.add(property, value(time))
+        } else {
+            c.add(line: "\(name)\(time.kind == .date ? ";VALUE=DATE" : ""):" + ICSWriter.text(of: time))
+        }
+    }
+
+    static func year(of time: AgendaTime) -> Int {
+        CivilDate(daysSinceEpoch: Int((time.wall.timeIntervalSince1970 / 86400).rounded(.down))).year
+    }
+
+    /// `20250308`, `20250308T090000` (floating) or `20250308T080000Z`.
+    static func text(of time: AgendaTime) -> String {
+        let seconds = Int(time.wall.timeIntervalSince1970.rounded(.down))
+        let date = CivilDate(daysSinceEpoch: Int((Double(seconds) / 86400).rounded(.down)))
+        let day = String(format: "%04d%02d%02d", date.year, date.month, date.day)
+        if time.kind == .date { return day }
+        let second = seconds - date.daysSinceEpoch * 86400
+        return day + String(format: "T%02d%02d%02d", second / 3600, second / 60 % 60, second % 60) + (time.kind == .instant ? "Z" : "")
+    }
+
+    /// The span from `start` to `end` as a DURATION: whole days (`P400D`),
+    /// or days and seconds (`P400DT3600S`).
+    static func duration(from start: AgendaTime, to end: AgendaTime) -> String {
+        let seconds = max(0, Int(end.wall.timeIntervalSince(start.wall).rounded(.down)))
+        let days = seconds / 86400, rest = seconds % 86400
+        return rest == 0 ? "P\(days)D" : "P\(days)DT\(rest)S"
     }
 
     /// A date, floating or zoned time as a property value: dates and

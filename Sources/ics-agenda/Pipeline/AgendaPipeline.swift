@@ -105,7 +105,7 @@ struct AgendaPipeline {
             // An empty agenda prints nothing at all, so that cron mails nothing.
             if !sections.isEmpty { HTMLFormatter(formats: formats, today: today, showCalendar: options.showCalendar).write(sections, to: &out) }
         case .ics:
-            ICSWriter(clock: settings.clock).write(sections, to: &out)
+            ICSWriter(clock: settings.clock, now: settings.now).write(sections, to: &out)
         }
     }
 
