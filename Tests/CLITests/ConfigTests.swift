@@ -106,6 +106,21 @@ import Testing
         #expect(bad.stderr.hasPrefix("ics-agenda: \(path):3: Unknown option '--dayz'"), "\(bad.stderr)")
     }
 
+    /// A bad line is told as every message that reaches the terminal is:
+    /// escaped (ESC, BEL), and with its file and line (a bad --locale too).
+    @Test func aBadLineIsToldEscapedWithItsPlace() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-escconfig-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for (line, words) in [("--tz Bad\u{1B}[31mZone\u{07}", "Bad\\x1B[31mZone\\x07"), ("--locale !!bad", "--locale !!bad: not a locale name")] {
+            try "# calendars\n\(line)\n".write(toFile: path, atomically: true, encoding: .utf8)
+            let result = try shell("\"$0\" Fixtures/sample.ics", environment: ["ICS_AGENDA_CONFIG": path])
+            #expect(result.status == 64)
+            #expect(result.stderr.hasPrefix("ics-agenda: \(path):2: "), "\(result.stderr)")
+            #expect(result.stderr.contains(words), "\(result.stderr)")
+            #expect(!result.stderr.contains("\u{1B}") && !result.stderr.contains("\u{07}"))
+        }
+    }
+
     /// --no-config reads no configuration, not even to find it bad: in
     /// every subcommand.
     @Test(arguments: ["", "next", "free", "calendars"])

@@ -23,6 +23,13 @@ import Testing
             try CLI.run((fixed ? SubscriptionTests.fixed : []) + arguments, environment: environment)
         }
 
+        /// A configuration file of `text`, read by the runs from now on.
+        mutating func configure(_ text: String) throws {
+            let config = cache.appendingPathComponent("config")
+            try text.write(to: config, atomically: true, encoding: .utf8)
+            environment["ICS_AGENDA_CONFIG"] = config.path
+        }
+
         /// The copies kept, and their folder.
         var folder: URL { cache.appendingPathComponent("ics-agenda") }
         func copies() throws -> [URL] {
@@ -264,9 +271,7 @@ import Testing
     @Test func aConfiguredURLIsRead() throws {
         let server = try SubscriptionTests.fault
         var run = try Run()
-        let config = run.cache.appendingPathComponent("config")
-        try "# my calendars\n\(server.base())/ok-configured.ics\n--refresh 1h\n".write(to: config, atomically: true, encoding: .utf8)
-        run.environment["ICS_AGENDA_CONFIG"] = config.path
+        try run.configure("# my calendars\n\(server.base())/ok-configured.ics\n--refresh 1h\n")
         let result = try CLI.run(["--now", "2025-03-01T08:00:00+01:00", "--tz", "Europe/Berlin", "--days", "7"], environment: run.environment)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Served event"))
@@ -302,8 +307,7 @@ import Testing
         var run = try Run()
         run.environment["NETRC"] = nil
         let google = "/calendar/ical/you%40gmail.com/private-\(UUID().uuidString)/basic.ics"
-        let config = run.cache.appendingPathComponent("config")
-        try """
+        try run.configure("""
             # ~/.config/ics-agenda/config
             --tz Europe/Berlin
             --refresh 1h
@@ -311,9 +315,8 @@ import Testing
             \(radicale.base())/alice/work/
             \(CLI.root.appendingPathComponent("Fixtures/vdir/family").path)
 
-            """.write(to: config, atomically: true, encoding: .utf8)
+            """)
         try "machine 127.0.0.1 login alice password wonderland\n".write(to: run.cache.appendingPathComponent(".netrc"), atomically: true, encoding: .utf8)
-        run.environment["ICS_AGENDA_CONFIG"] = config.path
         run.environment["ICS_AGENDA_NOW"] = "2025-03-04T06:00:00+01:00"
         let morning = try CLI.run(["--from", "yesterday", "--days", "2"], environment: run.environment)
         #expect(morning.status == 0, "\(morning.stderr)")
@@ -337,9 +340,7 @@ import Testing
     @Test func calendarsTakesTheConfiguredFetchOptionsOnly() throws {
         let server = try SubscriptionTests.fault
         var run = try Run()
-        let config = run.cache.appendingPathComponent("config")
-        try "--offline\n--format json\n".write(to: config, atomically: true, encoding: .utf8)
-        run.environment["ICS_AGENDA_CONFIG"] = config.path
+        try run.configure("--offline\n--format json\n")
         let path = "/ok-\(UUID().uuidString).ics"
         let result = try CLI.run(["calendars", server.base() + path, "Fixtures/sample.ics"], environment: run.environment)
         #expect(result.status == 66)

@@ -54,7 +54,12 @@ struct ConfigFile: Sendable {
         let line: Int?
         let message: String
         var status: Int32 { line == nil ? 66 : 64 }
-        var description: String { line.map { "\(path):\($0): \(message)" } ?? "\(path): \(message)" }
+        /// Escaped as every message that reaches the terminal: a line of the
+        /// file may hold ESC or BEL, as a command-line value may.
+        var description: String {
+            let place = PrintableText.escaped(path) + (line.map { ":\($0)" } ?? "")
+            return "\(place): \(PrintableText.escaped(message))"
+        }
     }
 
     let path: String
@@ -145,6 +150,7 @@ struct ConfigFile: Sendable {
     /// What the command would only find out later, without the line: a
     /// zone, a clock or a day it cannot read.
     private static func badValue(_ options: AgendaOptions) -> String? {
+        if let locale = options.locale, let problem = Settings.localeProblem(locale) { return String(problem.dropLast()) }
         if let tz = options.tz, Settings.zone(named: tz) == nil {
             return "--tz: unknown time zone \"\(tz)\" (use an IANA name such as Europe/Berlin)"
         }

@@ -42,13 +42,7 @@ struct Settings {
         guard window.firstDay.year >= 1, window.endDay <= CivilDate(year: 10000, month: 1, day: 1) else {
             throw ValidationError("the days asked for (\(window.firstDay.iso) to \(window.endDay.adding(days: -1).iso)) go beyond the years 1 to 9999.")
         }
-        if let locale = options.locale, !LocaleChoice.isWellFormed(locale) {
-            throw ValidationError("--locale \(PrintableText.escaped(locale)): not a locale name (letters, digits and _ as in de_DE or pt_BR).")
-        }
-        if let locale = options.locale, let unknown = LocaleChoice.unknownCalendar(in: locale) {
-            throw ValidationError(
-                "--locale \(PrintableText.escaped(locale)): no calendar '\(PrintableText.escaped(unknown))'; one of \(LocaleChoice.calendars.sorted().joined(separator: ", ")).")
-        }
+        if let locale = options.locale, let problem = Settings.localeProblem(locale) { throw ValidationError(problem) }
         localeIdentifier = LocaleChoice.identifier(explicit: options.locale, environment: environment)
     }
 
@@ -96,5 +90,17 @@ struct Settings {
         // Not in the database but a TZ string: POSIX reads it, not Foundation.
         if !inDatabase && POSIXTimeZone(name) != nil { return nil }
         return TimeZone(identifier: name)
+    }
+
+    /// What is wrong with a `--locale` value (the command line's and the
+    /// configuration's alike), or nil.
+    static func localeProblem(_ locale: String) -> String? {
+        if !LocaleChoice.isWellFormed(locale) {
+            return "--locale \(PrintableText.escaped(locale)): not a locale name (letters, digits and _ as in de_DE or pt_BR)."
+        }
+        if let unknown = LocaleChoice.unknownCalendar(in: locale) {
+            return "--locale \(PrintableText.escaped(locale)): no calendar '\(PrintableText.escaped(unknown))'; one of \(LocaleChoice.calendars.sorted().joined(separator: ", "))."
+        }
+        return nil
     }
 }
