@@ -225,7 +225,9 @@ private struct SharedCaches: @unchecked Sendable {
     let caches: UnsafeMutableBufferPointer<ItemFields>
 }
 
-/// JSON string literals, escaped per RFC 8259 (and U+2028/U+2029, for JavaScript readers).
+/// JSON string literals, escaped per RFC 8259 (and U+2028/U+2029, for
+/// JavaScript readers, and C1 controls, for readers of lines: each JSON
+/// line stays one line whatever splits it).
 enum JSONText {
     static func quote(_ s: String?) -> String {
         var bytes: [UInt8] = []
@@ -245,13 +247,18 @@ enum JSONText {
             while i < bytes.count {
                 let b = bytes[i]
                 let isLineSeparator = b == 0xE2 && i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9)
-                if b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F || isLineSeparator {
+                // C1 (U+0080 to U+009F): NEL (U+0085) ends a line for many line readers (Python's splitlines).
+                let isC1 = b == 0xC2 && i + 1 < bytes.count && bytes[i + 1] >= 0x80 && bytes[i + 1] <= 0x9F
+                if b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F || isLineSeparator || isC1 {
                     out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<i]))
                     var scalar = Int(b)
                     var width = 1
                     if isLineSeparator {
                         scalar = bytes[i + 2] == 0xA8 ? 0x2028 : 0x2029
                         width = 3
+                    } else if isC1 {
+                        scalar = Int(bytes[i + 1])
+                        width = 2
                     }
                     switch b {
                     case 0x22: out.append(contentsOf: [0x5C, 0x22])
