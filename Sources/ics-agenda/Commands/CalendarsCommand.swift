@@ -13,7 +13,11 @@ struct CalendarsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calendars",
         abstract: "List the calendars found, grouped by source (the folder that holds them), with their counts.",
-        discussion: "Each calendar shows its name (X-WR-CALNAME, else the file name), how many events and reminders it holds, and its file."
+        discussion: """
+            Each calendar shows its name (X-WR-CALNAME, else the file name; a vdir collection's \
+            displayname, else its folder's name), how many events and reminders it holds, and its \
+            file or folder; a URL's calendar, how old its copy is.
+            """
     )
 
     enum ListFormat: String, ExpressibleByArgument, CaseIterable {
