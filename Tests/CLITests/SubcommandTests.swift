@@ -48,4 +48,16 @@ import Testing
         let bare = try CLI.run(["next", "--now", "2030-01-01T00:00:00Z"], stdinFile: "Fixtures/sample.ics")
         #expect(bare.status == 0 && bare.stdout.isEmpty && bare.stderr.isEmpty)
     }
+
+    /// However many unknown names `--calendar` is given, the warning is one
+    /// line of a readable length: ten names, then how many more.
+    @Test func manyUnknownCalendarsAreToldInOneShortLine() throws {
+        let names = (0..<500).flatMap { ["--calendar", "nope\($0)"] }
+        let result = try CLI.run(["--now", "2025-03-01T08:00:00+01:00", "--tz", "Europe/Berlin"] + names + ["Fixtures/sample.ics"])
+        #expect(result.status == 0)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr.prefix(300))")
+        #expect(result.stderr.contains("\"nope9\" and 490 more: no such calendars"), "\(result.stderr.prefix(300))")
+        #expect(result.stderr.count < 400)
+    }
 }

@@ -123,16 +123,20 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
     static func unknownCalendars(_ asked: [String], among names: [String]) -> String? {
         let known = Set(names)
         var unknown: [String] = []
-        for name in asked where !known.contains(name) && !unknown.contains(name) { unknown.append(name) }
+        var told = Set<String>()
+        for name in asked where !known.contains(name) && told.insert(name).inserted { unknown.append(name) }
         guard !unknown.isEmpty else { return nil }
         func quoted(_ names: some Sequence<String>) -> String { names.map { "\"\(PrintableText.escaped($0))\"" }.joined(separator: ", ") }
+        // One line of a readable length, however many names were asked for.
+        let shown = unknown.count > 10 ? quoted(unknown.prefix(10)) + " and \(unknown.count - 10) more" : quoted(unknown)
         let there = known.sorted()
         let listed = quoted(there.prefix(10))
         let more = there.count > 10 ? " and \(there.count - 10) more" : ""
-        let hints = unknown.compactMap { name in there.first { $0.lowercased() == name.lowercased() } }
+        let byLowercase = Dictionary(there.map { ($0.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        let hints = Array(unknown.compactMap { byLowercase[$0.lowercased()] }.prefix(10))
         let hint = hints.isEmpty ? "" : " (did you mean \(quoted(hints))? names match by case)"
         let plural = unknown.count == 1 ? "calendar" : "calendars"
-        return "--calendar \(quoted(unknown)): no such \(plural)\(hint); the calendars are \(there.isEmpty ? "none" : listed + more)"
+        return "--calendar \(shown): no such \(plural)\(hint); the calendars are \(there.isEmpty ? "none" : listed + more)"
     }
 
     /// Input errors end the run with the contract's status: 66 missing or
