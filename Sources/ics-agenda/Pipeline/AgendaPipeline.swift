@@ -51,7 +51,8 @@ struct AgendaPipeline {
         let reader = InputReader(loader: CalendarLoader(window: window, threads: threads, readsEveryComponent: strict), strict: strict, warnings: warnings)
         // Every URL at once, before any input is read: the wait is the slowest one's.
         let urls = sources.compactMap { if case .url(let url) = $0 { url } else { nil } }
-        let fetched = urls.isEmpty ? [] : (fetch ?? SubscriptionOptions().fetch(environment: ProcessInfo.processInfo.environment)).fetch(urls)
+        let defaultFetch = { SubscriptionFetch(cache: SubscriptionCache(folder: SubscriptionCache.location(environment: ProcessInfo.processInfo.environment))) }
+        let fetched = urls.isEmpty ? [] : (fetch ?? defaultFetch()).fetch(urls)
         var outcomes = Dictionary(zip(urls, fetched), uniquingKeysWith: { a, _ in a })
         var loaded = LoadedInputs()
         for source in sources {
