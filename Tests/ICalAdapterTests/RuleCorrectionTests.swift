@@ -145,7 +145,7 @@ import Testing
     @Test func isoWeeks() {
         let rule = RuleCorrection.of(RecurrenceRule(reading: "FREQ=YEARLY;BYWEEKNO=1;BYDAY=MO"), from: TimeValue(reading: "20250106"))!
         func week(_ y: Int, _ m: Int, _ d: Int) -> String {
-            let w = rule.week(of: RuleCorrection.days(year: y, month: m, day: d))
+            let w = rule.week(of: CivilDate(year: y, month: m, day: d).daysSinceEpoch)
             return "\(w.year)-W\(w.number)"
         }
         #expect(week(2020, 12, 31) == "2020-W53")
@@ -153,9 +153,9 @@ import Testing
         #expect(week(2021, 1, 4) == "2021-W1")
         #expect(week(2024, 12, 30) == "2025-W1")
         #expect(week(2026, 12, 31) == "2026-W53")
-        #expect(RuleCorrection.civil(RuleCorrection.days(year: 1600, month: 2, day: 29)) == (1600, 2, 29))
-        #expect(RuleCorrection.days(year: 1970, month: 1, day: 1) == 0)
-        #expect(RuleCorrection.days(year: 1969, month: 12, day: 31) == -1)
+        #expect(CivilDate(daysSinceEpoch: CivilDate(year: 1600, month: 2, day: 29).daysSinceEpoch) == CivilDate(year: 1600, month: 2, day: 29))
+        #expect(CivilDate(year: 1970, month: 1, day: 1).daysSinceEpoch == 0)
+        #expect(CivilDate(year: 1969, month: 12, day: 31).daysSinceEpoch == -1)
     }
 
     /// Shapes libical expands right are left to it.

@@ -175,7 +175,7 @@ struct RuleCorrection {
     /// Whether a day (days since 1970-01-01) is in a week BYWEEKNO names.
     func inNamedWeek(_ day: Int) -> Bool {
         let (year, number) = week(of: day)
-        let weeks = week(of: RuleCorrection.days(year: year, month: 12, day: 28)).number
+        let weeks = week(of: CivilDate(year: year, month: 12, day: 28).daysSinceEpoch).number
         return weekNumbers.contains { $0 > 0 ? $0 == number : weeks + 1 + $0 == number }
     }
 
@@ -189,34 +189,11 @@ struct RuleCorrection {
     /// first with at least four days in the year (RFC 5545 3.3.10, ISO 8601).
     func week(of day: Int) -> (year: Int, number: Int) {
         let fourth = weekStartDay(day) + 3  // the week is the year's that holds its fourth day
-        let year = RuleCorrection.civil(fourth).year
-        return (year, (fourth - RuleCorrection.days(year: year, month: 1, day: 1)) / 7 + 1)
+        let year = CivilDate(daysSinceEpoch: fourth).year
+        return (year, (fourth - CivilDate(year: year, month: 1, day: 1).daysSinceEpoch) / 7 + 1)
     }
 
     static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
-
-    /// Days since 1970-01-01 of a date (proleptic Gregorian).
-    static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = floorDiv(y, 400)
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
-    }
-
-    /// The date of a day since 1970-01-01.
-    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719468
-        let era = floorDiv(z, 146097)
-        let doe = z - era * 146097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp + (mp < 10 ? 3 : -9)
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
 }
 
 /// What is kept of libical's walk of `RuleCorrection.walked`: times in the

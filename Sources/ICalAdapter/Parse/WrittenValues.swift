@@ -1,3 +1,4 @@
+import AgendaCore
 import Foundation
 
 /// Values libical reads into something other than what is written, checked
@@ -24,7 +25,7 @@ enum WrittenValues {
         // RFC 5545 3.3.4 and ISO 8601's four digits) ends there.
         if var duration = record.duration, let start = record.dtstart {
             let from = start.local.wallSeconds
-            let last = RuleCorrection.days(year: 9999, month: 12, day: 31) * 86400 + (start.isDate ? 86400 : 86399)
+            let last = CivilDate(year: 9999, month: 12, day: 31).daysSinceEpoch * 86400 + (start.isDate ? 86400 : 86399)
             if from <= last, duration.days > (last - from) / 86400 || from + duration.days * 86400 + duration.seconds > last {
                 let span = last - from
                 (duration.days, duration.seconds) = (span / 86400, start.isDate ? 0 : span % 86400)
