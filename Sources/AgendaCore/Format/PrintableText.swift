@@ -10,7 +10,7 @@ public enum PrintableText {
     public static let rawByteBase: UInt32 = 0x10FE00
 
     /// `\n`, `\r`, other C0 and C1 controls and DEL as `\xNN`, a raw byte as
-    /// `\xNN`; a tab stays. Text without any of them is returned as it is.
+    /// `\xNN`, bidirectional controls as `\uNNNN`; a tab stays. Text without any of them is returned as it is.
     public static func escaped(_ s: String) -> String {
         guard s.unicodeScalars.contains(where: needsEscape) else { return s }
         var out = ""
@@ -19,6 +19,7 @@ public enum PrintableText {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case _ where rawByte(scalar) != nil: out += "\\x" + hex(rawByte(scalar)!)
+            case _ where isBidiControl(scalar): out += "\\u" + String(scalar.value, radix: 16, uppercase: true)
             case _ where needsEscape(scalar): out += "\\x" + hex(scalar.value)
             default: out.unicodeScalars.append(scalar)
             }
@@ -33,7 +34,14 @@ public enum PrintableText {
 
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
-        return (v < 0x20 && v != 0x09) || (0x7F...0x9F).contains(v) || rawByte(scalar) != nil
+        return (v < 0x20 && v != 0x09) || (0x7F...0x9F).contains(v) || rawByte(scalar) != nil || isBidiControl(scalar)
+    }
+
+    /// Bidirectional embeddings, overrides and isolates (U+202A to U+202E,
+    /// U+2066 to U+2069): they turn the rest of a line around. Marks (U+200E,
+    /// U+200F) stay: right-to-left text uses them.
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
     static func rawByte(_ scalar: Unicode.Scalar) -> UInt32? {

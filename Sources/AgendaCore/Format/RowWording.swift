@@ -62,33 +62,21 @@ public struct RowWording {
         return title
     }
 
-    /// The one rule for text of the input in a row (text, Markdown, HTML,
-    /// the overlap marks): one line, its line breaks as spaces, and nothing
-    /// that could move the cursor or reverse the rest of the line: other
-    /// C0 and C1 controls and DEL as `\xNN`, bidirectional embeddings,
-    /// overrides and isolates (U+202A to U+202E, U+2066 to U+2069) as
-    /// `\uNNNN`. Marks (U+200E, U+200F) stay: right-to-left titles use them.
+    /// Text of the input as a row shows it (text, Markdown, HTML, the
+    /// overlap marks): one line, its line breaks as spaces, then the one
+    /// rule for text that reaches a terminal (`PrintableText.escaped`).
     /// Checking the bytes first spares nearly every row the scalar walk.
     public static func singleLine(_ text: String) -> String {
         // Most text has none of it: a look at its bytes (C0, DEL, and the lead bytes of C1 and of the bidi controls).
         guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) else { return text }
-        var out = String.UnicodeScalarView()
+        var oneLine = String.UnicodeScalarView()
         var afterCR = false
         for scalar in text.unicodeScalars {
             defer { afterCR = scalar == "\r" }
-            switch scalar.value {
-            case 0x0A where afterCR: continue  // CRLF: one blank
-            case 0x0A, 0x0D: out.append(" ")
-            case 0x09: out.append(scalar)
-            case 0x00..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069:
-                // Nothing the input says may move the cursor, ring, or turn the rest of the line around.
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out.append(contentsOf: (scalar.value <= 0xFF ? "\\x" + String(repeating: "0", count: 2 - hex.count) : "\\u") .unicodeScalars)
-                out.append(contentsOf: hex.unicodeScalars)
-            default: out.append(scalar)
-            }
+            if scalar == "\n" && afterCR { continue }  // CRLF: one blank
+            oneLine.append(scalar == "\n" || scalar == "\r" ? " " : scalar)
         }
-        return String(out)
+        return PrintableText.escaped(String(oneLine))
     }
 
     /// `!!!` high (1 to 4), `!!` medium (5), `!` low (6 to 9), as reminder apps mark them.
