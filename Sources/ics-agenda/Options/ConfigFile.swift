@@ -79,13 +79,7 @@ struct ConfigFile: Sendable {
     static func contents(of path: String) -> [UInt8]? {
         guard let fd = try? SystemCall.openForReading(path) else { return nil }
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            guard let n = try? chunk.withUnsafeMutableBytes({ try SystemCall.read(fd, into: $0) }) else { return nil }
-            if n == 0 { return bytes }
-            bytes += chunk[..<n]
-        }
+        return try? SystemCall.readAll(fd)
     }
 
     /// True when `ICS_AGENDA_CONFIG` names the file: then it must be there.

@@ -139,20 +139,7 @@ struct FolderReader {
     private static func readWhole(_ file: InputFile) -> [UInt8]? {
         guard let fd = try? InputFiles.withFileSystemPath(file.path, SystemCall.openForReading) else { return nil }
         defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: (file.size ?? 0) + 1)
-        var count = 0
-        while true {
-            if count == bytes.count { bytes += [UInt8](repeating: 0, count: max(bytes.count, 4096)) }
-            guard let n = try? bytes.withUnsafeMutableBytes({ try SystemCall.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[count...])) }) else {
-                return nil
-            }
-            if n == 0 { break }
-            count += n
-            // A regular file reads short only at its end: no call to hear it.
-            if count < bytes.count { break }
-        }
-        bytes.removeSubrange(count...)
-        return bytes
+        return try? SystemCall.readAll(fd, sizeHint: file.size ?? 0, regularFile: true)
     }
 }
 

@@ -44,4 +44,23 @@ enum SystemCall {
         guard count >= 0 else { throw Failure(code: errno) }
         return count
     }
+
+    /// Everything `fd` gives until its end. A regular file of about
+    /// `sizeHint` bytes is read in one call: it reads short only at its end
+    /// (`regularFile`), so no further call is made to hear that end.
+    static func readAll(_ fd: Int32, sizeHint: Int = 0, regularFile: Bool = false) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(sizeHint + 1, 1 << 16))
+        var count = 0
+        while true {
+            if count == bytes.count { bytes += [UInt8](repeating: 0, count: bytes.count) }
+            let n = try bytes.withUnsafeMutableBytes { raw in
+                try read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[count...]))
+            }
+            if n == 0 { break }
+            count += n
+            if regularFile && count < bytes.count { break }
+        }
+        bytes.removeSubrange(count...)
+        return bytes
+    }
 }
