@@ -49,7 +49,8 @@ enum SystemCall {
     /// `sizeHint` bytes is read in one call: it reads short only at its end
     /// (`regularFile`), so no further call is made to hear that end.
     static func readAll(_ fd: Int32, sizeHint: Int = 0, regularFile: Bool = false) throws -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: max(sizeHint + 1, 1 << 16))
+        // Exactly the hint and one byte to hear the end: thousands of small files are held at once.
+        var bytes = [UInt8](repeating: 0, count: sizeHint > 0 ? sizeHint + 1 : 1 << 16)
         var count = 0
         while true {
             if count == bytes.count { bytes += [UInt8](repeating: 0, count: bytes.count) }
