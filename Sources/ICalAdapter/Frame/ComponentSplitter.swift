@@ -54,6 +54,12 @@ struct ComponentSplitter {
     /// nests so deep, and libical's parser and free would follow any depth.
     static let maxDepth = 32
 
+    /// How many components one top-level component may hold (VALARMs in a
+    /// VEVENT, observances in a VTIMEZONE). The ones after are left out with
+    /// a warning: libical keeps each in about a kilobyte, so an event with a
+    /// million alarms took a gigabyte; real ones hold a handful.
+    static let maxInner = 10_000
+
     struct Result {
         var chunks: [Chunk] = []
         var calendarName: String?
@@ -105,6 +111,7 @@ struct ComponentSplitter {
         // Notes already given for this chunk, and how many stray END lines it has.
         var toldDepth = false
         var strayEnds = 0
+        var innerCount = 0
         var pendingProperty: (name: String, value: [UInt8])? = nil
         // Leading blanks every line of the current chunk carries (a file
         // re-indented by a script), taken off before libical reads it.
@@ -144,6 +151,7 @@ struct ComponentSplitter {
             }
             toldDepth = false
             strayEnds = 0
+            innerCount = 0
             chunkIndent = 0
             indentedBegin = false
             calendarEnded = false
@@ -311,7 +319,17 @@ struct ComponentSplitter {
                     dropStart = lineStart
                     dropDepth = 1
                     continue
+                } else if stack.count == 1 && innerCount >= maxInner {
+                    if innerCount == maxInner {
+                        repairs.notes.append(Warning(lineNumber, "framing: too many inner components",
+                            "\(chunkName): more than \(maxInner) components inside it (BEGIN:\(name)); this one and the ones after it are left out"))
+                    }
+                    innerCount += 1
+                    dropStart = lineStart
+                    dropDepth = 1
+                    continue
                 } else {
+                    if stack.count == 1 { innerCount += 1 }
                     stack.append(name)
                     continue
                 }

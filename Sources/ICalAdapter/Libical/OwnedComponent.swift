@@ -56,6 +56,14 @@ extension OwnedComponent {
     /// parser reads it; nil when it finds none. The corresponding libical
     /// function is `icalparser_parse_string`.
     static func parse(_ text: [CChar]) -> OwnedComponent? {
+        // A component of very many lines is read in parts (`ComponentParts`).
+        let parted = text.withUnsafeBufferPointer { chars in
+            chars.withMemoryRebound(to: UInt8.self) { bytes -> OpaquePointer? in
+                let whole = UnsafeBufferPointer(rebasing: bytes[..<max(0, bytes.count - 1)])  // less the NUL
+                return ComponentParts(whole)?.parse(whole)
+            }
+        }
+        if let parted { return OwnedComponent(parted) }
         guard let pointer = text.withUnsafeBufferPointer({ icalparser_parse_string($0.baseAddress!) }) else { return nil }
         return OwnedComponent(pointer)
     }

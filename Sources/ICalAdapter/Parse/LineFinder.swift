@@ -2,15 +2,17 @@ import AgendaCore
 import Foundation
 
 /// Finds properties inside a framed component, for warnings: their line
-/// numbers and values as written. The component's lines are indexed once,
-/// when the first warning asks, so that a component with ten thousand bad
-/// values costs ten thousand lookups, not ten thousand passes over it; each
-/// lookup by value takes the next line with that value, so that every
-/// warning names its own line.
+/// numbers and values as written. The lines of one property are indexed
+/// once, when the first warning about it asks, so that a component with ten
+/// thousand bad values costs ten thousand lookups, not ten thousand passes
+/// over it; each lookup by value takes the next line with that value, so
+/// that every warning names its own line. Lines of other properties are
+/// passed over by their bytes: a look for SEQUENCE in an event with a
+/// million other lines makes no string of them.
 final class LineFinder {
     private let chunk: ComponentSplitter.Chunk
     private let buffer: UnsafeBufferPointer<UInt8>
-    private var byName: [String: [(line: Int, value: String)]]? = nil
+    private var byName: [String: [(line: Int, value: String)]] = [:]
     /// Per property and value (as `value` cuts it), the entries of `byName`, and how many were taken.
     private var byValue: [String: (entries: [Int], taken: Int)] = [:]
 
@@ -24,8 +26,7 @@ final class LineFinder {
     ///   first line of the property otherwise).
     func find(_ property: String, value wanted: String? = nil) -> (line: Int, value: String)? {
         let name = property.uppercased()
-        if byName == nil { index() }
-        guard let entries = byName?[name], let first = entries.first else { return nil }
+        guard let entries = entries(of: name), let first = entries.first else { return nil }
         guard let wanted else { return first }
         let key = name + "\u{0}" + LineFinder.cut(wanted)
         // The value, one item of a list, or the start of a value the line's end cut short (folded).
@@ -46,8 +47,7 @@ final class LineFinder {
 
     /// The `occurrence`-th line (from 0) of a property.
     func find(_ property: String, occurrence: Int) -> (line: Int, value: String)? {
-        if byName == nil { index() }
-        guard let entries = byName?[property.uppercased()], occurrence < entries.count else { return nil }
+        guard let entries = entries(of: property.uppercased()), occurrence < entries.count else { return nil }
         return entries[occurrence]
     }
 
@@ -57,35 +57,48 @@ final class LineFinder {
     /// The text as `value(at:)` shows it: at most 80 characters.
     private static func cut(_ text: String) -> String { text.count > 80 ? String(text.prefix(80)) + "…" : text }
 
-    /// One pass over the component: every line that is not a fold.
-    private func index() {
-        var names: [String: [(line: Int, value: String)]] = [:]
+    private func entries(of name: String) -> [(line: Int, value: String)]? {
+        if byName[name] == nil { index(name) }
+        return byName[name]
+    }
+
+    /// One pass over the component: every line of the property `name` (upper-cased).
+    private func index(_ name: String) {
+        var found: [(line: Int, value: String)] = []
+        let wanted = Array(name.utf8)
         var line = chunk.firstLine
         var i = chunk.range.lowerBound
         let end = chunk.range.upperBound
         while i < end {
             let lineEnd = ComponentSplitter.lineFeed(in: buffer, from: i, before: end)
-            if buffer[i] != 0x20 && buffer[i] != 0x09 {
-                var j = i
-                while j < lineEnd, buffer[j] != 0x3A, buffer[j] != 0x3B, j - i < 64 { j += 1 }
-                if j < lineEnd, buffer[j] == 0x3A || buffer[j] == 0x3B {
-                    let name = String(decoding: UnsafeBufferPointer(rebasing: buffer[i..<j]), as: UTF8.self).uppercased()
-                    let value = LineFinder.value(at: i, until: end, buffer)
-                    let entry = names[name, default: []].count
-                    byValue[name + "\u{0}" + value, default: ([], 0)].entries.append(entry)
-                    if value.contains(",") {
-                        for item in value.split(separator: ",") { byValue[name + "\u{1}" + item, default: ([], 0)].entries.append(entry) }
-                    }
-                    if value.count >= LineFinder.prefixLength {
-                        byValue[name + "\u{2}" + String(value.prefix(LineFinder.prefixLength)), default: ([], 0)].entries.append(entry)
-                    }
-                    names[name, default: []].append((line, value))
+            if LineFinder.names(wanted, at: i, before: lineEnd, buffer) {
+                let value = LineFinder.value(at: i, until: end, buffer)
+                let entry = found.count
+                byValue[name + "\u{0}" + value, default: ([], 0)].entries.append(entry)
+                if value.contains(",") {
+                    for item in value.split(separator: ",") { byValue[name + "\u{1}" + item, default: ([], 0)].entries.append(entry) }
                 }
+                if value.count >= LineFinder.prefixLength {
+                    byValue[name + "\u{2}" + String(value.prefix(LineFinder.prefixLength)), default: ([], 0)].entries.append(entry)
+                }
+                found.append((line, value))
             }
             line += 1
             i = lineEnd + 1
         }
-        byName = names
+        byName[name] = found
+    }
+
+    /// Whether the line at `start` (not a fold) is of the property `name`
+    /// (upper-case ASCII): the name, in any case, then `:` or `;`.
+    private static func names(_ name: [UInt8], at start: Int, before lineEnd: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard lineEnd - start > name.count else { return false }
+        for (j, byte) in name.enumerated() {
+            let b = buffer[start + j]
+            guard b == byte || (b >= 0x61 && b <= 0x7A && b - 0x20 == byte) else { return false }
+        }
+        let after = buffer[start + name.count]
+        return after == 0x3A || after == 0x3B
     }
 
     /// The text after the first unquoted colon of the line starting at `start`.

@@ -126,8 +126,11 @@ struct LoadRun {
         let mainScratch = ScratchBuffers(count: 1, first: scratch)
         // Two batches' results, used in turn: each is a few hundred kilobytes,
         // which a new allocation would fault in afresh for every batch.
-        var current = BatchResults(count: LoadRun.batchSize)
-        var spare = BatchResults(count: LoadRun.batchSize)
+        // No more than the stretch holds: a file of one event (a folder of
+        // thousands given one by one) set up two full batches each.
+        let batchCount = min(LoadRun.batchSize, max(items.count, 1))
+        var current = BatchResults(count: batchCount)
+        var spare = BatchResults(count: batchCount)
         var start = 0
         batches.read(batchAt: 0, into: current, scratch: workerScratch)
         while start < items.count {
@@ -404,13 +407,14 @@ struct LoadRun {
                 // Not two revisions of one item but two items (a conference
                 // feed that gives every talk one UID): both are listed, each
                 // once however often it is written.
-                var listed = sharedUIDs[record.uid] ?? Set(old.identity.map { [$0] } ?? [])
-                if let identity = new.identity, !listed.insert(identity).inserted {
+                // Changed in place: a copy of the set for each of 80,000 one-offs under one UID was quadratic.
+                let first = Set(old.identity.map { [$0] } ?? [])
+                if let identity = new.identity, !sharedUIDs[record.uid, default: first].insert(identity).inserted {
                     superseded.insert(component)
                     masterCount[record.kind, default: 0] -= 1
                     return false
                 }
-                sharedUIDs[record.uid] = listed
+                if sharedUIDs[record.uid] == nil { sharedUIDs[record.uid] = first }
                 sharedExtras[record.uid, default: []].append(new)
                 // Told when both are listed (one far from the window changes nothing listed),
                 // so that the warning does not depend on the window.
