@@ -181,7 +181,7 @@ struct ChunkProcessor: @unchecked Sendable {
         for unknown in record.unknownZones {
             let at = lines.find(unknown.property)?.line ?? line
             let why = zones.isUnusable(unknown.tzid) ? " (its VTIMEZONE has no usable STANDARD or DAYLIGHT rule)" : ""
-            out.warnings.append(Warning(at, "unknown zone \(unknown.tzid)", "\(unknown.property): unknown time zone \"\(unknown.tzid)\"\(why); read as floating time"))
+            out.warnings.append(Warning(at, "unknown zone\(why.isEmpty ? "" : " unusable")", "\(unknown.property): unknown time zone \"\(unknown.tzid)\"\(why); read as floating time"))
         }
         // An override whose RECURRENCE-ID cannot be read would replace its
         // whole series: it is left out (the warning above says so).

@@ -491,6 +491,7 @@ struct LoadRun {
     mutating func warn(_ warning: Warning) {
         guard diagnostics.count < LoadRun.maxDiagnostics else {
             unwrittenDiagnostics += 1
+            if warning.changesAgenda { unwrittenChangingAgenda = true }
             return
         }
         diagnostics.append(Diagnostic(path: path, line: warning.line, message: warning.message, kind: warning.kind,
@@ -505,6 +506,9 @@ struct LoadRun {
     /// components would otherwise fill memory with them. The rest are counted.
     static let maxDiagnostics = 10_000
     var unwrittenDiagnostics = 0
+    /// Whether one of them changed the agenda: else they are told only where
+    /// damage that changes nothing is (`--verbose`, `--strict`).
+    var unwrittenChangingAgenda = false
 
     /// The file's occurrences: overrides, then the masters' instances less
     /// those an override replaces or a newer revision dropped. Instances are
@@ -568,7 +572,8 @@ struct LoadRun {
             {
                 occurrences += series.occurrences
                 diagnostics.append(Diagnostic(path: path, line: series.line,
-                    message: "RECURRENCE-ID and RRULE or RDATE in one component, and no component without RECURRENCE-ID for UID \"\(o.uid)\": its own recurrence set is listed"))
+                    message: "RECURRENCE-ID and RRULE or RDATE in one component, and no component without RECURRENCE-ID for UID \"\(o.uid)\": its own recurrence set is listed",
+                    kind: "orphan override with its own rule"))
             } else {
                 occurrences.append(o.occurrence)
             }
@@ -599,7 +604,8 @@ struct LoadRun {
         var told = diagnostics
         if unwrittenDiagnostics > 0 {
             told.append(Diagnostic(path: path, line: nil,
-                message: "\(unwrittenDiagnostics) more warning\(unwrittenDiagnostics == 1 ? "" : "s") not shown (at most \(LoadRun.maxDiagnostics) a file)"))
+                message: "\(unwrittenDiagnostics) more warning\(unwrittenDiagnostics == 1 ? "" : "s") not shown (at most \(LoadRun.maxDiagnostics) a file)",
+                changesAgenda: unwrittenChangingAgenda))
         }
         // In the order of the file (zones are read first, a cut file is found last).
         let ordered = told.enumerated().sorted { ($0.element.line ?? Int.max, $0.offset) < ($1.element.line ?? Int.max, $1.offset) }.map(\.element)
