@@ -22,7 +22,7 @@ install -m 644 README.md docs/CONTRACT.md "$STAGE/usr/share/doc/ics-agenda/"
 
 # The libraries the binary is linked to, as Debian names them (dpkg-shlibdeps
 # reads a debian/control); tzdata is read at run time.
-DEPENDS="libc6, libgcc-s1, libical3, libstdc++6"
+DEPENDS="libc6, libgcc-s1, libical3, libcurl4, libre2-9, libstdc++6"
 if command -v dpkg-shlibdeps >/dev/null; then
     WORK=.build/deb/shlibs
     rm -rf "$WORK" && mkdir -p "$WORK/debian"

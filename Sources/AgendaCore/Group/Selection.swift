@@ -1,5 +1,3 @@
-import Foundation
-
 /// What the user asked to see, beyond the window.
 public struct Selection: Sendable {
     public var includeEvents = true
@@ -26,22 +24,26 @@ public struct Selection: Sendable {
     }
 }
 
-/// `--grep REGEX` over an item's title, location and description. Smart
-/// case, as in ripgrep and fd: a pattern with no upper-case letter ignores case.
+/// A pattern that a text matches or not: `--grep`'s regular expression,
+/// compiled where the command line is read (`RegexPattern`).
+public protocol TextPattern: Sendable {
+    func matches(_ text: String) -> Bool
+}
+
+/// `--grep REGEX` over an item's title, location and description.
 public final class TextMatcher: Sendable {
     public let pattern: String
-    private let regex: NSRegularExpression
+    private let compiled: any TextPattern
 
-    public init(pattern: String) throws {
+    public init(pattern: String, compiled: any TextPattern) {
         self.pattern = pattern
-        let ignoreCase = !pattern.contains { $0.isUppercase }
-        regex = try NSRegularExpression(pattern: pattern, options: ignoreCase ? [.caseInsensitive] : [])
+        self.compiled = compiled
     }
 
     public func matches(_ occurrence: Occurrence) -> Bool {
         [occurrence.title, occurrence.location, occurrence.description].contains { field in
             guard let field else { return false }
-            return regex.firstMatch(in: field, range: NSRange(field.startIndex..., in: field)) != nil
+            return compiled.matches(field)
         }
     }
 }

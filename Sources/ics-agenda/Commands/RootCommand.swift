@@ -63,7 +63,8 @@ struct RootCommand: ParsableCommand {
         CommandRunner.restoreTerminationSignals()
         let arguments = RootCommand.withConfiguration(CommandRunner.arguments)
         do {
-            var command = try parseAgendaDirectly(arguments) ?? parseAsRoot(arguments)
+            let packed = ArgumentPacking.packed(arguments)
+            var command = try parseAgendaDirectly(packed) ?? parseAsRoot(packed)
             try command.run()
             Glibc.exit(0)
         } catch {
@@ -99,9 +100,6 @@ struct RootCommand: ParsableCommand {
         }
         if first == FreeCommand.configuration.commandName {
             return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: FreeCommand.self)
-        }
-        if first == CalendarsCommand.configuration.commandName {
-            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: SubscriptionOptions.self)
         }
         if first == CalendarsCommand.configuration.commandName {
             return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: SubscriptionOptions.self)

@@ -9,7 +9,10 @@ import Foundation
 /// The INPUT arguments both commands take: files, folders, or `-`.
 struct InputArguments: ParsableArguments {
     @Argument(help: ArgumentHelp("Calendar files, folders, URLs, or - for standard input.", valueName: "input"), completion: .file())
-    var inputs: [String] = []
+    var packedInputs: [String] = []
+
+    /// The inputs, as many words as were given (`ArgumentPacking`).
+    var inputs: [String] { ArgumentPacking.unpacked(packedInputs) }
 
     @Flag(name: .long, help: "Read no configuration file (ICS_AGENDA_CONFIG, else ~/.config/ics-agenda/config).")
     var noConfig = false
@@ -17,7 +20,7 @@ struct InputArguments: ParsableArguments {
     /// With no INPUT, standard input is read, unless it is a terminal and
     /// the configuration names no inputs.
     func validate() throws {
-        if inputs.isEmpty && isatty(0) != 0 && ConfigFile.configuredInputs(noConfig: noConfig).isEmpty {
+        if packedInputs.isEmpty && isatty(0) != 0 && ConfigFile.configuredInputs(noConfig: noConfig).isEmpty {
             throw ValidationError("Give an .ics file, a folder, or - (standard input is a terminal).")
         }
     }
@@ -29,7 +32,7 @@ struct InputArguments: ParsableArguments {
     /// that says how to name inputs, in one line, not the whole help. A `-`
     /// named on an empty standard input is read, and is not iCalendar (65).
     func paths() throws -> [String] {
-        if !inputs.isEmpty { return inputs }
+        if !packedInputs.isEmpty { return inputs }
         let configured = ConfigFile.configuredInputs(noConfig: noConfig)
         if !configured.isEmpty { return configured }
         if StandardInput.givesNoBytes() {

@@ -14,14 +14,20 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Locale of headers, times and row words (e.g. de_DE); dates are Gregorian unless it names a calendar (fa_IR@calendar=persian); default from LC_ALL, LC_TIME, LANG, else en_US.", valueName: "id"))
     var locale: String?
 
-    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Only this calendar (X-WR-CALNAME, else the file name); repeat for several.", valueName: "name"))
-    var calendar: [String] = []
+    @Option(name: .customLong("calendar"), parsing: .unconditionalSingleValue, help: ArgumentHelp("Only this calendar (X-WR-CALNAME, else the file name); repeat for several.", valueName: "name"))
+    var packedCalendars: [String] = []
+
+    /// The calendars named, as many as were given (`ArgumentPacking`).
+    var calendar: [String] { ArgumentPacking.unpacked(packedCalendars) }
 
     @Option(
         name: .long, parsing: .unconditional,
-        help: ArgumentHelp("Only items whose title, location or description match REGEX (ignores case unless REGEX has upper case).", valueName: "regex"),
+        help: ArgumentHelp("Only items whose title, location or description match REGEX (RE2 syntax, matched in linear time; ignores case unless REGEX has upper case).", valueName: "regex"),
         transform: { pattern in
-            ParsedValue { try TextMatcher(pattern: pattern) } else: { _ in "--grep: \"\(pattern)\" is not a valid regular expression." }
+            ParsedValue { try TextMatcher(pattern: pattern, compiled: RegexPattern(pattern)) } else: { error in
+                let reason = (error as? RegexPattern.Invalid).map { " (\($0.reason))" } ?? ""
+                return "--grep: \"\(PrintableText.escaped(pattern))\" is not a valid regular expression\(PrintableText.escaped(reason))."
+            }
         })
     var grep: ParsedValue<TextMatcher>?
 
