@@ -10,7 +10,7 @@ public struct LoadedCalendar: Sendable {
     /// series with its overrides is one; an override without its master counts.
     public let eventCount: Int
     public let reminderCount: Int
-    public let diagnostics: [Diagnostic]
+    public var diagnostics: [Diagnostic]
 }
 
 /// The input is not an iCalendar stream at all (exit status 65).

@@ -201,9 +201,12 @@ enum InputFiles {
     /// Runs `body` on the input's bytes when it is a regular file: it is
     /// mapped, with a `release` that gives passed pages back. Standard input
     /// and other streams go to `streaming`, which reads them as they come.
+    /// A file that changes while it is read (cut short, rewritten) is read
+    /// as far as it can be (`MappedFileGuard`), and `changed` says how.
     static func withContents<T>(
         of file: InputFile, _ body: (UnsafeBufferPointer<UInt8>, ((Range<Int>) -> Void)?) throws -> T,
-        streaming: ((UnsafeMutableRawBufferPointer) throws -> Int) throws -> T
+        streaming: ((UnsafeMutableRawBufferPointer) throws -> Int) throws -> T,
+        changed: (_ message: String, _ lastLine: Int?) -> Void = { _, _ in }
     ) throws -> T {
         let fd: Int32
         do {
@@ -220,12 +223,27 @@ enum InputFiles {
             defer { munmap(base, size) }
             let bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: size)
             let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-            return try body(bytes) { range in
-                // Whole pages inside the range only.
-                let start = (range.lowerBound + page - 1) / page * page
-                let end = range.upperBound / page * page
-                if end > start { madvise(base + start, end - start, Int32(MADV_DONTNEED)) }
+            let (result, cutShort) = try MappedFileGuard.run(UnsafeRawBufferPointer(bytes)) {
+                try body(bytes) { range in
+                    // Whole pages inside the range only.
+                    let start = (range.lowerBound + page - 1) / page * page
+                    let end = range.upperBound / page * page
+                    if end > start { madvise(base + start, end - start, Int32(MADV_DONTNEED)) }
+                }
             }
+            var after = stat()
+            let now = fstat(fd, &after) == 0 ? Int(after.st_size) : size
+            if cutShort || now != size || after.st_mtim.tv_sec != info.st_mtim.tv_sec || after.st_mtim.tv_nsec != info.st_mtim.tv_nsec {
+                if now < size {
+                    // What lay past the new end read as zeros: the lines up to it are the file's.
+                    let kept = max(0, now)
+                    let lines = 1 + bytes[..<kept].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                    changed("the file was cut from \(size) to \(kept) bytes while it was read; read as far as it could be", lines)
+                } else {
+                    changed("the file changed while it was read; what was read may mix its old and new text", nil)
+                }
+            }
+            return result
         }
         return try streaming { buffer in
             do {

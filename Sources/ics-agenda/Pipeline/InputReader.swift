@@ -16,11 +16,18 @@ struct InputReader {
     func read(_ file: InputFile) throws -> LoadedCalendar? {
         try skippingWhenFound(file) {
             let path = file.isStdin ? "stdin" : file.path
-            return try InputFiles.withContents(of: file) { bytes, release in
+            var change: (message: String, lastLine: Int?)? = nil
+            var loaded = try InputFiles.withContents(of: file) { bytes, release in
                 try loader.load(bytes, release: release, path: path, defaultName: file.defaultName, source: file.source)
             } streaming: { read in
                 try loader.load(streaming: read, path: path, defaultName: file.defaultName, source: file.source)
+            } changed: { change = ($0, $1) }
+            if let change {
+                // Past a cut, the text read was zeros: what was found there is not the file's.
+                if let last = change.lastLine { loaded.diagnostics.removeAll { ($0.line ?? Int.max) > last } }
+                loaded.diagnostics.insert(Diagnostic(path: path, line: nil, message: change.message), at: 0)
             }
+            return loaded
         }
     }
 

@@ -45,7 +45,7 @@ struct BufferedOutput: ByteOutputStream {
     private static func writeAll(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
         while offset < bytes.count {
-            let written = SystemCall.retryingOnInterrupt { Foundation.write(1, bytes.baseAddress! + offset, bytes.count - offset) }
+            let written = SystemCall.write(1, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 let code = errno
                 if code == EPIPE { _exit(0) }
@@ -68,7 +68,7 @@ enum StandardError {
         bytes.withUnsafeMutableBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = SystemCall.retryingOnInterrupt { Foundation.write(2, buffer.baseAddress! + offset, buffer.count - offset) }
+                let written = SystemCall.write(2, buffer.baseAddress! + offset, buffer.count - offset)
                 if written <= 0 { return }
                 offset += written
             }

@@ -39,10 +39,34 @@ enum SystemCall {
     }
 
     /// Reads up to `buffer.count` bytes of `fd`: how many (0 at the end).
+    /// A descriptor a parent left non-blocking (`O_NONBLOCK` on a shared
+    /// pipe) is waited for, as a blocking one would be.
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Failure) -> Int {
-        let count = retryingOnInterrupt { Foundation.read(fd, buffer.baseAddress, buffer.count) }
-        guard count >= 0 else { throw Failure(code: errno) }
-        return count
+        while true {
+            let count = retryingOnInterrupt { Foundation.read(fd, buffer.baseAddress, buffer.count) }
+            if count >= 0 { return count }
+            let code = errno
+            guard isWouldBlock(code) else { throw Failure(code: code) }
+            waitUntilReady(fd, for: Int16(POLLIN))
+        }
+    }
+
+    /// Writes some of `bytes` to `fd`: how many, or -1 with errno set.
+    /// A non-blocking descriptor that is full is waited for.
+    static func write(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        while true {
+            let written = retryingOnInterrupt { Foundation.write(fd, bytes, count) }
+            if written >= 0 || !isWouldBlock(errno) { return written }
+            waitUntilReady(fd, for: Int16(POLLOUT))
+        }
+    }
+
+    static func isWouldBlock(_ code: Int32) -> Bool { code == EAGAIN || code == EWOULDBLOCK }
+
+    /// Waits until `fd` can be read or written (or has hung up: the next call says so).
+    static func waitUntilReady(_ fd: Int32, for events: Int16) {
+        var request = pollfd(fd: fd, events: events, revents: 0)
+        _ = retryingOnInterrupt { poll(&request, 1, -1) }
     }
 
     /// Everything `fd` gives until its end. A regular file of about

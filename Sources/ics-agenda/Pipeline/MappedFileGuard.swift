@@ -1,0 +1,55 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A mapped file that is cut short while it is read (`curl -o` or a sync
+/// tool rewriting it while cron runs) would end the run with SIGBUS at the
+/// first page past its new end. While a mapping is guarded, such a fault
+/// maps zero pages over the rest of it instead, and is remembered: the
+/// reader goes on (the zeros read as the end of the text) and the file is
+/// told as changed. A fault anywhere else is left to the handler that was
+/// there before (the Swift runtime's crash report).
+enum MappedFileGuard {
+    /// The guarded mapping, and whether a fault was mended; one at a time.
+    nonisolated(unsafe) private static var base: UInt = 0
+    nonisolated(unsafe) private static var size: UInt = 0
+    nonisolated(unsafe) private static var faulted: Int32 = 0
+    nonisolated(unsafe) private static var previous = sigaction()
+    private static let lock = NSLock()
+
+    /// Runs `body` with faults past the end of `mapping` mended; whether one was.
+    static func run<T>(_ mapping: UnsafeRawBufferPointer, _ body: () throws -> T) rethrows -> (T, cutShort: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        base = UInt(bitPattern: mapping.baseAddress)
+        size = UInt(mapping.count)
+        faulted = 0
+        var action = sigaction()
+        action.__sigaction_handler.sa_sigaction = { signal, info, context in
+            let address = UInt(bitPattern: info?.pointee._sifields._sigfault.si_addr)
+            let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+            guard MappedFileGuard.size > 0, address >= MappedFileGuard.base, address < MappedFileGuard.base + MappedFileGuard.size else {
+                // Not ours: the handler before takes it, as if this one had never been.
+                var previous = MappedFileGuard.previous
+                sigaction(signal, &previous, nil)
+                return
+            }
+            let start = address / page * page
+            let end = MappedFileGuard.base + MappedFileGuard.size
+            let length = (end - start + page - 1) / page * page
+            _ = mmap(UnsafeMutableRawPointer(bitPattern: start), Int(length), PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0)
+            MappedFileGuard.faulted = 1
+        }
+        action.sa_flags = SA_SIGINFO
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGBUS, &action, &previous)
+        defer {
+            sigaction(SIGBUS, &previous, nil)
+            size = 0
+        }
+        let result = try body()
+        return (result, faulted != 0)
+    }
+}
