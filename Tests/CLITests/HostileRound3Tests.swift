@@ -1,0 +1,243 @@
+import Foundation
+import Testing
+
+/// Hostile input, round 3: inputs whose cost grew with the square of their
+/// size, patterns that never ended, warnings told once per value. Growth is
+/// checked as a ratio (the input doubled, the time must not quadruple),
+/// never as a time: speed is `make bench`'s to measure.
+@Suite struct HostileRound3Tests {
+    static let fixed = ["--no-config", "--now", "2026-11-26T08:00:00Z", "--tz", "UTC", "--locale", "en_US"]
+
+    static func calendar(_ body: String) -> String {
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//hostile 3//EN\r\n" + body + "END:VCALENDAR\r\n"
+    }
+
+    static func event(_ uid: String, start: String = "20261201T100000Z", summary: String = "Talk", _ extra: String = "") -> String {
+        "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:\(start)\r\nDURATION:PT1H\r\nSUMMARY:\(summary)\r\n\(extra)END:VEVENT\r\n"
+    }
+
+    /// Writes `text` to a new file and gives its path.
+    static func file(_ text: String, _ name: String = "input.ics") throws -> String {
+        let dir = try HostileCLITests.temporaryDirectory()
+        let url = dir.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    /// The shortest of three runs' wall time, in seconds.
+    static func seconds(_ arguments: [String]) throws -> (Double, CLI.Result) {
+        var best = Double.infinity
+        var last: CLI.Result? = nil
+        for _ in 0..<3 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            last = try CLI.run(arguments)
+            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        return (best, last!)
+    }
+
+    /// Runs the input made for `n` and for `2n`: the second must take less
+    /// than three times the first (four is what a square would make).
+    func growsLinearly(_ n: Int, _ arguments: (Int) throws -> [String], check: (CLI.Result) -> Void = { _ in }) throws {
+        let (small, first) = try HostileRound3Tests.seconds(arguments(n))
+        let (large, second) = try HostileRound3Tests.seconds(arguments(2 * n))
+        check(first)
+        check(second)
+        // A few tenths of a second either way are noise (process start, the
+        // machine's load, other tests running beside): a square's growth is not.
+        #expect(large < max(3 * small, small + 0.4), "n=\(n): \(small) s, 2n: \(large) s")
+    }
+
+    // MARK: quadratic inputs
+
+    @Test(arguments: ["distinct titles", "distinct starts", "rising SEQUENCE"])
+    func oneOffsSharingOneUIDAreReadInLinearTime(_ shape: String) throws {
+        try growsLinearly(10_000) { n in
+            let body = (0..<n).map { i -> String in
+                let start = String(format: "202612%02dT%02d%02d00Z", 1 + i % 28, i % 24, i % 60)
+                switch shape {
+                // Apart in time: 10,000 talks at one hour would test the overlap marks instead.
+                case "distinct titles": return HostileRound3Tests.event("same", start: start, summary: "Talk \(i)")
+                case "distinct starts": return HostileRound3Tests.event("same", start: start)
+                default: return HostileRound3Tests.event("same", start: start, "SEQUENCE:\(i)\r\n")
+                }
+            }.joined()
+            return HostileRound3Tests.fixed + [try HostileRound3Tests.file(HostileRound3Tests.calendar(body))]
+        } check: { result in
+            #expect(result.status == 0)
+        }
+    }
+
+    /// libical removes each property it cannot read by searching its
+    /// component's list: read in parts, one event with a hundred thousand such lines is linear.
+    @Test(arguments: ["ATTENDEE:\r\n", "ATTENDEE;CN=Ann:\r\n", "GEO:x\r\n", "DTSTAMP:yesterday\r\n", "X-COUNT;VALUE=INTEGER:many\r\n"])
+    func unreadableLinesInOneComponentAreReadInLinearTime(_ line: String) throws {
+        try growsLinearly(40_000) { n in
+            let body = HostileRound3Tests.event("e", "LOCATION:Room 1\r\n" + String(repeating: line, count: n) + "DESCRIPTION:kept\r\n")
+            return HostileRound3Tests.fixed + ["--format", "json", try HostileRound3Tests.file(HostileRound3Tests.calendar(body))]
+        } check: { result in
+            // Nothing beside the damage is lost: the properties before and after it are read.
+            #expect(result.stdout.contains("\"location\":\"Room 1\""))
+            #expect(result.stdout.contains("\"description\":\"kept\""))
+        }
+    }
+
+    @Test(arguments: ["--calendar", "--grep", "input"])
+    func longCommandLinesAreReadInLinearTime(_ repeated: String) throws {
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e")))
+        try growsLinearly(5_000) { n in
+            let words: [String] =
+                switch repeated {
+                case "input": Array(repeating: path, count: n)
+                default: (0..<n).flatMap { [repeated, "word\($0)"] } + [repeated, "Talk|input"]
+                }
+            return HostileRound3Tests.fixed + words + (repeated == "input" ? [] : [path])
+        } check: { result in
+            #expect(result.status == 0)
+            // The last --grep is the one that counts; --calendar keeps every name.
+            if repeated == "--calendar" { #expect(result.stderr.contains("and ")) } else { #expect(result.stdout.contains("Talk")) }
+        }
+    }
+
+    @Test func aLongCommandLineMeansWhatItsShortFormMeans() throws {
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(
+            HostileRound3Tests.event("a", summary: "Alpha") + HostileRound3Tests.event("b", summary: "Beta")))
+        let padding = Array(repeating: "--no-config", count: 40)
+        for options in [["--grep", "zzz", "--grep", "alp"], ["--days", "1", "--days=400"], ["--calendar", "nope", "--calendar=input"]] {
+            let short = try CLI.run(HostileRound3Tests.fixed + options + [path])
+            let long = try CLI.run(HostileRound3Tests.fixed + padding + options + [path])
+            #expect(long.status == short.status)
+            #expect(long.stdout == short.stdout, "\(options)")
+        }
+    }
+
+    /// The packing must know every option that takes a value (else it would
+    /// read the value as an input): its list is checked against the help of
+    /// every command, where such an option is shown as `--name <value>`.
+    @Test func thePackingKnowsEveryOptionThatTakesAValue() throws {
+        var shown: Set<String> = []
+        for command in [["--help"], ["agenda", "--help"], ["next", "--help"], ["free", "--help"], ["calendars", "--help"]] {
+            let help = try CLI.run(command).stdout
+            for match in help.matches(of: /(--[a-z-]+) <[a-z-]+>/) { shown.insert(String(match.1)) }
+        }
+        let source = try String(contentsOf: CLI.root.appendingPathComponent("Sources/ics-agenda/Options/ArgumentPacking.swift"), encoding: .utf8)
+        let list = try #require(source.firstMatch(of: /valueOptions: Set<String> = \[([^\]]*)\]/)?.1)
+        let listed = Set(list.matches(of: /"(--[a-z-]+)"/).map { String($0.1) })
+        #expect(shown.count > 10)
+        #expect(listed == shown)
+    }
+
+    // MARK: patterns that never end
+
+    /// Nested quantifiers on a long title and `.*` over a 64 KB description
+    /// took a backtracking engine minutes; RE2 matches in linear time.
+    @Test(arguments: ["(a+)+$", "(a|aa)+$", "^(\\w+\\s?)*$", "(.*a){20}!", ".*.*.*=.*"])
+    func aCostlyPatternEndsAtOnce(_ pattern: String) throws {
+        let title = String(repeating: "a", count: 5_000) + "!"
+        let description = String(repeating: "x", count: 65_536)
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(
+            HostileRound3Tests.event("r", summary: title, "RRULE:FREQ=DAILY\r\nDESCRIPTION:\(description)\r\n")))
+        try growsLinearly(30) { days in HostileRound3Tests.fixed + ["--grep", pattern, "--days", "\(days)", path] }
+    }
+
+    @Test(arguments: ["a(?=b)", "(a)\\1", "(unclosed", "a{5000}"])
+    func aPatternRE2CannotMatchIsAUsageErrorThatSaysWhy(_ pattern: String) throws {
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e")))
+        let result = try CLI.run(HostileRound3Tests.fixed + ["--grep", pattern, path])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("ics-agenda: --grep: \"\(pattern)\" is not a valid regular expression ("))
+    }
+
+    // MARK: memory
+
+    @Test func anEventWithTooManyAlarmsKeepsTheFirstTenThousand() throws {
+        let alarm = "BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT15M\r\nDESCRIPTION:x\r\nEND:VALARM\r\n"
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(
+            HostileRound3Tests.event("a", String(repeating: alarm, count: 10_001)) + HostileRound3Tests.event("b", summary: "After")))
+        let result = try CLI.run(HostileRound3Tests.fixed + [path])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Talk") && result.stdout.contains("After"))
+        #expect(result.stderr.contains("VEVENT: more than 10000 components inside it (BEGIN:VALARM); this one and the ones after it are left out"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    // MARK: files that change, streams that do not block
+
+    /// A file cut short while it is read (a sync tool rewriting it while
+    /// cron runs) killed the run with SIGBUS: it is read as far as it can be.
+    @Test func aFileCutWhileItIsReadIsReadAsFarAsItCanBe() throws {
+        let body = (0..<150_000).map { HostileRound3Tests.event("e\($0)", start: String(format: "2026%02d%02dT%02d0000Z", 1 + $0 % 12, 1 + $0 % 28, $0 % 24), summary: "Event \($0) " + String(repeating: "x", count: 80)) }
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(body.joined()))
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = HostileRound3Tests.fixed + ["--format", "json", path]
+        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC", "ICS_AGENDA_CONFIG": "/dev/null"]
+        let cut = DispatchQueue(label: "cut")
+        cut.asyncAfter(deadline: .now() + 0.25) { truncate(path, 200_000) }
+        let result = try CLI.collect(process)
+        #expect(process.terminationReason == .exit, "ended by signal \(process.terminationStatus)")
+        #expect(result.status == 0)
+        #expect(result.stderr.hasPrefix("ics-agenda: warning: \(path): the file was cut from "), "\(result.stderr.prefix(300))")
+        #expect(result.stderr.contains(" bytes while it was read; read as far as it could be"))
+    }
+
+    /// A parent may leave a shared pipe non-blocking (O_NONBLOCK): reads and
+    /// writes wait for it, as they would on a blocking one, instead of failing.
+    @Test func nonBlockingStreamsAreWaitedFor() throws {
+        let body = (0..<3_000).map { HostileRound3Tests.event("e\($0)", start: String(format: "2027%02d%02dT%02d0000Z", 1 + $0 % 10, 1 + $0 % 28, $0 % 24)) }
+        let text = Data(HostileRound3Tests.calendar(body.joined()).utf8)
+        let input = Pipe(), output = Pipe()
+        for fd in [input.fileHandleForReading.fileDescriptor, output.fileHandleForWriting.fileDescriptor] {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = HostileRound3Tests.fixed + ["--format", "json", "-"]
+        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC", "ICS_AGENDA_CONFIG": "/dev/null"]
+        process.standardInput = input
+        process.standardOutput = output
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        // Standard input comes late, and standard output is read late: both would fail at once.
+        Thread.sleep(forTimeInterval: 0.3)
+        // A run that failed at once has closed its end: that is told below, not by a signal here.
+        signal(SIGPIPE, SIG_IGN)
+        try? input.fileHandleForWriting.write(contentsOf: text)
+        try? input.fileHandleForWriting.close()
+        Thread.sleep(forTimeInterval: 0.5)
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(stderr == "")
+        #expect(printed.count > 200_000)
+        #expect(String(decoding: printed, as: UTF8.self).split(separator: "\n").count == 3_000)
+    }
+
+    // MARK: one line per kind of warning
+
+    @Test func manyUnknownZonesAreOneLine() throws {
+        let body = (0..<300).map { HostileRound3Tests.event("u\($0)", "").replacingOccurrences(of: "DTSTART:20261201T100000Z", with: "DTSTART;TZID=Nowhere/Zone\($0):20261201T100000") }
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(body.joined()))
+        let result = try CLI.run(HostileRound3Tests.fixed + [path])
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasSuffix("DTSTART: unknown time zone \"Nowhere/Zone0\"; read as floating time (300 times in this file; --verbose lists each)") == true)
+        #expect(try CLI.run(HostileRound3Tests.fixed + ["--verbose", path]).stderr.split(separator: "\n").count == 300)
+    }
+
+    @Test func manyOrphanOverridesWithTheirOwnRulesAreOneLine() throws {
+        let body = (0..<300).map { HostileRound3Tests.event("o\($0)", "RECURRENCE-ID:20261201T100000Z\r\nRRULE:FREQ=DAILY;COUNT=2\r\n") }
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(body.joined()))
+        let result = try CLI.run(HostileRound3Tests.fixed + [path])
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.contains("(300 times in this file; --verbose lists each)"))
+    }
+
+    @Test func warningsPastTheLimitThatChangeNothingAreNotCountedByDefault() throws {
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e", String(repeating: "ATTENDEE:\r\n", count: 10_050))))
+        #expect(try CLI.run(HostileRound3Tests.fixed + [path]).stderr == "")
+        #expect(try CLI.run(HostileRound3Tests.fixed + ["--verbose", path]).stderr.contains("50 more warnings not shown (at most 10000 a file)"))
+    }
+}
