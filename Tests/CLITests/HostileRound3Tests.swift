@@ -215,6 +215,34 @@ import Testing
         #expect(String(decoding: printed, as: UTF8.self).split(separator: "\n").count == 3_000)
     }
 
+    /// A calendar below a path longer than PATH_MAX (4096 bytes) was
+    /// skipped without a word: it is read like any other.
+    @Test func aCalendarBelowAPathLongerThanPathMaxIsRead() throws {
+        let top = try HostileCLITests.temporaryDirectory()
+        var fd = open(top.path, O_RDONLY | O_DIRECTORY)
+        #expect(fd >= 0)
+        let name = String(repeating: "f", count: 200)
+        for _ in 0..<25 {
+            #expect(mkdirat(fd, name, 0o755) == 0)
+            let next = openat(fd, name, O_RDONLY | O_DIRECTORY)
+            close(fd)
+            fd = next
+        }
+        let text = Array(HostileRound3Tests.calendar(HostileRound3Tests.event("deep", summary: "Deep down")).utf8)
+        let file = openat(fd, "deep.ics", O_WRONLY | O_CREAT, 0o644)
+        #expect(write(file, text, text.count) == text.count)
+        close(file)
+        close(fd)
+        for arguments in [[top.path], ["--format", "json", top.path]] {
+            let result = try CLI.run(HostileRound3Tests.fixed + arguments)
+            #expect(result.status == 0)
+            #expect(result.stderr == "")
+            #expect(result.stdout.contains("Deep down"))
+        }
+        let calendars = try CLI.run(["calendars", "--no-config", "--format", "json", top.path])
+        #expect(calendars.stdout.contains("\"events\":1"), "\(calendars.stdout.prefix(200))")
+    }
+
     // MARK: one line per kind of warning
 
     @Test func manyUnknownZonesAreOneLine() throws {

@@ -257,9 +257,35 @@ enum InputFiles {
     /// Runs `body` on the path as the system knows it: a name read from the
     /// command line or a folder keeps its bytes that are not UTF-8
     /// (`PrintableText.decodingFileSystemBytes`).
+    ///
+    /// A path longer than the system takes (PATH_MAX, 4096 bytes: a calendar
+    /// deep in a synced tree) is reached one folder at a time (`openat`),
+    /// and `body` gets `/proc/self/fd/N/NAME`, its last name under the
+    /// folder opened: it was skipped without a word before.
     static func withFileSystemPath<T>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> T) rethrows -> T {
-        let bytes = PrintableText.fileSystemBytes(path).map { CChar(bitPattern: $0) } + [0]
-        return try bytes.withUnsafeBufferPointer { try body($0.baseAddress!) }
+        let bytes = PrintableText.fileSystemBytes(path)
+        if bytes.count >= Int(PATH_MAX), let slash = bytes.lastIndex(of: 0x2F), let folder = openFolder(Array(bytes[..<slash]), absolute: bytes.first == 0x2F) {
+            defer { close(folder) }
+            let short = Array("/proc/self/fd/\(folder)/".utf8) + bytes[(slash + 1)...]
+            return try (short.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { try body($0.baseAddress!) }
+        }
+        return try (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { try body($0.baseAddress!) }
+    }
+
+    /// The folder at `path`, opened one name at a time from `/` or the
+    /// working folder; nil when one of them cannot be opened.
+    private static func openFolder(_ path: [UInt8], absolute: Bool) -> Int32? {
+        var fd = open(absolute ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        for name in path.split(separator: 0x2F) {
+            let next = (Array(name).map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
+                openat(fd, $0.baseAddress!, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            }
+            close(fd)
+            guard next >= 0 else { return nil }
+            fd = next
+        }
+        return fd
     }
 
     /// `S_IFDIR`, `S_IFREG`, ... of what the path leads to (symbolic links
