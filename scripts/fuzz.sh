@@ -73,17 +73,20 @@ build() {
     # Subscriptions (URL calendars; libcurl through its module map): the
     # fuzzer's inputs name no URL, but the command is built whole.
     local ccurl=(-Xcc -fmodule-map-file=Sources/CCurl/module.modulemap)
+    # RE2's C face (--grep), compiled with the same sanitizers.
+    local cre2=(-Xcc -fmodule-map-file=Sources/CRE2/include/module.modulemap)
+    clang++ -std=c++17 -O1 -g -fsanitize=address,fuzzer-no-link -ISources/CRE2/include -c Sources/CRE2/cre2.cc -o "$OUT/cre2.o"
     "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name Subscriptions -I "$OUT" "${clibical[@]}" "${ccurl[@]}" -emit-module \
         -emit-module-path "$OUT/Subscriptions.swiftmodule" -emit-library -static -o "$OUT/libSubscriptions.a" $(swift_files Sources/Subscriptions)
-    "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name ics_agenda -I "$OUT" "${clibical[@]}" "${ccurl[@]}" \
+    "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name ics_agenda -I "$OUT" "${clibical[@]}" "${ccurl[@]}" "${cre2[@]}" \
         -Xfrontend -entry-point-function-name -Xfrontend ics_agenda_main \
-        $(swift_files Sources/ics-agenda) Fuzz/FuzzCommandLine.swift \
-        -L "$OUT" -lSubscriptions -lICalAdapter -lAgendaCore -lArgumentParser -lArgumentParserToolInfo -lical -lcurl -o "$BIN"
+        $(swift_files Sources/ics-agenda) Fuzz/FuzzCommandLine.swift "$OUT/cre2.o" \
+        -L "$OUT" -lSubscriptions -lICalAdapter -lAgendaCore -lArgumentParser -lArgumentParserToolInfo -lical -lcurl -lre2 -lstdc++ -o "$BIN"
 }
 
 newer() {  # whether any source is newer than the binary
     [ ! -x "$BIN" ] && return 0
-    [ -n "$(find Sources/AgendaCore Sources/ICalAdapter Sources/Subscriptions Sources/ics-agenda Fuzz scripts/fuzz.sh -newer "$BIN" -print -quit)" ]
+    [ -n "$(find Sources/AgendaCore Sources/ICalAdapter Sources/Subscriptions Sources/ics-agenda Sources/CRE2 Fuzz scripts/fuzz.sh -newer "$BIN" -print -quit)" ]
 }
 
 if [ "${1:-}" = build ]; then
