@@ -106,8 +106,11 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
     /// mark names are those of the other rows of its day that overlap it,
     /// on random days where a few series run many overlapping occurrences
     /// (as a `FREQ=MINUTELY` series of long events does) beside short,
-    /// touching and zero-length ones.
-    @Test(arguments: [(400, 150, 72), (600, 3, 480), (300, 40, 8)])
+    /// touching and zero-length ones. Days of more than 64 titles are
+    /// answered by `FirstColours`' sweep, the others by enumeration: the
+    /// last three shapes have hundreds of titles a day, crowded in a few
+    /// slots, spread over every minute, or all at three times.
+    @Test(arguments: [(400, 150, 72), (600, 3, 480), (300, 40, 8), (2_000, 400, 24), (1_200, 900, 1_440), (800, 200, 3)])
     func everyRowListsWhatOverlapsIt(count: Int, uids: Int, slots: Int) {
         var seed = UInt64(count * 7 + uids)
         func next(_ n: Int) -> Int {

@@ -44,9 +44,15 @@ final class DistinctOverlaps: Sendable {
     private let latestEnd: [Int64]
     private let earliestPreviousEnd: [Int64]
 
+    /// For days of many colours, each span's first colours and their count,
+    /// found once for the day (`FirstColours`); empty when none was asked for.
+    let firstColours: FirstColours
+
     /// `days` are consecutive ranges of `spans`, each sorted by start and
-    /// end; `colourOf` gives a span's colour, or -1 for none.
-    init(spans: [Overlaps.Span], days: [Range<Int>], colourOf: (Overlaps.Span) -> Int32) {
+    /// end; `colourOf` gives a span's colour, or -1 for none. With `first`,
+    /// the first that many colours of each span of a day of many colours
+    /// are found at once (`firstColours`).
+    init(spans: [Overlaps.Span], days: [Range<Int>], first: Int? = nil, colourOf: (Overlaps.Span) -> Int32) {
         var start: [Int64] = [], end: [Int64] = [], place: [Int32] = [], previousEnd: [Int64] = [], size: [Int32] = []
         var componentOfSpan = [Int32](repeating: -1, count: spans.count)
         var dayOfSpan = [Int32](repeating: 0, count: spans.count)
@@ -129,6 +135,9 @@ final class DistinctOverlaps: Sendable {
         self.leaves = leaves
         self.latestEnd = latestEnd
         self.earliestPreviousEnd = earliestPreviousEnd
+        let components = FirstColours.Components(start: start, end: end, place: place, size: size, componentOfSpan: componentOfSpan,
+            componentBounds: componentBounds, colourBounds: colourBounds)
+        self.firstColours = first.map { FirstColours(limit: $0, spans: spans, days: days, components: components) } ?? FirstColours()
     }
 
     /// The distinct colours of the day of `spans[i]`, ascending: what

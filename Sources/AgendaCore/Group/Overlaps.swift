@@ -212,7 +212,9 @@ public final class Overlaps: Sendable {
     /// The day's index by title, made on first use.
     private var byTitle: DistinctOverlaps {
         titleIndex.withLock { index in
-            if index == nil { index = DistinctOverlaps(spans: spans, days: days) { [titleGroup] in titleGroup[Int($0.item)] } }
+            if index == nil {
+                index = DistinctOverlaps(spans: spans, days: days, first: Overlaps.titlesShown) { [titleGroup] in titleGroup[Int($0.item)] }
+            }
             return index!
         }
     }
@@ -322,15 +324,21 @@ public final class Overlaps: Sendable {
             var distinct = 0
             let i = Int(row.overlap)
             let index = byTitle
-            index.forEachColour(overlapping: spans[i], at: i) { place in
-                distinct += 1
-                guard shown > 0, place < first[shown - 1] else { return }
-                var k = shown - 1
-                while k > 0 && first[k - 1] > place {
-                    first[k] = first[k - 1]
-                    k -= 1
+            if let answer = index.firstColours.answer(at: i) {
+                // A day of many titles: found for the whole day at once.
+                distinct = answer.count
+                for (n, place) in answer.places.enumerated() where n < shown { first[n] = place }
+            } else {
+                index.forEachColour(overlapping: spans[i], at: i) { place in
+                    distinct += 1
+                    guard shown > 0, place < first[shown - 1] else { return }
+                    var k = shown - 1
+                    while k > 0 && first[k - 1] > place {
+                        first[k] = first[k - 1]
+                        k -= 1
+                    }
+                    first[k] = place
                 }
-                first[k] = place
             }
             guard distinct > 0 else { return "" }
             let groups = index.colours(ofDayOf: i)
