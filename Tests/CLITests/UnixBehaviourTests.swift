@@ -130,8 +130,14 @@ import Testing
     }
 
     /// A signal that ends programs ends this one at once, quietly, by that
-    /// signal: SIGQUIT printed a crash backtrace and the run went on.
-    @Test(arguments: [SIGQUIT, SIGINT, SIGTERM, SIGHUP])
+    /// signal: SIGQUIT printed a crash backtrace and the run went on, and a
+    /// SIGPIPE sent by another process was ignored (the run's own broken
+    /// pipes are still errors it handles). Every signal whose default is to
+    /// end the program, those the Swift runtime watches for crashes too.
+    @Test(arguments: [
+        SIGQUIT, SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+        SIGSYS, SIGABRT, SIGBUS, SIGSEGV, SIGILL, SIGFPE, SIGTRAP,
+    ])
     func aSignalEndsTheRunQuietly(_ signal: Int32) throws {
         let process = Process()
         process.executableURL = CLI.binary

@@ -37,7 +37,7 @@ struct CalendarsCommand: ParsableCommand {
     @OptionGroup var input: InputArguments
 
     func run() throws {
-        signal(SIGPIPE, SIG_IGN)
+        Signals.ignoreBrokenPipes()
         let environment = ProcessInfo.processInfo.environment
         // Counting needs no real window: one day keeps expansion to nothing.
         let clock = ZoneClock(TimeZone(identifier: "UTC")!)

@@ -26,7 +26,7 @@ enum CommandRunner {
     /// that no file opened later takes its number (stdout is opened
     /// read-only: writing the agenda then fails with status 74).
     static func prepareStreams() {
-        signal(SIGPIPE, SIG_IGN)
+        Signals.ignoreBrokenPipes()
         for (fd, flags) in [(Int32(0), O_RDONLY), (1, O_RDONLY), (2, O_WRONLY)] where fcntl(fd, F_GETFD) < 0 {
             let opened = open("/dev/null", flags)
             if opened >= 0 && opened != fd {
@@ -34,26 +34,6 @@ enum CommandRunner {
                 close(opened)
             }
         }
-    }
-
-    /// The signals that end a program (SIGINT, SIGQUIT, SIGTERM, SIGHUP)
-    /// end the run at once, quietly, with the signal's status. The Swift
-    /// runtime takes SIGQUIT for a crash (a 50-line backtrace, after which
-    /// the run went on and exited 0); it leaves a signal that was ignored
-    /// when the program started alone, so a handler found here replaced the
-    /// default one. A parent's thread that blocked them (a thread pool's)
-    /// would leave them pending for ever: they are unblocked.
-    static func restoreTerminationSignals() {
-        var current = sigaction()
-        if sigaction(SIGQUIT, nil, &current) == 0,
-            unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self)
-        {
-            signal(SIGQUIT, SIG_DFL)
-        }
-        var ending = sigset_t()
-        sigemptyset(&ending)
-        for signal in [SIGINT, SIGQUIT, SIGTERM, SIGHUP] { sigaddset(&ending, signal) }
-        sigprocmask(SIG_UNBLOCK, &ending, nil)
     }
 
     static func run<C: ParsableCommand>(_ type: C.Type, _ arguments: [String]) -> Never {

@@ -82,7 +82,7 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
     /// Reads the inputs and prints the agenda (`run` without its exit, for
     /// the command-line fuzz target).
     func printAgenda() throws {
-        signal(SIGPIPE, SIG_IGN)
+        Signals.ignoreBrokenPipes()
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(options, environment: environment)
         let pipeline = AgendaPipeline(settings: settings)
@@ -101,7 +101,7 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
     static func loadStrictly(
         _ paths: [String], window: AgendaWindow, strict: Bool, warnings: WarningDetail, calendars: [String] = [], fetch: SubscriptionFetch
     ) throws -> LoadedInputs {
-        signal(SIGPIPE, SIG_IGN)
+        Signals.ignoreBrokenPipes()
         let loaded = try ICSAgenda.reportingInputErrors {
             try AgendaPipeline.load(paths, window: window, strict: strict, warnings: warnings, fetch: fetch)
         }

@@ -60,7 +60,7 @@ struct RootCommand: ParsableCommand {
             }
         #endif
         CommandRunner.prepareStreams()
-        CommandRunner.restoreTerminationSignals()
+        Signals.endRunsQuietly()
         let arguments = RootCommand.withConfiguration(CommandRunner.arguments)
         do {
             let packed = ArgumentPacking.packed(arguments)

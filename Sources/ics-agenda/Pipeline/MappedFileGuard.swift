@@ -30,7 +30,9 @@ enum MappedFileGuard {
         action.__sigaction_handler.sa_sigaction = { signal, info, context in
             let address = UInt(bitPattern: info?.pointee._sifields._sigfault.si_addr)
             let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
-            guard MappedFileGuard.size > 0, address >= MappedFileGuard.base, address < MappedFileGuard.base + MappedFileGuard.size else {
+            // A fault the kernel raised (si_code > 0), not a SIGBUS another process sent.
+            let isFault = (info?.pointee.si_code ?? 0) > 0
+            guard isFault, MappedFileGuard.size > 0, address >= MappedFileGuard.base, address < MappedFileGuard.base + MappedFileGuard.size else {
                 // Not ours: the handler before takes it, as if this one had never been.
                 var previous = MappedFileGuard.previous
                 sigaction(signal, &previous, nil)
