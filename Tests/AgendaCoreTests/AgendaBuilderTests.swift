@@ -213,7 +213,7 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { section 
 
     @Test func everyJSONLineHasEveryContractKey() throws {
         let keys = ["kind", "uid", "recurrence_id", "title", "start", "end", "all_day", "day", "location", "description",
-            "status", "calendar", "source", "due", "completed", "priority", "overlaps"]
+            "status", "calendar", "source", "due", "completed", "priority", "overlaps", "overlap_count"]
         let json = render([
             event("meeting \"quoted\"\nline", at("2025-03-02T08:00:00Z")),
             reminder("task", due: nil),
@@ -225,6 +225,7 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { section 
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             #expect(Set(object.keys) == Set(keys))
             #expect(object["overlaps"] as? [String] == [])
+            #expect(object["overlap_count"] as? Int == 0)
             // In the contract's order.
             let places = keys.map { line.range(of: "\"\($0)\":")!.lowerBound }
             #expect(places == places.sorted())

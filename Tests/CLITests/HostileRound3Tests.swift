@@ -88,6 +88,27 @@ import Testing
         }
     }
 
+    /// Thousands of mutually overlapping events in JSON: each line lists
+    /// the first 10 UIDs and counts the rest, so the output grows with the
+    /// rows (32,000 made 1.1 GB before the cap), and the time with them too,
+    /// for events of one day and events over two (30 h: 31 s for 32,000).
+    @Test(arguments: ["PT6H", "PT30H"])
+    func overlappingEventsInJSONAreListedInLinearTime(_ duration: String) throws {
+        try growsLinearly(8_000) { n in
+            let body = (0..<n).map { i -> String in
+                HostileRound3Tests.event("m\(i)", start: String(format: "20261201T%02d%02d00Z", 8 + i % 5, i % 60), summary: "M \(i)")
+                    .replacingOccurrences(of: "DURATION:PT1H", with: "DURATION:\(duration)")
+            }.joined()
+            return HostileRound3Tests.fixed + ["--format", "json", try HostileRound3Tests.file(HostileRound3Tests.calendar(body))]
+        } check: { result in
+            #expect(result.status == 0)
+            let first = result.stdout.split(separator: "\n").first.map(String.init) ?? ""
+            #expect(first.contains(",\"overlap_count\":"))
+            let list = first.firstMatch(of: /"overlaps":\[([^\]]*)\]/)?.1 ?? ""
+            #expect(list.split(separator: ",").count == 10)
+        }
+    }
+
     /// libical removes each property it cannot read by searching its
     /// component's list: read in parts, one event with a hundred thousand such lines is linear.
     @Test(arguments: ["ATTENDEE:\r\n", "ATTENDEE;CN=Ann:\r\n", "GEO:x\r\n", "DTSTAMP:yesterday\r\n", "X-COUNT;VALUE=INTEGER:many\r\n"])

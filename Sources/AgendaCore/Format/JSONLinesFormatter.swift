@@ -61,6 +61,21 @@ public struct JSONLinesFormatter: Sendable {
         out.write(bytes: buffer.bytes)
     }
 
+    /// Writes a whole number that is not negative in decimal at `p`; the bytes written.
+    static func writeDecimal(_ value: Int, at p: UnsafeMutablePointer<UInt8>) -> Int {
+        var digits = 1, rest = value / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        var v = value
+        for i in stride(from: digits - 1, through: 0, by: -1) {
+            p[i] = 0x30 + UInt8(v % 10)
+            v /= 10
+        }
+        return digits
+    }
+
     /// One line: an object, keys in the contract's order, every key present,
     /// and a line feed. What belongs to the item (kind, UID, title, location
     /// and the rest) comes ready escaped from `fields`, the overlaps from
@@ -69,7 +84,7 @@ public struct JSONLinesFormatter: Sendable {
         let item = fields.index(of: row.item, o)
         let start = o.shownStart, end = o.shownEnd
         let overlapping = row.overlap >= 0
-        let overlapLength = overlapping ? overlaps.uidRanks(of: row, into: &fields.overlapRanks) : 2
+        let (overlapLength, overlapCount) = overlapping ? overlaps.uidRanks(of: row, into: &fields.overlapRanks) : (2, 0)
         // Room for the item's parts, four quoted times, a day, the keys and the overlaps.
         var p = buffer.reserve(fields.length(of: item) + 512 + overlapLength + extra.count)
         let begin = p
@@ -108,6 +123,8 @@ public struct JSONLinesFormatter: Sendable {
         } else {
             key("[]")
         }
+        key(",\"overlap_count\":")
+        p += JSONLinesFormatter.writeDecimal(overlapCount, at: p)
         if !extra.isEmpty {
             extra.withUnsafeBufferPointer { p.update(from: $0.baseAddress!, count: $0.count) }
             p += extra.count

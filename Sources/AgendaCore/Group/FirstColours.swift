@@ -49,7 +49,8 @@ struct FirstColours: Sendable {
         return (count, places[(n * limit)..<(n * limit + min(count, limit))])
     }
 
-    init(limit: Int, spans: [Overlaps.Span], days: [Range<Int>], components c: Components) {
+    /// - Parameter wanted: the spans to answer for (nil: every span of a day of many colours).
+    init(limit: Int, spans: [Overlaps.Span], days: [Range<Int>], components c: Components, wanted: Set<Int>? = nil) {
         var slot = [Int32](repeating: -1, count: spans.count)
         var counts: [Int32] = []
         var places: [Int32] = []
@@ -59,7 +60,9 @@ struct FirstColours: Sendable {
             var sweep = DaySweep(components: c, day: d, colours: colours)
             var found: [Int32] = []
             for i in day {
+                // Every span moves the sweep on; only those wanted are answered.
                 let count = sweep.answer(spans[i], own: Int(c.componentOfSpan[i]), limit: limit, into: &found)
+                if let wanted, !wanted.contains(i) { continue }
                 slot[i] = Int32(counts.count)
                 counts.append(Int32(count))
                 places += found

@@ -52,6 +52,17 @@ public final class Overlaps: Sendable {
     /// The indexes by UID and by title, each made when first asked for.
     private let uidIndex = Mutex<DistinctOverlaps?>(nil)
     private let titleIndex = Mutex<DistinctOverlaps?>(nil)
+    /// Every occurrence once, over the whole window, for what a multi-day
+    /// occurrence overlaps on any of its days; made when first asked for.
+    private let wholeIndex = Mutex<WholeWindow?>(nil)
+
+    /// The spans of the window, one per occurrence, in order of start, as
+    /// one day of `index`; `place` gives a multi-day occurrence's place in them.
+    struct WholeWindow {
+        let spans: [Span]
+        let index: DistinctOverlaps
+        let place: [Int32: Int]
+    }
 
     init(
         spans: [Span], days: [Range<Int>], rows: [AgendaRow], occurrences: AgendaOccurrences, titleGroup: [Int32], rowOfTitle: [Int32], uidBytes: [UInt8], uidBounds: [Int],
@@ -204,7 +215,7 @@ public final class Overlaps: Sendable {
     /// The day's index by UID, made on first use.
     private var byUID: DistinctOverlaps {
         uidIndex.withLock { index in
-            if index == nil { index = DistinctOverlaps(spans: spans, days: days) { $0.uid } }
+            if index == nil { index = DistinctOverlaps(spans: spans, days: days, first: Overlaps.uidsListed) { $0.uid } }
             return index!
         }
     }
@@ -219,30 +230,73 @@ public final class Overlaps: Sendable {
         }
     }
 
-    /// The UID ranks (sorted, unique) of everything the row's occurrence
-    /// overlaps, on any day, into `ranks`; how many bytes the JSON array of
-    /// them takes.
-    func uidRanks(of row: AgendaRow, into ranks: inout [Int32]) -> Int {
+    /// The window's index of whole occurrences, made on first use: each
+    /// multi-day occurrence's spans (one a day, each its whole time) are
+    /// one, so that it is asked once for all its days.
+    private var byWholeOccurrence: WholeWindow {
+        wholeIndex.withLock { whole in
+            if let whole { return whole }
+            var duplicate = [Bool](repeating: false, count: spans.count)
+            for list in spansOfOccurrence.values { for s in list.dropFirst() { duplicate[Int(s)] = true } }
+            var order = spans.indices.filter { !duplicate[$0] }
+            order.sort { (spans[$0].start, spans[$0].end, spans[$0].row) < (spans[$1].start, spans[$1].end, spans[$1].row) }
+            var position = [Int](repeating: -1, count: spans.count)
+            for (g, i) in order.enumerated() { position[i] = g }
+            // Keyed by the first listed span of each multi-day occurrence (`spansOfOccurrence`), which keeps the first of its list.
+            var byKey: [Int32: Int] = [:]
+            for (key, list) in spansOfOccurrence { if let first = list.first { byKey[key] = position[Int(first)] } }
+            let ordered = order.map { spans[$0] }
+            let index = DistinctOverlaps(spans: ordered, days: ordered.isEmpty ? [] : [0..<ordered.count], first: Overlaps.uidsListed,
+                wanted: Set(byKey.values)) { $0.uid }
+            whole = WholeWindow(spans: ordered, index: index, place: byKey)
+            return whole!
+        }
+    }
+
+    /// At most this many UIDs are listed in a row's JSON `overlaps`; `overlap_count` counts them all.
+    public static let uidsListed = 10
+
+    /// The first `uidsListed` UID ranks (sorted, unique) of everything the
+    /// row's occurrence overlaps, on any day, into `ranks`; how many bytes
+    /// the JSON array of them takes, and how many UIDs there are in all.
+    func uidRanks(of row: AgendaRow, into ranks: inout [Int32]) -> (length: Int, count: Int) {
         ranks.removeAll(keepingCapacity: true)
-        guard row.overlap >= 0 else { return 2 }
-        let index = byUID
-        if let all = spansOfOccurrence[row.overlap] {
-            // A multi-day occurrence: what it overlaps on any of its days,
-            // each day's places read as ranks, then sorted and made unique.
-            for s in all {
-                let colours = index.colours(ofDayOf: Int(s))
-                index.forEachColour(overlapping: spans[Int(s)], at: Int(s)) { ranks.append(colours[colours.startIndex + Int($0)]) }
+        guard row.overlap >= 0 else { return (2, 0) }
+        if spansOfOccurrence[row.overlap] != nil {
+            // A multi-day occurrence: what it overlaps on any of its days is
+            // what overlaps its whole time among the window's occurrences.
+            let whole = byWholeOccurrence
+            let g = whole.place[row.overlap]!
+            let colours = whole.index.colours(ofDayOf: g)
+            if let answer = whole.index.firstColours.answer(at: g) {
+                for place in answer.places { ranks.append(colours[colours.startIndex + Int(place)]) }
+                return (length(of: ranks), answer.count)
             }
-            Overlaps.order(&ranks, below: uidBounds.count - 1)
+            whole.index.forEachColour(overlapping: whole.spans[g], at: g) { ranks.append($0) }
+            Overlaps.order(&ranks, below: colours.count)
+            for n in ranks.indices { ranks[n] = colours[colours.startIndex + Int(ranks[n])] }
         } else {
+            let index = byUID
             // One day: each colour comes once, as its place in the day's
             // ascending list, so the places in order are the ranks in order.
             let i = Int(row.overlap)
             let colours = index.colours(ofDayOf: i)
+            if let answer = index.firstColours.answer(at: i) {
+                // A day of many UIDs: found for the whole day at once.
+                for place in answer.places { ranks.append(colours[colours.startIndex + Int(place)]) }
+                return (length(of: ranks), answer.count)
+            }
             index.forEachColour(overlapping: spans[i], at: i) { ranks.append($0) }
             Overlaps.order(&ranks, below: colours.count)
             for n in ranks.indices { ranks[n] = colours[colours.startIndex + Int(ranks[n])] }
         }
+        let count = ranks.count
+        if count > Overlaps.uidsListed { ranks.removeLast(count - Overlaps.uidsListed) }
+        return (length(of: ranks), count)
+    }
+
+    /// The bytes of the JSON array of `ranks`.
+    private func length(of ranks: [Int32]) -> Int {
         var length = 1
         for rank in ranks { length += uidBounds[Int(rank) + 1] - uidBounds[Int(rank)] + 1 }
         return max(length, 2)
@@ -278,10 +332,16 @@ public final class Overlaps: Sendable {
         places.removeLast(places.count - n)
     }
 
+    /// How many distinct UIDs the row's occurrence overlaps (JSON `overlap_count`).
+    public func count(of row: AgendaRow) -> Int {
+        var ranks: [Int32] = []
+        return uidRanks(of: row, into: &ranks).count
+    }
+
     /// The row's JSON `overlaps` value, as text.
     public func json(of row: AgendaRow) -> String {
         var ranks: [Int32] = []
-        let length = uidRanks(of: row, into: &ranks)
+        let length = uidRanks(of: row, into: &ranks).length
         var bytes = [UInt8](repeating: 0, count: length)
         let written = bytes.withUnsafeMutableBufferPointer { row.overlap >= 0 ? writeUIDs(ranks, at: $0.baseAddress!) : 0 }
         return row.overlap >= 0 ? String(decoding: bytes[..<written], as: UTF8.self) : "[]"

@@ -28,7 +28,7 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
             named and standard input is a terminal or empty (cron); --no-config reads none.
 
             A timed row that overlaps another busy one that day ends with (overlaps TITLE, ...); \
-            in JSON, every line has "overlaps": the UIDs it overlaps.
+            in JSON, every line has "overlaps": the first 10 UIDs it overlaps, and "overlap_count": how many.
 
             Examples:
               By hand, the coming year:
