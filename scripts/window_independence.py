@@ -11,8 +11,9 @@ This is what the prefilter (events skipped unparsed), the expansion budgets,
 the restart of old rules near the window and RANGE=THISANDFUTURE (instances
 moved across the window's edge) must all keep.
 
-Compared: every JSON key but ``overlaps`` (it names the *listed* occurrences
-an occurrence overlaps, so one outside a short window is rightly missing).
+Compared: every JSON key but ``overlaps`` and ``overlap_count`` (they name and
+count the *listed* occurrences an occurrence overlaps, so one outside a short
+window is rightly missing).
 The clock is set to 1970 so that no reminder is overdue (an overdue one is
 listed under today, which a window may not hold). A file whose wide run cut
 a series (the contract's 100,000 rows a component, or a file's row budget)
@@ -126,6 +127,7 @@ def days_touched(row):
 def key(row):
     row = dict(row)
     row.pop("overlaps", None)
+    row.pop("overlap_count", None)
     return json.dumps(row, sort_keys=True, ensure_ascii=False)
 
 
