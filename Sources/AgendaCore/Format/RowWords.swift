@@ -26,11 +26,32 @@ public struct RowWords: Sendable, Equatable {
         table[code?.lowercased() ?? "en"] ?? english
     }
 
-    public func until(_ time: String) -> String { until.replacingOccurrences(of: "{time}", with: time) }
-    public func due(_ time: String) -> String { dueAt.replacingOccurrences(of: "{time}", with: time) }
-    public func overdueNote(_ date: String) -> String { overdueNote.replacingOccurrences(of: "{date}", with: date) }
+    public func until(_ time: String) -> String { RowWords.fill(until, ["time": time]) }
+    public func due(_ time: String) -> String { RowWords.fill(dueAt, ["time": time]) }
+    public func overdueNote(_ date: String) -> String { RowWords.fill(overdueNote, ["date": date]) }
     public func dayOf(_ n: Int, _ count: Int) -> String {
-        "(" + dayOf.replacingOccurrences(of: "{n}", with: String(n)).replacingOccurrences(of: "{count}", with: String(count)) + ")"
+        "(" + RowWords.fill(dayOf, ["n": String(n), "count": String(count)]) + ")"
+    }
+
+    /// The template with each `{name}` of `values` filled in (others kept
+    /// as written). A walk over its characters: Foundation's
+    /// `replacingOccurrences` took a fifth of the time of an agenda of
+    /// 100,000 multi-day rows, each asking for its `day 2 of 3`.
+    static func fill(_ template: String, _ values: [String: String]) -> String {
+        var out = ""
+        out.reserveCapacity(template.utf8.count + 16)
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}"), let value = values[String(rest[rest.index(after: open)..<close])] else {
+                out.append("{")
+                rest = rest[rest.index(after: open)...]
+                continue
+            }
+            out += value
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
     }
 
     public static let english = RowWords(
