@@ -425,6 +425,9 @@ struct ComponentSplitter {
     /// Where a second line starts on a BEGIN or END line whose component
     /// name runs straight into it: another BEGIN or END
     /// (`END:VEVENTBEGIN:VEVENT`), or a property (`BEGIN:VEVENTUID:1`).
+    /// How far into a line with control characters a BEGIN or END keyword is looked for.
+    static let keywordReach = 1024
+
     static func gluedKeyword(in line: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let colon = line.firstIndex(of: 0x3A), colon <= 5, let name = keyword(line, "BEGIN") ?? keyword(line, "END") else { return nil }
         if !isComponentName(name) {
@@ -438,6 +441,11 @@ struct ComponentSplitter {
         }
         var i = colon + 2
         while i < line.count {
+            // A glued keyword starts with its B or E (control characters before it are passed over).
+            guard line[i] | 0x20 == 0x62 || line[i] | 0x20 == 0x65 else {
+                i += 1
+                continue
+            }
             let rest = UnsafeBufferPointer(rebasing: line[i...])
             if let name = keyword(rest, "BEGIN") ?? keyword(rest, "END"), isComponentName(name) || name.contains(":") { return i }
             i += 1
@@ -472,7 +480,9 @@ struct ComponentSplitter {
     /// with their marks) do not hide a BEGIN or END line.
     static func keyword(_ line: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> String? {
         if let first = line.first, first == 0xEF || line.prefix(word.utf8CodeUnitCount + 1).contains(where: TextRepair.isControl) {
-            var cleaned = line.filter { !TextRepair.isControl($0) }
+            // The start of the line only: a keyword and its name are short, and a
+            // line of 80,000 NUL bytes, looked at from each of its places, was quadratic.
+            var cleaned = line.prefix(ComponentSplitter.keywordReach).filter { !TextRepair.isControl($0) }
             if cleaned.starts(with: [0xEF, 0xBB, 0xBF]) { cleaned.removeFirst(3) }
             return cleaned.withUnsafeBufferPointer { plainKeyword($0, word) }
         }

@@ -7,15 +7,19 @@
 /// 10,000 files 6 s. So a line of more than `threshold` words is packed
 /// first: the inputs become one word and the calendars one value, each
 /// list joined by NUL (which no word of a command line can hold, so the
-/// join cannot be mistaken), and a repeated option of one value is given
-/// once, with its last value, the one ArgumentParser would keep. Repeated
-/// flags are given once. `InputArguments` and `CommonOptions` split the
-/// lists again. A line this cannot read for sure (an option's value that
-/// looks like an option, `help`) is left as it is.
+/// join cannot be mistaken). An option of one value given again is given
+/// once, with its last value (the one ArgumentParser keeps; an earlier value
+/// it would refuse is not judged), and a flag given again once. `InputArguments` and `CommonOptions` split the
+/// lists again. A line this cannot read for sure (an empty value, a value
+/// that looks like an option for an option that would not take it,
+/// `help`) is left as it is.
 enum ArgumentPacking {
     static let separator: Character = "\u{0}"
     /// Lines of at most this many words are parsed as they are.
     static let threshold = 32
+
+    /// Those that take the next word whatever it is (`--from -1d`, `--grep -x`).
+    static let unconditional: Set<String> = ["--calendar", "--days", "--from", "--grep", "--now", "--template", "--to", "--tz"]
 
     /// The long options that take a value (`--tz <zone>`), of every
     /// command; `ArgumentPackingTests` checks the list against their help.
@@ -36,7 +40,7 @@ enum ArgumentPacking {
         }
         var flags: [String] = []
         var seenFlags: Set<String> = []
-        var values: [String: (order: Int, value: String)] = [:]
+        var values: [(name: String, value: String)] = []
         var calendars: [String] = []
         var inputs: [String] = []
         var afterDashes = false
@@ -63,19 +67,27 @@ enum ArgumentPacking {
             if parts.count == 2 {
                 value = String(parts[1])
             } else {
-                // The value is the next word; one that looks like an option is left to ArgumentParser to judge.
-                guard i < rest.endIndex, rest[i] == "-" || !rest[i].hasPrefix("-"), !rest[i].contains(separator) else { return arguments }
+                // The value is the next word; one that looks like an option is
+                // the option's only when it takes any word, else ArgumentParser judges it.
+                guard i < rest.endIndex, rest[i] == "-" || !rest[i].hasPrefix("-") || unconditional.contains(name) else { return arguments }
                 value = rest[i]
                 i += 1
             }
+            // An empty value written `--name=` would take the next word instead.
+            guard !value.isEmpty, !value.contains(separator) else { return arguments }
             if name == "--calendar" {
                 calendars.append(value)
             } else {
-                values[name] = (values[name]?.order ?? values.count, value)
+                values.append((name, value))
             }
         }
         var packed = head + flags
-        packed += values.sorted { $0.value.order < $1.value.order }.map { "\($0.key)=\($0.value.value)" }
+        // An option's last value is the one ArgumentParser keeps: the earlier
+        // ones are left out (unjudged: `--days abc --days 5` passes here).
+        var last: [String: String] = [:]
+        for (name, value) in values { last[name] = value }
+        var given: Set<String> = []
+        packed += values.filter { last[$0.name] == $0.value && given.insert($0.name).inserted }.map { "\($0.name)=\($0.value)" }
         if !calendars.isEmpty { packed.append("--calendar=" + calendars.joined(separator: String(separator))) }
         if !inputs.isEmpty { packed += ["--", inputs.joined(separator: String(separator))] }
         return packed

@@ -33,9 +33,11 @@ enum MappedFileGuard {
             // A fault the kernel raised (si_code > 0), not a SIGBUS another process sent.
             let isFault = (info?.pointee.si_code ?? 0) > 0
             guard isFault, MappedFileGuard.size > 0, address >= MappedFileGuard.base, address < MappedFileGuard.base + MappedFileGuard.size else {
-                // Not ours: the handler before takes it, as if this one had never been.
+                // Not ours: the handler before takes it, as if this one had never
+                // been: a fault comes again when this returns; a sent one is sent again.
                 var previous = MappedFileGuard.previous
                 sigaction(signal, &previous, nil)
+                if !isFault { raise(signal) }
                 return
             }
             let start = address / page * page
