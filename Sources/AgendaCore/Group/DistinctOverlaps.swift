@@ -180,10 +180,15 @@ final class DistinctOverlaps: Sendable {
 
     /// The first component of `low..<high` that starts at or after `time` (or `high`).
     private func firstStart(atOrAfter time: Int64, _ low: Int, _ high: Int) -> Int {
+        DistinctOverlaps.firstStart(atOrAfter: time, in: start, low, high)
+    }
+
+    /// The first of `starts[low..<high]` (ascending) at or after `time` (or `high`).
+    static func firstStart(atOrAfter time: Int64, in starts: [Int64], _ low: Int, _ high: Int) -> Int {
         var a = low, b = high
         while a < b {
             let m = (a + b) / 2
-            if start[m] < time { a = m + 1 } else { b = m }
+            if starts[m] < time { a = m + 1 } else { b = m }
         }
         return a
     }

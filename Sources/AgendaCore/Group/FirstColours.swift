@@ -137,7 +137,7 @@ private struct DaySweep {
         }
         // Overlapping: a current component that starts before the span ends
         // (before its time, for a zero-length span).
-        let bound = firstStart(atOrAfter: span.end) - low
+        let bound = DistinctOverlaps.firstStart(atOrAfter: span.end, in: c.start, low, high) - low
         var count = prefix(bound)
         var skip = -1
         if own >= 0, c.size[own] == 1, current[Int(c.place[own])] < bound {
@@ -147,15 +147,6 @@ private struct DaySweep {
         found.removeAll(keepingCapacity: true)
         collect(below: Int32(bound), skipping: skip, limit: limit, into: &found)
         return count
-    }
-
-    private func firstStart(atOrAfter time: Int64) -> Int {
-        var a = low, b = high
-        while a < b {
-            let mid = (a + b) / 2
-            if c.start[mid] < time { a = mid + 1 } else { b = mid }
-        }
-        return a
     }
 
     /// The smallest places whose current component is below `bound`, in order.

@@ -262,34 +262,29 @@ public final class Overlaps: Sendable {
     func uidRanks(of row: AgendaRow, into ranks: inout [Int32]) -> (length: Int, count: Int) {
         ranks.removeAll(keepingCapacity: true)
         guard row.overlap >= 0 else { return (2, 0) }
+        // One day's index, or for a multi-day occurrence the window's taken
+        // whole: what it overlaps on any of its days is what overlaps its
+        // whole time among the window's occurrences.
+        let index: DistinctOverlaps, i: Int, span: Span
         if spansOfOccurrence[row.overlap] != nil {
-            // A multi-day occurrence: what it overlaps on any of its days is
-            // what overlaps its whole time among the window's occurrences.
             let whole = byWholeOccurrence
-            let g = whole.place[row.overlap]!
-            let colours = whole.index.colours(ofDayOf: g)
-            if let answer = whole.index.firstColours.answer(at: g) {
-                for place in answer.places { ranks.append(colours[colours.startIndex + Int(place)]) }
-                return (length(of: ranks), answer.count)
-            }
-            whole.index.forEachColour(overlapping: whole.spans[g], at: g) { ranks.append($0) }
-            Overlaps.order(&ranks, below: colours.count)
-            for n in ranks.indices { ranks[n] = colours[colours.startIndex + Int(ranks[n])] }
+            i = whole.place[row.overlap]!
+            (index, span) = (whole.index, whole.spans[i])
         } else {
-            let index = byUID
-            // One day: each colour comes once, as its place in the day's
-            // ascending list, so the places in order are the ranks in order.
-            let i = Int(row.overlap)
-            let colours = index.colours(ofDayOf: i)
-            if let answer = index.firstColours.answer(at: i) {
-                // A day of many UIDs: found for the whole day at once.
-                for place in answer.places { ranks.append(colours[colours.startIndex + Int(place)]) }
-                return (length(of: ranks), answer.count)
-            }
-            index.forEachColour(overlapping: spans[i], at: i) { ranks.append($0) }
-            Overlaps.order(&ranks, below: colours.count)
-            for n in ranks.indices { ranks[n] = colours[colours.startIndex + Int(ranks[n])] }
+            i = Int(row.overlap)
+            (index, span) = (byUID, spans[i])
         }
+        // Each colour comes once, as its place in the day's ascending list,
+        // so the places in order are the ranks in order.
+        let colours = index.colours(ofDayOf: i)
+        if let answer = index.firstColours.answer(at: i) {
+            // A day of many UIDs: found for the whole day at once.
+            for place in answer.places { ranks.append(colours[colours.startIndex + Int(place)]) }
+            return (length(of: ranks), answer.count)
+        }
+        index.forEachColour(overlapping: span, at: i) { ranks.append($0) }
+        Overlaps.order(&ranks, below: colours.count)
+        for n in ranks.indices { ranks[n] = colours[colours.startIndex + Int(ranks[n])] }
         let count = ranks.count
         if count > Overlaps.uidsListed { ranks.removeLast(count - Overlaps.uidsListed) }
         return (length(of: ranks), count)
