@@ -111,7 +111,8 @@ struct ComponentParts {
         }
     }
 
-    private static func starts(_ text: UnsafeBufferPointer<UInt8>, at i: Int, with keyword: StaticString) -> Bool {
+    /// Whether `keyword` (upper case) is at `i`, in any case.
+    static func starts(_ text: UnsafeBufferPointer<UInt8>, at i: Int, with keyword: StaticString) -> Bool {
         let n = keyword.utf8CodeUnitCount
         guard i + n <= text.count else { return false }
         let k = keyword.utf8Start

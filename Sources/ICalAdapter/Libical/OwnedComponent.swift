@@ -56,13 +56,20 @@ extension OwnedComponent {
     /// parser reads it; nil when it finds none. The corresponding libical
     /// function is `icalparser_parse_string`.
     static func parse(_ text: [CChar]) -> OwnedComponent? {
-        // A component of very many lines is read in parts (`ComponentParts`).
+        // A text that does not start with a BEGIN line (a file cut while it
+        // was read: the framing saw the line, now its pages read as zeros) is
+        // no component: libical would print "Encountered END before BEGIN" on
+        // stderr. A component of very many lines is read in parts (`ComponentParts`).
+        var startsWithBegin = false
         let parted = text.withUnsafeBufferPointer { chars in
             chars.withMemoryRebound(to: UInt8.self) { bytes -> OpaquePointer? in
                 let whole = UnsafeBufferPointer(rebasing: bytes[..<max(0, bytes.count - 1)])  // less the NUL
-                return ComponentParts(whole)?.parse(whole)
+                let first = whole.firstIndex { $0 != 0x0D && $0 != 0x0A && $0 != 0x20 && $0 != 0x09 } ?? whole.count
+                startsWithBegin = ComponentParts.starts(whole, at: first, with: "BEGIN")
+                return startsWithBegin ? ComponentParts(whole)?.parse(whole) : nil
             }
         }
+        guard startsWithBegin else { return nil }
         if let parted { return OwnedComponent(parted) }
         guard let pointer = text.withUnsafeBufferPointer({ icalparser_parse_string($0.baseAddress!) }) else { return nil }
         return OwnedComponent(pointer)

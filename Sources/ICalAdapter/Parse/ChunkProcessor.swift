@@ -85,24 +85,11 @@ struct ChunkProcessor: @unchecked Sendable {
         _ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar], into out: inout ProcessedChunk
     ) -> OwnedComponent? {
         out.framingWarnings += ChunkText.prepare(chunk, buffer, into: &scratch, report: &out.repair)
-        // The framing found a BEGIN line here; a text that no longer starts
-        // with one (a file cut while it was read: its pages read as zeros)
-        // would make libical print "Encountered END before BEGIN" on stderr.
-        guard ChunkProcessor.startsWithBegin(scratch), let component = OwnedComponent.parse(scratch) else {
+        guard let component = OwnedComponent.parse(scratch) else {
             out.warnings.append(Warning(chunk.firstLine, "unreadable component", "\(chunk.name) could not be read; skipped"))
             return nil
         }
         return component
-    }
-
-    /// Whether the text's first line, past blank lines, is a BEGIN line.
-    static func startsWithBegin(_ text: [CChar]) -> Bool {
-        var i = 0
-        while i < text.count, text[i] == 0x0D || text[i] == 0x0A || text[i] == 0x20 || text[i] == 0x09 { i += 1 }
-        let begin: [UInt8] = Array("BEGIN".utf8)
-        guard text.count - i > begin.count else { return false }
-        for (j, b) in begin.enumerated() where UInt8(bitPattern: text[i + j]) & 0xDF != b { return false }
-        return true
     }
 
     /// Whether an event's occurrence ends two days or more before the window
