@@ -14,8 +14,10 @@ extern "C" {
 /* A compiled pattern is an opaque handle (void *), freed with cre2_free. */
 
 /* The compiled pattern, or NULL with *error set to a message the caller
- * frees with cre2_free_error (NULL when memory ran out). */
-void *cre2_compile(const char *pattern, size_t length, int ignore_case, char **error);
+ * frees with cre2_free_error (NULL when memory ran out). A pattern that
+ * compiles to more than max_program instructions is refused: RE2's time per
+ * byte of text grows with the program when its DFA runs out of memory. */
+void *cre2_compile(const char *pattern, size_t length, int ignore_case, int max_program, char **error);
 
 /* 1 when the pattern matches somewhere in the UTF-8 text, else 0. */
 int cre2_search(const void *pattern, const char *text, size_t length);

@@ -6,7 +6,9 @@ import CRE2
 /// (`(a+)+$`) or `.*` over a long description, which a backtracking engine
 /// takes minutes over, cannot stall a cron job. RE2's syntax is Perl's
 /// without backreferences and lookaround. Smart case, as in ripgrep and fd:
-/// a pattern with no upper-case letter ignores case.
+/// a pattern with no upper-case letter ignores case; only the letters it
+/// matches count, not those of an escape (`\S`, `\p{Lu}`), a group's name
+/// or a flag.
 final class RegexPattern: TextPattern, @unchecked Sendable {
     /// Owned here, freed in deinit; RE2 allows matching from several threads at once.
     private let compiled: UnsafeMutableRawPointer
@@ -15,12 +17,18 @@ final class RegexPattern: TextPattern, @unchecked Sendable {
         let reason: String
     }
 
+    /// RE2's time per byte grows with the compiled program when its DFA
+    /// cannot hold the pattern's states (`a.{200}Z` over a long text): 1,000
+    /// instructions keep a search under a few seconds for megabytes of text,
+    /// and hold any pattern a person types (`.{120}`, fifty alternatives).
+    static let largestProgram: Int32 = 1000
+
     init(_ pattern: String) throws(Invalid) {
-        let ignoreCase = !pattern.contains { $0.isUppercase }
+        let ignoreCase = !RegexPattern.hasUpperCaseLiteral(pattern)
         var error: UnsafeMutablePointer<CChar>? = nil
         var bytes = Array(pattern.utf8)
         let compiled = bytes.withUnsafeMutableBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { cre2_compile($0.baseAddress, $0.count, ignoreCase ? 1 : 0, &error) }
+            buffer.withMemoryRebound(to: CChar.self) { cre2_compile($0.baseAddress, $0.count, ignoreCase ? 1 : 0, RegexPattern.largestProgram, &error) }
         }
         guard let compiled else {
             let reason = error.map { String(cString: $0) } ?? "out of memory"
@@ -31,6 +39,61 @@ final class RegexPattern: TextPattern, @unchecked Sendable {
     }
 
     deinit { cre2_free(compiled) }
+
+    /// Whether a letter the pattern matches is upper case. Skipped: an
+    /// escape with its braces (`\W`, `\P{Greek}`, `\x{41}`, `\xAB`), a group's
+    /// name (`(?P<Name>`, `(?<Name>`) and flags (`(?U)`, `(?i:`), whose
+    /// letters say what to match, not what matches. An escaped letter that
+    /// stands for itself (within `\Q...\E`) counts as typed.
+    static func hasUpperCaseLiteral(_ pattern: String) -> Bool {
+        let c = Array(pattern.unicodeScalars)
+        var i = 0
+        var quoted = false  // inside \Q...\E every character is itself
+        /// Past `{...}` at j, or past `width` characters when there is no brace.
+        func skipArgument(at j: Int, width: Int) -> Int {
+            guard j < c.count, c[j] == "{" else { return j + width }
+            var k = j
+            while k < c.count, c[k] != "}" { k += 1 }
+            return k + 1
+        }
+        while i < c.count {
+            let s = c[i]
+            if quoted {
+                if s == "\\", i + 1 < c.count, c[i + 1] == "E" { quoted = false; i += 2; continue }
+                if s.properties.isUppercase { return true }
+                i += 1
+                continue
+            }
+            switch s {
+            case "\\":
+                guard i + 1 < c.count else { return false }
+                let next = c[i + 1]
+                switch next {
+                case "Q": quoted = true; i += 2
+                case "p", "P": i = skipArgument(at: i + 2, width: 1)
+                case "x": i = skipArgument(at: i + 2, width: 2)
+                default:
+                    // \A \B \D \S \W \Z \C are classes and anchors; a
+                    // punctuation escape is itself and never upper case.
+                    i += 2
+                }
+            case "(":
+                guard i + 1 < c.count, c[i + 1] == "?" else { i += 1; continue }
+                var k = i + 2
+                if k < c.count, c[k] == "P" { k += 1 }
+                if k < c.count, c[k] == "<" {
+                    while k < c.count, c[k] != ">" { k += 1 }
+                } else {
+                    while k < c.count, c[k] != ":", c[k] != ")" { k += 1 }
+                }
+                i = k + 1
+            default:
+                if s.properties.isUppercase { return true }
+                i += 1
+            }
+        }
+        return false
+    }
 
     func matches(_ text: String) -> Bool {
         var text = text
