@@ -60,6 +60,19 @@ struct ComponentSplitter {
     /// million alarms took a gigabyte; real ones hold a handful.
     static let maxInner = 10_000
 
+    /// How many content lines one top-level component may hold (its own and
+    /// its inner components', folds not counted). Past it, only the lines
+    /// that say what and when (`essentialNames`, at most `maxEssentialPast`
+    /// of them) are read; the others are left out, told once. libical keeps
+    /// each property in a few hundred bytes and reads a million in tens of
+    /// seconds; a real component holds dozens, a big meeting a few thousand.
+    static let maxLines = 100_000
+    static let maxEssentialPast = 1_000
+    static let essentialNames: [StaticString] = [
+        "UID", "DTSTART", "DTEND", "DUE", "DURATION", "SUMMARY", "RRULE", "RDATE", "EXDATE", "RECURRENCE-ID",
+        "SEQUENCE", "STATUS", "DTSTAMP", "LAST-MODIFIED", "TZID", "TZOFFSETFROM", "TZOFFSETTO",
+    ]
+
     struct Result {
         var chunks: [Chunk] = []
         var calendarName: String?
@@ -112,6 +125,10 @@ struct ComponentSplitter {
         var toldDepth = false
         var strayEnds = 0
         var innerCount = 0
+        // Content lines of the current chunk (`maxLines`), and those left out past it.
+        var chunkLines = 0
+        var essentialPast = 0
+        var linesLeftOut = 0
         var pendingProperty: (name: String, value: [UInt8])? = nil
         // Leading blanks every line of the current chunk carries (a file
         // re-indented by a script), taken off before libical reads it.
@@ -149,9 +166,15 @@ struct ComponentSplitter {
             if strayEnds > 1, let i = repairs.notes.firstIndex(where: { $0.message.hasSuffix("; ignored") }) {
                 repairs.notes[i].message += " (and \(strayEnds - 1) more END line\(strayEnds > 2 ? "s" : "") without a BEGIN in this component)"
             }
+            if linesLeftOut > 0, let i = repairs.notes.firstIndex(where: { $0.kind == "too many lines" }) {
+                repairs.notes[i].message += " (\(linesLeftOut) line\(linesLeftOut == 1 ? "" : "s"))"
+            }
             toldDepth = false
             strayEnds = 0
             innerCount = 0
+            chunkLines = 0
+            essentialPast = 0
+            linesLeftOut = 0
             chunkIndent = 0
             indentedBegin = false
             calendarEnded = false
@@ -216,11 +239,40 @@ struct ComponentSplitter {
                 continue
             }
             finishProperty()
+            /// Past `maxLines`, leaves the line out (with its folds) unless it
+            /// is one of the few that say what and when.
+            func leftOutPastLimit() -> Bool {
+                chunkLines += 1
+                guard chunkLines > maxLines else { return false }
+                if essentialPast < maxEssentialPast, essentialNames.contains(where: { ComponentSplitter.hasPropertyName(line, $0) }) {
+                    essentialPast += 1
+                    return false
+                }
+                var end = pos
+                while end < n, bytes[end] == 0x20 || bytes[end] == 0x09 {
+                    let next = ComponentSplitter.lineFeed(in: bytes, from: end, before: n)
+                    end = next < n ? next + 1 : n
+                    foldedLines += 1
+                }
+                if let last = repairs.dropped.last, last.upperBound == lineStart {
+                    repairs.dropped[repairs.dropped.count - 1] = last.lowerBound..<end
+                } else {
+                    repairs.dropped.append(lineStart..<end)
+                }
+                if linesLeftOut == 0 {
+                    repairs.notes.append(Warning(lineNumber, "too many lines",
+                        "\(chunkName): more than \(maxLines) lines; from here on only the lines that say what and when are read, the others left out"))
+                }
+                linesLeftOut += 1
+                pos = end
+                return true
+            }
             // Inside a component only BEGIN and END lines matter, and a line
             // that starts with a visible character other than B or E is
             // neither (only control characters and a byte-order mark are
             // passed over before the word): most lines end here.
             if !stack.isEmpty, let first = line.first, first > 0x20, first < 0x7F, first | 0x20 != 0x62, first | 0x20 != 0x65 {
+                if leftOutPastLimit() { continue }
                 // An X-LIC-ERROR written into the file (by a tool that read it
                 // with libical and saved it again) is not libical's word on
                 // this file: libical would report it as damage found now.
@@ -374,6 +426,8 @@ struct ComponentSplitter {
                     if strayEnds == 1 { repairs.notes.append(Warning(lineNumber, "framing: stray END", "\(chunkName): END:\(name) without a BEGIN:\(name); ignored")) }
                     repairs.dropped.append(lineStart..<pos)
                 }
+            } else if !stack.isEmpty {
+                _ = leftOutPastLimit()  // a line inside that starts with B or E, or a control character
             } else if stack.isEmpty, let colon = line.firstIndex(of: 0x3A) {
                 let head = line[..<colon]
                 let nameEnd = head.firstIndex(of: 0x3B) ?? colon  // ';' starts parameters
