@@ -63,7 +63,7 @@ struct RootCommand: ParsableCommand {
         Signals.endRunsQuietly()
         let arguments = RootCommand.withConfiguration(CommandRunner.arguments)
         do {
-            let packed = ArgumentPacking.packed(arguments)
+            let packed = ArgumentPacking.packed(arguments) { (try? parseAsRoot($0)) != nil }
             var command = try parseAgendaDirectly(packed) ?? parseAsRoot(packed)
             try command.run()
             Glibc.exit(0)

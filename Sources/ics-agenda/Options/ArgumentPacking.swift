@@ -7,16 +7,29 @@
 /// 10,000 files 6 s. So a line of more than `threshold` words is packed
 /// first: the inputs become one word and the calendars one value, each
 /// list joined by NUL (which no word of a command line can hold, so the
-/// join cannot be mistaken). An option of one value given again is given
-/// once, with its last value (the one ArgumentParser keeps; an earlier value
-/// it would refuse is not judged), and a flag given again once. `InputArguments` and `CommonOptions` split the
-/// lists again. A line this cannot read for sure (an empty value, a value
-/// that looks like an option for an option that would not take it,
-/// `help`) is left as it is.
+/// join cannot be mistaken). `InputArguments` and `CommonOptions` split the
+/// lists again. What ArgumentParser would judge is kept for it to judge:
+/// - an option of one value given again keeps its last value, and an
+///   earlier one only when `accepts` (the option alone on a command line)
+///   refuses it: ArgumentParser checks them all and keeps the last, so
+///   `--days abc --days 5` is still refused, saying why (the first
+///   `maxJudged` earlier values of an option are judged);
+/// - a flag given again is given once;
+/// - an option followed by a word it would not take as its value
+///   (`--format -x`) is kept as those two words, once, for ArgumentParser's
+///   error;
+/// - `help` keeps its first two words and each option once: what it prints
+///   depends on no more.
+/// A line this cannot read for sure (an empty value) is left as it is.
 enum ArgumentPacking {
     static let separator: Character = "\u{0}"
     /// Lines of at most this many words are parsed as they are.
     static let threshold = 32
+
+    /// Earlier values of one option judged on their own (a parse each, about
+    /// 2 ms): the first ones given; past them, values that are overridden
+    /// anyway are dropped unjudged, or ten thousand would take 20 s.
+    static let maxJudged = 16
 
     /// Those that take the next word whatever it is (`--from -1d`, `--grep -x`).
     static let unconditional: Set<String> = ["--calendar", "--days", "--from", "--grep", "--now", "--template", "--to", "--tz"]
@@ -29,22 +42,32 @@ enum ArgumentPacking {
     ]
 
     /// The list joined into one word, as `unpacked` splits it.
-    static func packed(_ arguments: [String]) -> [String] {
+    static func packed(_ arguments: [String], accepts: ([String]) -> Bool = { _ in true }) -> [String] {
         guard arguments.count > threshold else { return arguments }
         var head: [String] = []
         var rest = arguments[...]
         if let first = rest.first, RootCommand.subcommandWords.contains(first) {
-            guard first != "help" else { return arguments }
+            guard first != "help" else { return packedHelp(arguments) }
             head.append(first)
             rest = rest.dropFirst()
         }
         var flags: [String] = []
         var seenFlags: Set<String> = []
-        var values: [(name: String, value: String)] = []
+        // Each option's values (or a word pair left for ArgumentParser to
+        // refuse), by the place of their last use.
+        var values: [(words: [String], last: Int)] = []
+        var placeOfValue: [[String]: Int] = [:]
         var calendars: [String] = []
         var inputs: [String] = []
         var afterDashes = false
         var i = rest.startIndex
+        func use(_ words: [String]) {
+            if let earlier = placeOfValue[words] { values[earlier].last = i }
+            else {
+                placeOfValue[words] = values.count
+                values.append((words, i))
+            }
+        }
         while i < rest.endIndex {
             let word = rest[i]
             i += 1
@@ -67,9 +90,14 @@ enum ArgumentPacking {
             if parts.count == 2 {
                 value = String(parts[1])
             } else {
+                guard i < rest.endIndex else { return arguments }
                 // The value is the next word; one that looks like an option is
-                // the option's only when it takes any word, else ArgumentParser judges it.
-                guard i < rest.endIndex, rest[i] == "-" || !rest[i].hasPrefix("-") || unconditional.contains(name) else { return arguments }
+                // the option's only when it takes any word, else ArgumentParser refuses it.
+                guard rest[i] == "-" || !rest[i].hasPrefix("-") || unconditional.contains(name) else {
+                    use([name, rest[i]])
+                    i += 1
+                    continue
+                }
                 value = rest[i]
                 i += 1
             }
@@ -78,18 +106,56 @@ enum ArgumentPacking {
             if name == "--calendar" {
                 calendars.append(value)
             } else {
-                values.append((name, value))
+                use(["\(name)=\(value)"])
             }
         }
         var packed = head + flags
-        // An option's last value is the one ArgumentParser keeps: the earlier
-        // ones are left out (unjudged: `--days abc --days 5` passes here).
-        var last: [String: String] = [:]
-        for (name, value) in values { last[name] = value }
-        var given: Set<String> = []
-        packed += values.filter { last[$0.name] == $0.value && given.insert($0.name).inserted }.map { "\($0.name)=\($0.value)" }
+        // Of each option's values the last is kept, and an earlier one that
+        // is refused on its own (the first is enough for the error).
+        var lastOfOption: [String: Int] = [:]
+        for (index, value) in values.enumerated() where value.words.count == 1 {
+            let name = ArgumentPacking.name(of: value.words[0])
+            if let other = lastOfOption[name], values[other].last > value.last { continue }
+            lastOfOption[name] = index
+        }
+        var refusedOne = false
+        var judged: [String: Int] = [:]
+        let kept = values.indices.filter { index in
+            let words = values[index].words
+            let name = ArgumentPacking.name(of: words[0])
+            guard words.count == 1, lastOfOption[name] != index else { return true }
+            guard !refusedOne, judged[name, default: 0] < maxJudged else { return false }
+            judged[name, default: 0] += 1
+            guard !accepts(head + words) else { return false }
+            refusedOne = true
+            return true
+        }
+        packed += kept.map { values[$0] }.sorted { $0.last < $1.last }.flatMap(\.words)
         if !calendars.isEmpty { packed.append("--calendar=" + calendars.joined(separator: String(separator))) }
         if !inputs.isEmpty { packed += ["--", inputs.joined(separator: String(separator))] }
+        return packed
+    }
+
+    /// `--name` of `--name=value`.
+    private static func name(of word: String) -> String {
+        word.firstIndex(of: "=").map { String(word[..<$0]) } ?? word
+    }
+
+    /// `help` and what follows it: the first two words that name
+    /// subcommands (or not) and each option once, in their order.
+    private static func packedHelp(_ arguments: [String]) -> [String] {
+        var packed = ["help"]
+        var named = 0
+        var seen: Set<String> = []
+        for word in arguments.dropFirst() {
+            if word.hasPrefix("-") && word != "-" {
+                if seen.insert(word).inserted { packed.append(word) }
+            } else if named < 2 {
+                named += 1
+                packed.append(word)
+            }
+            if packed.count > threshold { break }
+        }
         return packed
     }
 
