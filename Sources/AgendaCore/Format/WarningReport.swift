@@ -16,7 +16,11 @@ public enum WarningReport {
     public static func lines(_ diagnostics: [Diagnostic], detail: WarningDetail, strict: Bool = false) -> [String] {
         switch detail {
         case .none: return []
-        case .every: return diagnostics.map(\.description)
+        case .every:
+            return diagnostics.flatMap { d in
+                d.morePlaces == 0 ? [d.description]
+                    : [d.description, Diagnostic(path: d.path, line: nil, message: "\(d.morePlaces) more place\(d.morePlaces == 1 ? "" : "s") of the warning above not listed (at most 10000 warnings a file are kept)").description]
+            }
         case .summary:
             // Warnings of one kind may come from different files only when a
             // caller passes several files' warnings at once: keyed by both.
@@ -25,9 +29,9 @@ public enum WarningReport {
             for d in diagnostics where d.changesAgenda || strict {
                 let key = Key(path: d.path, kind: d.kind)
                 if let n = counts[key] {
-                    counts[key] = n + 1
+                    counts[key] = n + 1 + d.morePlaces
                 } else {
-                    counts[key] = 1
+                    counts[key] = 1 + d.morePlaces
                     order.append(d)
                 }
             }

@@ -11,6 +11,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// unreadable `DTSTAMP` or `GEO`) breaks RFC 5545 all the same: it is
     /// told with `--verbose` and fails `--strict`, but not by default.
     public let changesAgenda: Bool
+    /// Places of the same kind in the same file past the warnings a file
+    /// may keep (10,000): counted here, not kept one by one.
+    public var morePlaces = 0
 
     public init(path: String, line: Int?, message: String, kind: String? = nil, changesAgenda: Bool = true) {
         self.path = path

@@ -22,9 +22,10 @@ struct Warning {
 extension Warning {
     /// A warning whose kind is its wording less what names one place: quoted
     /// values, parenthesised asides (`(in VEVENT "Standup")`) and words with
-    /// digits or `=` (a rule, a count, a date). "RRULE: FREQ=SECONDLY;BYDAY=MO
-    /// would make libical test about 604800 candidate times…" is of the kind
-    /// "RRULE: would make libical test about candidate times…".
+    /// digits (a count, a date); a word with `=` keeps only the name before
+    /// it (a rule's part). "RRULE: FREQ=SECONDLY;BYDAY=MO would make libical
+    /// test about 604800 candidate times…" is of the kind "RRULE: FREQ=
+    /// would make libical test about candidate times…".
     init(_ line: Int, _ message: String) {
         self.init(line, Warning.kind(describing: message), message)
     }
@@ -40,8 +41,15 @@ extension Warning {
             if c == ")" { depth = max(0, depth - 1); continue }
             if depth == 0 { plain.append(c) }
         }
+        // A rule's part keeps its name (`BYDAY=XX` is of the kind `BYDAY=`):
+        // an unreadable BYDAY and an INTERVAL out of range are two kinds.
         return plain.split(separator: " ")
-            .filter { word in !word.contains(where: { $0.isNumber || $0 == "=" }) }
+            .compactMap { word -> Substring? in
+                if let equals = word.firstIndex(of: "="), word[..<equals].allSatisfy({ $0.isLetter || $0 == "-" }), equals > word.startIndex {
+                    return word[...equals]
+                }
+                return word.contains(where: { $0.isNumber || $0 == "=" }) ? nil : word
+            }
             .joined(separator: " ")
     }
 }

@@ -196,7 +196,7 @@ struct LoadRun {
             return
         }
         // Only a definition read without a warning is not read again: each damage is counted where it is.
-        let warned = diagnostics.count + unwrittenDiagnostics
+        let warned = warningsGiven
         guard let component = parse(chunk, buffer), component.kind == .timezone else { return }
         var warnings: [String] = []
         let limited = zoneCost.limit(component, calendar: chunk.calendar, warnings: &warnings)
@@ -212,7 +212,7 @@ struct LoadRun {
                     "VTIMEZONE \"\(tzid)\": the file defines more than \(ZoneTable.maxZones) time zones; this one and every later new one are ignored (their TZIDs are read as if not defined)"))
             }
         case .defined(let tzid), .unusable(let tzid):
-            guard diagnostics.count + unwrittenDiagnostics == warned else { break }
+            guard warningsGiven == warned else { break }
             zoneTexts[hash] = tzid
             latestZoneText["\(chunk.calendar)\u{0}\(tzid)"] = Array(text)
             if zones.isScopedToCalendars {
@@ -489,11 +489,23 @@ struct LoadRun {
     private static func value(of slot: inout Int32) -> Int32 { slot }
 
     mutating func warn(_ warning: Warning) {
-        guard diagnostics.count < LoadRun.maxDiagnostics else {
-            unwrittenDiagnostics += 1
-            if warning.changesAgenda { unwrittenChangingAgenda = true }
-            return
+        warningsGiven += 1
+        if diagnostics.count >= LoadRun.maxDiagnostics {
+            // Past the limit a kind already told is counted on its first
+            // warning; a new kind is kept, up to `maxKindsPast` of them.
+            let key = DiagnosticKey(kind: warning.kind, changesAgenda: warning.changesAgenda)
+            if let first = firstOfKind[key] {
+                diagnostics[first].morePlaces += 1
+                return
+            }
+            guard diagnostics.count < LoadRun.maxDiagnostics + LoadRun.maxKindsPast else {
+                unwrittenDiagnostics += 1
+                if warning.changesAgenda { unwrittenChangingAgenda = true }
+                return
+            }
         }
+        let key = DiagnosticKey(kind: warning.kind, changesAgenda: warning.changesAgenda)
+        if firstOfKind[key] == nil { firstOfKind[key] = diagnostics.count }
         diagnostics.append(Diagnostic(path: path, line: warning.line, message: warning.message, kind: warning.kind,
             changesAgenda: warning.changesAgenda))
     }
@@ -505,7 +517,17 @@ struct LoadRun {
     /// The warnings one file may give: an endless stream of damaged
     /// components would otherwise fill memory with them. The rest are counted.
     static let maxDiagnostics = 10_000
+    /// Kinds first met past `maxDiagnostics` that are still kept, one warning each.
+    static let maxKindsPast = 1_000
+    /// The first warning of each kind, by its place in `diagnostics`.
+    var firstOfKind: [DiagnosticKey: Int] = [:]
+    struct DiagnosticKey: Hashable {
+        let kind: String
+        let changesAgenda: Bool
+    }
     var unwrittenDiagnostics = 0
+    /// Every warning given, kept or counted.
+    var warningsGiven = 0
     /// Whether one of them changed the agenda: else they are told only where
     /// damage that changes nothing is (`--verbose`, `--strict`).
     var unwrittenChangingAgenda = false
@@ -525,7 +547,6 @@ struct LoadRun {
         var overrides = self.overrides
         self.overrides = []
         overrides.removeAll { superseded.contains($0.component) }
-        var diagnostics = self.diagnostics
         var dropped = [Bool](repeating: false, count: masters.count)
         for range in droppedRanges { for i in range { dropped[i] = true } }
         // RANGE=THISANDFUTURE overrides by UID, in the order of their RECURRENCE-IDs.
@@ -571,9 +592,8 @@ struct LoadRun {
                 !isQuiet(o.uid, .event), !isQuiet(o.uid, .reminder)
             {
                 occurrences += series.occurrences
-                diagnostics.append(Diagnostic(path: path, line: series.line,
-                    message: "RECURRENCE-ID and RRULE or RDATE in one component, and no component without RECURRENCE-ID for UID \"\(o.uid)\": its own recurrence set is listed",
-                    kind: "orphan override with its own rule"))
+                warn(Warning(series.line, "orphan override with its own rule",
+                    "RECURRENCE-ID and RRULE or RDATE in one component, and no component without RECURRENCE-ID for UID \"\(o.uid)\": its own recurrence set is listed"))
             } else {
                 occurrences.append(o.occurrence)
             }
@@ -601,7 +621,7 @@ struct LoadRun {
             }
             return masterCount[kind, default: 0] + orphans + farOrphans
         }
-        var told = diagnostics
+        var told = self.diagnostics
         if unwrittenDiagnostics > 0 {
             told.append(Diagnostic(path: path, line: nil,
                 message: "\(unwrittenDiagnostics) more warning\(unwrittenDiagnostics == 1 ? "" : "s") not shown (at most \(LoadRun.maxDiagnostics) a file)",
