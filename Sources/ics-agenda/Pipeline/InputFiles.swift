@@ -1,5 +1,6 @@
 import AgendaCore
 import Foundation
+import Synchronization
 import Subscriptions
 
 /// One calendar input: a file, or standard input.
@@ -223,13 +224,24 @@ enum InputFiles {
             defer { munmap(base, size) }
             let bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: size)
             let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-            let (result, cutShort) = try MappedFileGuard.run(UnsafeRawBufferPointer(bytes)) {
-                try body(bytes) { range in
-                    // Whole pages inside the range only.
-                    let start = (range.lowerBound + page - 1) / page * page
-                    let end = range.upperBound / page * page
-                    if end > start { madvise(base + start, end - start, Int32(MADV_DONTNEED)) }
+            let result: T, cutShort: Bool
+            do {
+                (result, cutShort) = try MappedFileGuard.run(UnsafeRawBufferPointer(bytes)) {
+                    try body(bytes) { range in
+                        // Whole pages inside the range only.
+                        let start = (range.lowerBound + page - 1) / page * page
+                        let end = range.upperBound / page * page
+                        if end > start { madvise(base + start, end - start, Int32(MADV_DONTNEED)) }
+                    }
                 }
+            } catch {
+                // Cut before anything could be read (to nothing, or to zeros the
+                // reader took for binary data): the cut is the reason, not the zeros.
+                var after = stat()
+                if fstat(fd, &after) == 0, Int(after.st_size) < size {
+                    throw UnreadableInput(path: file.path, reason: "the file was cut from \(size) to \(after.st_size) bytes while it was read")
+                }
+                throw error
             }
             var after = stat()
             let now = fstat(fd, &after) == 0 ? Int(after.st_size) : size
@@ -272,18 +284,45 @@ enum InputFiles {
         return try (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { try body($0.baseAddress!) }
     }
 
+    /// The folder last opened by `openFolder`, and its path (with `/` or
+    /// `./` first): a walk down a deep tree opens each folder from its
+    /// parent, not from `/` again, which took time that grew with the square
+    /// of the depth. Owned here; a caller gets its own duplicate.
+    private static let lastFolder = Mutex<(path: [UInt8], fd: Int32)?>(nil)
+
     /// The folder at `path`, opened one name at a time from `/` or the
-    /// working folder; nil when one of them cannot be opened.
+    /// working folder (or from the last folder opened, when it holds
+    /// `path`); nil when one of them cannot be opened. The caller closes it.
     private static func openFolder(_ path: [UInt8], absolute: Bool) -> Int32? {
-        var fd = open(absolute ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let key = Array((absolute ? "/" : "./").utf8) + path
+        var fd: Int32 = -1
+        var rest = key[(absolute ? 1 : 2)...]
+        lastFolder.withLock { last in
+            guard let last, key.count >= last.path.count, key.count == last.path.count || key[last.path.count] == 0x2F,
+                key.withUnsafeBytes({ k in last.path.withUnsafeBytes { memcmp(k.baseAddress!, $0.baseAddress!, $0.count) == 0 } })
+            else { return }
+            fd = fcntl(last.fd, F_DUPFD_CLOEXEC, 0)
+            rest = key[last.path.count...]
+        }
+        if fd < 0 {
+            fd = open(absolute ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            rest = key[(absolute ? 1 : 2)...]
+        }
         guard fd >= 0 else { return nil }
-        for name in path.split(separator: 0x2F) {
+        for name in rest.split(separator: 0x2F) {
             let next = (Array(name).map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
                 openat(fd, $0.baseAddress!, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             }
             close(fd)
             guard next >= 0 else { return nil }
             fd = next
+        }
+        let kept = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+        if kept >= 0 {
+            lastFolder.withLock { last in
+                if let old = last { close(old.fd) }
+                last = (key, kept)
+            }
         }
         return fd
     }
