@@ -149,12 +149,39 @@ import Testing
             ["--grep", "zzz", "--grep", "alp"], ["--days", "1", "--days=400"], ["--calendar", "nope", "--calendar=input"],
             ["--template", "", "--days", "400"],
             ["--from", "-1d", "--days", "400"], ["--grep", "", "--calendar", "input"], ["--calendar", ""],
+            // ArgumentParser judges every value of a repeated option, not just the last.
+            ["--days", "abc", "--days", "5"], ["--days", "5", "--days", "abc", "--days", "5"], ["--format", "-x"],
+            ["--format", "-x", "--format", "json"],
         ] {
             let short = try CLI.run(HostileRound3Tests.fixed + options + [path])
             let long = try CLI.run(HostileRound3Tests.fixed + padding + options + [path])
             #expect(long.status == short.status, "\(options)")
             #expect(long.stdout == short.stdout, "\(options)")
             #expect(long.stderr == short.stderr, "\(options)")
+        }
+    }
+
+    @Test func aLongHelpLineMeansWhatItsShortFormMeans() throws {
+        let words = (0..<5_000).map { "word\($0 % 7)" }
+        for (short, long) in [
+            (["help", "next"], ["help", "next"] + words), (["help", "x", "next"], ["help", "x", "next"] + words),
+            (["help", "next", "--bogus"], ["help", "next"] + words + ["--bogus"] + words),
+        ] {
+            let expected = try CLI.run(short), got = try CLI.run(long)
+            #expect(got.status == expected.status, "\(short)")
+            #expect(got.stdout == expected.stdout, "\(short)")
+            #expect(got.stderr == expected.stderr, "\(short)")
+        }
+    }
+
+    /// A value ArgumentParser refuses (`--format -x`), repeated: refused at once.
+    @Test func aRepeatedRefusedValueIsRefusedInLinearTime() throws {
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e")))
+        try growsLinearly(5_000) { n in
+            HostileRound3Tests.fixed + (0..<n).flatMap { _ in ["--format", "-x"] } + [path]
+        } check: { result in
+            #expect(result.status == 64)
+            #expect(result.stderr.hasPrefix("ics-agenda: Missing value for '--format <format>'"))
         }
     }
 
@@ -200,7 +227,7 @@ import Testing
         try growsLinearly(30) { days in HostileRound3Tests.fixed + ["--grep", pattern, "--days", "\(days)", path] }
     }
 
-    @Test(arguments: ["a(?=b)", "(a)\\1", "(unclosed", "a{5000}"])
+    @Test(arguments: ["a(?=b)", "(a)\\1", "(unclosed", "a{5000}", ".{1000}Z"])
     func aPatternRE2CannotMatchIsAUsageErrorThatSaysWhy(_ pattern: String) throws {
         let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e")))
         let result = try CLI.run(HostileRound3Tests.fixed + ["--grep", pattern, path])
@@ -208,7 +235,42 @@ import Testing
         #expect(result.stderr.hasPrefix("ics-agenda: --grep: \"\(pattern)\" is not a valid regular expression ("))
     }
 
+    /// RE2's time per byte grows with the pattern's program when its DFA
+    /// gives up: a program past 1,000 instructions is refused, saying so.
+    @Test func aPatternTooLargeToMatchFastSaysSo() throws {
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e")))
+        let refused = try CLI.run(HostileRound3Tests.fixed + ["--grep", "a.{200}Z", path])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("too large: it compiles to ") && refused.stderr.contains("instructions, at most 1000 are matched"))
+        let taken = try CLI.run(HostileRound3Tests.fixed + ["--grep", "a.{100}Z|talk|standup|review|planning", path])
+        #expect(taken.status == 0)
+    }
+
+    /// Smart case counts only the letters a pattern matches: `\S`, `\D` or a
+    /// group's name do not make it match case.
+    @Test(arguments: [("\\s(?P<Word>talk)", true), ("\\Dtalk", true), ("\\p{Lu}ALK", true), ("\\x{41}talk", false),
+        ("\\Qbig\\E talk", true), ("\\QBig\\E talk", false), ("Big talk", false)])
+    func smartCaseCountsOnlyTheLettersMatched(_ pattern: String, _ matches: Bool) throws {
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e", summary: "Big TALK")))
+        let result = try CLI.run(HostileRound3Tests.fixed + ["--grep", pattern, path])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Big TALK") == matches, "\(pattern)")
+    }
+
     // MARK: memory
+
+    /// One component of more lines than any real one holds (a million
+    /// `ATTENDEE` lines took 1.2 GB): past 100,000 only what says what and
+    /// when is read; the event and the one after it are listed.
+    @Test func aComponentOfTooManyLinesKeepsWhatSaysWhatAndWhen() throws {
+        let lines = String(repeating: "ATTENDEE;PARTSTAT=ACCEPTED:mailto:a@example.com\r\n", count: 120_000)
+        let event = "BEGIN:VEVENT\r\nUID:big\r\nDTSTAMP:20260101T000000Z\r\n\(lines)DTSTART:20261201T100000Z\r\nSUMMARY:Big\r\nEND:VEVENT\r\n"
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(event + HostileRound3Tests.event("b", summary: "After")))
+        let result = try CLI.run(HostileRound3Tests.fixed + [path])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Big") && result.stdout.contains("After"))
+        #expect(result.stderr == "ics-agenda: warning: \(path):100005: VEVENT: more than 100000 lines; from here on only the lines that say what and when are read, the others left out (20002 lines)\n")
+    }
 
     @Test func anEventWithTooManyAlarmsKeepsTheFirstTenThousand() throws {
         let alarm = "BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT15M\r\nDESCRIPTION:x\r\nEND:VALARM\r\n"
@@ -347,6 +409,22 @@ import Testing
     @Test func warningsPastTheLimitThatChangeNothingAreNotCountedByDefault() throws {
         let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e", String(repeating: "ATTENDEE:\r\n", count: 10_050))))
         #expect(try CLI.run(HostileRound3Tests.fixed + [path]).stderr == "")
-        #expect(try CLI.run(HostileRound3Tests.fixed + ["--verbose", path]).stderr.contains("50 more warnings not shown (at most 10000 a file)"))
+        #expect(try CLI.run(HostileRound3Tests.fixed + ["--verbose", path]).stderr.contains(
+            "\(path): 50 more places of the warning above not listed (at most 10000 warnings a file are kept)"))
+    }
+
+    /// Past the 10,000 warnings a file keeps, a kind already told is still
+    /// counted on its one line, and a new kind still told.
+    @Test func warningsPastTheLimitAreCountedByKind() throws {
+        let zones = (0..<10_500).map { HostileRound3Tests.event("u\($0)", "").replacingOccurrences(of: "DTSTART:20261201T100000Z", with: "DTSTART;TZID=Nowhere/Zone\($0):20261201T100000") }
+        let late = HostileRound3Tests.event("late", "RECURRENCE-ID:20261201T100000Z\r\nRRULE:FREQ=DAILY;COUNT=2\r\n")
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(zones.joined() + late))
+        let lines = try CLI.run(HostileRound3Tests.fixed + [path]).stderr.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasSuffix("(10500 times in this file; --verbose lists each)") == true)
+        #expect(lines.last?.contains("its own recurrence set is listed") == true)
+        let every = try CLI.run(HostileRound3Tests.fixed + ["--verbose", path]).stderr.split(separator: "\n")
+        #expect(every.count == 10_002)
+        #expect(every.contains("ics-agenda: warning: \(path): 500 more places of the warning above not listed (at most 10000 warnings a file are kept)"))
     }
 }
