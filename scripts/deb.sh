@@ -19,6 +19,12 @@ strip --strip-unneeded "$STAGE/usr/bin/ics-agenda"
 gzip -9n "$STAGE/usr/share/man/man1/ics-agenda.1"
 install -d "$STAGE/usr/share/doc/ics-agenda"
 install -m 644 README.md docs/CONTRACT.md "$STAGE/usr/share/doc/ics-agenda/"
+# Debian policy 12.5: what the package carries and under which terms.
+install -m 644 scripts/debian-copyright "$STAGE/usr/share/doc/ics-agenda/copyright"
+
+# Who answers for the package: DEB_MAINTAINER ("Name <address>") for a
+# package given to others; the placeholder is for one built for oneself.
+MAINTAINER=${DEB_MAINTAINER:-The ics-agenda developers <ics-agenda@localhost>}
 
 # The libraries the binary is linked to, as Debian names them (dpkg-shlibdeps
 # reads a debian/control); tzdata is read at run time.
@@ -35,7 +41,7 @@ cat > "$STAGE/DEBIAN/control" <<CONTROL
 Package: ics-agenda
 Version: $VERSION
 Architecture: $ARCH
-Maintainer: The ics-agenda developers <ics-agenda@localhost>
+Maintainer: $MAINTAINER
 Installed-Size: $(du -sk "$STAGE/usr" | cut -f1)
 Depends: $DEPENDS, tzdata
 Section: utils
