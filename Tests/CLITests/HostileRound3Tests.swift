@@ -159,6 +159,13 @@ import Testing
             #expect(long.stdout == short.stdout, "\(options)")
             #expect(long.stderr == short.stderr, "\(options)")
         }
+        // Errors after the input: an option without its value, an unknown one.
+        for ending in [["--days"], ["--bogus"], ["--format", "nope"]] {
+            let short = try CLI.run(HostileRound3Tests.fixed + [path] + ending)
+            let long = try CLI.run(HostileRound3Tests.fixed + padding + [path] + ending)
+            #expect(long.status == short.status && short.status == 64, "\(ending)")
+            #expect(long.stderr == short.stderr, "\(ending)")
+        }
     }
 
     @Test func aLongHelpLineMeansWhatItsShortFormMeans() throws {
@@ -174,14 +181,21 @@ import Testing
         }
     }
 
-    /// A value ArgumentParser refuses (`--format -x`), repeated: refused at once.
-    @Test func aRepeatedRefusedValueIsRefusedInLinearTime() throws {
+    /// A value ArgumentParser refuses (`--format -x`), repeated, or a long
+    /// line that ends in an error: refused at once (the error's wording
+    /// parsed the unpacked line again).
+    @Test(arguments: ["refused pair", "missing value", "unknown option"])
+    func aLongLineThatIsRefusedIsRefusedInLinearTime(_ shape: String) throws {
         let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e")))
         try growsLinearly(5_000) { n in
-            HostileRound3Tests.fixed + (0..<n).flatMap { _ in ["--format", "-x"] } + [path]
+            switch shape {
+            case "refused pair": HostileRound3Tests.fixed + (0..<n).flatMap { _ in ["--format", "-x"] } + [path]
+            case "missing value": HostileRound3Tests.fixed + Array(repeating: "--no-config", count: n) + [path, "--days"]
+            default: HostileRound3Tests.fixed + Array(repeating: "--no-config", count: n) + ["--bogus", path]
+            }
         } check: { result in
             #expect(result.status == 64)
-            #expect(result.stderr.hasPrefix("ics-agenda: Missing value for '--format <format>'"))
+            #expect(result.stderr.hasPrefix("ics-agenda: Missing value for '--") || result.stderr.hasPrefix("ics-agenda: Unknown option '--bogus'"))
         }
     }
 
@@ -270,6 +284,12 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.contains("Big") && result.stdout.contains("After"))
         #expect(result.stderr == "ics-agenda: warning: \(path):100005: VEVENT: more than 100000 lines; from here on only the lines that say what and when are read, the others left out (20002 lines)\n")
+        // Lines that say what and when, one name repeated, do not push out the others.
+        let exdates = String(repeating: "EXDATE:20300101T000000Z\r\n", count: 120_000)
+        let repeated = "BEGIN:VEVENT\r\nUID:ex\r\nDTSTAMP:20260101T000000Z\r\n\(exdates)DTSTART:20261201T100000Z\r\nSUMMARY:Still here\r\nEND:VEVENT\r\n"
+        let second = try CLI.run(HostileRound3Tests.fixed + [try HostileRound3Tests.file(HostileRound3Tests.calendar(repeated))])
+        #expect(second.stdout.contains("Still here"))
+        #expect(!second.stderr.contains("no DTSTART"))
     }
 
     @Test func anEventWithTooManyAlarmsKeepsTheFirstTenThousand() throws {
@@ -301,6 +321,9 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stderr.hasPrefix("ics-agenda: warning: \(path): the file was cut from "), "\(result.stderr.prefix(300))")
         #expect(result.stderr.contains(" bytes while it was read; read as far as it could be"))
+        // Past the cut the text read as zeros: no NUL bytes, no endless component, no count of what lay there.
+        #expect(!result.stderr.contains("NUL bytes") && !result.stderr.contains("larger than") && !result.stderr.contains("times in this file"),
+            "\(result.stderr.prefix(600))")
     }
 
     /// A SIGBUS another process sends while a file is read ends the run by it,
@@ -386,6 +409,62 @@ import Testing
         #expect(calendars.stdout.contains("\"events\":1"), "\(calendars.stdout.prefix(200))")
     }
 
+    /// Each folder level was a call of the walk: 15,000 levels ran out of
+    /// stack. Past 1,000 a folder is told once and not read; the rest is.
+    @Test func aTreeTooDeepToWalkIsToldNotACrash() throws {
+        let top = try HostileCLITests.temporaryDirectory()
+        let text = HostileRound3Tests.calendar(HostileRound3Tests.event("top", summary: "At the top"))
+        try text.write(to: top.appendingPathComponent("top.ics"), atomically: true, encoding: .utf8)
+        var fd = open(top.path, O_RDONLY | O_DIRECTORY)
+        for _ in 0..<1_005 {
+            mkdirat(fd, "d", 0o755)
+            let next = openat(fd, "d", O_RDONLY | O_DIRECTORY)
+            close(fd)
+            fd = next
+        }
+        let bytes = Array(HostileRound3Tests.calendar(HostileRound3Tests.event("deep", summary: "Too deep")).utf8)
+        let file = openat(fd, "deep.ics", O_WRONLY | O_CREAT, 0o644)
+        _ = write(file, bytes, bytes.count)
+        close(file)
+        close(fd)
+        let result = try CLI.run(HostileRound3Tests.fixed + [top.path])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("At the top") && !result.stdout.contains("Too deep"))
+        #expect(result.stderr.contains(": more than 1000 folders deep below the folder named; not read"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    /// A pattern whose DFA RE2 cannot build falls back to a matcher whose
+    /// time per byte grows with the pattern: past 5 s of matching the run
+    /// ends, saying so (20 MB took 51 s).
+    @Test func aPatternTooSlowForTheInputEndsTheRunSayingSo() throws {
+        var state: UInt64 = 1
+        let events = (0..<320).map { i -> String in
+            let description = String((0..<65_000).map { _ -> Character in
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                return state >> 63 == 0 ? "a" : "b"
+            })
+            return HostileRound3Tests.event("r\(i)", "DESCRIPTION:\(description)\r\n")
+        }
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(events.joined()))
+        let result = try CLI.run(HostileRound3Tests.fixed + ["--grep", "a[ab]{30}c", path])
+        #expect(result.status == 64)
+        #expect(result.stderr == "ics-agenda: --grep: \"a[ab]{30}c\" takes too long to match over this input (more than 5 s: RE2 could not build its fast matcher for it); make the pattern simpler\n")
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// A line with no colon is no content line: it may be any property,
+    /// mangled, so it is told by default, not only with -v.
+    @Test func aLineThatIsNoContentLineIsToldByDefault() throws {
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e", "BAD LINE\r\n")))
+        let plain = try CLI.run(HostileRound3Tests.fixed + [path])
+        #expect(plain.status == 0)
+        #expect(plain.stderr.contains("Got a data line"))
+        let strict = try CLI.run(HostileRound3Tests.fixed + ["--strict", path])
+        #expect(strict.status == 65)
+        #expect(strict.stderr.contains("1 problem in the input (--strict)"))
+    }
+
     // MARK: one line per kind of warning
 
     @Test func manyUnknownZonesAreOneLine() throws {
@@ -425,6 +504,8 @@ import Testing
         #expect(lines.last?.contains("its own recurrence set is listed") == true)
         let every = try CLI.run(HostileRound3Tests.fixed + ["--verbose", path]).stderr.split(separator: "\n")
         #expect(every.count == 10_002)
+        // --strict counts every place, not the warnings kept.
+        #expect(try CLI.run(HostileRound3Tests.fixed + ["--strict", path]).stderr.hasSuffix("ics-agenda: 10501 problems in the input (--strict); no agenda printed\n"))
         #expect(every.contains("ics-agenda: warning: \(path): 500 more places of the warning above not listed (at most 10000 warnings a file are kept)"))
     }
 }

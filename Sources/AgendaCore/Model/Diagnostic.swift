@@ -14,6 +14,13 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// Places of the same kind in the same file past the warnings a file
     /// may keep (10,000): counted here, not kept one by one.
     public var morePlaces = 0
+    /// The line past 10,000 kinds, "N more warnings not shown", stands for N.
+    public var standsFor: Int? = nil
+    /// The line number of the first place counted in `morePlaces`.
+    public var morePlacesFrom: Int? = nil
+
+    /// How many problems this warning tells of (`--strict` counts them).
+    public var problems: Int { standsFor ?? 1 + morePlaces }
 
     public init(path: String, line: Int?, message: String, kind: String? = nil, changesAgenda: Bool = true) {
         self.path = path

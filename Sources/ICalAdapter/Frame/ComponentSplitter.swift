@@ -63,11 +63,12 @@ struct ComponentSplitter {
     /// How many content lines one top-level component may hold (its own and
     /// its inner components', folds not counted). Past it, only the lines
     /// that say what and when (`essentialNames`, at most `maxEssentialPast`
-    /// of them) are read; the others are left out, told once. libical keeps
+    /// of each name: 200,000 EXDATEs do not push out the DTSTART after them)
+    /// are read; the others are left out, told once. libical keeps
     /// each property in a few hundred bytes and reads a million in tens of
     /// seconds; a real component holds dozens, a big meeting a few thousand.
     static let maxLines = 100_000
-    static let maxEssentialPast = 1_000
+    static let maxEssentialPast = 100
     static let essentialNames: [StaticString] = [
         "UID", "DTSTART", "DTEND", "DUE", "DURATION", "SUMMARY", "RRULE", "RDATE", "EXDATE", "RECURRENCE-ID",
         "SEQUENCE", "STATUS", "DTSTAMP", "LAST-MODIFIED", "TZID", "TZOFFSETFROM", "TZOFFSETTO",
@@ -127,7 +128,7 @@ struct ComponentSplitter {
         var innerCount = 0
         // Content lines of the current chunk (`maxLines`), and those left out past it.
         var chunkLines = 0
-        var essentialPast = 0
+        var essentialPast = [Int](repeating: 0, count: essentialNames.count)
         var linesLeftOut = 0
         var pendingProperty: (name: String, value: [UInt8])? = nil
         // Leading blanks every line of the current chunk carries (a file
@@ -172,8 +173,9 @@ struct ComponentSplitter {
             toldDepth = false
             strayEnds = 0
             innerCount = 0
+            // Only a chunk past the limit has counted any (no allocation per chunk).
+            if chunkLines > maxLines { essentialPast = essentialPast.map { _ in 0 } }
             chunkLines = 0
-            essentialPast = 0
             linesLeftOut = 0
             chunkIndent = 0
             indentedBegin = false
@@ -244,8 +246,8 @@ struct ComponentSplitter {
             func leftOutPastLimit() -> Bool {
                 chunkLines += 1
                 guard chunkLines > maxLines else { return false }
-                if essentialPast < maxEssentialPast, essentialNames.contains(where: { ComponentSplitter.hasPropertyName(line, $0) }) {
-                    essentialPast += 1
+                if let e = essentialNames.firstIndex(where: { ComponentSplitter.hasPropertyName(line, $0) }), essentialPast[e] < maxEssentialPast {
+                    essentialPast[e] += 1
                     return false
                 }
                 var end = pos

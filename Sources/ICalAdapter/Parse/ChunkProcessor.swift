@@ -160,8 +160,11 @@ struct ChunkProcessor: @unchecked Sendable {
             let isStart = skipped && property == "DTSTART"
             startExplained = startExplained || isStart
             let isRecurrenceID = record.unreadableRecurrenceID && property == "RECURRENCE-ID"
-            // Damage to a property the agenda does not read changes nothing it lists.
-            let changes = property.map(ComponentReader.readsProperty) ?? true
+            // Damage to a property the agenda does not read changes nothing it
+            // lists. A line that is no content line at all (no colon) may be
+            // any property, mangled: told by default (docs/WARNINGS.md).
+            let notAContentLine = message.hasPrefix("Got a data line")
+            let changes = notAContentLine || (property.map(ComponentReader.readsProperty) ?? true)
             let outcome = (isStart ? "; skipped" : "") + (isRecurrenceID ? "; the instance it changes is unknown, so it is skipped" : "")
             let text = "\(property.map { "\($0): " } ?? "")\(message) (in \(label))\(outcome)"
             // The kind: the property (when it is one iCalendar knows, not the

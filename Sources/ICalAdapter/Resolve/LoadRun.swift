@@ -495,6 +495,7 @@ struct LoadRun {
             // warning; a new kind is kept, up to `maxKindsPast` of them.
             let key = DiagnosticKey(kind: warning.kind, changesAgenda: warning.changesAgenda)
             if let first = firstOfKind[key] {
+                if diagnostics[first].morePlaces == 0 { diagnostics[first].morePlacesFrom = warning.line }
                 diagnostics[first].morePlaces += 1
                 return
             }
@@ -623,9 +624,11 @@ struct LoadRun {
         }
         var told = self.diagnostics
         if unwrittenDiagnostics > 0 {
-            told.append(Diagnostic(path: path, line: nil,
+            var rest = Diagnostic(path: path, line: nil,
                 message: "\(unwrittenDiagnostics) more warning\(unwrittenDiagnostics == 1 ? "" : "s") not shown (at most \(LoadRun.maxDiagnostics) a file)",
-                changesAgenda: unwrittenChangingAgenda))
+                changesAgenda: unwrittenChangingAgenda)
+            rest.standsFor = unwrittenDiagnostics
+            told.append(rest)
         }
         // In the order of the file (zones are read first, a cut file is found last).
         let ordered = told.enumerated().sorted { ($0.element.line ?? Int.max, $0.offset) < ($1.element.line ?? Int.max, $1.offset) }.map(\.element)

@@ -106,7 +106,7 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
             try AgendaPipeline.load(paths, window: window, strict: strict, warnings: warnings, fetch: fetch)
         }
         if strict {
-            let problems = loaded.calendars.reduce(0) { $0 + $1.diagnostics.count }
+            let problems = loaded.calendars.reduce(0) { $0 + $1.diagnostics.reduce(0) { $0 + $1.problems } }
             if problems > 0 {
                 StandardError.write("ics-agenda: \(problems) problem\(problems == 1 ? "" : "s") in the input (--strict); no agenda printed\n")
                 throw ExitCode(65)

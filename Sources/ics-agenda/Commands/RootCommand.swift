@@ -62,16 +62,18 @@ struct RootCommand: ParsableCommand {
         CommandRunner.prepareStreams()
         Signals.endRunsQuietly()
         let arguments = RootCommand.withConfiguration(CommandRunner.arguments)
+        // The error path parses again to word its message: the packed line
+        // too, or a long line that ends in an error is quadratic after all.
+        let packed = ArgumentPacking.packed(arguments) { (try? parseAsRoot($0)) != nil }
         do {
-            let packed = ArgumentPacking.packed(arguments) { (try? parseAsRoot($0)) != nil }
             var command = try parseAgendaDirectly(packed) ?? parseAsRoot(packed)
             try command.run()
             Glibc.exit(0)
         } catch {
-            if exitCode(for: error) != .success, let agenda = AgendaAsRoot.arguments(of: arguments) {
+            if exitCode(for: error) != .success, let agenda = AgendaAsRoot.arguments(of: packed) {
                 AgendaAsRoot.fail(withError: error, arguments: agenda)
             }
-            CommandRunner.fail(RootCommand.self, error, arguments)
+            CommandRunner.fail(RootCommand.self, error, packed)
         }
     }
 

@@ -60,6 +60,7 @@ enum ArgumentPacking {
         var calendars: [String] = []
         var inputs: [String] = []
         var afterDashes = false
+        var missingValue: String? = nil
         var i = rest.startIndex
         func use(_ words: [String]) {
             if let earlier = placeOfValue[words] { values[earlier].last = i }
@@ -90,7 +91,10 @@ enum ArgumentPacking {
             if parts.count == 2 {
                 value = String(parts[1])
             } else {
-                guard i < rest.endIndex else { return arguments }
+                guard i < rest.endIndex else {
+                    missingValue = name  // the last word: ArgumentParser says its value is missing
+                    continue
+                }
                 // The value is the next word; one that looks like an option is
                 // the option's only when it takes any word, else ArgumentParser refuses it.
                 guard rest[i] == "-" || !rest[i].hasPrefix("-") || unconditional.contains(name) else {
@@ -113,7 +117,9 @@ enum ArgumentPacking {
         // Of each option's values the last is kept, and an earlier one that
         // is refused on its own (the first is enough for the error).
         var lastOfOption: [String: Int] = [:]
-        for (index, value) in values.enumerated() where value.words.count == 1 {
+        // A value is one word `--name=value`; two words, or a name alone, are kept for ArgumentParser to refuse.
+        func isValue(_ words: [String]) -> Bool { words.count == 1 && words[0].contains("=") }
+        for (index, value) in values.enumerated() where isValue(value.words) {
             let name = ArgumentPacking.name(of: value.words[0])
             if let other = lastOfOption[name], values[other].last > value.last { continue }
             lastOfOption[name] = index
@@ -123,7 +129,7 @@ enum ArgumentPacking {
         let kept = values.indices.filter { index in
             let words = values[index].words
             let name = ArgumentPacking.name(of: words[0])
-            guard words.count == 1, lastOfOption[name] != index else { return true }
+            guard isValue(words), lastOfOption[name] != index else { return true }
             guard !refusedOne, judged[name, default: 0] < maxJudged else { return false }
             judged[name, default: 0] += 1
             guard !accepts(head + words) else { return false }
@@ -132,7 +138,13 @@ enum ArgumentPacking {
         }
         packed += kept.map { values[$0] }.sorted { $0.last < $1.last }.flatMap(\.words)
         if !calendars.isEmpty { packed.append("--calendar=" + calendars.joined(separator: String(separator))) }
-        if !inputs.isEmpty { packed += ["--", inputs.joined(separator: String(separator))] }
+        let joined = inputs.joined(separator: String(separator))
+        if let missingValue {
+            // Last, as written; the inputs before it without `--`, which would make it one.
+            guard inputs.isEmpty || !joined.hasPrefix("-") else { return arguments }
+            return packed + (inputs.isEmpty ? [] : [joined]) + [missingValue]
+        }
+        if !inputs.isEmpty { packed += ["--", joined] }
         return packed
     }
 

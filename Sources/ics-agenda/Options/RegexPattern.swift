@@ -1,5 +1,7 @@
 import AgendaCore
 import CRE2
+import Foundation
+import Synchronization
 
 /// `--grep`'s regular expression, matched by RE2 in time that grows with
 /// the text and the pattern, never more: a pattern with nested quantifiers
@@ -36,6 +38,7 @@ final class RegexPattern: TextPattern, @unchecked Sendable {
             throw Invalid(reason: reason)
         }
         self.compiled = compiled
+        self.source = pattern
     }
 
     deinit { cre2_free(compiled) }
@@ -95,10 +98,42 @@ final class RegexPattern: TextPattern, @unchecked Sendable {
         return false
     }
 
+    /// The time all matches of one run may take together, in nanoseconds.
+    /// RE2 is linear in the text, but when its DFA cannot hold a pattern's
+    /// states (`a[ab]{30}c`: 2^30 of them) it falls back to a matcher whose
+    /// time per byte grows with the pattern: 20 MB of descriptions took 51 s.
+    /// Past this budget the run ends with a usage error that says so; a
+    /// pattern RE2 matches fast reads gigabytes in it.
+    static let budget: UInt64 = 5_000_000_000
+    private let spent = Mutex<UInt64>(0)
+
     func matches(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { utf8 in
+        let started = RegexPattern.now()
+        let found = text.withUTF8 { utf8 in
             utf8.withMemoryRebound(to: CChar.self) { cre2_search(compiled, $0.baseAddress, $0.count) == 1 }
         }
+        let elapsed = RegexPattern.now() &- started
+        let total = spent.withLock { spent in
+            spent &+= elapsed
+            return spent
+        }
+        if total > RegexPattern.budget { overBudget() }
+        return found
+    }
+
+    /// The pattern as given, for the error past the budget.
+    private let source: String
+
+    private func overBudget() -> Never {
+        StandardError.write("ics-agenda: --grep: \"\(PrintableText.escaped(source))\" takes too long to match over this input "
+            + "(more than \(RegexPattern.budget / 1_000_000_000) s: RE2 could not build its fast matcher for it); make the pattern simpler\n")
+        exit(64)
+    }
+
+    private static func now() -> UInt64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
     }
 }

@@ -156,7 +156,18 @@ enum InputFiles {
 
     /// The folder's own calendar files, as one `InputFolder`, then those
     /// of the folders below it, each folder in name order.
-    private static func walk(_ directory: String, visited: inout Set<FileIdentity>, warn: (String) -> Void) throws -> [InputSource] {
+    /// How deep below a folder named the walk goes: each level is a call of
+    /// `walk`, and 15,000 of them ran out of stack (SIGSEGV). No calendar
+    /// tree comes near; a deeper folder is told once and not read.
+    static let maxFolderDepth = 1000
+
+    private static func walk(
+        _ directory: String, depth: Int = 0, visited: inout Set<FileIdentity>, warn: (String) -> Void
+    ) throws -> [InputSource] {
+        guard depth <= maxFolderDepth else {
+            warn("\(PrintableText.escaped(directory)): more than \(maxFolderDepth) folders deep below the folder named; not read")
+            return []
+        }
         var info = stat()
         if withFileSystemPath(directory, { stat($0, &info) }) == 0 {
             guard visited.insert(FileIdentity(info)).inserted else { return [] }
@@ -186,7 +197,7 @@ enum InputFiles {
                 continue
             }
             if mode == S_IFDIR {
-                below += try walk(path, visited: &visited, warn: warn)
+                below += try walk(path, depth: depth + 1, visited: &visited, warn: warn)
             } else if isCalendar {
                 // A pipe would block the run, a device never end: only regular files are read from folders.
                 guard mode == S_IFREG else {

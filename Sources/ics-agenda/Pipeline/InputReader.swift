@@ -23,11 +23,26 @@ struct InputReader {
                 try loader.load(streaming: read, path: path, defaultName: file.defaultName, source: file.source)
             } changed: { change = ($0, $1) }
             if let change {
-                // Past a cut, the text read was zeros: what was found there is not the file's.
-                if let last = change.lastLine { loaded.diagnostics.removeAll { ($0.line ?? Int.max) > last } }
+                if let last = change.lastLine { loaded.diagnostics = InputReader.beforeCut(loaded.diagnostics, at: last) }
                 loaded.diagnostics.insert(Diagnostic(path: path, line: nil, message: change.message), at: 0)
             }
             return loaded
+        }
+    }
+
+    /// The warnings of a file cut short while it was read that are the
+    /// file's: past the cut (the cut line too, whose rest read as zeros)
+    /// the text was zeros, NUL bytes no one wrote, and the component the cut
+    /// went through looked as long as the zeros ("larger than 64 MB").
+    static func beforeCut(_ diagnostics: [Diagnostic], at last: Int) -> [Diagnostic] {
+        diagnostics.compactMap { d in
+            guard (d.line ?? Int.max) < last, !d.kind.contains("more than one component is read") else { return nil }
+            var kept = d
+            if let from = d.morePlacesFrom, from >= last {
+                kept.morePlaces = 0
+                kept.morePlacesFrom = nil
+            }
+            return kept
         }
     }
 
