@@ -356,17 +356,19 @@ def render(results, startup, args, info, cmdline, started, load_before, load_aft
                 return "**not met**"
             return "met" if w / base <= target else ("passes (≤ %.1f×), target not met" % passing if w / base <= passing else "**not met**")
 
-        row = [f"time ≤ {TARGET_RATIO}× floor ({fmt_s(fl)})"]
-        for fmt in ("json", "text"):
-            w = vals[fmt][0]
-            row += [ratio(w, fl), met_or_passed(w, fl, TARGET_RATIO, PASS_RATIO)]
-        T.append("| " + " | ".join(row) + " |")
-        fl_cpu = med(tr["floor"], "cpu")
-        row = [f"CPU ≤ {TARGET_CPU_RATIO}× floor's ({fmt_s(fl_cpu)})"]
-        for fmt in ("json", "text"):
-            c = med(tr[fmt], "cpu")
-            row += [ratio(c, fl_cpu), met(c is not None and fl_cpu is not None and c / fl_cpu <= TARGET_CPU_RATIO)]
-        T.append("| " + " | ".join(row) + " |")
+        def against_floor(what, run, attr, target, judge=None):
+            """A row of json and text against the floor's median of `attr`."""
+            base = med(run["floor"], attr)
+            row = [what.format(fmt_s(base))]
+            for fmt in ("json", "text"):
+                v = med(run[fmt], attr)
+                ok = v is not None and base is not None and v / base <= target
+                row += [ratio(v, base), judge(v, base) if judge else met(ok)]
+            T.append("| " + " | ".join(row) + " |")
+
+        against_floor(f"time ≤ {TARGET_RATIO}× floor ({{}})", tr, "wall", TARGET_RATIO,
+                      judge=lambda v, base: met_or_passed(v, base, TARGET_RATIO, PASS_RATIO))
+        against_floor(f"CPU ≤ {TARGET_CPU_RATIO}× floor's ({{}})", tr, "cpu", TARGET_CPU_RATIO)
         row = [f"peak RSS ≤ {TARGET_MB:.0f} MB"]
         for fmt in ("json", "text"):
             m = vals[fmt][1]
@@ -388,12 +390,7 @@ def render(results, startup, args, info, cmdline, started, load_before, load_aft
             T.append("| " + " | ".join(row) + " |")
         small = next((r for r in results if r["n"] == SMALL_SIZE), None)
         if small is not None:
-            sf = med(small["floor"], "wall")
-            row = [f"{SMALL_SIZE // 1000}k: time ≤ {TARGET_SMALL_RATIO}× floor ({fmt_s(sf)})"]
-            for fmt in ("json", "text"):
-                w = med(small[fmt], "wall")
-                row += [ratio(w, sf), met(w is not None and sf is not None and w / sf <= TARGET_SMALL_RATIO)]
-            T.append("| " + " | ".join(row) + " |")
+            against_floor(f"{SMALL_SIZE // 1000}k: time ≤ {TARGET_SMALL_RATIO}× floor ({{}})", small, "wall", TARGET_SMALL_RATIO)
         T.append("")
         T.append("JSON bytes per row (no output may grow faster than the rows it lists): " + ", ".join(
             f"{label(r['n'])}: {r['json_bytes'] / r['json_count']:.0f}" for r in results
