@@ -101,7 +101,7 @@ public struct SubscriptionCache: Sendable {
         var template = Array("\(path).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw CacheError(path: path, code: errno) }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var written = 0
         let ok = bytes.withUnsafeBytes { raw -> Bool in
             while written < raw.count {
