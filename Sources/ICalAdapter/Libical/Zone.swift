@@ -1,4 +1,5 @@
 internal import CLibical
+import Synchronization
 
 /// A libical time zone, borrowed: one of libical's built-in zones (kept by
 /// libical for the process) or one a file defines (kept by its
@@ -27,10 +28,44 @@ struct Zone: Hashable, @unchecked Sendable {
     /// epoch). The corresponding libical function is
     /// `icaltimezone_get_utc_offset_of_utc_time`, which expands the zone's
     /// rules year by year up to the instant.
+    ///
+    /// libical keeps the zone's changes up to a year a little past the one
+    /// last asked, and asked a later year expands them all again from the
+    /// zone's first DTSTART: a walk of instants year by year towards 2400
+    /// took time that grows with the square of the years (1.5 s for one
+    /// event of a 38-year span, found by the fuzzer). Past 2045 the changes
+    /// are first expanded well ahead of the year asked (twice as far from
+    /// 1980), so that a walk of any length expands them a few times at most.
     func utcOffset(atUTC instant: Int) -> Int {
+        if instant > Zone.widelyCovered { extendCoverage(to: instant) }
         var t = icaltimetype(wallSeconds: instant, zone: Zone.utc.pointer)
         return Int(icaltimezone_get_utc_offset_of_utc_time(pointer, &t, nil))
     }
+
+    private func extendCoverage(to instant: Int) {
+        let year = 1970 + instant / Zone.secondsPerYear
+        let target: Int? = Zone.coveredUntil.withLock { covered in
+            guard year > covered[pointer, default: 2045] else { return nil }
+            let target = min(2399, year + (year - 1980))
+            covered[pointer] = target
+            return target
+        }
+        guard let target else { return }
+        var far = icaltimetype(wallSeconds: min(Zone.farthestAsked, (target - 1970) * Zone.secondsPerYear), zone: Zone.utc.pointer)
+        _ = icaltimezone_get_utc_offset_of_utc_time(pointer, &far, nil)
+    }
+
+    /// The year up to which each zone was made to expand its changes. A zone
+    /// freed and another made at its address only misses one extension.
+    private static let coveredUntil = Mutex<[OpaquePointer: Int]>([:])
+    private static let secondsPerYear = 31_556_952  // the Gregorian mean
+
+    /// 2045-01-01T00:00:00Z: libical covers the years up to about twenty
+    /// past the current one when first asked.
+    static let widelyCovered = 2_366_841_600
+    /// 2399-12-31T00:00:00Z: the last instant asked of libical (`ZonedTime`
+    /// asks an instant from 2400 on as the same moment 400 years earlier).
+    static let farthestAsked = 13_569_379_200
 }
 
 /// A zone made from a file's VTIMEZONE, freed with its definition when the
