@@ -44,9 +44,9 @@ import Testing
         let (large, second) = try HostileRound3Tests.seconds(arguments(2 * n))
         check(first)
         check(second)
-        // A few tenths of a second either way are noise (process start, the
-        // machine's load, other tests running beside): a square's growth is not.
-        #expect(large < max(3.5 * small, small + 0.4), "n=\(n): \(small) s, 2n: \(large) s")
+        // Up to a second either way is noise (process start, the machine's
+        // load, other tests running beside): a square's growth is not.
+        #expect(large < max(3.5 * small, small + 1.0), "n=\(n): \(small) s, 2n: \(large) s")
     }
 
     // MARK: quadratic inputs
@@ -309,21 +309,28 @@ import Testing
     /// cron runs) killed the run with SIGBUS: it is read as far as it can be.
     @Test func aFileCutWhileItIsReadIsReadAsFarAsItCanBe() throws {
         let body = (0..<150_000).map { HostileRound3Tests.event("e\($0)", start: String(format: "2026%02d%02dT%02d0000Z", 1 + $0 % 12, 1 + $0 % 28, $0 % 24), summary: "Event \($0) " + String(repeating: "x", count: 80)) }
-        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(body.joined()))
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = HostileRound3Tests.fixed + ["--format", "json", path]
-        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC", "ICS_AGENDA_CONFIG": "/dev/null"]
-        let cut = DispatchQueue(label: "cut")
-        cut.asyncAfter(deadline: .now() + 0.25) { truncate(path, 200_000) }
-        let result = try CLI.collect(process)
-        #expect(process.terminationReason == .exit, "ended by signal \(process.terminationStatus)")
-        #expect(result.status == 0)
-        #expect(result.stderr.hasPrefix("ics-agenda: warning: \(path): the file was cut from "), "\(result.stderr.prefix(300))")
-        #expect(result.stderr.contains(" bytes while it was read; read as far as it could be"))
-        // Past the cut the text read as zeros: no NUL bytes, no endless component, no count of what lay there.
-        #expect(!result.stderr.contains("NUL bytes") && !result.stderr.contains("larger than") && !result.stderr.contains("times in this file"),
-            "\(result.stderr.prefix(600))")
+        let text = HostileRound3Tests.calendar(body.joined())
+        // The cut must fall while the file is read: on a busy machine the run
+        // may start late, so up to three tries, each a clean run.
+        var cutWhileRead = false
+        for attempt in 0..<3 where !cutWhileRead {
+            let path = try HostileRound3Tests.file(text, "input\(attempt).ics")
+            let process = Process()
+            process.executableURL = CLI.binary
+            process.arguments = HostileRound3Tests.fixed + ["--format", "json", path]
+            process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC", "ICS_AGENDA_CONFIG": "/dev/null"]
+            let cut = DispatchQueue(label: "cut")
+            cut.asyncAfter(deadline: .now() + 0.25 * Double(attempt + 1)) { truncate(path, 200_000) }
+            let result = try CLI.collect(process)
+            #expect(process.terminationReason == .exit, "ended by signal \(process.terminationStatus)")
+            #expect(result.status == 0)
+            cutWhileRead = result.stderr.hasPrefix("ics-agenda: warning: \(path): the file was cut from ")
+                && result.stderr.contains(" bytes while it was read; read as far as it could be")
+            // Past the cut the text read as zeros: no NUL bytes, no endless component, no count of what lay there.
+            #expect(!result.stderr.contains("NUL bytes") && !result.stderr.contains("larger than") && !result.stderr.contains("times in this file"),
+                "\(result.stderr.prefix(600))")
+        }
+        #expect(cutWhileRead, "no try cut the file while it was read")
     }
 
     /// A SIGBUS another process sends while a file is read ends the run by it,
