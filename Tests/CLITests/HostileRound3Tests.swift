@@ -151,7 +151,7 @@ import Testing
             ["--from", "-1d", "--days", "400"], ["--grep", "", "--calendar", "input"], ["--calendar", ""],
             // ArgumentParser judges every value of a repeated option, not just the last.
             ["--days", "abc", "--days", "5"], ["--days", "5", "--days", "abc", "--days", "5"], ["--format", "-x"],
-            ["--format", "-x", "--format", "json"],
+            ["--format", "-x", "--format", "json"], ["--days=", "5"], ["--grep", "", "--grep", "alp", "--grep", ""],
         ] {
             let short = try CLI.run(HostileRound3Tests.fixed + options + [path])
             let long = try CLI.run(HostileRound3Tests.fixed + padding + options + [path])
@@ -160,7 +160,7 @@ import Testing
             #expect(long.stderr == short.stderr, "\(options)")
         }
         // Errors after the input: an option without its value, an unknown one.
-        for ending in [["--days"], ["--bogus"], ["--format", "nope"]] {
+        for ending in [["--days"], ["--days="], ["-", "--days"], ["--bogus"], ["--format", "nope"]] {
             let short = try CLI.run(HostileRound3Tests.fixed + [path] + ending)
             let long = try CLI.run(HostileRound3Tests.fixed + padding + [path] + ending)
             #expect(long.status == short.status && short.status == 64, "\(ending)")
@@ -184,13 +184,15 @@ import Testing
     /// A value ArgumentParser refuses (`--format -x`), repeated, or a long
     /// line that ends in an error: refused at once (the error's wording
     /// parsed the unpacked line again).
-    @Test(arguments: ["refused pair", "missing value", "unknown option"])
+    @Test(arguments: ["refused pair", "missing value", "missing value after stdin", "empty value", "unknown option"])
     func aLongLineThatIsRefusedIsRefusedInLinearTime(_ shape: String) throws {
         let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e")))
         try growsLinearly(5_000) { n in
             switch shape {
             case "refused pair": HostileRound3Tests.fixed + (0..<n).flatMap { _ in ["--format", "-x"] } + [path]
             case "missing value": HostileRound3Tests.fixed + Array(repeating: "--no-config", count: n) + [path, "--days"]
+            case "missing value after stdin": HostileRound3Tests.fixed + Array(repeating: "--no-config", count: n) + ["-", "--days"]
+            case "empty value": HostileRound3Tests.fixed + Array(repeating: "--no-config", count: n) + [path, "--days="]
             default: HostileRound3Tests.fixed + Array(repeating: "--no-config", count: n) + ["--bogus", path]
             }
         } check: { result in
@@ -258,6 +260,18 @@ import Testing
         #expect(refused.stderr.contains("too large: it compiles to ") && refused.stderr.contains("instructions, at most 1000 are matched"))
         let taken = try CLI.run(HostileRound3Tests.fixed + ["--grep", "a.{100}Z|talk|standup|review|planning", path])
         #expect(taken.status == 0)
+    }
+
+    /// One field is matched on its first megabyte: a match cannot be
+    /// stopped once begun, and this bounds its time.
+    @Test func aDescriptionIsMatchedOnItsFirstMegabyte() throws {
+        let far = String(repeating: "a ", count: 600_000) + "needle"
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(
+            HostileRound3Tests.event("far", summary: "Far", "DESCRIPTION:\(far)\r\n")
+                + HostileRound3Tests.event("near", start: "20261202T100000Z", summary: "Near", "DESCRIPTION:a needle\r\n")))
+        let result = try CLI.run(HostileRound3Tests.fixed + ["--grep", "needle", path])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Near") && !result.stdout.contains("Far"))
     }
 
     /// Smart case counts only the letters a pattern matches: `\S`, `\D` or a

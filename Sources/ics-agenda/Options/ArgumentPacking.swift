@@ -20,7 +20,7 @@
 ///   error;
 /// - `help` keeps its first two words and each option once: what it prints
 ///   depends on no more.
-/// A line this cannot read for sure (an empty value) is left as it is.
+/// A line this cannot read for sure (an empty `--calendar` name) is left as it is.
 enum ArgumentPacking {
     static let separator: Character = "\u{0}"
     /// Lines of at most this many words are parsed as they are.
@@ -88,7 +88,8 @@ enum ArgumentPacking {
                 continue
             }
             let value: String
-            if parts.count == 2 {
+            // `--name=` with nothing after the `=` takes the next word, as `--name` does.
+            if parts.count == 2, !parts[1].isEmpty {
                 value = String(parts[1])
             } else {
                 guard i < rest.endIndex else {
@@ -105,8 +106,13 @@ enum ArgumentPacking {
                 value = rest[i]
                 i += 1
             }
-            // An empty value written `--name=` would take the next word instead.
-            guard !value.isEmpty, !value.contains(separator) else { return arguments }
+            guard !value.contains(separator) else { return arguments }
+            if value.isEmpty {
+                // `--grep ''`: written `--grep=` it would take the next word; kept as two words.
+                guard name != "--calendar" else { return arguments }
+                use([name, value])
+                continue
+            }
             if name == "--calendar" {
                 calendars.append(value)
             } else {
@@ -140,9 +146,10 @@ enum ArgumentPacking {
         if !calendars.isEmpty { packed.append("--calendar=" + calendars.joined(separator: String(separator))) }
         let joined = inputs.joined(separator: String(separator))
         if let missingValue {
-            // Last, as written; the inputs before it without `--`, which would make it one.
-            guard inputs.isEmpty || !joined.hasPrefix("-") else { return arguments }
-            return packed + (inputs.isEmpty ? [] : [joined]) + [missingValue]
+            // Last, as written, for ArgumentParser's "Missing value": the
+            // inputs are left out (`--` would make the option one of them),
+            // as the run ends at that error whatever they are.
+            return packed + [missingValue]
         }
         if !inputs.isEmpty { packed += ["--", joined] }
         return packed

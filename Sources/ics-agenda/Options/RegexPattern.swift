@@ -107,11 +107,16 @@ final class RegexPattern: TextPattern, @unchecked Sendable {
     static let budget: UInt64 = 5_000_000_000
     private let spent = Mutex<UInt64>(0)
 
+    /// The bytes of one field matched (a description of megabytes: its
+    /// first MB). The budget is looked at between matches, and one match
+    /// cannot be stopped: this bounds the time of one.
+    static let largestText = 1 << 20
+
     func matches(_ text: String) -> Bool {
         var text = text
         let started = RegexPattern.now()
         let found = text.withUTF8 { utf8 in
-            utf8.withMemoryRebound(to: CChar.self) { cre2_search(compiled, $0.baseAddress, $0.count) == 1 }
+            utf8.withMemoryRebound(to: CChar.self) { cre2_search(compiled, $0.baseAddress, min($0.count, RegexPattern.largestText)) == 1 }
         }
         let elapsed = RegexPattern.now() &- started
         let total = spent.withLock { spent in

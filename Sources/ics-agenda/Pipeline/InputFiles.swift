@@ -218,7 +218,7 @@ enum InputFiles {
     static func withContents<T>(
         of file: InputFile, _ body: (UnsafeBufferPointer<UInt8>, ((Range<Int>) -> Void)?) throws -> T,
         streaming: ((UnsafeMutableRawBufferPointer) throws -> Int) throws -> T,
-        changed: (_ message: String, _ lastLine: Int?) -> Void = { _, _ in }
+        changed: (_ message: String, _ cut: CutPlace?) -> Void = { _, _ in }
     ) throws -> T {
         let fd: Int32
         do {
@@ -261,7 +261,8 @@ enum InputFiles {
                     // What lay past the new end read as zeros: the lines up to it are the file's.
                     let kept = max(0, now)
                     let lines = 1 + bytes[..<kept].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-                    changed("the file was cut from \(size) to \(kept) bytes while it was read; read as far as it could be", lines)
+                    changed("the file was cut from \(size) to \(kept) bytes while it was read; read as far as it could be",
+                        CutPlace(line: lines, componentLine: CutPlace.lastBeginLine(in: UnsafeBufferPointer(rebasing: bytes[..<kept]), lines: lines)))
                 } else {
                     changed("the file changed while it was read; what was read may mix its old and new text", nil)
                 }
@@ -274,6 +275,29 @@ enum InputFiles {
             } catch let error as SystemCall.Failure {
                 throw UnreadableInput(path: file.path, reason: error.reason)
             }
+        }
+    }
+
+    /// Where a file was cut while it was read: the line the cut fell on (its
+    /// rest, and all after it, read as zeros), and the line of the last
+    /// `BEGIN:` before the cut (the component the cut went through).
+    struct CutPlace {
+        let line: Int
+        let componentLine: Int
+
+        /// The line number of the last line that starts with `BEGIN:` in
+        /// `text`, whose last line is `lines`; 1 when there is none.
+        static func lastBeginLine(in text: UnsafeBufferPointer<UInt8>, lines: Int) -> Int {
+            var line = lines
+            var end = text.count
+            while end > 0 {
+                let start = (text[..<end].lastIndex(of: 0x0A).map { $0 + 1 }) ?? 0
+                if end - start >= 6, zip(text[start..<start + 6], "BEGIN:".utf8).allSatisfy({ $0 & 0xDF == $1 & 0xDF }) { return line }
+                guard start > 0 else { break }
+                end = start - 1
+                line -= 1
+            }
+            return 1
         }
     }
 

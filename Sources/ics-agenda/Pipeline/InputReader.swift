@@ -16,14 +16,14 @@ struct InputReader {
     func read(_ file: InputFile) throws -> LoadedCalendar? {
         try skippingWhenFound(file) {
             let path = file.isStdin ? "stdin" : file.path
-            var change: (message: String, lastLine: Int?)? = nil
+            var change: (message: String, cut: InputFiles.CutPlace?)? = nil
             var loaded = try InputFiles.withContents(of: file) { bytes, release in
                 try loader.load(bytes, release: release, path: path, defaultName: file.defaultName, source: file.source)
             } streaming: { read in
                 try loader.load(streaming: read, path: path, defaultName: file.defaultName, source: file.source)
             } changed: { change = ($0, $1) }
             if let change {
-                if let last = change.lastLine { loaded.diagnostics = InputReader.beforeCut(loaded.diagnostics, at: last) }
+                if let cut = change.cut { loaded.diagnostics = InputReader.beforeCut(loaded.diagnostics, at: cut) }
                 loaded.diagnostics.insert(Diagnostic(path: path, line: nil, message: change.message), at: 0)
             }
             return loaded
@@ -32,11 +32,16 @@ struct InputReader {
 
     /// The warnings of a file cut short while it was read that are the
     /// file's: past the cut (the cut line too, whose rest read as zeros)
-    /// the text was zeros, NUL bytes no one wrote, and the component the cut
-    /// went through looked as long as the zeros ("larger than 64 MB").
-    static func beforeCut(_ diagnostics: [Diagnostic], at last: Int) -> [Diagnostic] {
-        diagnostics.compactMap { d in
-            guard (d.line ?? Int.max) < last, !d.kind.contains("more than one component is read") else { return nil }
+    /// the text was zeros; in the component the cut went through they are
+    /// NUL bytes no one wrote, and it looked as long as the zeros ("larger
+    /// than 64 MB"). That component keeps its one warning (not closed, or
+    /// not readable).
+    static func beforeCut(_ diagnostics: [Diagnostic], at cut: InputFiles.CutPlace) -> [Diagnostic] {
+        let last = cut.line
+        return diagnostics.compactMap { d in
+            let line = d.line ?? Int.max
+            guard line < last, !d.kind.contains("more than one component is read") else { return nil }
+            if line >= cut.componentLine, d.kind.hasPrefix("text: ") { return nil }
             var kept = d
             if let from = d.morePlacesFrom, from >= last {
                 kept.morePlaces = 0
