@@ -506,11 +506,16 @@ import Testing
         #expect(result.stderr.contains("(300 times in this file; --verbose lists each)"))
     }
 
-    @Test func warningsPastTheLimitThatChangeNothingAreNotCountedByDefault() throws {
-        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e", String(repeating: "ATTENDEE:\r\n", count: 10_050))))
-        #expect(try CLI.run(HostileRound3Tests.fixed + [path]).stderr == "")
-        #expect(try CLI.run(HostileRound3Tests.fixed + ["--verbose", path]).stderr.contains(
-            "\(path): 50 more places of the warning above not listed (at most 10000 warnings a file are kept)"))
+    @Test func warningsPastTheLimitAreCountedInEveryMode() throws {
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e", String(repeating: "RDATE:soon\r\n", count: 10_050))))
+        let summary = try CLI.run(HostileRound3Tests.fixed + [path]).stderr
+        #expect(summary.split(separator: "\n").count == 1)
+        #expect(summary.contains("(10050 times in this file; --verbose lists each)"), "\(summary)")
+        let verbose = try CLI.run(HostileRound3Tests.fixed + ["--verbose", path]).stderr
+        #expect(verbose.split(separator: "\n").count == 10_001)
+        #expect(verbose.contains("\(path): 50 more places of the warning above not listed (at most 10000 warnings a file are kept)"))
+        let strict = try CLI.run(HostileRound3Tests.fixed + ["--strict", path])
+        #expect(strict.status == 65 && strict.stderr.hasSuffix("ics-agenda: 10050 problems in the input (--strict); no agenda printed\n"))
     }
 
     /// Past the 10,000 warnings a file keeps, a kind already told is still

@@ -1,7 +1,7 @@
 /// How warnings about the input are told on stderr (`--verbose`, `--quiet`).
 public enum WarningDetail: Sendable {
-    /// Each kind of damage that changed the agenda once per file, with how
-    /// often it occurred; the line named is the first it occurred on.
+    /// Each kind of damage once per file, with how often it occurred; the
+    /// line named is the first it occurred on.
     case summary
     /// Every place of every kind of damage (`--verbose`).
     case every
@@ -9,11 +9,12 @@ public enum WarningDetail: Sendable {
     case none
 }
 
-/// The lines that tell one file's warnings, in the order of their first place.
+/// The lines that tell one file's warnings, in the order of their first
+/// place. Every mode tells the same damage (the adapter decides what is
+/// damage, `DamageKind`); only how much of it is said differs, and
+/// `--strict` fails on exactly what `.every` lists.
 public enum WarningReport {
-    /// - Parameter strict: damage that changes nothing listed is told too
-    ///   (`--strict` fails on it, and says why).
-    public static func lines(_ diagnostics: [Diagnostic], detail: WarningDetail, strict: Bool = false) -> [String] {
+    public static func lines(_ diagnostics: [Diagnostic], detail: WarningDetail) -> [String] {
         switch detail {
         case .none: return []
         case .every:
@@ -26,7 +27,7 @@ public enum WarningReport {
             // caller passes several files' warnings at once: keyed by both.
             var order: [Diagnostic] = []
             var counts: [Key: Int] = [:]
-            for d in diagnostics where d.changesAgenda || strict {
+            for d in diagnostics {
                 let key = Key(path: d.path, kind: d.kind)
                 if let n = counts[key] {
                     counts[key] = n + 1 + d.morePlaces

@@ -6,11 +6,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, without where: warnings of one kind about one file are
     /// told once, with how often (`WarningReport`). Defaults to the message.
     public let kind: String
-    /// Whether the damage changed what the agenda lists, or how. Damage to
-    /// a property the agenda does not read (an empty `ATTENDEE:`, an
-    /// unreadable `DTSTAMP` or `GEO`) breaks RFC 5545 all the same: it is
-    /// told with `--verbose` and fails `--strict`, but not by default.
-    public let changesAgenda: Bool
+    /// Its row in the adapter's table of damage (`DamageKind`'s name), or
+    /// nil for a line that tells of other lines (how many were not kept).
+    public let damage: String?
     /// Places of the same kind in the same file past the warnings a file
     /// may keep (10,000): counted here, not kept one by one.
     public var morePlaces = 0
@@ -22,12 +20,12 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// How many problems this warning tells of (`--strict` counts them).
     public var problems: Int { standsFor ?? 1 + morePlaces }
 
-    public init(path: String, line: Int?, message: String, kind: String? = nil, changesAgenda: Bool = true) {
+    public init(path: String, line: Int?, message: String, kind: String? = nil, damage: String? = nil) {
         self.path = path
         self.line = line
         self.message = message
         self.kind = kind ?? message
-        self.changesAgenda = changesAgenda
+        self.damage = damage
     }
 
     /// One line, whatever the message quotes: a title or value with line

@@ -15,7 +15,7 @@ enum ChunkText {
             var names = chunk.unclosed.reversed().map { "END:\($0)" }
             if names.count > 4 { names = names.prefix(3) + ["\(names.count - 3) more"] }
             let missing = names.joined(separator: ", ")
-            warnings.append(Warning(chunk.firstLine, chunk.rootClosed ? "framing: inner component not closed" : "framing: not closed", chunk.rootClosed
+            warnings.append(Warning(chunk.firstLine, .framing, chunk.rootClosed ? "framing: inner component not closed" : "framing: not closed", chunk.rootClosed
                 ? "\(chunk.name) holds a component that is not closed (missing \(missing)); closed with the component around it"
                 : "\(chunk.name) is not closed (missing \(missing)); read up to where it stops"))
         }

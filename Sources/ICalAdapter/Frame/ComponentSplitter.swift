@@ -262,7 +262,7 @@ struct ComponentSplitter {
                     repairs.dropped.append(lineStart..<end)
                 }
                 if linesLeftOut == 0 {
-                    repairs.notes.append(Warning(lineNumber, "too many lines",
+                    repairs.notes.append(Warning(lineNumber, .tooManyLines, "too many lines",
                         "\(chunkName): more than \(maxLines) lines; from here on only the lines that say what and when are read, the others left out"))
                 }
                 linesLeftOut += 1
@@ -330,7 +330,7 @@ struct ComponentSplitter {
             if unfolded == nil, let glue = ComponentSplitter.gluedKeyword(in: line) {
                 let at = lineStart + glue
                 let second = TextRepair.string(UnsafeBufferPointer(rebasing: line[glue..<min(line.count, glue + 40)]))
-                result.notes.append(Warning(lineNumber, "glued lines",
+                result.notes.append(Warning(lineNumber, .gluedLines, "glued lines",
                     "\(TextRepair.string(UnsafeBufferPointer(rebasing: line[..<min(glue, 40)]))) and \(second) are glued together on one line; read as two lines"))
                 if !stack.isEmpty { repairs.lineBreaks.append(at) }
                 line = UnsafeBufferPointer(rebasing: bytes[lineStart..<at])
@@ -367,7 +367,7 @@ struct ComponentSplitter {
                     continue
                 } else if stack.count >= maxDepth {
                     if !toldDepth {
-                        repairs.notes.append(Warning(lineNumber, "framing: nested too deep", "\(chunkName): components nested more than \(maxDepth) deep (BEGIN:\(name)); left out"))
+                        repairs.notes.append(Warning(lineNumber, .framing, "framing: nested too deep", "\(chunkName): components nested more than \(maxDepth) deep (BEGIN:\(name)); left out"))
                         toldDepth = true
                     }
                     dropStart = lineStart
@@ -375,7 +375,7 @@ struct ComponentSplitter {
                     continue
                 } else if stack.count == 1 && innerCount >= maxInner {
                     if innerCount == maxInner {
-                        repairs.notes.append(Warning(lineNumber, "framing: too many inner components",
+                        repairs.notes.append(Warning(lineNumber, .tooManyInnerComponents, "framing: too many inner components",
                             "\(chunkName): more than \(maxInner) components inside it (BEGIN:\(name)); this one and the ones after it are left out"))
                     }
                     innerCount += 1
@@ -394,7 +394,7 @@ struct ComponentSplitter {
                 chunkIndent = ComponentSplitter.indentation(after: pos, in: bytes)
                 if chunkIndent > 0 || indentedBegin {
                     let blanks = max(chunkIndent, 1)
-                    repairs.notes.append(Warning(lineNumber, "indented",
+                    repairs.notes.append(Warning(lineNumber, .indented, "indented",
                         "\(name): its lines are indented by \(blanks) blank\(blanks == 1 ? "" : "s") or more, which iCalendar reads as folds; read without them"))
                 }
             } else if let name = keyword("END") {
@@ -425,7 +425,7 @@ struct ComponentSplitter {
                 } else {
                     // libical would print "Encountered END before BEGIN" on stderr, or close the wrong component.
                     strayEnds += 1
-                    if strayEnds == 1 { repairs.notes.append(Warning(lineNumber, "framing: stray END", "\(chunkName): END:\(name) without a BEGIN:\(name); ignored")) }
+                    if strayEnds == 1 { repairs.notes.append(Warning(lineNumber, .framing, "framing: stray END", "\(chunkName): END:\(name) without a BEGIN:\(name); ignored")) }
                     repairs.dropped.append(lineStart..<pos)
                 }
             } else if !stack.isEmpty {
@@ -445,7 +445,7 @@ struct ComponentSplitter {
         // without END:VCALENDAR: what came after the cut is missing. Told
         // by the loader only of the input's last stretch.
         if calendarsSeen > 0, let last = result.chunks.last, last.rootClosed, !calendarEnded {
-            result.cutAfterLastComponent = Warning(lineNumber, "cut after a component",
+            result.cutAfterLastComponent = Warning(lineNumber, .cutAfterComponent, "cut after a component",
                 "the file ends without END:VCALENDAR after its last component (\(last.name) from line \(last.firstLine)); it may have been cut short, and what followed is missing")
         }
         result.endedCalendar = calendarEnded

@@ -32,6 +32,7 @@ enum PropertyGuard {
     /// A warning about a line rewritten: its property and what was done.
     struct Note {
         let line: Int
+        let damage: DamageKind
         let property: String
         let message: String
     }
@@ -62,7 +63,7 @@ enum PropertyGuard {
             report.rules += 1
             if report.rules > maxRules {
                 if report.rules == maxRules + 1 {
-                    report.notes.append(Note(line: line, property: TextRepair.propertyName(text),
+                    report.notes.append(Note(line: line, damage: .tooManyRules, property: TextRepair.propertyName(text),
                         message: "more than \(maxRules) rules in one component (RFC 5545 allows one RRULE); this one and the ones after it are ignored"))
                 }
                 return []
@@ -188,24 +189,21 @@ enum PropertyGuard {
         var changed = false
         var parameters = parts.parameters
         if parameters.count > maxParameters {
+            // At most 100: each defined parameter once (20 names), then the
+            // others in order.
             parameters = keptParameters(parameters)
             changed = true
-            if parameters.count > maxParameters {
-                notes.append(Note(line: line, property: name,
-                    message: "\(parts.parameters.count) parameters, more than the \(maxParameters) libical reads; only the first \(maxParameters) are read"))
-                parameters = Array(parameters.prefix(maxParameters))
-            }
         }
         var values = [parts.value]
         if name == "RRULE" || name == "EXRULE" {
             switch checkRule(parts.value) {
             case .fine: break
             case .mended(let rule, let why):
-                notes.append(Note(line: line, property: name, message: why))
+                notes.append(Note(line: line, damage: .ruleGrammar, property: name, message: why))
                 values = [rule]
                 changed = true
             case .ignored(let why):
-                notes.append(Note(line: line, property: name, message: why))
+                notes.append(Note(line: line, damage: .ruleGrammar, property: name, message: why))
                 return []
             }
         } else if ["EXDATE", "RDATE", "CATEGORIES", "RESOURCES", "FREEBUSY"].contains(name) {

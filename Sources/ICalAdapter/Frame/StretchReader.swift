@@ -72,7 +72,7 @@ struct StretchReader {
         let size = loader.stretchBytes >= 1 << 20 ? "\(loader.stretchBytes >> 20) MB" : "\(loader.stretchBytes) bytes"
         let message = name.map { "\($0): larger than \(size), more than one component is read; skipped" }
             ?? "more than \(size) with no component in it; skipped"
-        if run != nil { run!.warn(lines + 1, message) } else { tooLarge.append((lines + 1, message)) }
+        if run != nil { run!.warn(lines + 1, .componentTooLarge, message) } else { tooLarge.append((lines + 1, message)) }
         lines += InputSegments.lineFeeds(in: bytes, range)
     }
 
@@ -93,7 +93,6 @@ struct StretchReader {
         let info = CalendarInfo(name: loader.calendarName ?? split.calendarName ?? defaultName, source: source, path: path)
         var run = LoadRun(window: loader.window, calendar: info, path: path)
         run.threads = loader.threads
-        run.readsEveryComponent = loader.readsEveryComponent
         run.rowBudget = loader.rowBudget
         run.skipsRules = skipsRules
         run.release = release
@@ -101,7 +100,7 @@ struct StretchReader {
             run.zones.isScopedToCalendars = true
             run.zoneCost.isPerCalendar = true
         }
-        for w in tooLarge { run.warn(w.line, w.message) }
+        for w in tooLarge { run.warn(w.line, .componentTooLarge, w.message) }
         for zone in zoneStarts {
             let split = ComponentSplitter.split(bytes, in: zone.at..<min(bytes.count, zone.at + loader.stretchBytes),
                 linesBefore: zone.linesBefore, maxChunks: 1)

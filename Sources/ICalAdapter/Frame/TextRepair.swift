@@ -38,15 +38,15 @@ enum TextRepair {
             var warnings: [Warning] = []
             if firstNUL == nil, let nul = chunk.firstNUL {
                 firstNUL = nul
-                warnings.append(Warning(nul.line, "text: control characters", "\(Report.prefix(nul.property))NUL bytes or control characters in the text; removed (here and anywhere else in this file)"))
+                warnings.append(Warning(nul.line, .controlCharacters, "text: control characters", "\(Report.prefix(nul.property))NUL bytes or control characters in the text; removed (here and anywhere else in this file)"))
             }
             if firstRecoded == nil, let recoded = chunk.firstRecoded {
                 firstRecoded = recoded
-                warnings.append(Warning(recoded.line, "text: not UTF-8", "\(Report.prefix(recoded.property))text is not UTF-8; read as Latin-1 (Windows-1252) here and on every such line of this file"))
+                warnings.append(Warning(recoded.line, .notUTF8, "text: not UTF-8", "\(Report.prefix(recoded.property))text is not UTF-8; read as Latin-1 (Windows-1252) here and on every such line of this file"))
             }
             if firstBroken == nil, let broken = chunk.firstBroken {
                 firstBroken = broken
-                warnings.append(Warning(broken.line, "text: broken UTF-8", "\(Report.prefix(broken.property))UTF-8 text with broken bytes; each replaced by U+FFFD (here and on every such line of this file)"))
+                warnings.append(Warning(broken.line, .brokenUTF8, "text: broken UTF-8", "\(Report.prefix(broken.property))UTF-8 text with broken bytes; each replaced by U+FFFD (here and on every such line of this file)"))
             }
             return warnings
         }

@@ -48,7 +48,7 @@ struct ComponentReader {
                 if rule.frequency != .none {
                     record.rrules.append(rule)
                 } else {
-                    record.problems.append(.libical(property: "RRULE", message: "it has no FREQ; the rule is ignored", value: nil))
+                    record.problems.append(.libical(property: "RRULE", message: "it has no FREQ; the rule is ignored", value: nil, damage: .ruleGrammar))
                 }
             case ICAL_RDATE_PROPERTY: readRDate(p, &record)
             case ICAL_EXDATE_PROPERTY:
@@ -85,10 +85,10 @@ struct ComponentReader {
                     record.rrules.append(RecurrenceRule(reading: mended.rule))
                     let shown = value.count > 80 ? String(value.prefix(80)) + "…" : value
                     record.problems.append(.libical(property: "RRULE",
-                        message: "cannot read \"\(shown)\" as written (\(mended.changes)); read as \"\(mended.rule)\"", value: value))
+                        message: "cannot read \"\(shown)\" as written (\(mended.changes)); read as \"\(mended.rule)\"", value: value, damage: .ruleGrammar))
                     continue
                 }
-                guard LibicalMessages.isDamage(message, property: name) else { continue }
+                guard DamageKind.isDamage(libicalMark: message, property: name) else { continue }
                 record.problems.append(.libical(property: name, message: LibicalMessages.describe(message, property: name),
                     value: LibicalMessages.removedValue(in: message)))
                 if name == "RECURRENCE-ID" { record.unreadableRecurrenceID = true }
@@ -115,12 +115,12 @@ struct ComponentReader {
             if before { record.dtend = nil }
             record.problems.append(.libical(property: "DTEND", message: before
                 ? "the all-day end is before the start; read as one day"
-                : "the all-day end is the start day itself (it is the day after the last); read as one day", value: nil))
+                : "the all-day end is the start day itself (it is the day after the last); read as one day", value: nil, damage: .endBeforeStart))
             return
         }
         guard start.isUTC == end.isUTC, start.zone == end.zone, end.local.wallSeconds < start.local.wallSeconds else { return }
         record.dtend = nil
-        record.problems.append(.libical(property: "DTEND", message: "the end is before the start; read as if there were none", value: nil))
+        record.problems.append(.libical(property: "DTEND", message: "the end is before the start; read as if there were none", value: nil, damage: .endBeforeStart))
     }
 
     /// The properties the agenda reads (TRANSP for busy time): damage to any

@@ -86,7 +86,7 @@ struct ChunkProcessor: @unchecked Sendable {
     ) -> OwnedComponent? {
         out.framingWarnings += ChunkText.prepare(chunk, buffer, into: &scratch, report: &out.repair)
         guard let component = OwnedComponent.parse(scratch) else {
-            out.warnings.append(Warning(chunk.firstLine, "unreadable component", "\(chunk.name) could not be read; skipped"))
+            out.warnings.append(Warning(chunk.firstLine, .unreadableComponent, "unreadable component", "\(chunk.name) could not be read; skipped"))
             return nil
         }
         return component
@@ -132,39 +132,38 @@ struct ChunkProcessor: @unchecked Sendable {
         out.repair.notes = []
         func notesBefore(_ at: Int) {
             while let note = notes.first, note.line <= at {
-                out.warnings.append(Warning(note.line, "\(note.property): \(note.message) (in \(label))"))
+                out.warnings.append(Warning(note.line, note.damage, "\(note.property): \(note.message) (in \(label))"))
                 notes = notes.dropFirst()
             }
         }
         for problem in record.problems {
-            let property: String?, message: String
+            let property: String?, message: String, damage: DamageKind
             var value: String? = nil
             var foundLine: Int? = nil
             switch problem {
-            case .libical(let name, let text, let quoted):
+            case .libical(let name, let text, let quoted, let kind):
                 property = name
                 message = text
                 value = quoted
+                damage = kind
             case .invalidTime(let name, let written):
                 property = name
+                damage = .unreadableDate
                 let found = lines.find(name, value: written)
                 message = "cannot read\(found.map { " \"\($0.value)\"" } ?? "") as a date or date-time"
                 value = nil
                 foundLine = found?.line
             case .repeated(let name, let times):
                 property = name
+                damage = .repeatedProperty
                 message = "given \(times) times in one component (RFC 5545 allows one); the first is read"
                 foundLine = lines.find(name, occurrence: 1)?.line
             }
+            guard DamageKind.isTold(property: property, message: message) else { continue }
             let at = foundLine ?? property.flatMap { lines.find($0, value: value)?.line } ?? line
             let isStart = skipped && property == "DTSTART"
             startExplained = startExplained || isStart
             let isRecurrenceID = record.unreadableRecurrenceID && property == "RECURRENCE-ID"
-            // Damage to a property the agenda does not read changes nothing it
-            // lists. A line that is no content line at all (no colon) may be
-            // any property, mangled: told by default (docs/WARNINGS.md).
-            let notAContentLine = message.hasPrefix("Got a data line")
-            let changes = notAContentLine || (property.map(ComponentReader.readsProperty) ?? true)
             let outcome = (isStart ? "; skipped" : "") + (isRecurrenceID ? "; the instance it changes is unknown, so it is skipped" : "")
             let text = "\(property.map { "\($0): " } ?? "")\(message) (in \(label))\(outcome)"
             // The kind: the property (when it is one iCalendar knows, not the
@@ -173,18 +172,18 @@ struct ChunkProcessor: @unchecked Sendable {
             let named = property.flatMap { LibicalMessages.isKnownProperty($0) ? "\($0): " : nil } ?? ""
             let what = Warning.kind(describing: message).split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
             notesBefore(at)
-            out.warnings.append(Warning(at, named + what + outcome, text, changesAgenda: changes))
+            out.warnings.append(Warning(at, damage, named + what + outcome, text))
         }
         for guess in record.guessedZones {
             let at = lines.find(guess.property)?.line ?? line
-            out.warnings.append(Warning(at, "guessed zone \(guess.tzid)",
+            out.warnings.append(Warning(at, .guessedZone, "guessed zone \(guess.tzid)",
                 "\(guess.property): time zone \"\(guess.tzid)\" is defined nowhere in the file; read as \(guess.iana), the zone its name describes"))
         }
         notesBefore(Int.max)
         for unknown in record.unknownZones {
             let at = lines.find(unknown.property)?.line ?? line
             let why = zones.isUnusable(unknown.tzid) ? " (its VTIMEZONE has no usable STANDARD or DAYLIGHT rule)" : ""
-            out.warnings.append(Warning(at, "unknown zone\(why.isEmpty ? "" : " unusable")", "\(unknown.property): unknown time zone \"\(unknown.tzid)\"\(why); read as floating time"))
+            out.warnings.append(Warning(at, .unknownZone, "unknown zone\(why.isEmpty ? "" : " unusable")", "\(unknown.property): unknown time zone \"\(unknown.tzid)\"\(why); read as floating time"))
         }
         // An override whose RECURRENCE-ID cannot be read would replace its
         // whole series: it is left out (the warning above says so).
@@ -200,7 +199,7 @@ struct ChunkProcessor: @unchecked Sendable {
                 // RFC 5545 3.6.1: DTSTART may be left out when the calendar has a
                 // METHOD (an iTIP message: a cancellation, a reply); there is
                 // then nothing to place, and nothing wrong.
-                if !startExplained && !chunk.inITIPMessage { out.warnings.append(Warning(line, "no DTSTART", "\(label) has no DTSTART; skipped")) }
+                if !startExplained && !chunk.inITIPMessage { out.warnings.append(Warning(line, .noStart, "no DTSTART", "\(label) has no DTSTART; skipped")) }
                 return
             }
             item = .event(Event(uid: record.uid, title: record.summary, location: record.location,
@@ -290,7 +289,7 @@ struct ChunkProcessor: @unchecked Sendable {
             if limited && maxRows < RecurrenceExpander.maxInstances {
                 cut += " (the file's budget of \(rowBudget) rows beyond one a day is spent)"
             }
-            out.cutWarning = Warning(LineFinder(chunk, buffer).find("RRULE")?.line ?? line, "RRULE: \(cut) (in \(label))")
+            out.cutWarning = Warning(LineFinder(chunk, buffer).find("RRULE")?.line ?? line, .ruleUnbounded, "RRULE: \(cut) (in \(label))")
         }
     }
 }

@@ -6,16 +6,16 @@
 /// whichever zone it names (3,000 unknown zones are one line, not 3,000).
 struct Warning {
     var line: Int
+    /// Its row in the one table of damage (`DamageKind`).
+    var damage: DamageKind
     var kind: String
     var message: String
-    /// `Diagnostic.changesAgenda`.
-    var changesAgenda = true
 
-    init(_ line: Int, _ kind: String, _ message: String, changesAgenda: Bool = true) {
+    init(_ line: Int, _ damage: DamageKind, _ kind: String, _ message: String) {
         self.line = line
+        self.damage = damage
         self.kind = kind
         self.message = message
-        self.changesAgenda = changesAgenda
     }
 }
 
@@ -26,8 +26,8 @@ extension Warning {
     /// it (a rule's part). "RRULE: FREQ=SECONDLY;BYDAY=MO would make libical
     /// test about 604800 candidate times…" is of the kind "RRULE: FREQ=
     /// would make libical test about candidate times…".
-    init(_ line: Int, _ message: String) {
-        self.init(line, Warning.kind(describing: message), message)
+    init(_ line: Int, _ damage: DamageKind, _ message: String) {
+        self.init(line, damage, Warning.kind(describing: message), message)
     }
 
     static func kind(describing message: String) -> String {

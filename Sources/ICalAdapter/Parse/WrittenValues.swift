@@ -14,12 +14,12 @@ enum WrittenValues {
             if value == nil || value! < 0 || value! > Int64(Int32.max) {
                 record.sequence = value.map { Int(clamping: max($0, 0)) } ?? max(record.sequence, 0)
                 record.problems.append(.libical(property: "SEQUENCE",
-                    message: "\"\(written)\" is not a whole number from 0 to 2147483647 (RFC 5545 3.8.7.4); read as \(record.sequence)", value: written))
+                    message: "\"\(written)\" is not a whole number from 0 to 2147483647 (RFC 5545 3.8.7.4); read as \(record.sequence)", value: written, damage: .sequenceRange))
             }
         }
         if record.duration != nil, let written = lines.find("DURATION")?.value.trimmingWhitespace(), !isDuration(written) {
             record.duration = nil
-            record.problems.append(.libical(property: "DURATION", message: "cannot read \"\(written)\" as a duration (RFC 5545 3.3.6); ignored", value: written))
+            record.problems.append(.libical(property: "DURATION", message: "cannot read \"\(written)\" as a duration (RFC 5545 3.3.6); ignored", value: written, damage: .durationGrammar))
         }
         // A span past the last day a date can be written on (9999-12-31,
         // RFC 5545 3.3.4 and ISO 8601's four digits) ends there.
@@ -32,7 +32,7 @@ enum WrittenValues {
                 record.duration = duration
                 let written = lines.find("DURATION")?.value.trimmingWhitespace()
                 record.problems.append(.libical(property: "DURATION",
-                    message: "\(written.map { "\"\($0)\" " } ?? "")ends after the year 9999, which no date can be written in; read as ending on 9999-12-31", value: written))
+                    message: "\(written.map { "\"\($0)\" " } ?? "")ends after the year 9999, which no date can be written in; read as ending on 9999-12-31", value: written, damage: .pastYear9999))
             }
         }
     }

@@ -31,9 +31,6 @@ public struct CalendarLoader {
     /// How many threads read components: nil for every core on a large
     /// file. The agenda is the same whatever the number.
     public let threads: Int?
-    /// Parse every component, also the one-off events far from the window
-    /// that are otherwise skipped unread: `--strict` must see their damage.
-    public let readsEveryComponent: Bool
     /// Rows beyond one a day that the file's series may list together
     /// (`rowsPerFile`; tests give a small one).
     public let rowBudget: Int
@@ -61,10 +58,9 @@ public struct CalendarLoader {
     /// The most components framed at once.
     public var stretchComponents = InputSegments.stretchComponents
 
-    public init(window: AgendaWindow, threads: Int? = nil, readsEveryComponent: Bool = false, rowBudget: Int = CalendarLoader.rowsPerFile) {
+    public init(window: AgendaWindow, threads: Int? = nil, rowBudget: Int = CalendarLoader.rowsPerFile) {
         self.window = window
         self.threads = threads
-        self.readsEveryComponent = readsEveryComponent
         self.rowBudget = rowBudget
     }
 
@@ -195,14 +191,12 @@ public struct CalendarLoader {
         // The prefilter needs to know; on a large file it is read beside the framing, on another core.
         let scanning = DispatchGroup()
         let scan = SeriesMoveScan(text: buffer)
-        if !readsEveryComponent {
-            if buffer.count < 1 << 20 {
-                scan.run()
-            } else if buffer.count <= stretchBytes {
-                DispatchQueue.global().async(group: scanning) { scan.run() }
-            } else {
-                scan.runInStretches(of: stretchBytes, release: shifted)
-            }
+        if buffer.count < 1 << 20 {
+            scan.run()
+        } else if buffer.count <= stretchBytes {
+            DispatchQueue.global().async(group: scanning) { scan.run() }
+        } else {
+            scan.runInStretches(of: stretchBytes, release: shifted)
         }
         if buffer.count > stretchBytes { reader.zoneStarts = InputSegments.zoneStarts(in: buffer, stretch: stretchBytes, release: shifted) }
         // A large input is framed and read a stretch at a time; one of up to
@@ -223,7 +217,7 @@ public struct CalendarLoader {
             if !scanned {
                 scanned = true
                 scanning.wait()
-                reader.skipsRules = !scan.mayMoveSeries  // false with --strict, which has no prefilter: not scanned
+                reader.skipsRules = !scan.mayMoveSeries
             }
             let stopped = try reader.take(buffer, start..<cut)
             guard stopped > start else { break }

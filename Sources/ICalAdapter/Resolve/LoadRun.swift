@@ -65,7 +65,6 @@ struct LoadRun {
     var threads: Int?
     /// What is left of the file's budget (`CalendarLoader.rowsPerFile`).
     var rowBudget = CalendarLoader.rowsPerFile
-    var readsEveryComponent = false
     /// Whether the prefilter may skip a rule that starts after the window (`WindowPrefilter.skipsRules`).
     var skipsRules = false
 
@@ -95,7 +94,7 @@ struct LoadRun {
             rowBudget: rowBudget,
             window: window, calendar: calendar, zones: zones,
             reader: reader,
-            prefilter: readsEveryComponent ? nil : WindowPrefilter(window: window, skipsRules: skipsRules),
+            prefilter: WindowPrefilter(window: window, skipsRules: skipsRules),
             futureReach: skipsRules ? [:] : FutureReach.scan(items, buffer, reader: reader))
         processor.calendarZone = zones.soleDefinition ?? wrTimezone.flatMap { zones.zone(for: $0) }
         // Framing touched every page; from here on pages are read in order,
@@ -200,15 +199,15 @@ struct LoadRun {
         guard let component = parse(chunk, buffer), component.kind == .timezone else { return }
         var warnings: [String] = []
         let limited = zoneCost.limit(component, calendar: chunk.calendar, warnings: &warnings)
-        for warning in warnings { warn(Warning(chunk.firstLine, warning)) }
+        for warning in warnings { warn(Warning(chunk.firstLine, .zoneRuleCost, warning)) }
         let definition = zones.define(vtimezone: limited, calendar: chunk.calendar)
         switch definition {
         case .noTZID:
-            warn(Warning(chunk.firstLine, "VTIMEZONE without TZID", "VTIMEZONE without TZID; ignored"))
+            warn(Warning(chunk.firstLine, .zoneWithoutTZID, "VTIMEZONE without TZID", "VTIMEZONE without TZID; ignored"))
         case .tooMany(let tzid):
             if !warnedTooManyZones {
                 warnedTooManyZones = true
-                warn(Warning(chunk.firstLine, "too many time zones",
+                warn(Warning(chunk.firstLine, .tooManyZones, "too many time zones",
                     "VTIMEZONE \"\(tzid)\": the file defines more than \(ZoneTable.maxZones) time zones; this one and every later new one are ignored (their TZIDs are read as if not defined)"))
             }
         case .defined(let tzid), .unusable(let tzid):
@@ -264,7 +263,7 @@ struct LoadRun {
     private mutating func takeWarnings(of processed: ProcessedChunk) {
         for w in processed.framingWarnings { warn(w) }
         for w in textRepair.absorb(processed.repair) { warn(w) }
-        for note in processed.repair.notes { warn(Warning(note.line, "\(note.property): \(note.message)")) }
+        for note in processed.repair.notes { warn(Warning(note.line, note.damage, "\(note.property): \(note.message)")) }
         for w in processed.warnings { warn(w) }
     }
 
@@ -493,26 +492,22 @@ struct LoadRun {
         if diagnostics.count >= LoadRun.maxDiagnostics {
             // Past the limit a kind already told is counted on its first
             // warning; a new kind is kept, up to `maxKindsPast` of them.
-            let key = DiagnosticKey(kind: warning.kind, changesAgenda: warning.changesAgenda)
-            if let first = firstOfKind[key] {
+            if let first = firstOfKind[warning.kind] {
                 if diagnostics[first].morePlaces == 0 { diagnostics[first].morePlacesFrom = warning.line }
                 diagnostics[first].morePlaces += 1
                 return
             }
             guard diagnostics.count < LoadRun.maxDiagnostics + LoadRun.maxKindsPast else {
                 unwrittenDiagnostics += 1
-                if warning.changesAgenda { unwrittenChangingAgenda = true }
                 return
             }
         }
-        let key = DiagnosticKey(kind: warning.kind, changesAgenda: warning.changesAgenda)
-        if firstOfKind[key] == nil { firstOfKind[key] = diagnostics.count }
-        diagnostics.append(Diagnostic(path: path, line: warning.line, message: warning.message, kind: warning.kind,
-            changesAgenda: warning.changesAgenda))
+        if firstOfKind[warning.kind] == nil { firstOfKind[warning.kind] = diagnostics.count }
+        diagnostics.append(Diagnostic(path: path, line: warning.line, message: warning.message, kind: warning.kind, damage: warning.damage.rawValue))
     }
 
-    mutating func warn(_ line: Int, _ message: String) {
-        warn(Warning(line, message))
+    mutating func warn(_ line: Int, _ damage: DamageKind, _ message: String) {
+        warn(Warning(line, damage, message))
     }
 
     /// The warnings one file may give: an endless stream of damaged
@@ -521,17 +516,10 @@ struct LoadRun {
     /// Kinds first met past `maxDiagnostics` that are still kept, one warning each.
     static let maxKindsPast = 1_000
     /// The first warning of each kind, by its place in `diagnostics`.
-    var firstOfKind: [DiagnosticKey: Int] = [:]
-    struct DiagnosticKey: Hashable {
-        let kind: String
-        let changesAgenda: Bool
-    }
+    var firstOfKind: [String: Int] = [:]
     var unwrittenDiagnostics = 0
     /// Every warning given, kept or counted.
     var warningsGiven = 0
-    /// Whether one of them changed the agenda: else they are told only where
-    /// damage that changes nothing is (`--verbose`, `--strict`).
-    var unwrittenChangingAgenda = false
 
     /// The file's occurrences: overrides, then the masters' instances less
     /// those an override replaces or a newer revision dropped. Instances are
@@ -540,7 +528,7 @@ struct LoadRun {
     mutating func finish() -> LoadedCalendar {
         for (uid, lines) in sharedUIDLines {
             for line in lines {
-                warn(Warning(line, "shared UID",
+                warn(Warning(line, .sharedUID, "shared UID",
                     "UID \"\(uid)\" is shared by components that cannot be revisions of one another (none recurs, the same SEQUENCE, another DTSTART or SUMMARY); each is listed"))
             }
         }
@@ -593,7 +581,7 @@ struct LoadRun {
                 !isQuiet(o.uid, .event), !isQuiet(o.uid, .reminder)
             {
                 occurrences += series.occurrences
-                warn(Warning(series.line, "orphan override with its own rule",
+                warn(Warning(series.line, .orphanOverrideRule, "orphan override with its own rule",
                     "RECURRENCE-ID and RRULE or RDATE in one component, and no component without RECURRENCE-ID for UID \"\(o.uid)\": its own recurrence set is listed"))
             } else {
                 occurrences.append(o.occurrence)
@@ -625,8 +613,7 @@ struct LoadRun {
         var told = self.diagnostics
         if unwrittenDiagnostics > 0 {
             var rest = Diagnostic(path: path, line: nil,
-                message: "\(unwrittenDiagnostics) more warning\(unwrittenDiagnostics == 1 ? "" : "s") not shown (at most \(LoadRun.maxDiagnostics) a file)",
-                changesAgenda: unwrittenChangingAgenda)
+                message: "\(unwrittenDiagnostics) more warning\(unwrittenDiagnostics == 1 ? "" : "s") not shown (at most \(LoadRun.maxDiagnostics) a file)")
             rest.standsFor = unwrittenDiagnostics
             told.append(rest)
         }

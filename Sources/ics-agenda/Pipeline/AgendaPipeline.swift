@@ -33,8 +33,9 @@ struct AgendaPipeline {
     /// to read is told and left out (`LoadedInputs.missing`).
     /// - Parameter strict: a file in a folder that is not iCalendar or
     ///   cannot be read stops the run, as a file named on the command line
-    ///   does (the caller then fails on any diagnostic too), and every
-    ///   component is parsed, also one-off events far from the window.
+    ///   does (the caller then fails on any diagnostic too). Components
+    ///   are read as in every other mode: `--strict` judges the damage the
+    ///   warnings tell, no more.
     /// - Parameter warnings: how much is told of each file's damage.
     /// - Parameter fetch: how URLs are fetched (`--refresh`, `--offline`).
     static func load(
@@ -48,7 +49,7 @@ struct AgendaPipeline {
         if strict && !skipped.isEmpty {
             throw UnreadableInput(path: "--strict", reason: "\(skipped.count) file\(skipped.count == 1 ? "" : "s") or folder\(skipped.count == 1 ? "" : "s") could not be read")
         }
-        let reader = InputReader(loader: CalendarLoader(window: window, threads: threads, readsEveryComponent: strict), strict: strict, warnings: warnings)
+        let reader = InputReader(loader: CalendarLoader(window: window, threads: threads), strict: strict, warnings: warnings)
         // Every URL at once, before any input is read: the wait is the slowest one's.
         let urls = sources.compactMap { if case .url(let url) = $0 { url } else { nil } }
         let defaultFetch = { SubscriptionFetch(cache: SubscriptionCache(folder: SubscriptionCache.location(environment: ProcessInfo.processInfo.environment))) }

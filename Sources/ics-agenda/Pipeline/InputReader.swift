@@ -24,7 +24,7 @@ struct InputReader {
             } changed: { change = ($0, $1) }
             if let change {
                 if let cut = change.cut { loaded.diagnostics = InputReader.beforeCut(loaded.diagnostics, at: cut) }
-                loaded.diagnostics.insert(Diagnostic(path: path, line: nil, message: change.message), at: 0)
+                loaded.diagnostics.insert(Diagnostic(path: path, line: nil, message: change.message, damage: DamageKind.fileChanged.rawValue), at: 0)
             }
             return loaded
         }
@@ -93,7 +93,7 @@ struct InputReader {
 
     /// Tells a calendar's damage, as much as `warnings` asks.
     func tell(_ calendar: LoadedCalendar) {
-        for line in WarningReport.lines(calendar.diagnostics, detail: warnings, strict: strict) {
+        for line in WarningReport.lines(calendar.diagnostics, detail: warnings) {
             StandardError.write("ics-agenda: warning: \(line)\n")
         }
     }
