@@ -41,7 +41,8 @@ swift_files() {  # a target's sources, in its folders by stage (no spaces in the
 }
 
 build() {
-    local flags=(-O -g -parse-as-library -sanitize=fuzzer,address -use-ld=lld)
+    # -package-name: what SwiftPM gives every module of the package, so that `package` declarations are seen across them.
+    local flags=(-O -g -parse-as-library -sanitize=fuzzer,address -use-ld=lld -package-name ics_agenda)
     local icalflags
     icalflags=$(pkg-config --cflags-only-I libical 2>/dev/null || true)
     local clibical=(-Xcc -fmodule-map-file=Sources/CLibical/module.modulemap ${icalflags:+-Xcc $icalflags})

@@ -32,6 +32,14 @@ import Testing
         "DTSTART:20250410T090000Z\nRECURRENCE-ID:20250410T090000Z",
         // A one-off event that ends in the window, after a long DURATION.
         "DTSTART:20250210T090000Z\nDURATION:P30D",
+        // A property given twice: the reader takes the first, in the window.
+        "DTSTART:20250303T090000Z\nDTSTART:20200101T080000Z",
+        "DTSTART:20200101T080000Z\nDTEND:20250303T090000Z\nDTEND:20200101T090000Z",
+        "DTSTART:20240110T090000Z\nSEQUENCE:1\nSEQUENCE:2",
+        "DTSTART:20240110T090000Z\nUID:another",
+        // A fold inside a property's name (valid): the line-by-line look cannot see it.
+        "DTSTART;VALUE=DATE:20250220\nDT\n END;VALUE=DATE:20250306",
+        "DTSTART:20250203T090000Z\nRR\n ULE:FREQ=WEEKLY",
     ])
     func eventsTheWindowMayHoldAreParsed(_ lines: String) {
         #expect(verdict("BEGIN:VEVENT\nUID:p\n\(lines)\nEND:VEVENT\n") == nil)
@@ -39,6 +47,8 @@ import Testing
 
     @Test func oneOffEventsFarFromTheWindowAreSkipped() {
         #expect(verdict("BEGIN:VEVENT\nUID:a\nDTSTART:20250410T090000Z\nDURATION:PT1H\nEND:VEVENT\n")?.recurs == false)
+        // A fold inside a long parameter, as Outlook writes them, hides no name.
+        #expect(verdict("BEGIN:VEVENT\nUID:c\nDTSTART:20250410T090000Z\nATTENDEE;CN=\"A long\n  name\":mailto:a@example.com\nEND:VEVENT\n")?.recurs == false)
         #expect(verdict("BEGIN:VEVENT\nUID:b\nDTSTART:20240110T090000Z\nDTEND:20240110T100000Z\nEND:VEVENT\n")?.recurs == false)
     }
 

@@ -35,6 +35,7 @@ struct WindowPrefilter {
         var hasDuration = false
         var uid = ""
         var sequence = 0
+        var hasSequence = false, hasUID = false
         var depth = 0
         var i = chunk.range.lowerBound
         let stop = chunk.range.upperBound
@@ -43,6 +44,10 @@ struct WindowPrefilter {
             let line = UnsafeBufferPointer(rebasing: buffer[i..<lineEnd])
             i = lineEnd + 1
             guard let first = line.first, first != 0x20, first != 0x09 else { continue }
+            // A fold inside a name (`DT` then ` END:…`, valid RFC 5545)
+            // hides the property from a line-by-line look: parsed. (A fold
+            // after the name, in a long parameter, hides nothing.)
+            if i < stop && (buffer[i] == 0x20 || buffer[i] == 0x09) && !line.contains(where: { $0 == 0x3A || $0 == 0x3B }) { return nil }
             // Only the event's own properties count, not a VALARM's.
             if WindowPrefilter.hasName(line, "BEGIN") { depth += 1; continue }
             if WindowPrefilter.hasName(line, "END") { depth -= 1; continue }
@@ -59,16 +64,19 @@ struct WindowPrefilter {
                 if WindowPrefilter.hasName(line, "EXRULE") { return nil }
             case 0x64:  // d
                 if WindowPrefilter.hasName(line, "DURATION") { hasDuration = true }
+                // Given twice (damage, told once parsed): the reader takes
+                // the first, so this look cannot take either.
                 if WindowPrefilter.hasName(line, "DTSTART") {
-                    guard let key = WindowPrefilter.dayKey(line) else { return nil }
+                    guard start == nil, let key = WindowPrefilter.dayKey(line) else { return nil }
                     start = key
                 } else if WindowPrefilter.hasName(line, "DTEND") {
-                    guard let key = WindowPrefilter.dayKey(line) else { return nil }
+                    guard end == nil, let key = WindowPrefilter.dayKey(line) else { return nil }
                     end = key
                 }
             case 0x73:  // s
                 if WindowPrefilter.hasName(line, "SEQUENCE") {
-                    guard let colon = line.firstIndex(of: 0x3A) else { return nil }
+                    guard !hasSequence, let colon = line.firstIndex(of: 0x3A) else { return nil }
+                    hasSequence = true
                     var value = line[(colon + 1)...]
                     if value.last == 0x0D { value = value.dropLast() }
                     guard let n = Int(String(decoding: UnsafeBufferPointer(rebasing: value), as: UTF8.self)) else { return nil }
@@ -80,7 +88,8 @@ struct WindowPrefilter {
             case 0x75:  // u
                 if WindowPrefilter.hasName(line, "UID") {
                     // A folded UID is rare; read it whole only then.
-                    guard i >= stop || (buffer[i] != 0x20 && buffer[i] != 0x09) else { return nil }
+                    guard !hasUID, i >= stop || (buffer[i] != 0x20 && buffer[i] != 0x09) else { return nil }
+                    hasUID = true
                     if let colon = line.firstIndex(of: 0x3A) {
                         var value = line[(colon + 1)...]
                         if value.last == 0x0D { value = value.dropLast() }

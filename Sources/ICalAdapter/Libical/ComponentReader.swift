@@ -64,6 +64,7 @@ struct ComponentReader {
             case ICAL_SEQUENCE_PROPERTY: record.sequence = Int(icalproperty_get_sequence(p))
             case ICAL_COMPLETED_PROPERTY: record.completedDate = true
             case ICAL_PRIORITY_PROPERTY:
+                record.priorityGiven = true
                 let value = Int(icalproperty_get_priority(p))
                 record.priority = (0...9).contains(value) ? value : nil
             case ICAL_PERCENTCOMPLETE_PROPERTY: record.percentComplete = Int(icalproperty_get_percentcomplete(p))
@@ -108,6 +109,17 @@ struct ComponentReader {
     /// window alike); an all-day DTEND on its DTSTART is read as one day.
     /// Both are told. Only ends of the start's own kind are compared.
     static func checkEnd(_ record: inout ComponentRecord) {
+        if let duration = record.duration, duration.days < 0 || duration.seconds < 0 {
+            record.duration = nil
+            record.problems.append(.libical(property: "DURATION",
+                message: "the duration is negative, so the end would be before the start; read as if there were none", value: nil, damage: .endBeforeStart))
+        }
+        if record.kind == .reminder, let start = record.dtstart, let due = record.due, start.isDate == due.isDate,
+            start.isDate ? due.civilDate < start.civilDate : start.isUTC == due.isUTC && start.zone == due.zone && due.local.wallSeconds < start.local.wallSeconds
+        {
+            record.problems.append(.libical(property: "DUE",
+                message: "the due time is before the start (RFC 5545 3.8.2.3); read as due at the start", value: nil, damage: .endBeforeStart))
+        }
         guard let start = record.dtstart, let end = record.dtend, start.isDate == end.isDate else { return }
         if start.isDate {
             guard end.civilDate <= start.civilDate else { return }

@@ -28,6 +28,8 @@ struct ComponentRecord {
     var sequence = 0
     var completedDate = false
     var priority: Int?
+    /// Whether the component has a PRIORITY (libical reads `high` as 0).
+    var priorityGiven = false
     var percentComplete: Int?
     var categories: [String] = []
     /// Problems libical marked with X-LIC-ERROR, and values found unusable here.

@@ -30,6 +30,7 @@ package enum DamageKind: String, CaseIterable, Sendable {
     case endBeforeStart
     case sequenceRange
     case durationGrammar
+    case valueNotAllowed
     case pastYear9999
     case ruleGrammar
     case ruleUnbounded
@@ -94,14 +95,20 @@ package enum DamageKind: String, CaseIterable, Sendable {
         case .noStart:
             ("an event without `DTSTART` (not told in a calendar with `METHOD`)", "`DTSTART` is required when there is no `METHOD`", "3.6.1")
         case .endBeforeStart:
-            ("`DTEND` before `DTSTART` (left out: the event lasts as if it had none, in every window alike), or an all-day `DTEND` on "
-                + "the `DTSTART` day (read as one day)",
-             "`DTEND` must be later than `DTSTART`; an all-day event's `DTEND` is the day after its last", "3.8.2.2, 3.6.1")
+            ("`DTEND` before `DTSTART`, or a negative `DURATION` (left out: the event lasts as if it had none, in every window alike); an "
+                + "all-day `DTEND` on the `DTSTART` day (read as one day); a reminder's `DUE` before its `DTSTART` (due at the start)",
+             "`DTEND` and `DUE` must be later than `DTSTART`; an all-day event's `DTEND` is the day after its last",
+             "3.8.2.2, 3.8.2.3, 3.8.2.5, 3.6.1")
         case .sequenceRange:
             ("a `SEQUENCE` that is not a whole number from 0 to 2147483647 (read as written, so that the higher revision still wins; "
                 + "libical would wrap it)", "`integer` range", "3.3.8, 3.8.7.4")
         case .durationGrammar:
             ("a `DURATION` the grammar does not allow (`PT90`, no unit): ignored, where libical reads some span", "`dur-value`", "3.3.6")
+        case .valueNotAllowed:
+            ("a `PRIORITY` that is not a whole number from 0 to 9, a `PERCENT-COMPLETE` not from 0 to 100 (`PRIORITY:high`, "
+                + "`PERCENT-COMPLETE:50abc`): ignored, where libical reads some number; a `STATUS` the component cannot have "
+                + "(`STATUS:CANCELED`, not `CANCELLED`): ignored",
+             "the `integer` range of the property, the status values of VEVENT and VTODO", "3.8.1.8, 3.8.1.9, 3.8.1.11")
         case .pastYear9999:
             ("a `DURATION` that ends after 9999-12-31: read as ending on that day", "a `date` has four digits for its year", "3.3.4, 3.3.6")
         case .ruleGrammar:
@@ -150,6 +157,10 @@ package enum DamageKind: String, CaseIterable, Sendable {
     /// damage to the agenda, and no mode tells it. A line that is no
     /// content line at all may be any property, mangled: it is told.
     static func isTold(property: String?, message: String) -> Bool {
-        message.hasPrefix("Got a data line") || (property.map(ComponentReader.readsProperty) ?? true)
+        // A line that is no content line, or whose name is not one
+        // (`FOO BAR:baz`, `ATTENDEE X:…`): the word that looks like a
+        // property may be any, so it is told.
+        if message.hasPrefix("Got a data line") || message.hasPrefix("Parse error in property name") { return true }
+        return property.map(ComponentReader.readsProperty) ?? true
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 /// as its writer can have meant it.
 enum WrittenValues {
     static func check(_ record: inout ComponentRecord, _ lines: LineFinder) {
-        if let written = lines.find("SEQUENCE")?.value.trimmingWhitespace() {
+        if let written = lines.find("SEQUENCE")?.value.trimmingWhitespace(), !written.isEmpty {
             let value = Int64(written)
             if value == nil || value! < 0 || value! > Int64(Int32.max) {
                 record.sequence = value.map { Int(clamping: max($0, 0)) } ?? max(record.sequence, 0)
@@ -19,8 +19,9 @@ enum WrittenValues {
         }
         if record.duration != nil, let written = lines.find("DURATION")?.value.trimmingWhitespace(), !isDuration(written) {
             record.duration = nil
-            record.problems.append(.libical(property: "DURATION", message: "cannot read \"\(written)\" as a duration (RFC 5545 3.3.6); ignored", value: written, damage: .durationGrammar))
+            record.problems.append(.libical(property: "DURATION", message: "cannot read \"\(written)\" as a duration (RFC 5545 3.3.6)", value: written, damage: .durationGrammar))
         }
+        checkRanges(&record, lines)
         // A span past the last day a date can be written on (9999-12-31,
         // RFC 5545 3.3.4 and ISO 8601's four digits) ends there.
         if var duration = record.duration, let start = record.dtstart {
@@ -33,6 +34,34 @@ enum WrittenValues {
                 let written = lines.find("DURATION")?.value.trimmingWhitespace()
                 record.problems.append(.libical(property: "DURATION",
                     message: "\(written.map { "\"\($0)\" " } ?? "")ends after the year 9999, which no date can be written in; read as ending on 9999-12-31", value: written, damage: .pastYear9999))
+            }
+        }
+    }
+
+    /// PRIORITY (0-9, RFC 5545 3.8.1.9) and PERCENT-COMPLETE (0-100,
+    /// 3.8.1.8) as written: libical reads `high` as 0 and `50abc` as 50,
+    /// and a number out of range was dropped without a word. A STATUS the
+    /// component cannot have (3.8.1.11: `CANCELED` is not `CANCELLED`) is
+    /// ignored too. Each is told.
+    static func checkRanges(_ record: inout ComponentRecord, _ lines: LineFinder) {
+        for (name, range, section) in [("PRIORITY", 0...9, "3.8.1.9"), ("PERCENT-COMPLETE", 0...100, "3.8.1.8")] {
+            guard name == "PRIORITY" ? record.priorityGiven : record.percentComplete != nil,
+                let written = lines.find(name)?.value.trimmingWhitespace()
+            else { continue }
+            if let n = Int(written), range.contains(n), written.allSatisfy(\.isASCII) { continue }
+            if name == "PRIORITY" { record.priority = nil } else { record.percentComplete = nil }
+            record.problems.append(.libical(property: name,
+                message: "\"\(written)\" is not a whole number from \(range.lowerBound) to \(range.upperBound) (RFC 5545 \(section)); ignored",
+                value: written, damage: .valueNotAllowed))
+        }
+        if let status = record.status {
+            let allowed = record.kind == .event ? ["TENTATIVE", "CONFIRMED", "CANCELLED"] : ["NEEDS-ACTION", "COMPLETED", "IN-PROCESS", "CANCELLED"]
+            if !allowed.contains(status) {
+                let kind = record.kind == .event ? "VEVENT" : "VTODO"
+                record.status = nil
+                record.problems.append(.libical(property: "STATUS",
+                    message: "\"\(status)\" is not a status of a \(kind) (\(allowed.joined(separator: ", ")); RFC 5545 3.8.1.11); ignored",
+                    value: nil, damage: .valueNotAllowed))
             }
         }
     }
