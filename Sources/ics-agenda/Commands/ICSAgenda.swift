@@ -95,7 +95,8 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
     }
 
     /// Reads the inputs for every command that lists occurrences; with
-    /// `strict`, any problem in them ends the run (65) once every warning is out.
+    /// `strict`, any problem in them ends the run once every warning is out:
+    /// 66 when a file or folder could not be read, else 65.
     /// - Parameter calendars: the `--calendar` names asked for; one that
     ///   names no calendar read is told, with the calendars there are.
     static func loadStrictly(
@@ -103,13 +104,19 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
     ) throws -> LoadedInputs {
         Signals.ignoreBrokenPipes()
         let loaded = try ICSAgenda.reportingInputErrors {
-            try AgendaPipeline.load(paths, window: window, strict: strict, warnings: warnings, fetch: fetch)
+            try AgendaPipeline.load(paths, window: window, warnings: warnings, fetch: fetch)
         }
         if strict {
-            let problems = loaded.calendars.reduce(0) { $0 + $1.diagnostics.reduce(0) { $0 + $1.problems } }
-            if problems > 0 {
-                StandardError.write("ics-agenda: \(problems) problem\(problems == 1 ? "" : "s") in the input (--strict); no agenda printed\n")
-                throw ExitCode(65)
+            // A file found that is not iCalendar is a problem of the input, one
+            // that could not be read is not (66).
+            let problems = loaded.calendars.reduce(loaded.notCalendar) { $0 + $1.diagnostics.reduce(0) { $0 + $1.problems } }
+            let unreadable = loaded.unreadable
+            if problems > 0 || unreadable > 0 {
+                var parts: [String] = []
+                if unreadable > 0 { parts.append("\(unreadable) file\(unreadable == 1 ? "" : "s") or folder\(unreadable == 1 ? "" : "s") could not be read") }
+                if problems > 0 { parts.append("\(problems) problem\(problems == 1 ? "" : "s") in the input") }
+                StandardError.write("ics-agenda: \(parts.joined(separator: ", ")) (--strict); no agenda printed\n")
+                throw ExitCode(unreadable > 0 ? 66 : 65)
             }
         }
         if warnings != .none, let line = ICSAgenda.unknownCalendars(calendars, among: loaded.calendars.map(\.calendar.name)) {

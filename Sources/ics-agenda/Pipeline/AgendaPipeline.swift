@@ -15,6 +15,10 @@ struct LoadedInputs {
     var copyAges: [Int: TimeInterval] = [:]
     /// A URL had nothing to read: once the others are printed, the run ends with status 66.
     var missing = false
+    /// Files and folders found that could not be read, and files found
+    /// that are not iCalendar: each told and skipped (`--strict` fails on them).
+    var unreadable = 0
+    var notCalendar = 0
 
     /// Ends the run with status 66 when a URL had nothing to read.
     func finish() throws {
@@ -31,25 +35,20 @@ struct AgendaPipeline {
     /// on the command line that is missing or not iCalendar stops the run,
     /// one found in a folder is skipped with a warning; a URL with nothing
     /// to read is told and left out (`LoadedInputs.missing`).
-    /// - Parameter strict: a file in a folder that is not iCalendar or
-    ///   cannot be read stops the run, as a file named on the command line
-    ///   does (the caller then fails on any diagnostic too). Components
-    ///   are read as in every other mode: `--strict` judges the damage the
-    ///   warnings tell, no more.
+    /// Every mode reads alike: a file in a folder that is not iCalendar or
+    /// cannot be read is told and skipped, and counted in `unreadable` and
+    /// `notCalendar`; `--strict`'s caller fails on what the warnings tell.
     /// - Parameter warnings: how much is told of each file's damage.
     /// - Parameter fetch: how URLs are fetched (`--refresh`, `--offline`).
     static func load(
-        _ paths: [String], window: AgendaWindow, strict: Bool = false, warnings: WarningDetail = .summary, fetch: SubscriptionFetch? = nil
+        _ paths: [String], window: AgendaWindow, warnings: WarningDetail = .summary, fetch: SubscriptionFetch? = nil
     ) throws -> LoadedInputs {
         var skipped: [String] = []
         let sources = try InputFiles.expand(paths) {
             if warnings != .none { StandardError.write("ics-agenda: warning: \($0)\n") }
             skipped.append($0)
         }
-        if strict && !skipped.isEmpty {
-            throw UnreadableInput(path: "--strict", reason: "\(skipped.count) file\(skipped.count == 1 ? "" : "s") or folder\(skipped.count == 1 ? "" : "s") could not be read")
-        }
-        let reader = InputReader(loader: CalendarLoader(window: window, threads: threads), strict: strict, warnings: warnings)
+        let reader = InputReader(loader: CalendarLoader(window: window, threads: threads), warnings: warnings)
         // Every URL at once, before any input is read: the wait is the slowest one's.
         let urls = sources.compactMap { if case .url(let url) = $0 { url } else { nil } }
         let defaultFetch = { SubscriptionFetch(cache: SubscriptionCache(folder: SubscriptionCache.location(environment: ProcessInfo.processInfo.environment))) }
@@ -76,6 +75,8 @@ struct AgendaPipeline {
                 }
             }
         }
+        loaded.unreadable = skipped.count + reader.skipped.unreadable
+        loaded.notCalendar = reader.skipped.notCalendar
         return loaded
     }
 

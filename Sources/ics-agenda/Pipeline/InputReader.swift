@@ -5,12 +5,14 @@ import Subscriptions
 
 /// Reads inputs into calendars, one way for all of them: an input named on
 /// the command line that is missing or not iCalendar stops the run, one
-/// found in a folder is skipped with a warning (with `strict`, it stops
-/// the run too); each calendar's damage is told as it is read.
+/// found in a folder is skipped with a warning, in every mode; each
+/// calendar's damage is told as it is read.
 struct InputReader {
     let loader: CalendarLoader
-    let strict: Bool
     let warnings: WarningDetail
+    /// The files found in folders that were skipped (folders are read on
+    /// several threads): `--strict` fails on them once every file is told.
+    let skipped = SkippedInputs()
 
     /// Reads one file (or standard input), mapped; nil when it is skipped.
     func read(_ file: InputFile) throws -> LoadedCalendar? {
@@ -81,11 +83,13 @@ struct InputReader {
     }
 
     /// Runs `body`, a load of `file`: its error ends the run when the file
-    /// was named (or with `strict`), else it is told and the file skipped.
+    /// was named, else it is told and the file skipped (and counted: in
+    /// every mode alike, `--strict` then fails on it).
     func skippingWhenFound(_ file: InputFile, _ body: () throws -> LoadedCalendar) throws -> LoadedCalendar? {
         do {
             return try body()
-        } catch where !file.isExplicit && !strict {
+        } catch where !file.isExplicit {
+            skipped.add(notCalendar: error is NotICalendar)
             if warnings != .none { StandardError.write("ics-agenda: warning: \(PrintableText.escaped("\(error)")); skipped\n") }
             return nil
         }

@@ -1,0 +1,14 @@
+import Synchronization
+
+/// Counts the files found in folders that were skipped, from the threads
+/// that read a folder: shared by every copy of the `InputReader` that owns it.
+final class SkippedInputs: Sendable {
+    private let counts = Mutex<(unreadable: Int, notCalendar: Int)>((0, 0))
+
+    func add(notCalendar: Bool) {
+        counts.withLock { if notCalendar { $0.notCalendar += 1 } else { $0.unreadable += 1 } }
+    }
+
+    var unreadable: Int { counts.withLock { $0.unreadable } }
+    var notCalendar: Int { counts.withLock { $0.notCalendar } }
+}
