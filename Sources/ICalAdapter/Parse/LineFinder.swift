@@ -45,6 +45,45 @@ final class LineFinder {
         return first
     }
 
+    /// The value of the first line of `property` as libical reads it: its
+    /// folds joined (also a fold inside the name, `PRI` then ` ORITY:1`),
+    /// nothing cut; for the checks of values as written (`WrittenValues`),
+    /// which must see what libical saw.
+    func written(_ property: String) -> String? {
+        let name = Array(property.uppercased().utf8)
+        var i = chunk.range.lowerBound
+        let end = chunk.range.upperBound
+        func isFold(_ at: Int) -> Bool { at < end && (buffer[at] == 0x20 || buffer[at] == 0x09) }
+        while i < end {
+            let lineEnd = ComponentSplitter.lineFeed(in: buffer, from: i, before: end)
+            defer { i = lineEnd + 1 }
+            guard !isFold(i) else { continue }
+            // The logical line, made only when its name matches, or when a fold
+            // comes before the line's first `:` or `;` (the name may go on there).
+            let matches = LineFinder.names(name, at: i, before: lineEnd, buffer)
+            guard matches || (isFold(lineEnd + 1) && !buffer[i..<lineEnd].contains(where: { $0 == 0x3A || $0 == 0x3B })) else { continue }
+            var logical: [UInt8] = []
+            var from = i, stop = lineEnd
+            while true {
+                var last = stop
+                if last > from && buffer[last - 1] == 0x0D { last -= 1 }
+                logical += UnsafeBufferPointer(rebasing: buffer[from..<last])
+                guard isFold(stop + 1) else { break }
+                from = stop + 2
+                stop = ComponentSplitter.lineFeed(in: buffer, from: from, before: end)
+            }
+            let hit = logical.withUnsafeBufferPointer { LineFinder.names(name, at: 0, before: $0.count, $0) }
+            guard hit else { continue }
+            var k = 0, quoted = false
+            while k < logical.count && !(logical[k] == 0x3A && !quoted) {
+                if logical[k] == 0x22 { quoted.toggle() }
+                k += 1
+            }
+            return String(decoding: logical[min(k + 1, logical.count)...], as: UTF8.self)
+        }
+        return nil
+    }
+
     /// The `occurrence`-th line (from 0) of a property.
     func find(_ property: String, occurrence: Int) -> (line: Int, value: String)? {
         guard let entries = entries(of: property.uppercased()), occurrence < entries.count else { return nil }

@@ -9,7 +9,7 @@ import Foundation
 /// as its writer can have meant it.
 enum WrittenValues {
     static func check(_ record: inout ComponentRecord, _ lines: LineFinder) {
-        if let written = lines.find("SEQUENCE")?.value.trimmingWhitespace(), !written.isEmpty {
+        if let written = lines.written("SEQUENCE")?.trimmingWhitespace(), !written.isEmpty {
             let value = Int64(written)
             if value == nil || value! < 0 || value! > Int64(Int32.max) {
                 record.sequence = value.map { Int(clamping: max($0, 0)) } ?? max(record.sequence, 0)
@@ -17,7 +17,7 @@ enum WrittenValues {
                     message: "\"\(written)\" is not a whole number from 0 to 2147483647 (RFC 5545 3.8.7.4); read as \(record.sequence)", value: written, damage: .sequenceRange))
             }
         }
-        if record.duration != nil, let written = lines.find("DURATION")?.value.trimmingWhitespace(), !isDuration(written) {
+        if record.duration != nil, let written = lines.written("DURATION")?.trimmingWhitespace(), !isDuration(written) {
             record.duration = nil
             record.problems.append(.libical(property: "DURATION", message: "cannot read \"\(written)\" as a duration (RFC 5545 3.3.6)", value: written, damage: .durationGrammar))
         }
@@ -46,7 +46,7 @@ enum WrittenValues {
     static func checkRanges(_ record: inout ComponentRecord, _ lines: LineFinder) {
         for (name, range, section) in [("PRIORITY", 0...9, "3.8.1.9"), ("PERCENT-COMPLETE", 0...100, "3.8.1.8")] {
             guard name == "PRIORITY" ? record.priorityGiven : record.percentComplete != nil,
-                let written = lines.find(name)?.value.trimmingWhitespace()
+                let written = lines.written(name)?.trimmingWhitespace()
             else { continue }
             if let n = Int(written), range.contains(n), written.allSatisfy(\.isASCII) { continue }
             if name == "PRIORITY" { record.priority = nil } else { record.percentComplete = nil }
