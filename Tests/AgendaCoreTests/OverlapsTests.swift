@@ -66,7 +66,13 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
 
     /// Sort and sweep finds exactly the pairs that the definition gives, on
     /// random days of many short and long, touching and zero-length spans.
-    @Test func sweepAgreesWithEveryPair() {
+    /// Both ways of answering a multi-day occurrence (its days' indexes,
+    /// the window's) give the definition's answer.
+    @Test(arguments: [8_000_000, 0]) func sweepAgreesWithEveryPair(multiDayBudget: Int) {
+        Overlaps.$multiDayBudget.withValue(multiDayBudget) { sweepAgreesWithEveryPair() }
+    }
+
+    private func sweepAgreesWithEveryPair() {
         var seed: UInt64 = 42
         func next(_ n: Int) -> Int {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -76,7 +82,7 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
         var occurrences: [Occurrence] = []
         var spans: [(uid: String, start: Date, end: Date)] = []
         for i in 0..<400 {
-            let start = base + TimeInterval(next(72) * 900)
+            let start = base + TimeInterval(next(288) * 900)  // over three days
             let end = start + TimeInterval([0, 900, 1800, 3600, 3 * 3600, 30 * 3600][next(6)])
             let uid = "u\(i % 150)"  // some UIDs shared, as a series shares one
             occurrences.append(busy(uid, .instant(start), .instant(end), location: "\(i)"))
@@ -110,6 +116,12 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
     /// slots, spread over every minute, or all at three times.
     @Test(arguments: [(400, 150, 72), (600, 3, 480), (300, 40, 8), (2_000, 400, 24), (1_200, 900, 1_440), (800, 200, 3)])
     func everyRowListsWhatOverlapsIt(count: Int, uids: Int, slots: Int) {
+        for budget in [8_000_000, 0] {
+            Overlaps.$multiDayBudget.withValue(budget) { everyRowListsWhatOverlapsIt(count, uids, slots) }
+        }
+    }
+
+    private func everyRowListsWhatOverlapsIt(_ count: Int, _ uids: Int, _ slots: Int) {
         var seed = UInt64(count * 7 + uids)
         func next(_ n: Int) -> Int {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407

@@ -68,7 +68,7 @@ public struct RowWording {
     /// Checking the bytes first spares nearly every row the scalar walk.
     public static func singleLine(_ text: String) -> String {
         // Most text has none of it: a look at its bytes (C0, DEL, and the lead bytes of C1 and of the bidi controls).
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) else { return text }
+        guard RowWording.mayHoldControls(text) else { return text }
         var oneLine = String.UnicodeScalarView()
         var afterCR = false
         for scalar in text.unicodeScalars {
@@ -77,6 +77,17 @@ public struct RowWording {
             oneLine.append(scalar == "\n" || scalar == "\r" ? " " : scalar)
         }
         return PrintableText.escaped(String(oneLine))
+    }
+
+    /// Whether `text` has a byte of C0 or DEL, or a lead byte of C1 or of
+    /// the bidi controls: a loop over its bytes in place (every row's title
+    /// is looked at).
+    static func mayHoldControls(_ text: String) -> Bool {
+        func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            for b in bytes where b < 0x20 || b == 0x7F || b == 0xC2 || b == 0xE2 { return true }
+            return false
+        }
+        return text.utf8.withContiguousStorageIfAvailable(scan) ?? Array(text.utf8).withUnsafeBufferPointer(scan)
     }
 
     /// `!!!` high (1 to 4), `!!` medium (5), `!` low (6 to 9), as reminder apps mark them.

@@ -12,8 +12,12 @@ public struct TerminalStyle: Sendable {
     public func strike(_ s: String) -> String { wrap(s, "9") }
 
     private func wrap(_ s: String, _ code: String) -> String {
-        enabled ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s
+        enabled ? "\u{1B}[\(code)m\(s)\(TerminalStyle.off)" : s
     }
+
+    /// What `red` puts before and after its text, for text written in place.
+    static let redOn = "\u{1B}[31m"
+    static let off = "\u{1B}[0m"
 }
 
 /// How many terminal columns a string takes: East Asian wide characters

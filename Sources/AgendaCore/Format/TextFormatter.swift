@@ -36,9 +36,14 @@ public struct TextFormatter {
     ///   contiguous run of a block's sections into its own buffer, and the
     ///   buffers are written in order: the bytes are the same whatever the number.
     public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream, threads: Int = 1) {
-        let labels = sections.map { $0.rows.map(wording.timeLabel) }
-        let labelWidths = labels.map { $0.map(displayWidth) }
-        let dayLabels = sections.map { section in section.rows.map { dayLabel($0, in: section) } }
+        // A row's labels are numbers in a table of the distinct ones: an
+        // agenda of 250,000 rows has a few thousand.
+        var table = LabelTable()
+        let labels = sections.map { $0.rows.map { table.number(wording.timeLabel($0)) } }
+        let widths = table.widths
+        let width = labels.joined().reduce(0) { max($0, widths[Int($1)]) }
+        let dayLabels = sections.map { dayColumn(of: $0, in: &table) }
+        let dayWidth = dayLabels.joined().reduce(0) { max($0, table.widths[Int($1)]) }
         var overdueNotes: [CivilDate: String] = [:]
         for section in sections {
             for row in section.rows {
@@ -47,8 +52,8 @@ public struct TextFormatter {
         }
         let lines = TextLines(
             sections: sections, headers: sections.map { style.bold(wording.header($0.period, relativeTo: today)) },
-            labels: labels, labelWidths: labelWidths, width: labelWidths.joined().max() ?? 0,
-            dayLabels: dayLabels, dayWidth: dayLabels.joined().map(displayWidth).max() ?? 0,
+            labels: labels, labelTexts: table.texts, labelWidths: table.widths, width: width,
+            dayLabels: dayLabels, dayWidth: dayWidth,
             overdueNotes: overdueNotes, style: style, showCalendar: showCalendar, words: wording.formats.words)
         let buffers = (0..<max(threads, 1)).map { _ in TextBlock() }
         var start = 0
@@ -81,15 +86,27 @@ public struct TextFormatter {
     /// About how many rows the threads write between two writes to the output.
     static let blockRows = 8192
 
-    /// In week and month sections, the first row of each day names the day.
-    func dayLabel(_ row: AgendaRow, in section: AgendaSection) -> String {
-        guard section.day == nil, let day = row.day else { return "" }
-        let first = section.rows.first { $0.day == day }
+    /// In week and month sections, the first row of each day names the
+    /// day (and so do the other rows of its item that day, as before);
+    /// one pass over the section: a day's rows are together.
+    func dayColumn(of section: AgendaSection, in table: inout LabelTable) -> [Int32] {
+        let none = table.number("")
+        guard section.day == nil else { return [Int32](repeating: none, count: section.rows.count) }
         let occurrences = section.occurrences
-        return first.map { occurrences[$0].itemIdentity == occurrences[row].itemIdentity && $0.dayIndex == row.dayIndex } == true
-            ? wording.formats.weekdayAndDay(day) : ""
+        var labels: [Int32] = []
+        labels.reserveCapacity(section.rows.count)
+        var first: AgendaRow? = nil
+        for row in section.rows {
+            guard let day = row.day else {
+                labels.append(none)
+                continue
+            }
+            if first?.day != day { first = row }
+            let named = occurrences[first!].itemIdentity == occurrences[row].itemIdentity && first!.dayIndex == row.dayIndex
+            labels.append(named ? table.number(wording.formats.weekdayAndDay(day)) : none)
+        }
+        return labels
     }
-
 }
 
 /// Everything the rows of a text agenda need once the locale's formatters
@@ -97,11 +114,13 @@ public struct TextFormatter {
 private struct TextLines: @unchecked Sendable {
     let sections: [AgendaSection]
     let headers: [String]
-    let labels: [[String]]
-    let labelWidths: [[Int]]
+    /// By section and row, numbers in `labelTexts` (and `labelWidths`).
+    let labels: [[Int32]]
+    let labelTexts: [String]
+    let labelWidths: [Int]
     /// The time column's width, across the whole agenda.
     let width: Int
-    let dayLabels: [[String]]
+    let dayLabels: [[Int32]]
     let dayWidth: Int
     let overdueNotes: [CivilDate: String]
     let style: TerminalStyle
@@ -120,13 +139,14 @@ private struct TextLines: @unchecked Sendable {
             let occurrence = occurrences[row]
             spaces(2)
             if dayWidth > 0 {
-                let day = dayLabels[index][i]
-                put(style.dim(day))
-                spaces(dayWidth - displayWidth(day) + 2)
+                let day = Int(dayLabels[index][i])
+                put(style.dim(labelTexts[day]))
+                spaces(dayWidth - labelWidths[day] + 2)
             }
-            let label = labels[index][i]
+            let number = Int(labels[index][i])
+            let label = labelTexts[number]
             if case .overdue = row.timing { put(style.red(label)) } else { put(style.dim(label)) }
-            spaces(width - labelWidths[index][i] + 2)
+            spaces(width - labelWidths[number] + 2)
             var note: String? = nil
             if case .overdue(let since) = row.timing { note = overdueNotes[since] }
             let t = RowWording.title(row, occurrence, overdueNote: note, words: words)
@@ -147,10 +167,14 @@ private struct TextLines: @unchecked Sendable {
                     put(style.red(note))
                 }
                 if row.overlap >= 0 {
-                    let mark = sections[index].overlaps.mark(row)
-                    if !mark.isEmpty {
-                        block.append(0x20)
-                        put(style.red(mark))
+                    // Written in place, in red when styled: no string a row.
+                    let before = block.count
+                    block.append(0x20)
+                    if style.enabled { put(TerminalStyle.redOn) }
+                    if sections[index].overlaps.writeMark(row, to: &block) {
+                        if style.enabled { put(TerminalStyle.off) }
+                    } else {
+                        block.removeSubrange(before...)
                     }
                 }
             }
@@ -160,6 +184,22 @@ private struct TextLines: @unchecked Sendable {
             }
             block.append(0x0A)
         }
+    }
+}
+
+/// The distinct labels of a text agenda (time column, day column), numbered as met.
+struct LabelTable {
+    var texts: [String] = []
+    var widths: [Int] = []
+    private var numbers: [String: Int32] = [:]
+
+    mutating func number(_ text: String) -> Int32 {
+        if let known = numbers[text] { return known }
+        let n = Int32(texts.count)
+        numbers[text] = n
+        texts.append(text)
+        widths.append(displayWidth(text))
+        return n
     }
 }
 

@@ -54,7 +54,7 @@ public struct AgendaBuilder: Sendable {
             }
             AgendaBuilder.keepLatestOverdue(&rows, occurrences: occurrences)
             // Before any formatter: each asks a row for its overlaps many times, on several threads.
-            let overlaps = Overlaps.find(in: &rows, occurrences: occurrences, itemRanks: table.ranks, clock: window.clock)
+            let overlaps = Overlaps.find(in: &rows, occurrences: occurrences, itemRanks: table.ranks, clock: window.clock, threads: workers)
             return (rows, undated, overlaps)
         }
 

@@ -52,7 +52,7 @@ final class DistinctOverlaps: Sendable {
     /// end; `colourOf` gives a span's colour, or -1 for none. With `first`,
     /// the first that many colours of each span of a day of many colours
     /// are found at once (`firstColours`).
-    init(spans: [Overlaps.Span], days: [Range<Int>], first: Int? = nil, wanted: Set<Int>? = nil, colourOf: (Overlaps.Span) -> Int32) {
+    init(spans: UnsafeBufferPointer<Overlaps.Span>, days: [Range<Int>], first: Int? = nil, wanted: Set<Int>? = nil, colourOf: (Overlaps.Span) -> Int32) {
         var start: [Int64] = [], end: [Int64] = [], place: [Int32] = [], previousEnd: [Int64] = [], size: [Int32] = []
         var componentOfSpan = [Int32](repeating: -1, count: spans.count)
         var dayOfSpan = [Int32](repeating: 0, count: spans.count)

@@ -50,7 +50,7 @@ struct FirstColours: Sendable {
     }
 
     /// - Parameter wanted: the spans to answer for (nil: every span of a day of many colours).
-    init(limit: Int, spans: [Overlaps.Span], days: [Range<Int>], components c: Components, wanted: Set<Int>? = nil) {
+    init(limit: Int, spans: UnsafeBufferPointer<Overlaps.Span>, days: [Range<Int>], components c: Components, wanted: Set<Int>? = nil) {
         var slot = [Int32](repeating: -1, count: spans.count)
         var counts: [Int32] = []
         var places: [Int32] = []
@@ -152,15 +152,24 @@ private struct DaySweep {
     /// The smallest places whose current component is below `bound`, in order.
     private func collect(below bound: Int32, skipping skip: Int, limit: Int, into found: inout [Int32]) {
         guard limit > 0 else { return }
-        var stack = [1]
-        while let node = stack.popLast(), found.count < limit {
-            guard minimum[node] < bound else { continue }
-            if node >= leaves {
-                if node - leaves != skip { found.append(Int32(node - leaves)) }
-                continue
+        // Depth first, the left child on top: at most one waiting right
+        // child a level (64 levels hold any count of leaves); on the stack,
+        // as every row asks.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 66) { stack in
+            stack[0] = 1
+            var top = 1
+            while top > 0 && found.count < limit {
+                top -= 1
+                let node = stack[top]
+                guard minimum[node] < bound else { continue }
+                if node >= leaves {
+                    if node - leaves != skip { found.append(Int32(node - leaves)) }
+                    continue
+                }
+                stack[top] = 2 * node + 1
+                stack[top + 1] = 2 * node
+                top += 2
             }
-            stack.append(2 * node + 1)
-            stack.append(2 * node)
         }
     }
 

@@ -40,8 +40,10 @@ public final class Overlaps: Sendable {
     /// By item number: a number per distinct title (in title order), for
     /// the items of overlapping rows; -1 for others.
     let titleGroup: [Int32]
-    /// By title group: a row showing that title.
-    let rowOfTitle: [Int32]
+    /// Title groups' titles as rows show them (`oneLine`), one after
+    /// another: group g is `titleBytes[titleBounds[g]..<titleBounds[g + 1]]`.
+    let titleBytes: [UInt8]
+    let titleBounds: [Int]
     /// UIDs by rank, each escaped as a JSON string, one after another:
     /// rank r is `uidBytes[uidBounds[r]..<uidBounds[r + 1]]`.
     let uidBytes: [UInt8]
@@ -49,9 +51,11 @@ public final class Overlaps: Sendable {
     /// The first listed row of a multi-day occurrence: the spans of all its
     /// rows (JSON lists what it overlaps on any day).
     let spansOfOccurrence: [Int32: [Int32]]
-    /// The indexes by UID and by title, each made when first asked for.
-    private let uidIndex = Mutex<DistinctOverlaps?>(nil)
-    private let titleIndex = Mutex<DistinctOverlaps?>(nil)
+    /// Each day's indexes by UID and by title, each made when first asked
+    /// for, by the thread that asks: the threads that write rows make the
+    /// indexes of their own days side by side.
+    private let uidIndex: [DayIndex]
+    private let titleIndex: [DayIndex]
     /// Every occurrence once, over the whole window, for what a multi-day
     /// occurrence overlaps on any of its days; made when first asked for.
     private let wholeIndex = Mutex<WholeWindow?>(nil)
@@ -65,7 +69,7 @@ public final class Overlaps: Sendable {
     }
 
     init(
-        spans: [Span], days: [Range<Int>], rows: [AgendaRow], occurrences: AgendaOccurrences, titleGroup: [Int32], rowOfTitle: [Int32], uidBytes: [UInt8], uidBounds: [Int],
+        spans: [Span], days: [Range<Int>], rows: [AgendaRow], occurrences: AgendaOccurrences, titleGroup: [Int32], titleBytes: [UInt8], titleBounds: [Int], uidBytes: [UInt8], uidBounds: [Int],
         spansOfOccurrence: [Int32: [Int32]]
     ) {
         self.spans = spans
@@ -73,47 +77,80 @@ public final class Overlaps: Sendable {
         self.rows = rows
         self.occurrences = occurrences
         self.titleGroup = titleGroup
-        self.rowOfTitle = rowOfTitle
+        self.titleBytes = titleBytes
+        self.titleBounds = titleBounds
         self.uidBytes = uidBytes
         self.uidBounds = uidBounds
         self.spansOfOccurrence = spansOfOccurrence
+        uidIndex = days.map { _ in DayIndex() }
+        titleIndex = days.map { _ in DayIndex() }
+        var cost = 0
+        for list in spansOfOccurrence.values {
+            for s in list {
+                var a = 0, b = days.count
+                while a < b {
+                    let m = (a + b) / 2
+                    if days[m].upperBound <= Int(s) { a = m + 1 } else { b = m }
+                }
+                cost += days[a].count
+            }
+        }
+        multiDayCost = cost
     }
 
-    static let none = Overlaps(spans: [], days: [], rows: [], occurrences: .none, titleGroup: [], rowOfTitle: [], uidBytes: [], uidBounds: [0], spansOfOccurrence: [:])
+    /// The spans on the days of the multi-day occurrences that overlap
+    /// something, each day counted once for each of them: what asking each
+    /// of their days costs at most.
+    let multiDayCost: Int
+
+    /// Whether a multi-day occurrence's overlaps are asked of the index of
+    /// each of its days, or of the window's (`byWholeOccurrence`): the
+    /// answers are the same; the days' indexes are quicker (and made
+    /// anyway) while their spans are few; past `multiDayBudget` steps
+    /// (a thousand occurrences of a year, each day crowded) the window's.
+    var multiDayByDays: Bool { multiDayCost <= Overlaps.multiDayBudget }
+
+    /// Tests set it to 0 (within their task) to ask the window's index.
+    @TaskLocal public static var multiDayBudget = 8_000_000
+
+    static let none = Overlaps(spans: [], days: [], rows: [], occurrences: .none, titleGroup: [], titleBytes: [], titleBounds: [0], uidBytes: [], uidBounds: [0], spansOfOccurrence: [:])
 
     /// Finds the overlaps of `rows` (sorted by day, as `AgendaBuilder` sorts
-    /// them) and marks each overlapping row with its span.
-    static func find(in rows: inout [AgendaRow], occurrences: AgendaOccurrences, itemRanks: [Int32], clock: ZoneClock) -> Overlaps {
+    /// them) and marks each overlapping row with its span. Days are
+    /// independent: `threads` threads each take a run of them.
+    static func find(in rows: inout [AgendaRow], occurrences: AgendaOccurrences, itemRanks: [Int32], clock: ZoneClock, threads: Int = 1) -> Overlaps {
+        // Each day's rows.
+        var dayRows: [Range<Int>] = []
+        var index = 0
+        while index < rows.count {
+            let day = rows[index].sortKey / AgendaRow.dayFactor
+            var end = index + 1
+            while end < rows.count && rows[end].sortKey / AgendaRow.dayFactor == day { end += 1 }
+            dayRows.append(index..<end)
+            index = end
+        }
+        let parts = rows.count >= AgendaBuilder.parallelFrom ? max(1, min(threads, dayRows.count)) : 1
+        var found = [DaySpans](repeating: DaySpans(), count: parts)
+        found.withUnsafeMutableBufferPointer { found in
+            let shared = SharedDaySpans(parts: found)
+            let work: @Sendable (Int) -> Void = { [rows, dayRows] w in
+                shared.parts[w] = DaySpans(rows: rows, days: dayRows[(dayRows.count * w / parts)..<(dayRows.count * (w + 1) / parts)],
+                    occurrences: occurrences, clock: clock)
+            }
+            if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
+        }
         var spans: [Span] = []
         var overlapping: [Bool] = []
         var multiDay: [ObjectIdentifier: [Int32]] = [:]  // an occurrence listed on several days: its rows
         var days: [Range<Int>] = []  // each day's spans
-        var index = 0
-        while index < rows.count {
-            let day = rows[index].sortKey / AgendaRow.dayFactor
-            let first = spans.count
-            while index < rows.count && rows[index].sortKey / AgendaRow.dayFactor == day {
-                let row = rows[index]
-                switch row.timing {
-                case .starts, .continues, .allDay:
-                    let o = occurrences[row]
-                    if o.isBusy, let start = o.start, !start.isDate {
-                        let s = Int64(start.instant(in: clock).timeIntervalSince1970.rounded(.down))
-                        let e = max(o.end.map { Int64($0.instant(in: clock).timeIntervalSince1970.rounded(.down)) } ?? s, s)
-                        if row.dayCount > 1 { multiDay[ObjectIdentifier(o), default: []].append(Int32(index)) }
-                        spans.append(Span(start: s, end: e, row: Int32(index), item: row.item, uid: -1))
-                    }
-                default: break
-                }
-                index += 1
-            }
-            let last = spans.count
-            overlapping += repeatElement(false, count: last - first)
-            guard last > first else { continue }
-            days.append(first..<last)
-            guard last - first > 1 else { continue }
-            spans[first..<last].sort { ($0.start, $0.end, $0.row) < ($1.start, $1.end, $1.row) }
-            markOverlapping(spans, first..<last, in: &overlapping)
+        spans.reserveCapacity(found.reduce(0) { $0 + $1.spans.count })
+        for n in found.indices {
+            let base = spans.count
+            spans += found[n].spans
+            overlapping += found[n].overlapping
+            days += found[n].days.map { ($0.lowerBound + base)..<($0.upperBound + base) }
+            multiDay.merge(found[n].multiDay) { $0 + $1 }
+            found[n] = DaySpans()  // each part's memory goes once joined
         }
         guard overlapping.contains(true) else { return .none }
         var spanOfRow: [Int32: Int32] = [:]
@@ -170,18 +207,19 @@ public final class Overlaps: Sendable {
         }
         titled.sort { $0.rank < $1.rank }
         var titleGroup = [Int32](repeating: -1, count: itemRanks.count)
-        var rowOfTitle: [Int32] = []
+        var titleBytes: [UInt8] = [], titleBounds: [Int] = [0]
         var previousTitle: String? = nil
         for (_, item, row) in titled {
-            let title = occurrences[rows[Int(row)]].title
-            if title != previousTitle {
-                rowOfTitle.append(row)
-                previousTitle = title
+            let occurrence = occurrences[rows[Int(row)]]
+            if occurrence.title != previousTitle {
+                titleBytes += Overlaps.oneLine(occurrence).utf8
+                titleBounds.append(titleBytes.count)
+                previousTitle = occurrence.title
             }
-            titleGroup[Int(item)] = Int32(rowOfTitle.count - 1)
+            titleGroup[Int(item)] = Int32(titleBounds.count - 2)
         }
         return Overlaps(
-            spans: spans, days: days, rows: rows, occurrences: occurrences, titleGroup: titleGroup, rowOfTitle: rowOfTitle, uidBytes: uidBytes, uidBounds: uidBounds,
+            spans: spans, days: days, rows: rows, occurrences: occurrences, titleGroup: titleGroup, titleBytes: titleBytes, titleBounds: titleBounds, uidBytes: uidBytes, uidBounds: uidBounds,
             spansOfOccurrence: spansOfOccurrence)
     }
 
@@ -212,21 +250,33 @@ public final class Overlaps: Sendable {
         }
     }
 
-    /// The day's index by UID, made on first use.
-    private var byUID: DistinctOverlaps {
-        uidIndex.withLock { index in
-            if index == nil { index = DistinctOverlaps(spans: spans, days: days, first: Overlaps.uidsListed) { $0.uid } }
-            return index!
+    /// The day (an index of `days`) of span `i`.
+    private func day(ofSpan i: Int) -> Int {
+        var a = 0, b = days.count
+        while a < b {
+            let m = (a + b) / 2
+            if days[m].upperBound <= i { a = m + 1 } else { b = m }
+        }
+        return a
+    }
+
+    /// Day `d`'s index by UID, made on first use; its spans are numbered from the day's first.
+    private func byUID(day d: Int) -> DistinctOverlaps {
+        uidIndex[d].get {
+            spans.withUnsafeBufferPointer { spans in
+                DistinctOverlaps(spans: UnsafeBufferPointer(rebasing: spans[days[d]]), days: [0..<days[d].count], first: Overlaps.uidsListed) { $0.uid }
+            }
         }
     }
 
-    /// The day's index by title, made on first use.
-    private var byTitle: DistinctOverlaps {
-        titleIndex.withLock { index in
-            if index == nil {
-                index = DistinctOverlaps(spans: spans, days: days, first: Overlaps.titlesShown) { [titleGroup] in titleGroup[Int($0.item)] }
+    /// Day `d`'s index by title, made on first use; its spans are numbered from the day's first.
+    private func byTitle(day d: Int) -> DistinctOverlaps {
+        titleIndex[d].get {
+            spans.withUnsafeBufferPointer { spans in
+                DistinctOverlaps(spans: UnsafeBufferPointer(rebasing: spans[days[d]]), days: [0..<days[d].count], first: Overlaps.titlesShown) {
+                    titleGroup[Int($0.item)]
+                }
             }
-            return index!
         }
     }
 
@@ -246,8 +296,10 @@ public final class Overlaps: Sendable {
             var byKey: [Int32: Int] = [:]
             for (key, list) in spansOfOccurrence { if let first = list.first { byKey[key] = position[Int(first)] } }
             let ordered = order.map { spans[$0] }
-            let index = DistinctOverlaps(spans: ordered, days: ordered.isEmpty ? [] : [0..<ordered.count], first: Overlaps.uidsListed,
-                wanted: Set(byKey.values)) { $0.uid }
+            let index = ordered.withUnsafeBufferPointer { ordered in
+                DistinctOverlaps(spans: ordered, days: ordered.isEmpty ? [] : [0..<ordered.count], first: Overlaps.uidsListed,
+                    wanted: Set(byKey.values)) { $0.uid }
+            }
             whole = WholeWindow(spans: ordered, index: index, place: byKey)
             return whole!
         }
@@ -266,13 +318,28 @@ public final class Overlaps: Sendable {
         // whole: what it overlaps on any of its days is what overlaps its
         // whole time among the window's occurrences.
         let index: DistinctOverlaps, i: Int, span: Span
-        if spansOfOccurrence[row.overlap] != nil {
+        if let list = spansOfOccurrence[row.overlap], multiDayByDays {
+            // What it overlaps on each of its days (its whole time each
+            // day), joined: the first ten of the joined are among each day's.
+            for s in list {
+                let d = day(ofSpan: Int(s))
+                let local = Int(s) - days[d].lowerBound
+                let dayIndex = byUID(day: d)
+                let colours = dayIndex.colours(ofDayOf: local)
+                dayIndex.forEachColour(overlapping: spans[Int(s)], at: local) { ranks.append(colours[colours.startIndex + Int($0)]) }
+            }
+            Overlaps.order(&ranks, below: uidBounds.count - 1)
+            let count = ranks.count
+            if count > Overlaps.uidsListed { ranks.removeLast(count - Overlaps.uidsListed) }
+            return (length(of: ranks), count)
+        } else if spansOfOccurrence[row.overlap] != nil {
             let whole = byWholeOccurrence
             i = whole.place[row.overlap]!
             (index, span) = (whole.index, whole.spans[i])
         } else {
-            i = Int(row.overlap)
-            (index, span) = (byUID, spans[i])
+            let d = day(ofSpan: Int(row.overlap))
+            i = Int(row.overlap) - days[d].lowerBound
+            (index, span) = (byUID(day: d), spans[Int(row.overlap)])
         }
         // Each colour comes once, as its place in the day's ascending list,
         // so the places in order are the ranks in order.
@@ -369,7 +436,15 @@ public final class Overlaps: Sendable {
     /// mark after a row's title, naming what it overlaps that day (sorted,
     /// unique titles); empty when it overlaps nothing that day.
     public func mark(_ row: AgendaRow) -> String {
-        guard row.overlap >= 0 else { return "" }
+        var bytes: [UInt8] = []
+        return writeMark(row, to: &bytes) ? String(decoding: bytes, as: UTF8.self) : ""
+    }
+
+    /// Appends the row's mark (`mark`) to `bytes`, as it is asked for
+    /// every overlapping row of a text agenda: no string is made. False,
+    /// and nothing appended, when it overlaps nothing that day.
+    public func writeMark(_ row: AgendaRow, to bytes: inout [UInt8]) -> Bool {
+        guard row.overlap >= 0 else { return false }
         let shown = Overlaps.titlesShown
         // The `shown` smallest places in the day's ascending list of title
         // groups (the first titles), in order, and how many there are; on
@@ -377,14 +452,15 @@ public final class Overlaps: Sendable {
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: shown) { first in
             first.initialize(repeating: .max)
             var distinct = 0
-            let i = Int(row.overlap)
-            let index = byTitle
+            let d = day(ofSpan: Int(row.overlap))
+            let i = Int(row.overlap) - days[d].lowerBound
+            let index = byTitle(day: d)
             if let answer = index.firstColours.answer(at: i) {
                 // A day of many titles: found for the whole day at once.
                 distinct = answer.count
                 for (n, place) in answer.places.enumerated() where n < shown { first[n] = place }
             } else {
-                index.forEachColour(overlapping: spans[i], at: i) { place in
+                index.forEachColour(overlapping: spans[Int(row.overlap)], at: i) { place in
                     distinct += 1
                     guard shown > 0, place < first[shown - 1] else { return }
                     var k = shown - 1
@@ -395,16 +471,21 @@ public final class Overlaps: Sendable {
                     first[k] = place
                 }
             }
-            guard distinct > 0 else { return "" }
+            guard distinct > 0 else { return false }
             let groups = index.colours(ofDayOf: i)
-            var mark = "(overlaps "
+            bytes.append(contentsOf: "(overlaps ".utf8)
             for n in 0..<min(distinct, shown) {
-                if n > 0 { mark += ", " }
-                mark += Overlaps.oneLine(occurrences[rows[Int(rowOfTitle[Int(groups[groups.startIndex + Int(first[n])])])]])
+                if n > 0 { bytes.append(contentsOf: ", ".utf8) }
+                let g = Int(groups[groups.startIndex + Int(first[n])])
+                bytes.append(contentsOf: titleBytes[titleBounds[g]..<titleBounds[g + 1]])
             }
-            if distinct > shown { mark += " and \(distinct - shown) more" }
-            mark += ")"
-            return mark
+            if distinct > shown {
+                bytes.append(contentsOf: " and ".utf8)
+                bytes.append(contentsOf: String(distinct - shown).utf8)
+                bytes.append(contentsOf: " more".utf8)
+            }
+            bytes.append(0x29)
+            return true
         }
     }
 
@@ -414,4 +495,65 @@ public final class Overlaps: Sendable {
         if title.isEmpty { return "(no title)" }
         return RowWording.singleLine(title)
     }
+}
+
+/// One day's index, made by the first thread that asks for it; a thread
+/// asking meanwhile waits for it.
+final class DayIndex: Sendable {
+    private let index = Mutex<DistinctOverlaps?>(nil)
+
+    func get(_ make: () -> DistinctOverlaps) -> DistinctOverlaps {
+        index.withLock { index in
+            if let index { return index }
+            let made = make()
+            index = made
+            return made
+        }
+    }
+}
+
+/// The busy timed spans of a run of days (`Overlaps.find`), each day's
+/// sorted by start and end, and which overlap another of their day.
+struct DaySpans {
+    var spans: [Overlaps.Span] = []
+    /// Each day's spans, consecutive ranges of `spans`.
+    var days: [Range<Int>] = []
+    var overlapping: [Bool] = []
+    /// An occurrence listed on several days: its rows.
+    var multiDay: [ObjectIdentifier: [Int32]] = [:]
+
+    init() {}
+
+    /// `days`: each day's rows, ranges of `rows`.
+    init(rows: [AgendaRow], days dayRows: ArraySlice<Range<Int>>, occurrences: AgendaOccurrences, clock: ZoneClock) {
+        for day in dayRows {
+            let first = spans.count
+            for index in day {
+                let row = rows[index]
+                switch row.timing {
+                case .starts, .continues, .allDay:
+                    let o = occurrences[row]
+                    if o.isBusy, let start = o.start, !start.isDate {
+                        let s = Int64(start.instant(in: clock).timeIntervalSince1970.rounded(.down))
+                        let e = max(o.end.map { Int64($0.instant(in: clock).timeIntervalSince1970.rounded(.down)) } ?? s, s)
+                        if row.dayCount > 1 { multiDay[ObjectIdentifier(o), default: []].append(Int32(index)) }
+                        spans.append(Overlaps.Span(start: s, end: e, row: Int32(index), item: row.item, uid: -1))
+                    }
+                default: break
+                }
+            }
+            let last = spans.count
+            overlapping += repeatElement(false, count: last - first)
+            guard last > first else { continue }
+            days.append(first..<last)
+            guard last - first > 1 else { continue }
+            spans[first..<last].sort { ($0.start, $0.end, $0.row) < ($1.start, $1.end, $1.row) }
+            Overlaps.markOverlapping(spans, first..<last, in: &overlapping)
+        }
+    }
+}
+
+/// The threads' parts of `Overlaps.find`, each written by one thread.
+private struct SharedDaySpans: @unchecked Sendable {
+    let parts: UnsafeMutableBufferPointer<DaySpans>
 }
