@@ -531,6 +531,19 @@ struct ComponentSplitter {
         return memchr(base + from, 0x0A, end - from).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? end
     }
 
+    /// The place of the first colon of `bytes[from..<end]` outside double
+    /// quotes (where a property's value begins), stopping at a line feed;
+    /// the place it stopped (`end` or the line feed) when there is none.
+    static func valueColon(in bytes: UnsafeBufferPointer<UInt8>, from: Int, before end: Int) -> Int {
+        var i = from
+        var quoted = false
+        while i < end && bytes[i] != 0x0A && !(bytes[i] == 0x3A && !quoted) {
+            if bytes[i] == 0x22 { quoted.toggle() }
+            i += 1
+        }
+        return i
+    }
+
     /// The upper-cased word after `BEGIN:` or `END:` on a line, if it is one.
     /// NUL bytes and a byte-order mark at the start (files concatenated
     /// with their marks) do not hide a BEGIN or END line.

@@ -158,13 +158,8 @@ struct WindowPrefilter {
 
     /// YYYYMMDD at the start of the value, as a day key, when it is one.
     static func dayKey(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
-        var i = 0
-        var quoted = false
-        while i < line.count && !(line[i] == 0x3A && !quoted) {
-            if line[i] == 0x22 { quoted.toggle() }
-            i += 1
-        }
-        guard i + 8 < line.count else { return nil }
+        let i = ComponentSplitter.valueColon(in: line, from: 0, before: line.count)
+        guard i + 8 < line.count, line[i] == 0x3A else { return nil }
         var key = 0
         for k in (i + 1)...(i + 8) {
             let d = line[k]

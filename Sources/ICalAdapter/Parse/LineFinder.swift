@@ -74,11 +74,7 @@ final class LineFinder {
             }
             let hit = logical.withUnsafeBufferPointer { LineFinder.names(name, at: 0, before: $0.count, $0) }
             guard hit else { continue }
-            var k = 0, quoted = false
-            while k < logical.count && !(logical[k] == 0x3A && !quoted) {
-                if logical[k] == 0x22 { quoted.toggle() }
-                k += 1
-            }
+            let k = logical.withUnsafeBufferPointer { ComponentSplitter.valueColon(in: $0, from: 0, before: $0.count) }
             return String(decoding: logical[min(k + 1, logical.count)...], as: UTF8.self)
         }
         return nil
@@ -142,12 +138,7 @@ final class LineFinder {
 
     /// The text after the first unquoted colon of the line starting at `start`.
     private static func value(at start: Int, until end: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> String {
-        var i = start
-        var quoted = false
-        while i < end && buffer[i] != 0x0A && !(buffer[i] == 0x3A && !quoted) {
-            if buffer[i] == 0x22 { quoted.toggle() }
-            i += 1
-        }
+        let i = ComponentSplitter.valueColon(in: buffer, from: start, before: end)
         var stop = i
         while stop < end && buffer[stop] != 0x0A && buffer[stop] != 0x0D { stop += 1 }
         let from = min(i + 1, stop)

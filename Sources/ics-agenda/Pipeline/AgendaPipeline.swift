@@ -43,12 +43,11 @@ struct AgendaPipeline {
     static func load(
         _ paths: [String], window: AgendaWindow, warnings: WarningDetail = .summary, fetch: SubscriptionFetch? = nil
     ) throws -> LoadedInputs {
-        var skipped: [String] = []
+        let reader = InputReader(loader: CalendarLoader(window: window, threads: threads), warnings: warnings)
         let sources = try InputFiles.expand(paths) {
             if warnings != .none { StandardError.write("ics-agenda: warning: \($0)\n") }
-            skipped.append($0)
+            reader.skipped.add(notCalendar: false)
         }
-        let reader = InputReader(loader: CalendarLoader(window: window, threads: threads), warnings: warnings)
         // Every URL at once, before any input is read: the wait is the slowest one's.
         let urls = sources.compactMap { if case .url(let url) = $0 { url } else { nil } }
         let defaultFetch = { SubscriptionFetch(cache: SubscriptionCache(folder: SubscriptionCache.location(environment: ProcessInfo.processInfo.environment))) }
@@ -75,7 +74,7 @@ struct AgendaPipeline {
                 }
             }
         }
-        loaded.unreadable = skipped.count + reader.skipped.unreadable
+        loaded.unreadable = reader.skipped.unreadable
         loaded.notCalendar = reader.skipped.notCalendar
         return loaded
     }

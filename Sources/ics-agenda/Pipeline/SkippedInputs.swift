@@ -1,7 +1,8 @@
 import Synchronization
 
-/// Counts the files found in folders that were skipped, from the threads
-/// that read a folder: shared by every copy of the `InputReader` that owns it.
+/// Counts the files and folders found that were skipped, from the threads
+/// that read a folder and from the walk that finds them: shared by every
+/// copy of the `InputReader` that owns it.
 final class SkippedInputs: Sendable {
     private let counts = Mutex<(unreadable: Int, notCalendar: Int)>((0, 0))
 
