@@ -40,6 +40,7 @@ public struct JSONLinesFormatter: Sendable {
         }
         for section in sections {
             for row in section.rows where row.isFirstListed {
+                if block.isEmpty { overlaps.release(before: row) }  // the days written so far
                 block.append(row)
                 if block.count == blockSize { flush() }
             }

@@ -79,6 +79,7 @@ public struct TextFormatter {
             }
             if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
             for part in 0..<parts { buffers[part].bytes.withUnsafeBufferPointer { out.write(bytes: $0) } }
+            if end < sections.count, let next = sections[end].rows.first { sections[end].overlaps.release(before: next) }
             start = end
         }
     }

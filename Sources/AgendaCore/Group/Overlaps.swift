@@ -9,10 +9,13 @@ import Synchronization
 /// or the next to begin begins before it ends. Rows that overlap something
 /// carry their span's index (`AgendaRow.overlap`), every other row -1, so
 /// the formatters' cost for them is one comparison. What a row overlaps
-/// (distinct UIDs for JSON, distinct titles for the marks) is read from an
-/// index of the day's spans (`DistinctOverlaps`), made on first use, in
-/// time that grows with the answer's length: on a dense calendar a row
-/// overlaps thousands of occurrences of a few series.
+/// (distinct UIDs for JSON, `OverlapUIDs`; distinct titles for the marks,
+/// `OverlapMarks`) is read from an index of the day's spans
+/// (`DistinctOverlaps`), in time that grows with the answer's length: on a
+/// dense calendar a row overlaps thousands of occurrences of a few series.
+/// Each day's index is made by the thread that first asks for it (the
+/// formatters' threads make their own days' side by side) and let go once
+/// the formatter has written the day (`release`).
 ///
 /// Busy is `Occurrence.isBusy` and timed: all-day rows neither overlap nor
 /// are overlapped. An end equal to another's start is not an overlap.
@@ -54,11 +57,11 @@ public final class Overlaps: Sendable {
     /// Each day's indexes by UID and by title, each made when first asked
     /// for, by the thread that asks: the threads that write rows make the
     /// indexes of their own days side by side.
-    private let uidIndex: [DayIndex]
-    private let titleIndex: [DayIndex]
+    let uidIndex: [DayIndex]
+    let titleIndex: [DayIndex]
     /// Every occurrence once, over the whole window, for what a multi-day
     /// occurrence overlaps on any of its days; made when first asked for.
-    private let wholeIndex = Mutex<WholeWindow?>(nil)
+    let wholeIndex = Mutex<WholeWindow?>(nil)
 
     /// The spans of the window, one per occurrence, in order of start, as
     /// one day of `index`; `place` gives a multi-day occurrence's place in them.
@@ -250,8 +253,25 @@ public final class Overlaps: Sendable {
         }
     }
 
+    /// How many days from the first have had their indexes let go (`release`).
+    private let released = Mutex(0)
+
+    /// Lets go the indexes of the days before `row`'s, which a formatter
+    /// writing in agenda order has written: memory holds the days being
+    /// written, not the window's. A day asked for again is indexed again.
+    public func release(before row: AgendaRow) {
+        let key = row.sortKey / AgendaRow.dayFactor
+        released.withLock { released in
+            while released < days.count, rows[Int(spans[days[released].lowerBound].row)].sortKey / AgendaRow.dayFactor < key {
+                uidIndex[released].forget()
+                titleIndex[released].forget()
+                released += 1
+            }
+        }
+    }
+
     /// The day (an index of `days`) of span `i`.
-    private func day(ofSpan i: Int) -> Int {
+    func day(ofSpan i: Int) -> Int {
         var a = 0, b = days.count
         while a < b {
             let m = (a + b) / 2
@@ -259,301 +279,4 @@ public final class Overlaps: Sendable {
         }
         return a
     }
-
-    /// Day `d`'s index by UID, made on first use; its spans are numbered from the day's first.
-    private func byUID(day d: Int) -> DistinctOverlaps {
-        uidIndex[d].get {
-            spans.withUnsafeBufferPointer { spans in
-                DistinctOverlaps(spans: UnsafeBufferPointer(rebasing: spans[days[d]]), days: [0..<days[d].count], first: Overlaps.uidsListed) { $0.uid }
-            }
-        }
-    }
-
-    /// Day `d`'s index by title, made on first use; its spans are numbered from the day's first.
-    private func byTitle(day d: Int) -> DistinctOverlaps {
-        titleIndex[d].get {
-            spans.withUnsafeBufferPointer { spans in
-                DistinctOverlaps(spans: UnsafeBufferPointer(rebasing: spans[days[d]]), days: [0..<days[d].count], first: Overlaps.titlesShown) {
-                    titleGroup[Int($0.item)]
-                }
-            }
-        }
-    }
-
-    /// The window's index of whole occurrences, made on first use: each
-    /// multi-day occurrence's spans (one a day, each its whole time) are
-    /// one, so that it is asked once for all its days.
-    private var byWholeOccurrence: WholeWindow {
-        wholeIndex.withLock { whole in
-            if let whole { return whole }
-            var duplicate = [Bool](repeating: false, count: spans.count)
-            for list in spansOfOccurrence.values { for s in list.dropFirst() { duplicate[Int(s)] = true } }
-            var order = spans.indices.filter { !duplicate[$0] }
-            order.sort { (spans[$0].start, spans[$0].end, spans[$0].row) < (spans[$1].start, spans[$1].end, spans[$1].row) }
-            var position = [Int](repeating: -1, count: spans.count)
-            for (g, i) in order.enumerated() { position[i] = g }
-            // Keyed by the first listed span of each multi-day occurrence (`spansOfOccurrence`), which keeps the first of its list.
-            var byKey: [Int32: Int] = [:]
-            for (key, list) in spansOfOccurrence { if let first = list.first { byKey[key] = position[Int(first)] } }
-            let ordered = order.map { spans[$0] }
-            let index = ordered.withUnsafeBufferPointer { ordered in
-                DistinctOverlaps(spans: ordered, days: ordered.isEmpty ? [] : [0..<ordered.count], first: Overlaps.uidsListed,
-                    wanted: Set(byKey.values)) { $0.uid }
-            }
-            whole = WholeWindow(spans: ordered, index: index, place: byKey)
-            return whole!
-        }
-    }
-
-    /// At most this many UIDs are listed in a row's JSON `overlaps`; `overlap_count` counts them all.
-    public static let uidsListed = 10
-
-    /// The first `uidsListed` UID ranks (sorted, unique) of everything the
-    /// row's occurrence overlaps, on any day, into `ranks`; how many bytes
-    /// the JSON array of them takes, and how many UIDs there are in all.
-    func uidRanks(of row: AgendaRow, into ranks: inout [Int32]) -> (length: Int, count: Int) {
-        ranks.removeAll(keepingCapacity: true)
-        guard row.overlap >= 0 else { return (2, 0) }
-        // One day's index, or for a multi-day occurrence the window's taken
-        // whole: what it overlaps on any of its days is what overlaps its
-        // whole time among the window's occurrences.
-        let index: DistinctOverlaps, i: Int, span: Span
-        if let list = spansOfOccurrence[row.overlap], multiDayByDays {
-            // What it overlaps on each of its days (its whole time each
-            // day), joined: the first ten of the joined are among each day's.
-            for s in list {
-                let d = day(ofSpan: Int(s))
-                let local = Int(s) - days[d].lowerBound
-                let dayIndex = byUID(day: d)
-                let colours = dayIndex.colours(ofDayOf: local)
-                dayIndex.forEachColour(overlapping: spans[Int(s)], at: local) { ranks.append(colours[colours.startIndex + Int($0)]) }
-            }
-            Overlaps.order(&ranks, below: uidBounds.count - 1)
-            let count = ranks.count
-            if count > Overlaps.uidsListed { ranks.removeLast(count - Overlaps.uidsListed) }
-            return (length(of: ranks), count)
-        } else if spansOfOccurrence[row.overlap] != nil {
-            let whole = byWholeOccurrence
-            i = whole.place[row.overlap]!
-            (index, span) = (whole.index, whole.spans[i])
-        } else {
-            let d = day(ofSpan: Int(row.overlap))
-            i = Int(row.overlap) - days[d].lowerBound
-            (index, span) = (byUID(day: d), spans[Int(row.overlap)])
-        }
-        // Each colour comes once, as its place in the day's ascending list,
-        // so the places in order are the ranks in order.
-        let colours = index.colours(ofDayOf: i)
-        if let answer = index.firstColours.answer(at: i) {
-            // A day of many UIDs: found for the whole day at once.
-            for place in answer.places { ranks.append(colours[colours.startIndex + Int(place)]) }
-            return (length(of: ranks), answer.count)
-        }
-        index.forEachColour(overlapping: span, at: i) { ranks.append($0) }
-        Overlaps.order(&ranks, below: colours.count)
-        for n in ranks.indices { ranks[n] = colours[colours.startIndex + Int(ranks[n])] }
-        let count = ranks.count
-        if count > Overlaps.uidsListed { ranks.removeLast(count - Overlaps.uidsListed) }
-        return (length(of: ranks), count)
-    }
-
-    /// The bytes of the JSON array of `ranks`.
-    private func length(of ranks: [Int32]) -> Int {
-        var length = 1
-        for rank in ranks { length += uidBounds[Int(rank) + 1] - uidBounds[Int(rank)] + 1 }
-        return max(length, 2)
-    }
-
-    /// Sorts `places`, numbers below `count`, and drops repeats: by a bit
-    /// set when they are many for their range (no comparisons), else by
-    /// comparison.
-    static func order(_ places: inout [Int32], below count: Int) {
-        guard places.count > 1 else { return }
-        let words = (count + 63) / 64
-        var n = 0
-        if places.count * 8 < words {
-            places.sort()
-            for k in places.indices where n == 0 || places[k] != places[n - 1] {
-                places[n] = places[k]
-                n += 1
-            }
-        } else {
-            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { bits in
-                bits.initialize(repeating: 0)
-                for p in places { bits[Int(p) >> 6] |= 1 << UInt64(p & 63) }
-                for w in 0..<words {
-                    var word = bits[w]
-                    while word != 0 {
-                        places[n] = Int32(w << 6 + word.trailingZeroBitCount)
-                        n += 1
-                        word &= word - 1
-                    }
-                }
-            }
-        }
-        places.removeLast(places.count - n)
-    }
-
-    /// How many distinct UIDs the row's occurrence overlaps (JSON `overlap_count`).
-    public func count(of row: AgendaRow) -> Int {
-        var ranks: [Int32] = []
-        return uidRanks(of: row, into: &ranks).count
-    }
-
-    /// The row's JSON `overlaps` value, as text.
-    public func json(of row: AgendaRow) -> String {
-        var ranks: [Int32] = []
-        let length = uidRanks(of: row, into: &ranks).length
-        var bytes = [UInt8](repeating: 0, count: length)
-        let written = bytes.withUnsafeMutableBufferPointer { row.overlap >= 0 ? writeUIDs(ranks, at: $0.baseAddress!) : 0 }
-        return row.overlap >= 0 ? String(decoding: bytes[..<written], as: UTF8.self) : "[]"
-    }
-
-    /// Writes the JSON array of `ranks` (from `uidRanks`) at `p`; the bytes written.
-    func writeUIDs(_ ranks: [Int32], at p: UnsafeMutablePointer<UInt8>) -> Int {
-        var q = p
-        q[0] = 0x5B
-        q += 1
-        uidBytes.withUnsafeBufferPointer { bytes in
-            for (n, rank) in ranks.enumerated() {
-                if n > 0 {
-                    q[0] = 0x2C
-                    q += 1
-                }
-                let from = uidBounds[Int(rank)], count = uidBounds[Int(rank) + 1] - from
-                q.update(from: bytes.baseAddress! + from, count: count)
-                q += count
-            }
-        }
-        q[0] = 0x5D
-        return q + 1 - p
-    }
-
-    /// At most this many titles are named in a row's mark; the rest are counted.
-    static let titlesShown = 3
-
-    /// `(overlaps Review, Standup)`, `(overlaps A, B, C and 12 more)`: the
-    /// mark after a row's title, naming what it overlaps that day (sorted,
-    /// unique titles); empty when it overlaps nothing that day.
-    public func mark(_ row: AgendaRow) -> String {
-        var bytes: [UInt8] = []
-        return writeMark(row, to: &bytes) ? String(decoding: bytes, as: UTF8.self) : ""
-    }
-
-    /// Appends the row's mark (`mark`) to `bytes`, as it is asked for
-    /// every overlapping row of a text agenda: no string is made. False,
-    /// and nothing appended, when it overlaps nothing that day.
-    public func writeMark(_ row: AgendaRow, to bytes: inout [UInt8]) -> Bool {
-        guard row.overlap >= 0 else { return false }
-        let shown = Overlaps.titlesShown
-        // The `shown` smallest places in the day's ascending list of title
-        // groups (the first titles), in order, and how many there are; on
-        // the stack: every overlapping row asks.
-        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: shown) { first in
-            first.initialize(repeating: .max)
-            var distinct = 0
-            let d = day(ofSpan: Int(row.overlap))
-            let i = Int(row.overlap) - days[d].lowerBound
-            let index = byTitle(day: d)
-            if let answer = index.firstColours.answer(at: i) {
-                // A day of many titles: found for the whole day at once.
-                distinct = answer.count
-                for (n, place) in answer.places.enumerated() where n < shown { first[n] = place }
-            } else {
-                index.forEachColour(overlapping: spans[Int(row.overlap)], at: i) { place in
-                    distinct += 1
-                    guard shown > 0, place < first[shown - 1] else { return }
-                    var k = shown - 1
-                    while k > 0 && first[k - 1] > place {
-                        first[k] = first[k - 1]
-                        k -= 1
-                    }
-                    first[k] = place
-                }
-            }
-            guard distinct > 0 else { return false }
-            let groups = index.colours(ofDayOf: i)
-            bytes.append(contentsOf: "(overlaps ".utf8)
-            for n in 0..<min(distinct, shown) {
-                if n > 0 { bytes.append(contentsOf: ", ".utf8) }
-                let g = Int(groups[groups.startIndex + Int(first[n])])
-                bytes.append(contentsOf: titleBytes[titleBounds[g]..<titleBounds[g + 1]])
-            }
-            if distinct > shown {
-                bytes.append(contentsOf: " and ".utf8)
-                bytes.append(contentsOf: String(distinct - shown).utf8)
-                bytes.append(contentsOf: " more".utf8)
-            }
-            bytes.append(0x29)
-            return true
-        }
-    }
-
-    /// A title as a row shows it: one line, `(no title)` when empty.
-    static func oneLine(_ o: Occurrence) -> String {
-        let title = o.title
-        if title.isEmpty { return "(no title)" }
-        return RowWording.singleLine(title)
-    }
-}
-
-/// One day's index, made by the first thread that asks for it; a thread
-/// asking meanwhile waits for it.
-final class DayIndex: Sendable {
-    private let index = Mutex<DistinctOverlaps?>(nil)
-
-    func get(_ make: () -> DistinctOverlaps) -> DistinctOverlaps {
-        index.withLock { index in
-            if let index { return index }
-            let made = make()
-            index = made
-            return made
-        }
-    }
-}
-
-/// The busy timed spans of a run of days (`Overlaps.find`), each day's
-/// sorted by start and end, and which overlap another of their day.
-struct DaySpans {
-    var spans: [Overlaps.Span] = []
-    /// Each day's spans, consecutive ranges of `spans`.
-    var days: [Range<Int>] = []
-    var overlapping: [Bool] = []
-    /// An occurrence listed on several days: its rows.
-    var multiDay: [ObjectIdentifier: [Int32]] = [:]
-
-    init() {}
-
-    /// `days`: each day's rows, ranges of `rows`.
-    init(rows: [AgendaRow], days dayRows: ArraySlice<Range<Int>>, occurrences: AgendaOccurrences, clock: ZoneClock) {
-        for day in dayRows {
-            let first = spans.count
-            for index in day {
-                let row = rows[index]
-                switch row.timing {
-                case .starts, .continues, .allDay:
-                    let o = occurrences[row]
-                    if o.isBusy, let start = o.start, !start.isDate {
-                        let s = Int64(start.instant(in: clock).timeIntervalSince1970.rounded(.down))
-                        let e = max(o.end.map { Int64($0.instant(in: clock).timeIntervalSince1970.rounded(.down)) } ?? s, s)
-                        if row.dayCount > 1 { multiDay[ObjectIdentifier(o), default: []].append(Int32(index)) }
-                        spans.append(Overlaps.Span(start: s, end: e, row: Int32(index), item: row.item, uid: -1))
-                    }
-                default: break
-                }
-            }
-            let last = spans.count
-            overlapping += repeatElement(false, count: last - first)
-            guard last > first else { continue }
-            days.append(first..<last)
-            guard last - first > 1 else { continue }
-            spans[first..<last].sort { ($0.start, $0.end, $0.row) < ($1.start, $1.end, $1.row) }
-            Overlaps.markOverlapping(spans, first..<last, in: &overlapping)
-        }
-    }
-}
-
-/// The threads' parts of `Overlaps.find`, each written by one thread.
-private struct SharedDaySpans: @unchecked Sendable {
-    let parts: UnsafeMutableBufferPointer<DaySpans>
 }

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The text formats' mark of what a row overlaps that day: its first
+/// titles, named, and how many more.
+extension Overlaps {
+    /// Day `d`'s index by title, made on first use; its spans are numbered from the day's first.
+    func byTitle(day d: Int) -> DistinctOverlaps {
+        titleIndex[d].get {
+            spans.withUnsafeBufferPointer { spans in
+                DistinctOverlaps(spans: UnsafeBufferPointer(rebasing: spans[days[d]]), days: [0..<days[d].count], first: Overlaps.titlesShown) {
+                    titleGroup[Int($0.item)]
+                }
+            }
+        }
+    }
+
+    /// At most this many titles are named in a row's mark; the rest are counted.
+    static let titlesShown = 3
+
+    /// `(overlaps Review, Standup)`, `(overlaps A, B, C and 12 more)`: the
+    /// mark after a row's title, naming what it overlaps that day (sorted,
+    /// unique titles); empty when it overlaps nothing that day.
+    public func mark(_ row: AgendaRow) -> String {
+        var bytes: [UInt8] = []
+        return writeMark(row, to: &bytes) ? String(decoding: bytes, as: UTF8.self) : ""
+    }
+
+    /// Appends the row's mark (`mark`) to `bytes`, as it is asked for
+    /// every overlapping row of a text agenda: no string is made. False,
+    /// and nothing appended, when it overlaps nothing that day.
+    public func writeMark(_ row: AgendaRow, to bytes: inout [UInt8]) -> Bool {
+        guard row.overlap >= 0 else { return false }
+        let shown = Overlaps.titlesShown
+        // The `shown` smallest places in the day's ascending list of title
+        // groups (the first titles), in order, and how many there are; on
+        // the stack: every overlapping row asks.
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: shown) { first in
+            first.initialize(repeating: .max)
+            var distinct = 0
+            let d = day(ofSpan: Int(row.overlap))
+            let i = Int(row.overlap) - days[d].lowerBound
+            let index = byTitle(day: d)
+            if let answer = index.firstColours.answer(at: i) {
+                // A day of many titles: found for the whole day at once.
+                distinct = answer.count
+                for (n, place) in answer.places.enumerated() where n < shown { first[n] = place }
+            } else {
+                index.forEachColour(overlapping: spans[Int(row.overlap)], at: i) { place in
+                    distinct += 1
+                    guard shown > 0, place < first[shown - 1] else { return }
+                    var k = shown - 1
+                    while k > 0 && first[k - 1] > place {
+                        first[k] = first[k - 1]
+                        k -= 1
+                    }
+                    first[k] = place
+                }
+            }
+            guard distinct > 0 else { return false }
+            let groups = index.colours(ofDayOf: i)
+            bytes.append(contentsOf: "(overlaps ".utf8)
+            for n in 0..<min(distinct, shown) {
+                if n > 0 { bytes.append(contentsOf: ", ".utf8) }
+                let g = Int(groups[groups.startIndex + Int(first[n])])
+                bytes.append(contentsOf: titleBytes[titleBounds[g]..<titleBounds[g + 1]])
+            }
+            if distinct > shown {
+                bytes.append(contentsOf: " and ".utf8)
+                bytes.append(contentsOf: String(distinct - shown).utf8)
+                bytes.append(contentsOf: " more".utf8)
+            }
+            bytes.append(0x29)
+            return true
+        }
+    }
+
+    /// A title as a row shows it: one line, `(no title)` when empty.
+    static func oneLine(_ o: Occurrence) -> String {
+        let title = o.title
+        if title.isEmpty { return "(no title)" }
+        return RowWording.singleLine(title)
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// JSON's `overlaps` and `overlap_count`: the UIDs of everything a row's
+/// occurrence overlaps, on any of its days.
+extension Overlaps {
+    /// Day `d`'s index by UID, made on first use; its spans are numbered from the day's first.
+    func byUID(day d: Int) -> DistinctOverlaps {
+        uidIndex[d].get {
+            spans.withUnsafeBufferPointer { spans in
+                DistinctOverlaps(spans: UnsafeBufferPointer(rebasing: spans[days[d]]), days: [0..<days[d].count], first: Overlaps.uidsListed) { $0.uid }
+            }
+        }
+    }
+
+    /// The window's index of whole occurrences, made on first use: each
+    /// multi-day occurrence's spans (one a day, each its whole time) are
+    /// one, so that it is asked once for all its days.
+    var byWholeOccurrence: WholeWindow {
+        wholeIndex.withLock { whole in
+            if let whole { return whole }
+            var duplicate = [Bool](repeating: false, count: spans.count)
+            for list in spansOfOccurrence.values { for s in list.dropFirst() { duplicate[Int(s)] = true } }
+            var order = spans.indices.filter { !duplicate[$0] }
+            order.sort { (spans[$0].start, spans[$0].end, spans[$0].row) < (spans[$1].start, spans[$1].end, spans[$1].row) }
+            var position = [Int](repeating: -1, count: spans.count)
+            for (g, i) in order.enumerated() { position[i] = g }
+            // Keyed by the first listed span of each multi-day occurrence (`spansOfOccurrence`), which keeps the first of its list.
+            var byKey: [Int32: Int] = [:]
+            for (key, list) in spansOfOccurrence { if let first = list.first { byKey[key] = position[Int(first)] } }
+            let ordered = order.map { spans[$0] }
+            let index = ordered.withUnsafeBufferPointer { ordered in
+                DistinctOverlaps(spans: ordered, days: ordered.isEmpty ? [] : [0..<ordered.count], first: Overlaps.uidsListed,
+                    wanted: Set(byKey.values)) { $0.uid }
+            }
+            whole = WholeWindow(spans: ordered, index: index, place: byKey)
+            return whole!
+        }
+    }
+
+    /// At most this many UIDs are listed in a row's JSON `overlaps`; `overlap_count` counts them all.
+    public static let uidsListed = 10
+
+    /// The first `uidsListed` UID ranks (sorted, unique) of everything the
+    /// row's occurrence overlaps, on any day, into `ranks`; how many bytes
+    /// the JSON array of them takes, and how many UIDs there are in all.
+    func uidRanks(of row: AgendaRow, into ranks: inout [Int32]) -> (length: Int, count: Int) {
+        ranks.removeAll(keepingCapacity: true)
+        guard row.overlap >= 0 else { return (2, 0) }
+        // One day's index, or for a multi-day occurrence the window's taken
+        // whole: what it overlaps on any of its days is what overlaps its
+        // whole time among the window's occurrences.
+        let index: DistinctOverlaps, i: Int, span: Span
+        if let list = spansOfOccurrence[row.overlap], multiDayByDays {
+            // What it overlaps on each of its days (its whole time each
+            // day), joined: the first ten of the joined are among each day's.
+            for s in list {
+                let d = day(ofSpan: Int(s))
+                let local = Int(s) - days[d].lowerBound
+                let dayIndex = byUID(day: d)
+                let colours = dayIndex.colours(ofDayOf: local)
+                dayIndex.forEachColour(overlapping: spans[Int(s)], at: local) { ranks.append(colours[colours.startIndex + Int($0)]) }
+            }
+            Overlaps.order(&ranks, below: uidBounds.count - 1)
+            let count = ranks.count
+            if count > Overlaps.uidsListed { ranks.removeLast(count - Overlaps.uidsListed) }
+            return (length(of: ranks), count)
+        } else if spansOfOccurrence[row.overlap] != nil {
+            let whole = byWholeOccurrence
+            i = whole.place[row.overlap]!
+            (index, span) = (whole.index, whole.spans[i])
+        } else {
+            let d = day(ofSpan: Int(row.overlap))
+            i = Int(row.overlap) - days[d].lowerBound
+            (index, span) = (byUID(day: d), spans[Int(row.overlap)])
+        }
+        // Each colour comes once, as its place in the day's ascending list,
+        // so the places in order are the ranks in order.
+        let colours = index.colours(ofDayOf: i)
+        if let answer = index.firstColours.answer(at: i) {
+            // A day of many UIDs: found for the whole day at once.
+            for place in answer.places { ranks.append(colours[colours.startIndex + Int(place)]) }
+            return (length(of: ranks), answer.count)
+        }
+        index.forEachColour(overlapping: span, at: i) { ranks.append($0) }
+        Overlaps.order(&ranks, below: colours.count)
+        for n in ranks.indices { ranks[n] = colours[colours.startIndex + Int(ranks[n])] }
+        let count = ranks.count
+        if count > Overlaps.uidsListed { ranks.removeLast(count - Overlaps.uidsListed) }
+        return (length(of: ranks), count)
+    }
+
+    /// The bytes of the JSON array of `ranks`.
+    func length(of ranks: [Int32]) -> Int {
+        var length = 1
+        for rank in ranks { length += uidBounds[Int(rank) + 1] - uidBounds[Int(rank)] + 1 }
+        return max(length, 2)
+    }
+
+    /// Sorts `places`, numbers below `count`, and drops repeats: by a bit
+    /// set when they are many for their range (no comparisons), else by
+    /// comparison.
+    static func order(_ places: inout [Int32], below count: Int) {
+        guard places.count > 1 else { return }
+        let words = (count + 63) / 64
+        var n = 0
+        if places.count * 8 < words {
+            places.sort()
+            for k in places.indices where n == 0 || places[k] != places[n - 1] {
+                places[n] = places[k]
+                n += 1
+            }
+        } else {
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { bits in
+                bits.initialize(repeating: 0)
+                for p in places { bits[Int(p) >> 6] |= 1 << UInt64(p & 63) }
+                for w in 0..<words {
+                    var word = bits[w]
+                    while word != 0 {
+                        places[n] = Int32(w << 6 + word.trailingZeroBitCount)
+                        n += 1
+                        word &= word - 1
+                    }
+                }
+            }
+        }
+        places.removeLast(places.count - n)
+    }
+
+    /// How many distinct UIDs the row's occurrence overlaps (JSON `overlap_count`).
+    public func count(of row: AgendaRow) -> Int {
+        var ranks: [Int32] = []
+        return uidRanks(of: row, into: &ranks).count
+    }
+
+    /// The row's JSON `overlaps` value, as text.
+    public func json(of row: AgendaRow) -> String {
+        var ranks: [Int32] = []
+        let length = uidRanks(of: row, into: &ranks).length
+        var bytes = [UInt8](repeating: 0, count: length)
+        let written = bytes.withUnsafeMutableBufferPointer { row.overlap >= 0 ? writeUIDs(ranks, at: $0.baseAddress!) : 0 }
+        return row.overlap >= 0 ? String(decoding: bytes[..<written], as: UTF8.self) : "[]"
+    }
+
+    /// Writes the JSON array of `ranks` (from `uidRanks`) at `p`; the bytes written.
+    func writeUIDs(_ ranks: [Int32], at p: UnsafeMutablePointer<UInt8>) -> Int {
+        var q = p
+        q[0] = 0x5B
+        q += 1
+        uidBytes.withUnsafeBufferPointer { bytes in
+            for (n, rank) in ranks.enumerated() {
+                if n > 0 {
+                    q[0] = 0x2C
+                    q += 1
+                }
+                let from = uidBounds[Int(rank)], count = uidBounds[Int(rank) + 1] - from
+                q.update(from: bytes.baseAddress! + from, count: count)
+                q += count
+            }
+        }
+        q[0] = 0x5D
+        return q + 1 - p
+    }
+}
