@@ -151,10 +151,25 @@ final class DistinctOverlaps: Sendable {
     /// that overlap `spans[i]` (the span the index was made from), in no
     /// particular order, as its place in `colours(ofDayOf: i)`.
     func forEachColour(overlapping span: Overlaps.Span, at i: Int, _ body: (Int32) -> Void) {
-        let d = Int(dayOfSpan[i])
+        forEachColour(overlapping: span, day: Int(dayOfSpan[i]), own: Int(componentOfSpan[i]), body)
+    }
+
+    /// The same for a span that is none of the index's (a multi-day
+    /// occurrence asking a day next to those it is listed on), against day
+    /// `d`'s spans: every colour that overlaps it counts. Places are in
+    /// `colours(ofDay: d)`.
+    func forEachColour(overlappingOther span: Overlaps.Span, day d: Int, _ body: (Int32) -> Void) {
+        forEachColour(overlapping: span, day: d, own: -1, body)
+    }
+
+    /// The distinct colours of day `d`, ascending.
+    func colours(ofDay d: Int) -> ArraySlice<Int32> {
+        dayColours[Int(colourBounds[d])..<Int(colourBounds[d + 1])]
+    }
+
+    private func forEachColour(overlapping span: Overlaps.Span, day d: Int, own: Int, _ body: (Int32) -> Void) {
         let low = Int(componentBounds[d]), high = Int(componentBounds[d + 1])
         guard low < high else { return }
-        let own = Int(componentOfSpan[i])
         let s = span.start, e = span.end
         // Running at its start: begun by then (before it, for a zero-length
         // span) and ending after it.

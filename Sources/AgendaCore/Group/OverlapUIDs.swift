@@ -51,14 +51,23 @@ extension Overlaps {
         // whole time among the window's occurrences.
         let index: DistinctOverlaps, i: Int, span: Span
         if let list = spansOfOccurrence[row.overlap], multiDayByDays {
-            // What it overlaps on each of its days (its whole time each
-            // day), joined: the first ten of the joined are among each day's.
-            for s in list {
-                let d = day(ofSpan: Int(s))
+            // What its whole time overlaps on each of its days, joined (the
+            // first ten of the joined are among each day's). And on the days
+            // next to them: an occurrence is not listed on a day it takes
+            // less than a minute of (until 00:00:30), nor is one that ends
+            // there, but they overlap.
+            let listed = list.map { day(ofSpan: Int($0)) }
+            for (s, d) in zip(list, listed) {
                 let local = Int(s) - days[d].lowerBound
                 let dayIndex = byUID(day: d)
                 let colours = dayIndex.colours(ofDayOf: local)
                 dayIndex.forEachColour(overlapping: spans[Int(s)], at: local) { ranks.append(colours[colours.startIndex + Int($0)]) }
+            }
+            let whole = spans[Int(list[0])]
+            for d in [listed.min()! - 1, listed.max()! + 1] where d >= 0 && d < days.count {
+                let dayIndex = byUID(day: d)
+                let colours = dayIndex.colours(ofDay: 0)
+                dayIndex.forEachColour(overlappingOther: whole, day: 0) { ranks.append(colours[colours.startIndex + Int($0)]) }
             }
             Overlaps.order(&ranks, below: uidBounds.count - 1)
             let count = ranks.count

@@ -87,34 +87,41 @@ public final class Overlaps: Sendable {
         self.spansOfOccurrence = spansOfOccurrence
         uidIndex = days.map { _ in DayIndex() }
         titleIndex = days.map { _ in DayIndex() }
-        var cost = 0
+        var cost = 0, repeats = 0
         for list in spansOfOccurrence.values {
-            for s in list {
-                var a = 0, b = days.count
-                while a < b {
-                    let m = (a + b) / 2
-                    if days[m].upperBound <= Int(s) { a = m + 1 } else { b = m }
-                }
-                cost += days[a].count
-            }
+            repeats += list.count - 1
+            let listed = list.map { Overlaps.day(ofSpan: Int($0), in: days) }
+            for d in listed { cost += days[d].count }
+            // And the days next to them (`OverlapUIDs`).
+            if let first = listed.min(), first > 0 { cost += days[first - 1].count }
+            if let last = listed.max(), last + 1 < days.count { cost += days[last + 1].count }
         }
         multiDayCost = cost
+        windowSpans = spans.count - repeats
     }
 
+    /// The spans of the window, a multi-day occurrence's once: what the
+    /// window's index (`byWholeOccurrence`) is made of.
+    let windowSpans: Int
+
     /// The spans on the days of the multi-day occurrences that overlap
-    /// something, each day counted once for each of them: what asking each
-    /// of their days costs at most.
+    /// something and on the days next to those, each day counted once for
+    /// each of them: what asking each of their days costs at most.
     let multiDayCost: Int
 
-    /// Whether a multi-day occurrence's overlaps are asked of the index of
-    /// each of its days, or of the window's (`byWholeOccurrence`): the
-    /// answers are the same; the days' indexes are quicker (and made
-    /// anyway) while their spans are few; past `multiDayBudget` steps
-    /// (a thousand occurrences of a year, each day crowded) the window's.
-    var multiDayByDays: Bool { multiDayCost <= Overlaps.multiDayBudget }
+    /// Whether a multi-day occurrence's overlaps are asked of the indexes
+    /// of its days, or of the window's (`byWholeOccurrence`): the answers
+    /// are the same. The days' indexes are made anyway, and asked on the
+    /// threads that write; the window's is one more index, made on one
+    /// thread, about a hundred steps a span. So the days' while their steps
+    /// are at most `multiDayStepsPerSpan` a span of the window: not for a
+    /// few long occurrences over crowded days, nor for a crowd of
+    /// multi-day occurrences (each asks every span of its days).
+    var multiDayByDays: Bool { multiDayCost <= Overlaps.multiDayStepsPerSpan * windowSpans }
 
-    /// Tests set it to 0 (within their task) to ask the window's index.
-    @TaskLocal public static var multiDayBudget = 8_000_000
+    /// Tests set it (within their task) to 0 to ask the window's index,
+    /// to a million to ask the days'.
+    @TaskLocal public static var multiDayStepsPerSpan = 64
 
     static let none = Overlaps(spans: [], days: [], rows: [], occurrences: .none, titleGroup: [], titleBytes: [], titleBounds: [0], uidBytes: [], uidBounds: [0], spansOfOccurrence: [:])
 
@@ -271,7 +278,9 @@ public final class Overlaps: Sendable {
     }
 
     /// The day (an index of `days`) of span `i`.
-    func day(ofSpan i: Int) -> Int {
+    func day(ofSpan i: Int) -> Int { Overlaps.day(ofSpan: i, in: days) }
+
+    static func day(ofSpan i: Int, in days: [Range<Int>]) -> Int {
         var a = 0, b = days.count
         while a < b {
             let m = (a + b) / 2
