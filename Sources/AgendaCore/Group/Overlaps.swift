@@ -269,6 +269,12 @@ public final class Overlaps: Sendable {
     public func release(before row: AgendaRow) {
         let key = row.sortKey / AgendaRow.dayFactor
         released.withLock { released in
+            // The day before the cursor too: a multi-day occurrence also asks
+            // the day before its first (`OverlapUIDs`), made again once let go.
+            if released > 0 {
+                uidIndex[released - 1].forget()
+                titleIndex[released - 1].forget()
+            }
             while released < days.count, rows[Int(spans[days[released].lowerBound].row)].sortKey / AgendaRow.dayFactor < key {
                 uidIndex[released].forget()
                 titleIndex[released].forget()
