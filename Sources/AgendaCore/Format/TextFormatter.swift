@@ -40,10 +40,10 @@ public struct TextFormatter {
         // agenda of 250,000 rows has a few thousand.
         var table = LabelTable()
         let labels = sections.map { $0.rows.map { table.number(wording.timeLabel($0)) } }
+        let dayLabels = sections.map { dayColumn(of: $0, in: &table) }
         let widths = table.widths
         let width = labels.joined().reduce(0) { max($0, widths[Int($1)]) }
-        let dayLabels = sections.map { dayColumn(of: $0, in: &table) }
-        let dayWidth = dayLabels.joined().reduce(0) { max($0, table.widths[Int($1)]) }
+        let dayWidth = dayLabels.joined().reduce(0) { max($0, widths[Int($1)]) }
         var overdueNotes: [CivilDate: String] = [:]
         for section in sections {
             for row in section.rows {
@@ -52,7 +52,7 @@ public struct TextFormatter {
         }
         let lines = TextLines(
             sections: sections, headers: sections.map { style.bold(wording.header($0.period, relativeTo: today)) },
-            labels: labels, labelTexts: table.texts, labelWidths: table.widths, width: width,
+            labels: labels, labelTexts: table.texts, labelWidths: widths, width: width,
             dayLabels: dayLabels, dayWidth: dayWidth,
             overdueNotes: overdueNotes, style: style, showCalendar: showCalendar, words: wording.formats.words)
         let buffers = (0..<max(threads, 1)).map { _ in TextBlock() }

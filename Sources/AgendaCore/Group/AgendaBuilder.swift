@@ -30,7 +30,7 @@ public struct AgendaBuilder: Sendable {
         let workers = total >= AgendaBuilder.parallelFrom ? max(1, threads) : 1
         let occurrences = AgendaOccurrences(parts)
         var runs = [PlacedRows](repeating: PlacedRows(), count: workers)
-        let (rows, undated, overlaps) = runs.withUnsafeMutableBufferPointer { runs in
+        let (rows, dayRows, undated, overlaps) = runs.withUnsafeMutableBufferPointer { runs in
             let shared = SharedRuns(runs: runs)
             func inParallel(_ work: @escaping @Sendable (Int) -> Void) {
                 if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
@@ -54,21 +54,30 @@ public struct AgendaBuilder: Sendable {
             }
             AgendaBuilder.keepLatestOverdue(&rows, occurrences: occurrences)
             // Before any formatter: each asks a row for its overlaps many times, on several threads.
-            let overlaps = Overlaps.find(in: &rows, occurrences: occurrences, itemRanks: table.ranks, clock: window.clock, threads: workers)
-            return (rows, undated, overlaps)
+            let dayRows = AgendaBuilder.days(of: rows)
+            let overlaps = Overlaps.find(in: &rows, days: dayRows, occurrences: occurrences, itemRanks: table.ranks, clock: window.clock, threads: workers)
+            return (rows, dayRows, undated, overlaps)
         }
 
-        var sections: [AgendaSection] = []
+        var sections = dayRows.map { day in
+            AgendaSection(period: .day(rows[day.lowerBound].day!), rows: rows[day], occurrences: occurrences, overlaps: overlaps)
+        }
+        if !undated.isEmpty { sections.append(AgendaSection(period: .undated, rows: undated[...], occurrences: occurrences)) }
+        return sections
+    }
+
+    /// Each day's rows of `rows` (sorted by day): consecutive ranges.
+    static func days(of rows: [AgendaRow]) -> [Range<Int>] {
+        var days: [Range<Int>] = []
         var start = 0
         while start < rows.count {
             let key = rows[start].sortKey / AgendaRow.dayFactor
             var end = start + 1
             while end < rows.count && rows[end].sortKey / AgendaRow.dayFactor == key { end += 1 }
-            sections.append(AgendaSection(period: .day(rows[start].day!), rows: rows[start..<end], occurrences: occurrences, overlaps: overlaps))
+            days.append(start..<end)
             start = end
         }
-        if !undated.isEmpty { sections.append(AgendaSection(period: .undated, rows: undated[...], occurrences: occurrences)) }
-        return sections
+        return days
     }
 
     /// Of the overdue instances of one recurring reminder (its UID in its

@@ -142,10 +142,7 @@ final class DistinctOverlaps: Sendable {
 
     /// The distinct colours of the day of `spans[i]`, ascending: what
     /// `forEachColour` gives for it are places in this list.
-    func colours(ofDayOf i: Int) -> ArraySlice<Int32> {
-        let d = Int(dayOfSpan[i])
-        return dayColours[Int(colourBounds[d])..<Int(colourBounds[d + 1])]
-    }
+    func colours(ofDayOf i: Int) -> ArraySlice<Int32> { colours(ofDay: Int(dayOfSpan[i])) }
 
     /// Calls `body` once with each colour of the other spans of its day
     /// that overlap `spans[i]` (the span the index was made from), in no

@@ -126,19 +126,12 @@ public final class Overlaps: Sendable {
     static let none = Overlaps(spans: [], days: [], rows: [], occurrences: .none, titleGroup: [], titleBytes: [], titleBounds: [0], uidBytes: [], uidBounds: [0], spansOfOccurrence: [:])
 
     /// Finds the overlaps of `rows` (sorted by day, as `AgendaBuilder` sorts
-    /// them) and marks each overlapping row with its span. Days are
-    /// independent: `threads` threads each take a run of them.
-    static func find(in rows: inout [AgendaRow], occurrences: AgendaOccurrences, itemRanks: [Int32], clock: ZoneClock, threads: Int = 1) -> Overlaps {
-        // Each day's rows.
-        var dayRows: [Range<Int>] = []
-        var index = 0
-        while index < rows.count {
-            let day = rows[index].sortKey / AgendaRow.dayFactor
-            var end = index + 1
-            while end < rows.count && rows[end].sortKey / AgendaRow.dayFactor == day { end += 1 }
-            dayRows.append(index..<end)
-            index = end
-        }
+    /// them; `dayRows`, each day's rows, from `AgendaBuilder.days(of:)`) and
+    /// marks each overlapping row with its span. Days are independent:
+    /// `threads` threads each take a run of them.
+    static func find(
+        in rows: inout [AgendaRow], days dayRows: [Range<Int>], occurrences: AgendaOccurrences, itemRanks: [Int32], clock: ZoneClock, threads: Int = 1
+    ) -> Overlaps {
         let parts = rows.count >= AgendaBuilder.parallelFrom ? max(1, min(threads, dayRows.count)) : 1
         var found = [DaySpans](repeating: DaySpans(), count: parts)
         found.withUnsafeMutableBufferPointer { found in
