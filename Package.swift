@@ -22,12 +22,9 @@ let package = Package(
             pkgConfig: "libical",
             providers: [.apt(["libical-dev"])]
         ),
-        // libcurl (Debian's libcurl4-openssl-dev) fetches subscribed calendars.
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // libcurl (Debian's libcurl4-openssl-dev) fetches subscribed calendars,
+        // opened when a URL is first fetched (not linked: it would slow every start).
+        .target(name: "CCurl"),
         // RE2 (Debian's libre2-dev) matches --grep's pattern in linear time, behind a C face.
         .target(name: "CRE2", linkerSettings: [.linkedLibrary("re2")]),
         .target(name: "AgendaCore", swiftSettings: optimized),

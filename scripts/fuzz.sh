@@ -74,9 +74,10 @@ build() {
     while IFS= read -r -d '' f; do sources+=("$f"); done < <(find "$parser/ArgumentParser" -name '*.swift' -print0)
     "$SWIFTC" "${flags[@]}" -swift-version 5 -module-name ArgumentParser -I "$OUT" -emit-module \
         -emit-module-path "$OUT/ArgumentParser.swiftmodule" -emit-library -static -o "$OUT/libArgumentParser.a" "${sources[@]}"
-    # Subscriptions (URL calendars; libcurl through its module map): the
+    # Subscriptions (URL calendars; libcurl opened through its C face): the
     # fuzzer's inputs name no URL, but the command is built whole.
-    local ccurl=(-Xcc -fmodule-map-file=Sources/CCurl/module.modulemap)
+    local ccurl=(-Xcc -fmodule-map-file=Sources/CCurl/include/module.modulemap)
+    clang -O1 -g -fsanitize=address,fuzzer-no-link -ISources/CCurl/include -c Sources/CCurl/ccurl.c -o "$OUT/ccurl.o"
     # RE2's C face (--grep), compiled with the same sanitizers.
     local cre2=(-Xcc -fmodule-map-file=Sources/CRE2/include/module.modulemap)
     clang++ -std=c++17 -O1 -g -fsanitize=address,fuzzer-no-link -ISources/CRE2/include -c Sources/CRE2/cre2.cc -o "$OUT/cre2.o"
@@ -84,13 +85,13 @@ build() {
         -emit-module-path "$OUT/Subscriptions.swiftmodule" -emit-library -static -o "$OUT/libSubscriptions.a" $(swift_files Sources/Subscriptions)
     "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name ics_agenda -I "$OUT" "${clibical[@]}" "${ccurl[@]}" "${cre2[@]}" \
         -Xfrontend -entry-point-function-name -Xfrontend ics_agenda_main \
-        $(swift_files Sources/ics-agenda) Fuzz/FuzzCommandLine.swift "$OUT/cre2.o" \
-        -L "$OUT" -lSubscriptions -lICalAdapter -lAgendaCore -lArgumentParser -lArgumentParserToolInfo -lical -lcurl -lre2 -lstdc++ -o "$BIN"
+        $(swift_files Sources/ics-agenda) Fuzz/FuzzCommandLine.swift "$OUT/cre2.o" "$OUT/ccurl.o" \
+        -L "$OUT" -lSubscriptions -lICalAdapter -lAgendaCore -lArgumentParser -lArgumentParserToolInfo -lical -lre2 -lstdc++ -o "$BIN"
 }
 
 newer() {  # whether any source is newer than the binary
     [ ! -x "$BIN" ] && return 0
-    [ -n "$(find Sources/AgendaCore Sources/ICalAdapter Sources/Subscriptions Sources/ics-agenda Sources/CRE2 Fuzz scripts/fuzz.sh -newer "$BIN" -print -quit)" ]
+    [ -n "$(find Sources/AgendaCore Sources/ICalAdapter Sources/Subscriptions Sources/ics-agenda Sources/CRE2 Sources/CCurl Fuzz scripts/fuzz.sh -newer "$BIN" -print -quit)" ]
 }
 
 if [ "${1:-}" = build ]; then

@@ -8,13 +8,12 @@ final class CurlMulti {
     private let handle: UnsafeMutableRawPointer
 
     init?() {
-        CurlTransfer.initializeOnce
-        guard let handle = curl_multi_init() else { return nil }
+        guard CurlTransfer.unavailable == nil, let handle = ics_curl_multi_init() else { return nil }
         self.handle = handle
     }
 
     deinit {
-        curl_multi_cleanup(handle)
+        ics_curl_multi_cleanup(handle)
     }
 
 
@@ -24,20 +23,20 @@ final class CurlMulti {
         var index: [UnsafeMutableRawPointer: Int] = [:]
         for (i, transfer) in transfers.enumerated() {
             index[transfer.handle] = i
-            curl_multi_add_handle(handle, transfer.handle)
+            ics_curl_multi_add_handle(handle, transfer.handle)
         }
         var running: Int32 = 1
         while running > 0 {
-            guard curl_multi_perform(handle, &running) == CURLM_OK else { break }
+            guard ics_curl_multi_perform(handle, &running) == CURLM_OK else { break }
             var left: Int32 = 0
-            while let message = curl_multi_info_read(handle, &left) {
+            while let message = ics_curl_multi_info_read(handle, &left) {
                 if message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle, let i = index[easy] {
                     results[i] = message.pointee.data.result
                 }
             }
-            if running > 0 { curl_multi_poll(handle, nil, 0, 1000, nil) }
+            if running > 0 { ics_curl_multi_poll(handle, nil, 0, 1000, nil) }
         }
-        for transfer in transfers { curl_multi_remove_handle(handle, transfer.handle) }
+        for transfer in transfers { ics_curl_multi_remove_handle(handle, transfer.handle) }
         return results
     }
 }

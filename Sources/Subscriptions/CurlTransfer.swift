@@ -29,8 +29,7 @@ final class CurlTransfer {
     private var texts: [UnsafeMutablePointer<CChar>] = []
 
     init?(_ url: SubscriptionURL, conditions: (etag: String?, lastModified: String?), limits: Limits, userAgent: String) {
-        CurlTransfer.initializeOnce
-        guard let handle = curl_easy_init() else { return nil }
+        guard CurlTransfer.unavailable == nil, let handle = ics_curl_easy_init() else { return nil }
         self.handle = handle
         self.url = url
         self.limits = limits
@@ -56,7 +55,7 @@ final class CurlTransfer {
         var headers: [String] = ["Accept: text/calendar, */*;q=0.5"]
         if let etag = conditions.etag { headers.append("If-None-Match: \(etag)") }
         if let lastModified = conditions.lastModified { headers.append("If-Modified-Since: \(lastModified)") }
-        for header in headers { headerList = curl_slist_append(headerList, header) }
+        for header in headers { headerList = ics_curl_slist_append(headerList, header) }
         ics_curl_set_list(handle, CURLOPT_HTTPHEADER, headerList)
         let me = Unmanaged.passUnretained(self).toOpaque()
         ics_curl_set_write(handle, CURLOPT_WRITEFUNCTION, CurlTransfer.receiveBody)
@@ -66,13 +65,13 @@ final class CurlTransfer {
         guard safe else { return nil }  // deinit frees the handle
     }
 
-    /// libcurl's global set-up, once, before the first handle (it is not
-    /// safe to let `curl_easy_init` do it implicitly).
-    static let initializeOnce: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    /// Why libcurl cannot be used, or nil when it is ready: it is opened
+    /// (and set up) when the first transfer is made, not at start-up.
+    static var unavailable: String? { ics_curl_load().map { String(cString: $0) } }
 
     deinit {
-        curl_easy_cleanup(handle)
-        curl_slist_free_all(headerList)
+        ics_curl_easy_cleanup(handle)
+        ics_curl_slist_free_all(headerList)
         for text in texts { free(text) }
     }
 

@@ -52,6 +52,10 @@ public struct SubscriptionFetch: Sendable {
                 outcomes[i] = Outcome(url: url, content: nil, age: nil, warning: nil, error: "\(url.redacted): no copy of it is kept (--offline fetches nothing); left out")
                 continue
             }
+            if let reason = CurlTransfer.unavailable {
+                outcomes[i] = failed(url, copy: copy, reason: reason, now: now)
+                continue
+            }
             guard let transfer = CurlTransfer(url, conditions: (copy?.etag, copy?.lastModified), limits: limits, userAgent: userAgent) else {
                 outcomes[i] = failed(url, copy: copy, reason: "libcurl could not start a transfer", now: now)
                 continue
@@ -117,10 +121,10 @@ public struct SubscriptionFetch: Sendable {
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR: return "the transfer was cut short"
         case CURLE_GOT_NOTHING: return "the server closed the connection without an answer"
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
-            return "TLS: the server's certificate could not be verified: \(String(cString: curl_easy_strerror(code)))"
+            return "TLS: the server's certificate could not be verified: \(String(cString: ics_curl_easy_strerror(code)))"
         case CURLE_SSL_CONNECT_ERROR:
             return "TLS: the handshake with the server failed"
-        default: return String(cString: curl_easy_strerror(code))
+        default: return String(cString: ics_curl_easy_strerror(code))
         }
     }
 
