@@ -2,16 +2,26 @@ import Foundation
 
 /// The locale's own date and time styles, with formatters made once and
 /// their results cached (a DateFormatter call costs microseconds; an agenda
-/// asks for the same 1,440 times of day over and over).
+/// asks for the same 1,440 times of day over and over). Those only some
+/// runs use are made when first asked (a formatter costs a run about 1 ms
+/// to make); one thread asks at a time.
 public final class LocaleFormats {
     public let locale: Locale
     public let clock: ZoneClock
     private let header: DateFormatter
-    private let shortDate: DateFormatter
+    private lazy var shortDate = make(.medium, .none)
     private let time: DateFormatter
-    private let month: DateFormatter
-    private let weekdayAndDay: DateFormatter
-    private let interval: DateIntervalFormatter
+    private lazy var month = make(template: "yMMMM")
+    private lazy var weekdayAndDay = make(template: "EEEd")
+    private lazy var interval: DateIntervalFormatter = {
+        let interval = DateIntervalFormatter()
+        interval.locale = locale
+        interval.calendar = calendar
+        interval.timeZone = TimeZone(identifier: "UTC")
+        interval.dateStyle = .long
+        interval.timeStyle = .none
+        return interval
+    }()
     private var timeCache: [Int: String] = [:]
     /// The first day of the week in this locale: 1 = Sunday ... 7 = Saturday.
     public let firstWeekday: Int
@@ -31,31 +41,32 @@ public final class LocaleFormats {
         calendar.timeZone = TimeZone(identifier: "UTC")!
         self.calendar = calendar
         words = RowWords.forLanguage(LocaleFormats.languageCode(localeIdentifier))
-        func make(_ date: DateFormatter.Style, _ time: DateFormatter.Style) -> DateFormatter {
-            let f = DateFormatter()
-            f.locale = locale
-            f.calendar = calendar
-            f.timeZone = TimeZone(identifier: "UTC")
-            f.dateStyle = date
-            f.timeStyle = time
-            return f
-        }
-        header = make(.full, .none)
-        shortDate = make(.medium, .none)
-        time = make(.none, .short)
-        month = make(.none, .none)
-        month.setLocalizedDateFormatFromTemplate("yMMMM")
-        weekdayAndDay = make(.none, .none)
-        weekdayAndDay.setLocalizedDateFormatFromTemplate("EEEd")
-        interval = DateIntervalFormatter()
-        interval.locale = locale
-        interval.calendar = calendar
-        interval.timeZone = TimeZone(identifier: "UTC")
-        interval.dateStyle = .long
-        interval.timeStyle = .none
+        header = LocaleFormats.formatter(locale, calendar, .full, .none)
+        time = LocaleFormats.formatter(locale, calendar, .none, .short)
         var gregorian = Calendar(identifier: .gregorian)
         gregorian.locale = locale
         firstWeekday = gregorian.firstWeekday
+    }
+
+    /// A formatter of this locale and calendar, in UTC (days are written from their midnight UTC).
+    private static func formatter(_ locale: Locale, _ calendar: Calendar, _ date: DateFormatter.Style, _ time: DateFormatter.Style) -> DateFormatter {
+        let f = DateFormatter()
+        f.locale = locale
+        f.calendar = calendar
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateStyle = date
+        f.timeStyle = time
+        return f
+    }
+
+    private func make(_ date: DateFormatter.Style, _ time: DateFormatter.Style) -> DateFormatter {
+        LocaleFormats.formatter(locale, calendar, date, time)
+    }
+
+    private func make(template: String) -> DateFormatter {
+        let f = make(.none, .none)
+        f.setLocalizedDateFormatFromTemplate(template)
+        return f
     }
 
     /// The calendar a locale names with `@calendar=` (ICU's keyword), if any.

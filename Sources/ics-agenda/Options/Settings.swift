@@ -86,7 +86,8 @@ struct Settings {
         if let range = name.range(of: "zoneinfo/") { name = String(name[range.upperBound...]) }
         if name == "UTC" || name == "Z" { return TimeZone(identifier: "UTC") }
         guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else { return nil }
-        let inDatabase = TimeZone.knownTimeZoneIdentifiers.contains(name) || FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/" + name)
+        // The file first: ICU's list of every zone costs a run 2 ms to make.
+        let inDatabase = FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/" + name) || TimeZone.knownTimeZoneIdentifiers.contains(name)
         // Not in the database but a TZ string: POSIX reads it, not Foundation.
         if !inDatabase && POSIXTimeZone(name) != nil { return nil }
         return TimeZone(identifier: name)
