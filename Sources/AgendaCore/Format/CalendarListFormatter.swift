@@ -16,11 +16,20 @@ public struct CalendarSummary: Sendable {
 
 /// `ics-agenda calendars`: the calendars grouped by source (the folder that
 /// holds them), the way reminder apps group lists by account.
-public struct CalendarListFormatter: Sendable {
+public struct CalendarListFormatter: OutputFormatter, Sendable {
     public let style: TerminalStyle
+    public let format: ListingFormat
 
-    public init(style: TerminalStyle) {
+    public init(style: TerminalStyle, format: ListingFormat) {
         self.style = style
+        self.format = format
+    }
+
+    public func write(_ summaries: [CalendarSummary], to out: inout some ByteOutputStream) {
+        switch format {
+        case .text: writeText(summaries, to: &out)
+        case .json: writeJSON(summaries, to: &out)
+        }
     }
 
     /// Sources in order, calendars by name inside each.
@@ -31,7 +40,7 @@ public struct CalendarListFormatter: Sendable {
         }
     }
 
-    public func writeText(_ summaries: [CalendarSummary], to out: inout some TextOutputStream) {
+    private func writeText(_ summaries: [CalendarSummary], to out: inout some ByteOutputStream) {
         let groups = CalendarListFormatter.grouped(summaries)
         let nameWidth = summaries.map { displayWidth($0.calendar.name) }.max() ?? 0
         let eventTexts = summaries.map { count($0.events, "event") }
@@ -51,7 +60,7 @@ public struct CalendarListFormatter: Sendable {
         }
     }
 
-    public func writeJSON(_ summaries: [CalendarSummary], to out: inout some TextOutputStream) {
+    private func writeJSON(_ summaries: [CalendarSummary], to out: inout some ByteOutputStream) {
         for group in CalendarListFormatter.grouped(summaries) {
             for s in group.calendars {
                 let fields = [

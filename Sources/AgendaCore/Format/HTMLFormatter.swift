@@ -1,6 +1,6 @@
 /// `--format html`: one self-contained document with inline styles only (no
 /// stylesheet, no script, no images), as mail clients want it.
-public struct HTMLFormatter {
+public struct HTMLFormatter: OutputFormatter {
     public let wording: RowWording
     public let today: CivilDate?
     public let title: String
@@ -14,7 +14,9 @@ public struct HTMLFormatter {
         self.showCalendar = showCalendar
     }
 
-    public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
+    public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
+        // An empty agenda prints nothing at all, so that cron mails nothing.
+        guard !sections.isEmpty else { return }
         // A language tag: `fa_IR@calendar=persian` is `fa-IR`.
         let language = wording.formats.locale.identifier.prefix { $0 != "@" }.replacingOccurrences(of: "_", with: "-")
         out.write("""

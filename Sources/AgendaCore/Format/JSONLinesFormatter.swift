@@ -2,18 +2,21 @@ import Foundation
 
 /// `--format json`: JSON Lines, one object per occurrence in agenda order,
 /// every key of the contract on every line (`null` when absent).
-public struct JSONLinesFormatter: Sendable {
+public struct JSONLinesFormatter: OutputFormatter, Sendable {
     public let iso: ISOTime
+    /// How many threads format lines.
+    public let threads: Int
 
-    public init(clock: ZoneClock) {
+    public init(clock: ZoneClock, threads: Int = 1) {
         iso = ISOTime(clock: clock)
+        self.threads = threads
     }
 
-    /// - Parameter threads: how many threads format lines. Rows are taken in
-    ///   blocks; each thread formats a contiguous part of a block into its
-    ///   own buffer, and the buffers are written in order: the bytes are
-    ///   the same whatever the number, and memory follows the block.
-    public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream, threads: Int = 1) {
+    /// Rows are taken in blocks; each of the `threads` formats a contiguous
+    /// part of a block into its own buffer, and the buffers are written in
+    /// order: the bytes are the same whatever the number, and memory
+    /// follows the block.
+    public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
         let blockSize = 4096
         var block: [AgendaRow] = []
         block.reserveCapacity(blockSize)
@@ -85,7 +88,8 @@ public struct JSONLinesFormatter: Sendable {
         let item = fields.index(of: row.item, o)
         let start = o.shownStart, end = o.shownEnd
         let overlapping = row.overlap >= 0
-        let (overlapLength, overlapCount) = overlapping ? overlaps.uidRanks(of: row, into: &fields.overlapRanks) : (2, 0)
+        let overlapCount = overlapping ? overlaps.uidRanks(of: row, into: &fields.overlapRanks) : 0
+        let overlapLength = overlapping ? overlaps.jsonLength(of: fields.overlapRanks) : 2
         // Room for the item's parts, four quoted times, a day, the keys and the overlaps.
         var p = buffer.reserve(fields.length(of: item) + 512 + overlapLength + extra.count)
         let begin = p

@@ -4,7 +4,7 @@
 ///     ## Saturday, March 1, 2025
 ///
 ///     - **9:00 AM** Standup
-public struct MarkdownFormatter {
+public struct MarkdownFormatter: OutputFormatter {
     public let wording: RowWording
     public let today: CivilDate?
     /// `--show-calendar`: each row ends with its calendar's name, `[Work]`.
@@ -16,7 +16,7 @@ public struct MarkdownFormatter {
         self.showCalendar = showCalendar
     }
 
-    public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
+    public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
         for (index, section) in sections.enumerated() {
             if index > 0 { out.write("\n") }
             out.write("## \(escape(wording.header(section.period, relativeTo: today)))\n\n")

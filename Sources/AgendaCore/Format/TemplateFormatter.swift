@@ -2,7 +2,7 @@
 /// once, like JSON), with `{placeholders}` filled in. `{{` and `}}` are
 /// literal braces; `\t` and `\n` are a tab and a newline. A value's own
 /// line breaks and tabs are written `\n` and `\t`: each occurrence is one line.
-public struct TemplateFormatter {
+public struct TemplateFormatter: OutputFormatter {
     /// The placeholders and what they hold, for `--help` and validation.
     public static let placeholders: [(name: String, meaning: String)] = [
         ("title", "SUMMARY"), ("start", "start, ISO 8601 (date for all-day)"), ("end", "end, ISO 8601"),
@@ -28,7 +28,7 @@ public struct TemplateFormatter {
         self.init(template: try Template(template), formats: formats)
     }
 
-    public func write(_ sections: [AgendaSection], to out: inout some TextOutputStream) {
+    public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
         for section in sections {
             for row in section.rows where row.isFirstListed {
                 let occurrence = section.occurrences[row]

@@ -11,31 +11,34 @@ import Foundation
 ///
 /// A timed busy row that overlaps others that day ends with
 /// `(overlaps Review, Standup)`: after the title, so the columns stay aligned.
-public struct TextFormatter {
+public struct TextFormatter: OutputFormatter {
     public let wording: RowWording
     public let style: TerminalStyle
     /// Append each row's calendar name (`--show-calendar`).
     public let showCalendar: Bool
     /// "Today" and "Tomorrow" beside those days' headers; nil with `--no-relative`.
     public let today: CivilDate?
+    /// How many threads write rows.
+    public let threads: Int
 
-    public init(formats: LocaleFormats, style: TerminalStyle, showCalendar: Bool = false, today: CivilDate? = nil) {
+    public init(formats: LocaleFormats, style: TerminalStyle, showCalendar: Bool = false, today: CivilDate? = nil, threads: Int = 1) {
         wording = RowWording(formats: formats)
         self.style = style
         self.showCalendar = showCalendar
         self.today = today
+        self.threads = threads
     }
 
     /// Rows are written piece by piece into blocks of bytes, no line built
     /// as a String first: a large agenda has hundreds of thousands of rows.
     ///
-    /// - Parameter threads: how many threads write rows. What asks the
-    ///   locale's formatters (not thread-safe) is worked out first, on this
-    ///   thread: headers, time and day labels, overdue notes. Then sections
-    ///   are taken in blocks of about `blockRows` rows, each thread writes a
-    ///   contiguous run of a block's sections into its own buffer, and the
-    ///   buffers are written in order: the bytes are the same whatever the number.
-    public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream, threads: Int = 1) {
+    /// What asks the locale's formatters (not thread-safe) is worked out
+    /// first, on this thread: headers, time and day labels, overdue notes.
+    /// Then sections are taken in blocks of about `blockRows` rows, each of
+    /// the `threads` writes a contiguous run of a block's sections into its
+    /// own buffer, and the buffers are written in order: the bytes are the
+    /// same whatever the number.
+    public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
         // A row's labels are numbers in a table of the distinct ones: an
         // agenda of 250,000 rows has a few thousand.
         var table = LabelTable()

@@ -170,33 +170,3 @@ public struct FreeTime: Sendable {
         return clock.zone.nextDaylightSavingTimeTransition(after: wall - TimeInterval(after)) ?? guess
     }
 }
-
-/// `free`'s text (a section per day, `9:00 AM - 10:30 AM (1 h 30 min)` rows
-/// in the locale) and JSON Lines (`start`, `end`, `minutes`, `day`).
-public struct FreeTimeFormatter {
-    public let formats: LocaleFormats
-
-    public init(formats: LocaleFormats) {
-        self.formats = formats
-    }
-
-    public func writeText(_ slots: [FreeTime.Slot], to out: inout some TextOutputStream) {
-        var day: CivilDate? = nil
-        for slot in slots {
-            if slot.day != day {
-                if day != nil { out.write("\n") }
-                out.write(formats.dayHeader(slot.day) + "\n")
-                day = slot.day
-            }
-            out.write("  \(formats.shortTime(slot.start)) - \(formats.shortTime(slot.end)) (\(DurationText.words(minutes: slot.minutes)))\n")
-        }
-    }
-
-    public func writeJSON(_ slots: [FreeTime.Slot], to out: inout some TextOutputStream) {
-        let iso = ISOTime(clock: formats.clock)
-        for slot in slots {
-            out.write("{\"start\":\"\(iso.string(instant: slot.start))\",\"end\":\"\(iso.string(instant: slot.end))\",")
-            out.write("\"minutes\":\(slot.minutes),\"day\":\"\(slot.day.iso)\"}\n")
-        }
-    }
-}

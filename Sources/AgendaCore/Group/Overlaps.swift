@@ -9,7 +9,7 @@ import Synchronization
 /// or the next to begin begins before it ends. Rows that overlap something
 /// carry their span's index (`AgendaRow.overlap`), every other row -1, so
 /// the formatters' cost for them is one comparison. What a row overlaps
-/// (distinct UIDs for JSON, `OverlapUIDs`; distinct titles for the marks,
+/// (distinct UIDs for JSON, `OverlapQueries`; distinct titles for the marks,
 /// `OverlapMarks`) is read from an index of the day's spans
 /// (`DistinctOverlaps`), in time that grows with the answer's length: on a
 /// dense calendar a row overlaps thousands of occurrences of a few series.
@@ -92,7 +92,7 @@ public final class Overlaps: Sendable {
             repeats += list.count - 1
             let listed = list.map { Overlaps.day(ofSpan: Int($0), in: days) }
             for d in listed { cost += days[d].count }
-            // And the days next to them (`OverlapUIDs`).
+            // And the days next to them (`OverlapQueries`).
             if let first = listed.min(), first > 0 { cost += days[first - 1].count }
             if let last = listed.max(), last + 1 < days.count { cost += days[last + 1].count }
         }
@@ -263,7 +263,7 @@ public final class Overlaps: Sendable {
         let key = row.sortKey / AgendaRow.dayFactor
         released.withLock { released in
             // The day before the cursor too: a multi-day occurrence also asks
-            // the day before its first (`OverlapUIDs`), made again once let go.
+            // the day before its first (`OverlapQueries`), made again once let go.
             if released > 0 {
                 uidIndex[released - 1].forget()
                 titleIndex[released - 1].forget()

@@ -49,11 +49,8 @@ struct CalendarsCommand: ParsableCommand {
             CalendarSummary(calendar: loaded.calendar, events: loaded.eventCount, reminders: loaded.reminderCount, copyAge: calendars.copyAges[index])
         }
         var out = BufferedOutput()
-        let formatter = CalendarListFormatter(style: TerminalStyle(enabled: AgendaPipeline.useColor(color, environment: environment)))
-        switch format {
-        case .text: formatter.writeText(summaries, to: &out)
-        case .json: formatter.writeJSON(summaries, to: &out)
-        }
+        let style = TerminalStyle(enabled: AgendaPipeline.useColor(color, environment: environment))
+        CalendarListFormatter(style: style, format: format == .json ? .json : .text).write(summaries, to: &out)
         out.flush()
         try calendars.finish()
     }

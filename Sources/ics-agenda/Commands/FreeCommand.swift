@@ -74,11 +74,8 @@ struct FreeCommand: ParsableCommand, SettingsChoice {
             hours: try FreeTime.Hours(parsing: hours), weekdays: try FreeTime.Weekdays(parsing: weekdays),
             minimum: try DurationText.seconds(min))
         var out = BufferedOutput()
-        let formatter = FreeTimeFormatter(formats: LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock))
-        switch format {
-        case .text: formatter.writeText(free.slots, to: &out)
-        case .json: formatter.writeJSON(free.slots, to: &out)
-        }
+        let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
+        FreeTimeFormatter(formats: formats, format: format == .json ? .json : .text).write(free.slots, to: &out)
         out.flush()
         try loaded.finish()
     }

@@ -81,16 +81,14 @@ struct NextCommand: ParsableCommand, SettingsChoice {
         let shown = format == .waybar ? max(count, 5) : count
         let upcoming = Upcoming(sections: sections, now: settings.now, end: reach, clock: settings.clock, includeAllDay: allDay, count: shown)
         var out = BufferedOutput()
-        let wording = UpcomingWording(formats: LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock), now: settings.now)
-        switch format {
-        case .text:
-            for entry in upcoming.entries { out.write(wording.line(entry) + "\n") }
-        case .json:
-            JSONLinesFormatter(clock: settings.clock).write(upcoming.entries.map(\.row), occurrences: upcoming.occurrences, overlaps: upcoming.overlaps,
-                extras: upcoming.entries.map { ",\"minutes_until\":\($0.minutesUntil)" }, to: &out)
-        case .waybar:
-            out.write(wording.waybar(upcoming.entries))
-        }
+        let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
+        let style: UpcomingFormatter.Format =
+            switch format {
+            case .text: .text
+            case .json: .json
+            case .waybar: .waybar
+            }
+        UpcomingFormatter(formats: formats, now: settings.now, format: style).write(upcoming, to: &out)
         out.flush()
         try loaded.finish()
     }

@@ -90,25 +90,23 @@ struct AgendaPipeline {
             }
         let sections = grouping.group(builder.build(parts: calendars.map(\.occurrences), threads: AgendaPipeline.workerCount))
         let today = options.noRelative ? nil : settings.today
-        if let template = options.template?.value {
-            TemplateFormatter(template: template, formats: formats).write(sections, to: &out)
-            return
-        }
-        switch options.format {
-        case .text:
-            let style = TerminalStyle(enabled: AgendaPipeline.useColor(options.color, environment: environment))
-            TextFormatter(formats: formats, style: style, showCalendar: options.showCalendar, today: today)
-                .write(sections, to: &out, threads: AgendaPipeline.workerCount)
-        case .json:
-            JSONLinesFormatter(clock: settings.clock).write(sections, to: &out, threads: AgendaPipeline.workerCount)
-        case .markdown:
-            MarkdownFormatter(formats: formats, today: today, showCalendar: options.showCalendar).write(sections, to: &out)
-        case .html:
-            // An empty agenda prints nothing at all, so that cron mails nothing.
-            if !sections.isEmpty { HTMLFormatter(formats: formats, today: today, showCalendar: options.showCalendar).write(sections, to: &out) }
-        case .ics:
-            ICSWriter(clock: settings.clock, now: settings.now).write(sections, to: &out)
-        }
+        let threads = AgendaPipeline.workerCount
+        let formatter: any OutputFormatter<[AgendaSection]> =
+            if let template = options.template?.value {
+                TemplateFormatter(template: template, formats: formats)
+            } else {
+                switch options.format {
+                case .text:
+                    TextFormatter(
+                        formats: formats, style: TerminalStyle(enabled: AgendaPipeline.useColor(options.color, environment: environment)),
+                        showCalendar: options.showCalendar, today: today, threads: threads)
+                case .json: JSONLinesFormatter(clock: settings.clock, threads: threads)
+                case .markdown: MarkdownFormatter(formats: formats, today: today, showCalendar: options.showCalendar)
+                case .html: HTMLFormatter(formats: formats, today: today, showCalendar: options.showCalendar)
+                case .ics: ICSWriter(clock: settings.clock, now: settings.now)
+                }
+            }
+        formatter.write(sections, to: &out)
     }
 
     /// How many threads place rows and write text and JSON: ICS_AGENDA_THREADS, or

@@ -3,17 +3,6 @@ import Foundation
 /// The text formats' mark of what a row overlaps that day: its first
 /// titles, named, and how many more.
 extension Overlaps {
-    /// Day `d`'s index by title, made on first use; its spans are numbered from the day's first.
-    func byTitle(day d: Int) -> DistinctOverlaps {
-        titleIndex[d].get {
-            spans.withUnsafeBufferPointer { spans in
-                DistinctOverlaps(spans: UnsafeBufferPointer(rebasing: spans[days[d]]), days: [0..<days[d].count], first: Overlaps.titlesShown) {
-                    titleGroup[Int($0.item)]
-                }
-            }
-        }
-    }
-
     /// At most this many titles are named in a row's mark; the rest are counted.
     static let titlesShown = 3
 

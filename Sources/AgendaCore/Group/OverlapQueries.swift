@@ -1,8 +1,20 @@
 import Foundation
 
-/// JSON's `overlaps` and `overlap_count`: the UIDs of everything a row's
-/// occurrence overlaps, on any of its days.
+/// What a row overlaps, asked of the per-day indexes: by title (the text
+/// formats' marks) and by UID (JSON's `overlaps` and `overlap_count`,
+/// everything a row's occurrence overlaps on any of its days).
 extension Overlaps {
+    /// Day `d`'s index by title, made on first use; its spans are numbered from the day's first.
+    func byTitle(day d: Int) -> DistinctOverlaps {
+        titleIndex[d].get {
+            spans.withUnsafeBufferPointer { spans in
+                DistinctOverlaps(spans: UnsafeBufferPointer(rebasing: spans[days[d]]), days: [0..<days[d].count], first: Overlaps.titlesShown) {
+                    titleGroup[Int($0.item)]
+                }
+            }
+        }
+    }
+
     /// Day `d`'s index by UID, made on first use; its spans are numbered from the day's first.
     func byUID(day d: Int) -> DistinctOverlaps {
         uidIndex[d].get {
@@ -41,11 +53,11 @@ extension Overlaps {
     public static let uidsListed = 10
 
     /// The first `uidsListed` UID ranks (sorted, unique) of everything the
-    /// row's occurrence overlaps, on any day, into `ranks`; how many bytes
-    /// the JSON array of them takes, and how many UIDs there are in all.
-    func uidRanks(of row: AgendaRow, into ranks: inout [Int32]) -> (length: Int, count: Int) {
+    /// row's occurrence overlaps, on any day, into `ranks`; how many UIDs
+    /// there are in all.
+    func uidRanks(of row: AgendaRow, into ranks: inout [Int32]) -> Int {
         ranks.removeAll(keepingCapacity: true)
-        guard row.overlap >= 0 else { return (2, 0) }
+        guard row.overlap >= 0 else { return 0 }
         // One day's index, or for a multi-day occurrence the window's taken
         // whole: what it overlaps on any of its days is what overlaps its
         // whole time among the window's occurrences.
@@ -72,7 +84,7 @@ extension Overlaps {
             Overlaps.order(&ranks, below: uidBounds.count - 1)
             let count = ranks.count
             if count > Overlaps.uidsListed { ranks.removeLast(count - Overlaps.uidsListed) }
-            return (length(of: ranks), count)
+            return count
         } else if spansOfOccurrence[row.overlap] != nil {
             let whole = byWholeOccurrence
             i = whole.place[row.overlap]!
@@ -88,21 +100,14 @@ extension Overlaps {
         if let answer = index.firstColours.answer(at: i) {
             // A day of many UIDs: found for the whole day at once.
             for place in answer.places { ranks.append(colours[colours.startIndex + Int(place)]) }
-            return (length(of: ranks), answer.count)
+            return answer.count
         }
         index.forEachColour(overlapping: span, at: i) { ranks.append($0) }
         Overlaps.order(&ranks, below: colours.count)
         for n in ranks.indices { ranks[n] = colours[colours.startIndex + Int(ranks[n])] }
         let count = ranks.count
         if count > Overlaps.uidsListed { ranks.removeLast(count - Overlaps.uidsListed) }
-        return (length(of: ranks), count)
-    }
-
-    /// The bytes of the JSON array of `ranks`.
-    func length(of ranks: [Int32]) -> Int {
-        var length = 1
-        for rank in ranks { length += uidBounds[Int(rank) + 1] - uidBounds[Int(rank)] + 1 }
-        return max(length, 2)
+        return count
     }
 
     /// Sorts `places`, numbers below `count`, and drops repeats: by a bit
@@ -138,35 +143,6 @@ extension Overlaps {
     /// How many distinct UIDs the row's occurrence overlaps (JSON `overlap_count`).
     public func count(of row: AgendaRow) -> Int {
         var ranks: [Int32] = []
-        return uidRanks(of: row, into: &ranks).count
-    }
-
-    /// The row's JSON `overlaps` value, as text.
-    public func json(of row: AgendaRow) -> String {
-        var ranks: [Int32] = []
-        let length = uidRanks(of: row, into: &ranks).length
-        var bytes = [UInt8](repeating: 0, count: length)
-        let written = bytes.withUnsafeMutableBufferPointer { row.overlap >= 0 ? writeUIDs(ranks, at: $0.baseAddress!) : 0 }
-        return row.overlap >= 0 ? String(decoding: bytes[..<written], as: UTF8.self) : "[]"
-    }
-
-    /// Writes the JSON array of `ranks` (from `uidRanks`) at `p`; the bytes written.
-    func writeUIDs(_ ranks: [Int32], at p: UnsafeMutablePointer<UInt8>) -> Int {
-        var q = p
-        q[0] = 0x5B
-        q += 1
-        uidBytes.withUnsafeBufferPointer { bytes in
-            for (n, rank) in ranks.enumerated() {
-                if n > 0 {
-                    q[0] = 0x2C
-                    q += 1
-                }
-                let from = uidBounds[Int(rank)], count = uidBounds[Int(rank) + 1] - from
-                q.update(from: bytes.baseAddress! + from, count: count)
-                q += count
-            }
-        }
-        q[0] = 0x5D
-        return q + 1 - p
+        return uidRanks(of: row, into: &ranks)
     }
 }

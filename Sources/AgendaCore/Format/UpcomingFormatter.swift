@@ -1,0 +1,90 @@
+import Foundation
+
+/// `ics-agenda next`'s output: a line per entry (text), JSON Lines with the
+/// agenda's keys and `minutes_until` (json), or Waybar's one object (waybar).
+public struct UpcomingFormatter: OutputFormatter {
+    public enum Format: Sendable {
+        case text, json, waybar
+    }
+
+    public let wording: UpcomingWording
+    public let format: Format
+
+    public init(formats: LocaleFormats, now: Date, format: Format) {
+        wording = UpcomingWording(formats: formats, now: now)
+        self.format = format
+    }
+
+    public func write(_ upcoming: Upcoming, to out: inout some ByteOutputStream) {
+        switch format {
+        case .text:
+            for entry in upcoming.entries { out.write(wording.line(entry) + "\n") }
+        case .json:
+            JSONLinesFormatter(clock: wording.formats.clock).write(
+                upcoming.entries.map(\.row), occurrences: upcoming.occurrences, overlaps: upcoming.overlaps,
+                extras: upcoming.entries.map { ",\"minutes_until\":\($0.minutesUntil)" }, to: &out)
+        case .waybar:
+            out.write(wording.waybar(upcoming.entries))
+        }
+    }
+}
+
+/// The words of `next`: `now: Standup (until 10:00 AM)`, `in 25 min: Standup`,
+/// `today 2:00 PM: Review`, `tomorrow 9:00 AM: Review`, `Wed 5 9:00 AM: Review`,
+/// times and dates in the locale's styles.
+public struct UpcomingWording {
+    public let formats: LocaleFormats
+    public let now: Date
+
+    public init(formats: LocaleFormats, now: Date) {
+        self.formats = formats
+        self.now = now
+    }
+
+    /// `tomorrow`, `Wed 5`, `Mar 14, 2025`: a later day as `next` names it
+    /// (nil for today).
+    func dayWords(_ day: CivilDate) -> String? {
+        let today = formats.clock.civilDate(of: now)
+        let ahead = day.daysSinceEpoch - today.daysSinceEpoch
+        switch ahead {
+        case ...0: return nil
+        case 1: return "tomorrow"
+        case 2...6: return formats.weekdayAndDay(day)
+        default: return formats.mediumDate(day)
+        }
+    }
+
+    /// A time, with its day when that is not today.
+    func moment(_ instant: Date) -> String {
+        let time = formats.shortTime(instant)
+        return dayWords(formats.clock.civilDate(of: instant)).map { "\($0) \(time)" } ?? time
+    }
+
+    public func line(_ entry: Upcoming.Entry) -> String {
+        let clock = formats.clock
+        let title = Overlaps.oneLine(entry.occurrence)
+        if entry.isAllDay {
+            if entry.isNow {
+                let last = clock.civilDate(of: entry.end - 1)
+                return last == clock.civilDate(of: now) ? "today: \(title)" : "now: \(title) (until \(dayWords(last) ?? formats.mediumDate(last)))"
+            }
+            return "\(dayWords(clock.civilDate(of: entry.start)) ?? "today"): \(title)"
+        }
+        if entry.isNow {
+            return entry.end > entry.start ? "now: \(title) (until \(moment(entry.end)))" : "now: \(title)"
+        }
+        if entry.minutesUntil < 60 { return "in \(entry.minutesUntil) min: \(title)" }
+        let day = dayWords(clock.civilDate(of: entry.start))
+        return "\(day ?? "today") \(formats.shortTime(entry.start)): \(title)"
+    }
+
+    /// Waybar's custom module (`return-type: json`): the first line as
+    /// `text`, every line as `tooltip`, and `class` `now`, `soon` (starts
+    /// within 15 minutes) or `later`.
+    public func waybar(_ entries: [Upcoming.Entry]) -> String {
+        guard let first = entries.first else { return "" }
+        let kind = first.isNow ? "now" : first.minutesUntil <= 15 ? "soon" : "later"
+        let tooltip = entries.map(line).joined(separator: "\n")
+        return "{\"text\":\(JSONText.quote(line(first))),\"tooltip\":\(JSONText.quote(tooltip)),\"class\":\"\(kind)\"}\n"
+    }
+}
