@@ -97,8 +97,8 @@ struct StretchReader {
         run.skipsRules = skipsRules
         run.release = release
         if loader.zonesPerCalendar {
-            run.zones.isScopedToCalendars = true
-            run.zoneCost.isPerCalendar = true
+            run.zoneDefinitions.zones.isScopedToCalendars = true
+            run.zoneDefinitions.zoneCost.isPerCalendar = true
         }
         for w in tooLarge { run.warn(w.line, .componentTooLarge, w.message) }
         for zone in zoneStarts {
@@ -106,7 +106,7 @@ struct StretchReader {
                 linesBefore: zone.linesBefore, maxChunks: 1)
             guard let chunk = split.chunks.first, chunk.name == "VTIMEZONE" else { continue }
             run.define(zone: chunk, bytes)
-            run.zonesRead.insert(zone.at)
+            run.zoneDefinitions.zonesRead.insert(zone.at)
         }
         tooLarge = []
         wrTimezone = split.wrTimezone

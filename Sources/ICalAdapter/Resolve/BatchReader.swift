@@ -11,7 +11,7 @@ struct BatchReader: @unchecked Sendable {
     /// The rows each series may list at first (one a day of the window).
     let firstRows: Int
 
-    func end(of start: Int) -> Int { min(start + LoadRun.batchSize, items.count) }
+    func end(of start: Int) -> Int { min(start + BatchSchedule.batchSize, items.count) }
 
     /// Every component of the batch at `start`, into the first slots of `results` (empty ones).
     func read(batchAt start: Int, into results: BatchResults, scratch: ScratchBuffers) {

@@ -1,21 +1,6 @@
 import AgendaCore
 import Foundation
 
-/// A component with a RECURRENCE-ID: one instance of a series, as changed.
-struct Override {
-    let occurrence: Occurrence
-    let uid: String
-    /// As written; read in the series' kind when matched (a floating value in a zoned series' zone).
-    let recurrenceID: ZonedTime
-    /// RANGE=THISANDFUTURE: the change applies to every later instance too.
-    let thisAndFuture: Bool
-    let component: Int
-    let kind: ComponentRecord.Kind
-    /// With RRULE or RDATE beside RECURRENCE-ID: the instances of its own
-    /// rule, and its first line, for when its UID has no master.
-    var series: (occurrences: [Occurrence], line: Int)? = nil
-}
-
 /// The component kept for one UID and RECURRENCE-ID.
 struct Revision {
     let component: Int
