@@ -45,57 +45,15 @@ struct RecurrenceExpander {
     func instances(
         of record: ComponentRecord, anchor: ZonedTime, keepLatestBefore: Bool = false, cut: inout String?, rows: inout Int, limited: inout Bool
     ) -> [Instance] {
-        var result: [Instance] = []
-        var latestBefore: (instance: Instance, at: Date)? = nil
-        // The instants listed, and the local date each was written on in
-        // its zone: two dates of one zone at the same instant are two
-        // instances (a whole local day a zone skipped, Pacific/Apia's
-        // 2011-12-30: its 09:00 moves forward by the gap, RFC 5545 3.3.5,
-        // onto the next day's 09:00, and both are listed, as the reference does).
-        var seen: [Int64: (date: Int, zone: Zone?)] = [:]
-        let excluded = Set(record.exdates.filter { !$0.isDate || anchor.isDate }.map { $0.matching(series: anchor).agendaTime.matchKey })
-        let excludedDays = Set(record.exdates.filter { $0.isDate && !anchor.isDate }.map { $0.civilDate.dayKey })
-        let clock = window.clock
         let earliest = window.start - lookBehind
         // An instance that lasts a year is listed under every day of the
         // window: fewer of them make as many rows.
         let windowDays = max(Int((window.end.timeIntervalSince(window.start) / 86400).rounded(.up)), 1)
         let spanDays = min(max(Int(lookBehind / 86400) - 1, 1), windowDays)
-        let limit = max(maxRows / spanDays, 1)
+        var found = InstanceCollector(
+            record: record, anchor: anchor, window: window, earliest: earliest, limit: max(maxRows / spanDays, 1),
+            reachesFrom: window.start - max(lookBehind - 2 * 86400, 0) - 7200, keepLatestBefore: keepLatestBefore)
         var budget = ExpansionBudget()
-        var before = 0
-        let reachesFrom = window.start - max(lookBehind - 2 * 86400, 0) - 7200
-
-        /// - Parameter time: `start.agendaTime` when the caller has it (it costs several zone lookups).
-        func consider(_ start: ZonedTime, _ time: AgendaTime? = nil, periodEnd: AgendaTime? = nil) -> Bool {
-            let time = time ?? start.agendaTime
-            let key = time.matchKey
-            guard !excluded.contains(key), !(excludedDays.contains(start.civilDate.dayKey)) else { return true }
-            let t = start.local
-            // The local date's fields packed (not days: this runs for every instance).
-            let date = (t.year &* 13 &+ t.month) &* 32 &+ t.day
-            if let earlier = seen.updateValue((date, start.zone), forKey: key) {
-                // An hour a zone skips (an hourly rule's 02:00 on the day
-                // clocks go forward) is the instance of 03:00: one.
-                guard start.zone != nil, earlier.zone == start.zone, earlier.date != date else { return true }
-            }
-            let instant = time.instant(in: clock)
-            if instant >= earliest && instant < window.end {
-                // Instances too early to reach into the window (the look
-                // behind leaves two days for zones) have a limit of their
-                // own: a sub-daily series must not spend the window's rows
-                // before it starts.
-                if instant < reachesFrom {
-                    guard before < limit else { return true }
-                    before += 1
-                }
-                result.append(Instance(start: start, startTime: time, periodEnd: periodEnd))
-            } else if keepLatestBefore && instant < earliest && instant > (latestBefore?.at ?? .distantPast) {
-                latestBefore = (Instance(start: start, startTime: time, periodEnd: periodEnd), instant)
-            }
-            return result.count - before < limit
-        }
-
         // RDATEs before DTSTART: an RDATE PERIOD that starts at DTSTART gives that instance its end.
         for rdate in record.rdates {
             var end: AgendaTime? = nil
@@ -104,209 +62,41 @@ struct RecurrenceExpander {
             } else if let d = rdate.periodDuration {
                 end = RecurrenceExpander.end(of: rdate.start, adding: d)
             }
-            _ = consider(rdate.start, periodEnd: end)
+            _ = found.consider(rdate.start, periodEnd: end)
         }
-        _ = consider(anchor)
+        _ = found.consider(anchor)
         for var rule in record.rrules.map(RecurrenceExpander.workingAroundLibical) {
             // Reminders keep their latest instance before the window: start
             // two of the rule's periods earlier, so that it is still met.
             // A sub-daily rule restarts an hour early, not a day: a day of
             // FREQ=SECONDLY is 86,400 steps.
             let skipTo = keepLatestBefore ? earliest - 2 * RecurrenceExpander.period(of: rule) : earliest - (RecurrenceExpander.isSubDaily(rule) ? 3600 : 86400)
-            guard result.count - before < limit else { break }
-            var skipped = walk(rule, from: anchor, skipTo: skipTo, keepsLatestBefore: keepLatestBefore, budget: &budget, cut: &cut, consider)
+            guard !found.isFull else { break }
+            var skipped = walk(rule, from: anchor, skipTo: skipTo, keepsLatestBefore: keepLatestBefore, budget: &budget, cut: &cut) {
+                found.consider($0, $1, periodEnd: $2)
+            }
             // Instances in a gap do not count (3.3.10): a COUNT rule that
             // met some has as many more, walked again (instances already
             // listed are not listed twice). A few rounds: a gap is an hour a year.
             var rounds = 0
-            while skipped > 0 && rule.count > 0 && rounds < 4 && result.count - before < limit {
+            while skipped > 0 && rule.count > 0 && rounds < 4 && !found.isFull {
                 rule.count += skipped
-                skipped = walk(rule, from: anchor, skipTo: skipTo, keepsLatestBefore: keepLatestBefore, budget: &budget, cut: &cut, consider) - skipped
+                skipped = walk(rule, from: anchor, skipTo: skipTo, keepsLatestBefore: keepLatestBefore, budget: &budget, cut: &cut) {
+                    found.consider($0, $1, periodEnd: $2)
+                } - skipped
                 rounds += 1
             }
         }
-        if let latestBefore { result.append(latestBefore.instance) }
-        rows = (result.count - before) * spanDays
-        if result.count - before >= limit {
+        let instances = found.finish()
+        let limit = found.limit
+        rows = found.listed * spanDays
+        if found.isFull {
             limited = true
             cut = spanDays > 1
                 ? "more than \(limit) occurrences of \(spanDays) days each in the window; only the first \(limit) are listed"
                 : "more than \(limit) occurrences in the window; only the first \(limit) are listed"
         }
-        return result
-    }
-
-    /// Walks one RRULE with libical's iterator, handing each instance that
-    /// starts before the window's end to `consider` until it says stop.
-    ///
-    /// Bounded work: a rule libical could not walk in bounded time
-    /// (`RuleCost`) is not walked; each step counts against the component's
-    /// `budget`; an old rule restarts near the window where its phase
-    /// allows. Each cut says so in `cut`.
-    /// - Returns: how many instances fell in a DST gap and were left out
-    ///   (RFC 5545 3.3.10: they are ignored and not counted).
-    @discardableResult
-    private func walk(
-        _ rule: RecurrenceRule, from anchor: ZonedTime, skipTo: Date, keepsLatestBefore: Bool, budget: inout ExpansionBudget,
-        cut: inout String?, _ consider: (ZonedTime, AgendaTime?, AgendaTime?) -> Bool
-    ) -> Int {
-        var rule = rule
-        let subDaily = RecurrenceExpander.isSubDaily(rule)
-        let zone = RecurrenceExpander.iterationZone
-        var inGap = 0
-        // A zone whose wall clock skips an hour: instances there are dropped (see `iterationZone`).
-        let gapZone = anchor.isDate || anchor.isUTC ? nil : anchor.zone
-        let anchorWall = anchor.local.wallSeconds
-        var dtstart = anchor.local
-        // A shape libical expands wrongly is walked as one it expands right, and sieved (`RuleCorrection`).
-        let correction = RuleCorrection.of(rule, from: anchor.local)
-        if correction == nil, let week = RecurrenceExpander.firstWeekStart(rule, anchor.local) {
-            dtstart = week.start
-            if rule.count > 0 { rule.count += week.before }
-        }
-        dtstart.zoneMark = zone
-        // The phase a restart keeps is the rule's first instance's, which is DTSTART's unless moved just above.
-        let phase = ZonedTime(local: dtstart, zone: anchor.zone)
-        let clock = window.clock
-        // An old rule need not be walked from its first day: the iterator
-        // can start near the window, a whole number of INTERVALs after
-        // DTSTART. With COUNT only a rule whose every step is an instance
-        // can: the instances skipped are then known.
-        var restart: TimeValue? = nil
-        let plain = RecurrenceExpander.hasNoByParts(rule)
-        // A corrected MONTHLY or YEARLY rule is walked from its start: the
-        // restart's day and time would stand for DTSTART's in libical's walk.
-        let restarts = correction == nil || (rule.frequency != .monthly && rule.frequency != .yearly)
-        if restarts, rule.count == 0 || (plain && rule.frequency != .monthly && rule.frequency != .yearly),
-            anchor.agendaTime.instant(in: clock) < skipTo - 86400
-        {
-            restart = RecurrenceExpander.alignedStart(rule, anchor: phase, near: RecurrenceExpander.local(skipTo, like: anchor, clock: clock))
-        }
-        if let start = restart, let correction {
-            // Restarted a whole number of INTERVALs on, the walk keeps the
-            // rule's phase; the sieve counts the intervals from DTSTART.
-            dtstart = correction.walkStart(start)
-            dtstart.zoneMark = zone
-            restart = nil
-        } else if let start = restart, subDaily || rule.count > 0 {
-            // libical's set_start loses the phase of sub-daily rules (and
-            // refuses rules with COUNT): the rule restarted from a whole
-            // number of INTERVALs after DTSTART is the same series from there
-            // on. Its first value may not be an instance (a BYxxx the restart
-            // does not pass), but it lies before anything listed.
-            if rule.count > 0 {
-                let step = RecurrenceExpander.stepSeconds(rule)
-                let skipped = (start.wallSeconds - anchor.local.wallSeconds) / max(step, 1)
-                if skipped < rule.count {
-                    rule.count -= skipped
-                    dtstart = start
-                } else {
-                    // The series ended before the window: only its last
-                    // instance can matter (a reminder's overdue one).
-                    let last = anchor.local.wallSeconds + (rule.count - 1) * step
-                    dtstart = anchor.local.at(wallSeconds: last)
-                    rule.count = 1
-                }
-            } else {
-                dtstart = start
-            }
-            dtstart.zoneMark = zone
-            restart = nil
-        }
-        if let correction, restart == nil, dtstart.wallSeconds == anchor.local.wallSeconds {
-            dtstart = correction.walkStart(dtstart)
-            dtstart.zoneMark = zone
-        }
-        // A corrected rule is judged as written (what it asks for), and
-        // costed as walked: libical's steps, of which the sieve keeps about
-        // one an INTERVAL when it keeps to the rule's intervals.
-        var perStep: Double
-        switch RuleCost.assess(rule, from: dtstart) {
-        case .walk(let cost):
-            perStep = cost
-            if let correction, case .walk(let walkedCost) = RuleCost.assess(correction.walked, from: dtstart) {
-                perStep = walkedCost * Double(correction.keepsToIntervals ? correction.interval : 1)
-            }
-        case .neverMatches:
-            cut = cut ?? "\(rule.text) matches no date; the rule adds no occurrence"
-            return inGap
-        case .subDailyOnDate:
-            cut = cut ?? "\(rule.text) steps through hours, minutes or seconds, but DTSTART is a date; the rule is ignored"
-            return inGap
-        case .tooCostly(let candidates):
-            cut = cut ?? "\(rule.text) would make libical test about \(RecurrenceExpander.round(candidates)) candidate times between two occurrences; the rule is not expanded, only DTSTART is listed"
-            return inGap
-        }
-        // A series that ended well before the window lists nothing in it,
-        // and walking it would only step through its past (a reminder's last
-        // instance can still be overdue: reminders are walked).
-        if !keepsLatestBefore, let last = RecurrenceExpander.latestWallSeconds(rule, from: dtstart),
-            Double(last) < skipTo.timeIntervalSince1970 - 2 * 86400
-        {
-            return inGap
-        }
-        let iterated = RecurrenceExpander.until(of: rule, for: anchor, inZone: zone)
-        guard var iterator = RecurrenceIterator(correction?.walked ?? iterated, from: dtstart) else {
-            cut = cut ?? "libical cannot expand \(rule.text) (no date matches it, or its parts do not go together); the rule adds no occurrence"
-            return inGap
-        }
-        if var start = restart {
-            start.zoneMark = zone
-            if !iterator.setStart(start) {
-                // Walked from DTSTART instead; the old iterator is freed as the new one replaces it.
-                guard let fresh = RecurrenceIterator(iterated, from: dtstart) else { return inGap }
-                iterator = fresh
-            }
-        }
-        // BYWEEKNO rules come out of libical slightly out of order around the
-        // year's end: walk a year past the window before stopping.
-        let stopAt = rule.has(.weekNumber) ? window.end + 366 * 86400 : window.end
-        var anchorValue = anchor.local
-        anchorValue.zoneMark = zone
-        // The sieve's walk ends two days of zone offsets past `stopAt`, on the wall clock.
-        let stopWall = Int(stopAt.timeIntervalSince1970) + 2 * 86400
-        var source = SievedIterator(iterator, correction.map { InstanceSieve($0, anchor: anchorValue, until: iterated.until) }, stopWall: stopWall)
-        // A rule with neither end that gives nothing from its own DTSTART matches no date.
-        var unbounded = restart == nil && rule.count == 0 && rule.until.isNull
-        while true {
-            var spent = false
-            let next = source.next {
-                spent = !budget.step(cost: perStep)
-                return !spent
-            }
-            if spent {
-                let step = source.lastStep
-                let at = String(format: "%04d-%02d-%02d", step.year, step.month, step.day)
-                cut = cut ?? "expanding the rule stopped \(budget.spentWords), at \(at); later occurrences of this series are not listed"
-                return inGap
-            }
-            if next.isNull {
-                if unbounded && correction == nil { cut = cut ?? "\(rule.text) matches no date; the rule adds no occurrence" }
-                return inGap
-            }
-            unbounded = false
-            var local = next
-            local.zoneMark = anchor.local.zoneMark  // keep UTC values UTC
-            let wall = local.wallSeconds
-            if wall < anchorWall { continue }  // before DTSTART: only from `firstWeekStart`
-            let start = ZonedTime(local: local, zone: anchor.zone)
-            let time: AgendaTime
-            if let gapZone {
-                // The instant, and whether the wall clock exists, from one look at the zone.
-                let resolved = ZonedTime.resolve(local, in: gapZone)
-                if resolved.inGap && wall != anchorWall {
-                    inGap += 1
-                    continue
-                }
-                time = .instant(Date(timeIntervalSince1970: TimeInterval(resolved.seconds)))
-            } else {
-                time = start.agendaTime
-            }
-            let instant = time.instant(in: clock)
-            if instant >= stopAt { return inGap }
-            if instant >= window.end { continue }
-            if !consider(start, time, nil) { return inGap }
-        }
+        return instances
     }
 
     /// Where libical must start a weekly rule with INTERVAL > 1 and BYDAY,

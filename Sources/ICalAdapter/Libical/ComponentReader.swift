@@ -72,27 +72,8 @@ struct ComponentReader {
                 if let c = text(icalproperty_get_categories(p)) {
                     record.categories += c.split(separator: ",").map { String($0).trimmingWhitespace() }
                 }
-            case ICAL_X_PROPERTY:
-                guard let name = icalproperty_get_x_name(p) else { break }
-                switch String(cString: name).uppercased() {
-                case ICSWriter.scopeProperty: record.scope = text(icalproperty_get_x(p))
-                case ICSWriter.calendarProperty: record.calendarName = text(icalproperty_get_x(p))
-                default: break
-                }
-            case ICAL_XLICERROR_PROPERTY:
-                let message = text(icalproperty_get_xlicerror(p)) ?? "unreadable property"
-                let name = LibicalMessages.propertyName(in: message)
-                if name == "RRULE", let value = LibicalMessages.removedValue(in: message), let mended = RuleDiagnosis.mended(value) {
-                    record.rrules.append(RecurrenceRule(reading: mended.rule))
-                    let shown = value.count > 80 ? String(value.prefix(80)) + "…" : value
-                    record.problems.append(.libical(property: "RRULE",
-                        message: "cannot read \"\(shown)\" as written (\(mended.changes)); read as \"\(mended.rule)\"", value: value, damage: .ruleGrammar))
-                    continue
-                }
-                guard DamageKind.isDamage(libicalMark: message, property: name) else { continue }
-                record.problems.append(.libical(property: name, message: LibicalMessages.describe(message, property: name),
-                    value: LibicalMessages.removedValue(in: message)))
-                if name == "RECURRENCE-ID" { record.unreadableRecurrenceID = true }
+            case ICAL_X_PROPERTY: readXProperty(p, &record)
+            case ICAL_XLICERROR_PROPERTY: readLibicalMark(p, &record)
             default: break
             }
         }
@@ -101,6 +82,35 @@ struct ComponentReader {
         }
         ComponentReader.checkEnd(&record)
         return record
+    }
+
+    /// This program's own properties (`--format ics` writes them; `ICSWriter`).
+    private func readXProperty(_ p: OpaquePointer, _ record: inout ComponentRecord) {
+        guard let name = icalproperty_get_x_name(p) else { return }
+        switch String(cString: name).uppercased() {
+        case ICSWriter.scopeProperty: record.scope = text(icalproperty_get_x(p))
+        case ICSWriter.calendarProperty: record.calendarName = text(icalproperty_get_x(p))
+        default: break
+        }
+    }
+
+    /// A property libical could not read, as the X-LIC-ERROR it left: an
+    /// RRULE mended when it can be (`RuleDiagnosis`), else a problem told
+    /// when it is damage (`DamageKind.isDamage`).
+    private func readLibicalMark(_ p: OpaquePointer, _ record: inout ComponentRecord) {
+        let message = text(icalproperty_get_xlicerror(p)) ?? "unreadable property"
+        let name = LibicalMessages.propertyName(in: message)
+        if name == "RRULE", let value = LibicalMessages.removedValue(in: message), let mended = RuleDiagnosis.mended(value) {
+            record.rrules.append(RecurrenceRule(reading: mended.rule))
+            let shown = value.count > 80 ? String(value.prefix(80)) + "…" : value
+            record.problems.append(.libical(property: "RRULE",
+                message: "cannot read \"\(shown)\" as written (\(mended.changes)); read as \"\(mended.rule)\"", value: value, damage: .ruleGrammar))
+            return
+        }
+        guard DamageKind.isDamage(libicalMark: message, property: name) else { return }
+        record.problems.append(.libical(property: name, message: LibicalMessages.describe(message, property: name),
+            value: LibicalMessages.removedValue(in: message)))
+        if name == "RECURRENCE-ID" { record.unreadableRecurrenceID = true }
     }
 
     /// DTEND must be later than DTSTART (RFC 5545 3.8.2.2; 3.6.1: an

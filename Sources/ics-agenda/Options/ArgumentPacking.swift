@@ -51,79 +51,104 @@ enum ArgumentPacking {
             head.append(first)
             rest = rest.dropFirst()
         }
+        guard let words = Words(rest) else { return arguments }
+        var packed = head + words.flags + kept(words.values, head: head, accepts: accepts)
+        if !words.calendars.isEmpty { packed.append("--calendar=" + words.calendars.joined(separator: String(separator))) }
+        if let missingValue = words.missingValue {
+            // Last, as written, for ArgumentParser's "Missing value": the
+            // inputs are left out (`--` would make the option one of them),
+            // as the run ends at that error whatever they are.
+            return packed + [missingValue]
+        }
+        if !words.inputs.isEmpty { packed += ["--", words.inputs.joined(separator: String(separator))] }
+        return packed
+    }
+
+    /// The words of a long command line, sorted: flags (each once), the
+    /// options' values by the place of their last use (or a word pair left
+    /// for ArgumentParser to refuse), calendars and inputs.
+    private struct Words {
         var flags: [String] = []
-        var seenFlags: Set<String> = []
-        // Each option's values (or a word pair left for ArgumentParser to
-        // refuse), by the place of their last use.
         var values: [(words: [String], last: Int)] = []
-        var placeOfValue: [[String]: Int] = [:]
         var calendars: [String] = []
         var inputs: [String] = []
-        var afterDashes = false
+        /// An option that is the last word: ArgumentParser says its value is missing.
         var missingValue: String? = nil
-        var i = rest.startIndex
-        func use(_ words: [String]) {
-            if let earlier = placeOfValue[words] { values[earlier].last = i }
-            else {
+        private var seenFlags: Set<String> = []
+        private var placeOfValue: [[String]: Int] = [:]
+
+        /// nil when the line cannot be read for sure (a word with the separator, an empty `--calendar`).
+        init?(_ rest: ArraySlice<String>) {
+            var afterDashes = false
+            var i = rest.startIndex
+            while i < rest.endIndex {
+                let word = rest[i]
+                i += 1
+                guard !word.contains(separator) else { return nil }
+                if afterDashes || word == "-" || !word.hasPrefix("-") {
+                    inputs.append(word)
+                    continue
+                }
+                if word == "--" {
+                    afterDashes = true
+                    continue
+                }
+                let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(parts[0])
+                guard valueOptions.contains(name) else {
+                    if seenFlags.insert(word).inserted { flags.append(word) }
+                    continue
+                }
+                let value: String
+                // `--name=` with nothing after the `=` takes the next word, as `--name` does.
+                if parts.count == 2, !parts[1].isEmpty {
+                    value = String(parts[1])
+                } else {
+                    guard i < rest.endIndex else {
+                        missingValue = name
+                        continue
+                    }
+                    // The value is the next word; one that looks like an option is
+                    // the option's only when it takes any word, else ArgumentParser refuses it.
+                    guard rest[i] == "-" || !rest[i].hasPrefix("-") || unconditional.contains(name) else {
+                        use([name, rest[i]], at: i)
+                        i += 1
+                        continue
+                    }
+                    value = rest[i]
+                    i += 1
+                }
+                guard !value.contains(separator) else { return nil }
+                if value.isEmpty {
+                    // `--grep ''`: written `--grep=` it would take the next word; kept as two words.
+                    guard name != "--calendar" else { return nil }
+                    use([name, value], at: i)
+                    continue
+                }
+                if name == "--calendar" {
+                    calendars.append(value)
+                } else {
+                    use(["\(name)=\(value)"], at: i)
+                }
+            }
+        }
+
+        private mutating func use(_ words: [String], at i: Int) {
+            if let earlier = placeOfValue[words] {
+                values[earlier].last = i
+            } else {
                 placeOfValue[words] = values.count
                 values.append((words, i))
             }
         }
-        while i < rest.endIndex {
-            let word = rest[i]
-            i += 1
-            guard !word.contains(separator) else { return arguments }
-            if afterDashes || word == "-" || !word.hasPrefix("-") {
-                inputs.append(word)
-                continue
-            }
-            if word == "--" {
-                afterDashes = true
-                continue
-            }
-            let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0])
-            guard valueOptions.contains(name) else {
-                if seenFlags.insert(word).inserted { flags.append(word) }
-                continue
-            }
-            let value: String
-            // `--name=` with nothing after the `=` takes the next word, as `--name` does.
-            if parts.count == 2, !parts[1].isEmpty {
-                value = String(parts[1])
-            } else {
-                guard i < rest.endIndex else {
-                    missingValue = name  // the last word: ArgumentParser says its value is missing
-                    continue
-                }
-                // The value is the next word; one that looks like an option is
-                // the option's only when it takes any word, else ArgumentParser refuses it.
-                guard rest[i] == "-" || !rest[i].hasPrefix("-") || unconditional.contains(name) else {
-                    use([name, rest[i]])
-                    i += 1
-                    continue
-                }
-                value = rest[i]
-                i += 1
-            }
-            guard !value.contains(separator) else { return arguments }
-            if value.isEmpty {
-                // `--grep ''`: written `--grep=` it would take the next word; kept as two words.
-                guard name != "--calendar" else { return arguments }
-                use([name, value])
-                continue
-            }
-            if name == "--calendar" {
-                calendars.append(value)
-            } else {
-                use(["\(name)=\(value)"])
-            }
-        }
-        var packed = head + flags
-        // Of each option's values the last is kept, and an earlier one that
-        // is refused on its own (the first is enough for the error).
+    }
+
+    /// Of each option's values the last is kept, and an earlier one that is
+    /// refused on its own (the first is enough for the error), in the order
+    /// of their last use. A value is one word `--name=value`; two words, or
+    /// a name alone, are kept for ArgumentParser to refuse.
+    private static func kept(_ values: [(words: [String], last: Int)], head: [String], accepts: ([String]) -> Bool) -> [String] {
         var lastOfOption: [String: Int] = [:]
-        // A value is one word `--name=value`; two words, or a name alone, are kept for ArgumentParser to refuse.
         func isValue(_ words: [String]) -> Bool { words.count == 1 && words[0].contains("=") }
         for (index, value) in values.enumerated() where isValue(value.words) {
             let name = ArgumentPacking.name(of: value.words[0])
@@ -142,17 +167,7 @@ enum ArgumentPacking {
             refusedOne = true
             return true
         }
-        packed += kept.map { values[$0] }.sorted { $0.last < $1.last }.flatMap(\.words)
-        if !calendars.isEmpty { packed.append("--calendar=" + calendars.joined(separator: String(separator))) }
-        let joined = inputs.joined(separator: String(separator))
-        if let missingValue {
-            // Last, as written, for ArgumentParser's "Missing value": the
-            // inputs are left out (`--` would make the option one of them),
-            // as the run ends at that error whatever they are.
-            return packed + [missingValue]
-        }
-        if !inputs.isEmpty { packed += ["--", joined] }
-        return packed
+        return kept.map { values[$0] }.sorted { $0.last < $1.last }.flatMap(\.words)
     }
 
     /// `--name` of `--name=value`.
