@@ -110,18 +110,7 @@ final class DistinctOverlaps: Sendable {
             componentBounds.append(Int32(start.count))
             colourBounds.append(Int32(dayColours.count))
         }
-        var leaves = 1
-        while leaves < start.count { leaves *= 2 }
-        var latestEnd = [Int64](repeating: .min, count: 2 * leaves)
-        var earliestPreviousEnd = [Int64](repeating: .max, count: 2 * leaves)
-        for k in start.indices {
-            latestEnd[leaves + k] = end[k]
-            earliestPreviousEnd[leaves + k] = previousEnd[k]
-        }
-        for node in stride(from: leaves - 1, to: 0, by: -1) {
-            latestEnd[node] = max(latestEnd[2 * node], latestEnd[2 * node + 1])
-            earliestPreviousEnd[node] = min(earliestPreviousEnd[2 * node], earliestPreviousEnd[2 * node + 1])
-        }
+        let (leaves, latestEnd, earliestPreviousEnd) = DistinctOverlaps.trees(end: end, previousEnd: previousEnd)
         self.start = start
         self.end = end
         self.place = place
@@ -138,6 +127,24 @@ final class DistinctOverlaps: Sendable {
         let components = FirstColours.Components(start: start, end: end, place: place, size: size, componentOfSpan: componentOfSpan,
             componentBounds: componentBounds, colourBounds: colourBounds)
         self.firstColours = first.map { FirstColours(limit: $0, spans: spans, days: days, components: components, wanted: wanted) } ?? FirstColours()
+    }
+
+    /// The trees over the components: leaves (a power of two), and under
+    /// each node the latest end and the earliest previous end.
+    private static func trees(end: [Int64], previousEnd: [Int64]) -> (leaves: Int, latestEnd: [Int64], earliestPreviousEnd: [Int64]) {
+        var leaves = 1
+        while leaves < end.count { leaves *= 2 }
+        var latestEnd = [Int64](repeating: .min, count: 2 * leaves)
+        var earliestPreviousEnd = [Int64](repeating: .max, count: 2 * leaves)
+        for k in end.indices {
+            latestEnd[leaves + k] = end[k]
+            earliestPreviousEnd[leaves + k] = previousEnd[k]
+        }
+        for node in stride(from: leaves - 1, to: 0, by: -1) {
+            latestEnd[node] = max(latestEnd[2 * node], latestEnd[2 * node + 1])
+            earliestPreviousEnd[node] = min(earliestPreviousEnd[2 * node], earliestPreviousEnd[2 * node + 1])
+        }
+        return (leaves, latestEnd, earliestPreviousEnd)
     }
 
     /// The distinct colours of the day of `spans[i]`, ascending: what

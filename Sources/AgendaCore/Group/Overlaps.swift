@@ -171,9 +171,21 @@ public final class Overlaps: Sendable {
             }
         }
         for (i, span) in spans.enumerated() where overlapping[i] { rows[Int(span.row)].overlap = Int32(i) }
-        // Rank the UIDs of overlapping rows once, item by item (a series
-        // shares its UID), so that a row's list sorts as numbers.
-        var uidOfItem = [Int32](repeating: -2, count: itemRanks.count)
+        let (uidBytes, uidBounds) = Overlaps.rankUIDs(of: &spans, overlapping: overlapping, rows: rows, occurrences: occurrences, items: itemRanks.count)
+        let (titleGroup, titleBytes, titleBounds) = Overlaps.groupTitles(of: spans, overlapping: overlapping, rows: rows, occurrences: occurrences, itemRanks: itemRanks)
+        return Overlaps(
+            spans: spans, days: days, rows: rows, occurrences: occurrences, titleGroup: titleGroup, titleBytes: titleBytes, titleBounds: titleBounds, uidBytes: uidBytes, uidBounds: uidBounds,
+            spansOfOccurrence: spansOfOccurrence)
+    }
+
+    /// Ranks the UIDs of overlapping rows once, item by item (a series
+    /// shares its UID), so that a row's list sorts as numbers: each span's
+    /// `uid` is set to its rank, and the UIDs, JSON-quoted, are returned
+    /// one after another (rank r is `bytes[bounds[r]..<bounds[r + 1]]`).
+    static func rankUIDs(
+        of spans: inout [Span], overlapping: [Bool], rows: [AgendaRow], occurrences: AgendaOccurrences, items itemCount: Int
+    ) -> (bytes: [UInt8], bounds: [Int]) {
+        var uidOfItem = [Int32](repeating: -2, count: itemCount)
         var items: [(uid: [UInt8], item: Int32)] = []
         for (i, span) in spans.enumerated() where overlapping[i] && uidOfItem[Int(span.item)] == -2 {
             uidOfItem[Int(span.item)] = -1
@@ -199,9 +211,16 @@ public final class Overlaps: Sendable {
             uidOfItem[Int(item)] = Int32(uidBounds.count - 2)
         }
         for i in spans.indices where overlapping[i] { spans[i].uid = uidOfItem[Int(spans[i].item)] }
-        // Number the distinct titles in title order, once: item ranks put
-        // titles in order (ItemRanks sorts by title first), so equal titles
-        // are neighbours.
+        return (uidBytes, uidBounds)
+    }
+
+    /// Numbers the distinct titles of overlapping rows in title order, once:
+    /// item ranks put titles in order (ItemRanks sorts by title first), so
+    /// equal titles are neighbours. Each item's group, and the groups'
+    /// titles as rows show them, one after another.
+    static func groupTitles(
+        of spans: [Span], overlapping: [Bool], rows: [AgendaRow], occurrences: AgendaOccurrences, itemRanks: [Int32]
+    ) -> (group: [Int32], bytes: [UInt8], bounds: [Int]) {
         var titled: [(rank: Int32, item: Int32, row: Int32)] = []
         var seen = [Bool](repeating: false, count: itemRanks.count)
         for (i, span) in spans.enumerated() where overlapping[i] && !seen[Int(span.item)] {
@@ -221,9 +240,7 @@ public final class Overlaps: Sendable {
             }
             titleGroup[Int(item)] = Int32(titleBounds.count - 2)
         }
-        return Overlaps(
-            spans: spans, days: days, rows: rows, occurrences: occurrences, titleGroup: titleGroup, titleBytes: titleBytes, titleBounds: titleBounds, uidBytes: uidBytes, uidBounds: uidBounds,
-            spansOfOccurrence: spansOfOccurrence)
+        return (titleGroup, titleBytes, titleBounds)
     }
 
     /// Marks the spans of one day (`day`, sorted by start and end) that

@@ -53,114 +53,137 @@ struct RevisionLedger {
     ) -> Bool {
         guard !record.uid.isEmpty else { return true }
         let new = Revision(component: component, sequence: record.sequence, recurs: record.recurs, masters: listing, identity: record.identity)
-        let old: Revision
-        if record.recurrenceKey == nil {
-            // A master with nothing in the window, read or not: only which
-            // revision is newest matters, and a one-off one is distinct from
-            // any other of its UID (`Revision.areDistinct`), as the prefilter
-            // leaves those it skips, whichever of them it could read.
-            if (record.skipped || listing.isEmpty) && seriesIndex[record.kind]?[record.uid] == nil {
-                // Remembered by a fingerprint only: a file may hold millions of old events.
-                if quietRevisions[record.kind, default: SkippedRevisions()].record(
-                    SkippedRevisions.fingerprint(record.uid), sequence: record.sequence, recurs: record.recurs)
-                {
-                    merged[record.kind, default: 0] += 1  // one item, not two
+        let comparison =
+            record.recurrenceKey == nil
+            ? compareMaster(record, new, listing: listing, line: line, series: &slot) : compareOverride(record, new, far: far)
+        switch comparison {
+        case .decided(let kept):
+            return kept
+        case .against(let old):
+            let newer = Revision.isNewer(new, than: old)
+            superseded.insert(newer ? old.component : new.component)
+            if newer && !old.masters.isEmpty { droppedRanges.append(old.masters) }
+            return newer
+        }
+    }
+
+    /// What comparing a component with its UID's revision so far comes to:
+    /// decided already (kept or not), or to be decided against `old`.
+    enum Comparison {
+        case decided(Bool)
+        case against(Revision)
+    }
+
+    /// A master (no RECURRENCE-ID) against the series of its UID.
+    private mutating func compareMaster(
+        _ record: Revision.Candidate, _ new: Revision, listing: Range<Int>, line: Int, series slot: inout Int32?
+    ) -> Comparison {
+        // A master with nothing in the window, read or not: only which
+        // revision is newest matters, and a one-off one is distinct from
+        // any other of its UID (`Revision.areDistinct`), as the prefilter
+        // leaves those it skips, whichever of them it could read.
+        if (record.skipped || listing.isEmpty) && seriesIndex[record.kind]?[record.uid] == nil {
+            // Remembered by a fingerprint only: a file may hold millions of old events.
+            if quietRevisions[record.kind, default: SkippedRevisions()].record(
+                SkippedRevisions.fingerprint(record.uid), sequence: record.sequence, recurs: record.recurs)
+            {
+                merged[record.kind, default: 0] += 1  // one item, not two
+            }
+            return .decided(true)
+        }
+        // Found, or added, with one hash of the UID: a file may have a hundred thousand.
+        let fresh = Int32(series.count)
+        let index = RevisionLedger.value(of: &seriesIndex[record.kind, default: [:]][record.uid, default: fresh])
+        slot = index
+        guard index != fresh else {
+            // An earlier revision may have been skipped, far from the window.
+            if let earlier = quietRevision(SkippedRevisions.fingerprint(record.uid), record.kind)
+            {
+                let old = Revision(component: -1, sequence: earlier.sequence, recurs: earlier.recurs, masters: 0..<0)
+                if Revision.areDistinct(new, old) {
+                    // Two items (a conference feed's talks under one UID), one far from the window.
+                    series.append(Series(revision: new))
+                    return .decided(true)
                 }
-                return true
-            }
-            // Found, or added, with one hash of the UID: a file may have a hundred thousand.
-            let fresh = Int32(series.count)
-            let index = RevisionLedger.value(of: &seriesIndex[record.kind, default: [:]][record.uid, default: fresh])
-            slot = index
-            guard index != fresh else {
-                // An earlier revision may have been skipped, far from the window.
-                if let earlier = quietRevision(SkippedRevisions.fingerprint(record.uid), record.kind)
-                {
-                    let old = Revision(component: -1, sequence: earlier.sequence, recurs: earlier.recurs, masters: 0..<0)
-                    if Revision.areDistinct(new, old) {
-                        // Two items (a conference feed's talks under one UID), one far from the window.
-                        series.append(Series(revision: new))
-                        return true
-                    }
-                    merged[record.kind, default: 0] += 1  // one item, not two
-                    guard Revision.isNewer(new, than: old) else {
-                        series.append(Series(revision: old))
-                        superseded.insert(component)
-                        return false
-                    }
+                merged[record.kind, default: 0] += 1  // one item, not two
+                guard Revision.isNewer(new, than: old) else {
+                    series.append(Series(revision: old))
+                    superseded.insert(new.component)
+                    return .decided(false)
                 }
-                series.append(Series(revision: new))
-                return true
             }
-            old = series[Int(index)].revision
-            if Revision.areDistinct(new, old) {
-                // Not two revisions of one item but two items (a conference
-                // feed that gives every talk one UID): both are listed, each
-                // once however often it is written.
-                // Changed in place: a copy of the set for each of 80,000 one-offs under one UID was quadratic.
-                let first = Set(old.identity.map { [$0] } ?? [])
-                if let identity = new.identity, !sharedUIDs[record.uid, default: first].insert(identity).inserted {
-                    superseded.insert(component)
-                    merged[record.kind, default: 0] += 1
-                    return false
-                }
-                if sharedUIDs[record.uid] == nil { sharedUIDs[record.uid] = first }
-                sharedExtras[record.uid, default: []].append(new)
-                // Told when both are listed (one far from the window changes nothing listed),
-                // so that the warning does not depend on the window.
-                if old.identity != nil && !listing.isEmpty { sharedUIDLines[record.uid, default: []].append(line) }
-                return true
+            series.append(Series(revision: new))
+            return .decided(true)
+        }
+        let old = series[Int(index)].revision
+        if Revision.areDistinct(new, old) {
+            // Not two revisions of one item but two items (a conference
+            // feed that gives every talk one UID): both are listed, each
+            // once however often it is written.
+            // Changed in place: a copy of the set for each of 80,000 one-offs under one UID was quadratic.
+            let first = Set(old.identity.map { [$0] } ?? [])
+            if let identity = new.identity, !sharedUIDs[record.uid, default: first].insert(identity).inserted {
+                superseded.insert(new.component)
+                merged[record.kind, default: 0] += 1
+                return .decided(false)
             }
-            merged[record.kind, default: 0] += 1  // one item, not two
-            if Revision.isNewer(new, than: old) {
-                series[Int(index)] = Series(revision: new)
-                // The items listed beside the one replaced share its
-                // SEQUENCE: a newer revision of the UID replaces them all,
-                // whatever order they came in.
-                for extra in sharedExtras.removeValue(forKey: record.uid) ?? [] {
-                    superseded.insert(extra.component)
-                    if !extra.masters.isEmpty { droppedRanges.append(extra.masters) }
-                    merged[record.kind, default: 0] += 1
-                }
-                sharedUIDs[record.uid] = nil
-                sharedUIDLines[record.uid] = nil
+            if sharedUIDs[record.uid] == nil { sharedUIDs[record.uid] = first }
+            sharedExtras[record.uid, default: []].append(new)
+            // Told when both are listed (one far from the window changes nothing listed),
+            // so that the warning does not depend on the window.
+            if old.identity != nil && !listing.isEmpty { sharedUIDLines[record.uid, default: []].append(line) }
+            return .decided(true)
+        }
+        merged[record.kind, default: 0] += 1  // one item, not two
+        if Revision.isNewer(new, than: old) {
+            series[Int(index)] = Series(revision: new)
+            // The items listed beside the one replaced share its
+            // SEQUENCE: a newer revision of the UID replaces them all,
+            // whatever order they came in.
+            for extra in sharedExtras.removeValue(forKey: record.uid) ?? [] {
+                superseded.insert(extra.component)
+                if !extra.masters.isEmpty { droppedRanges.append(extra.masters) }
+                merged[record.kind, default: 0] += 1
             }
-        } else {
-            let key = Revision.Key(kind: record.kind, uid: record.uid, recurrence: record.recurrenceKey)
-            let farKey = SkippedRevisions.fingerprint(record.uid + "\u{0}" + (record.recurrenceKey ?? ""))
-            func rememberFar() {
-                farOverrideRevisions[record.kind, default: SkippedRevisions()].record(farKey, sequence: record.sequence, recurs: record.recurs)
-            }
-            guard let existing = revisions[key] else {
-                if let earlier = farOverrideRevisions[record.kind]?.revision(farKey) {
-                    // An earlier revision far from the window: the newer of the two is kept.
-                    if far {
-                        rememberFar()
-                        return true
-                    }
-                    let old = Revision(component: -1, sequence: earlier.sequence, recurs: earlier.recurs, masters: 0..<0)
-                    guard Revision.isNewer(new, than: old) else {
-                        superseded.insert(component)
-                        return false
-                    }
-                }
-                if far { rememberFar() } else { revisions[key] = new }
-                return true
-            }
-            old = existing
-            if Revision.isNewer(new, than: old) {
+            sharedUIDs[record.uid] = nil
+            sharedUIDLines[record.uid] = nil
+        }
+        return .against(old)
+    }
+
+    /// An override against the one kept for its UID and RECURRENCE-ID.
+    private mutating func compareOverride(_ record: Revision.Candidate, _ new: Revision, far: Bool) -> Comparison {
+        let key = Revision.Key(kind: record.kind, uid: record.uid, recurrence: record.recurrenceKey)
+        let farKey = SkippedRevisions.fingerprint(record.uid + "\u{0}" + (record.recurrenceKey ?? ""))
+        func rememberFar() {
+            farOverrideRevisions[record.kind, default: SkippedRevisions()].record(farKey, sequence: record.sequence, recurs: record.recurs)
+        }
+        guard let existing = revisions[key] else {
+            if let earlier = farOverrideRevisions[record.kind]?.revision(farKey) {
+                // An earlier revision far from the window: the newer of the two is kept.
                 if far {
-                    revisions[key] = nil
                     rememberFar()
-                } else {
-                    revisions[key] = new
+                    return .decided(true)
                 }
+                let old = Revision(component: -1, sequence: earlier.sequence, recurs: earlier.recurs, masters: 0..<0)
+                guard Revision.isNewer(new, than: old) else {
+                    superseded.insert(new.component)
+                    return .decided(false)
+                }
+            }
+            if far { rememberFar() } else { revisions[key] = new }
+            return .decided(true)
+        }
+        let old = existing
+        if Revision.isNewer(new, than: old) {
+            if far {
+                revisions[key] = nil
+                rememberFar()
+            } else {
+                revisions[key] = new
             }
         }
-        let newer = Revision.isNewer(new, than: old)
-        superseded.insert(newer ? old.component : new.component)
-        if newer && !old.masters.isEmpty { droppedRanges.append(old.masters) }
-        return newer
+        return .against(old)
     }
 
     /// The newest revision of a master that lists nothing, by the fingerprint of its UID (`quietRevisions`).
