@@ -11,15 +11,15 @@ import ICalAdapter
 /// or confirmed it) and the validators to ask with (`KEY.meta`). Both are
 /// written to a temporary file and renamed, so that a run that stops, or
 /// two runs at once, never leave half a copy.
-public struct SubscriptionCache: Sendable {
-    public let folder: String
+package struct SubscriptionCache: Sendable {
+    package let folder: String
 
-    public init(folder: String) {
+    package init(folder: String) {
         self.folder = folder
     }
 
     /// Where the cache is, as the environment says.
-    public static func location(environment: [String: String]) -> String {
+    package static func location(environment: [String: String]) -> String {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/ics-agenda" }
         var home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
         if home == nil, let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir { home = String(cString: dir) }
@@ -27,10 +27,10 @@ public struct SubscriptionCache: Sendable {
     }
 
     /// One URL's copy, as it is on disk.
-    public struct Copy: Sendable {
-        public let path: String
+    package struct Copy: Sendable {
+        package let path: String
         /// When the server last gave or confirmed it.
-        public let confirmed: Date
+        package let confirmed: Date
         let etag: String?
         let lastModified: String?
     }
@@ -40,7 +40,7 @@ public struct SubscriptionCache: Sendable {
 
     /// The copy kept for `url`, or nil: also when it cannot be read or is
     /// not iCalendar (a copy damaged on disk is no copy: it is fetched again).
-    public func copy(of url: SubscriptionURL) -> Copy? {
+    package func copy(of url: SubscriptionURL) -> Copy? {
         let path = copyPath(url)
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return nil }

@@ -8,38 +8,38 @@ import ICalAdapter
 /// it is; an older one is asked for again with its validators (a 304 costs
 /// no download); a failed fetch of any kind keeps the last good copy, with
 /// one warning; with no copy, the URL is told and left out.
-public struct SubscriptionFetch: Sendable {
-    public var refresh: TimeInterval = 15 * 60
-    public var offline = false
-    public var userAgent = "ics-agenda"
-    public var cache: SubscriptionCache
+package struct SubscriptionFetch: Sendable {
+    package var refresh: TimeInterval = 15 * 60
+    package var offline = false
+    package var userAgent = "ics-agenda"
+    package var cache: SubscriptionCache
     var limits = CurlTransfer.Limits()
 
-    public init(cache: SubscriptionCache) {
+    package init(cache: SubscriptionCache) {
         self.cache = cache
     }
 
     /// What there is to read of one URL.
-    public struct Outcome: Sendable {
-        public let url: SubscriptionURL
+    package struct Outcome: Sendable {
+        package let url: SubscriptionURL
         /// The calendar's text: its copy's path, or the body itself when
         /// the cache could not be written.
-        public let content: Content?
+        package let content: Content?
         /// How old the copy read is (0: just fetched or confirmed).
-        public let age: TimeInterval?
+        package let age: TimeInterval?
         /// A failure the copy was kept through, or a cache that could not be written: told once.
-        public let warning: String?
+        package let warning: String?
         /// Nothing to read: told, and the run ends with status 66.
-        public let error: String?
+        package let error: String?
     }
 
-    public enum Content: Sendable {
+    package enum Content: Sendable {
         case file(String)
         case bytes([UInt8])
     }
 
     /// Every URL's outcome, in order; the fetches run side by side.
-    public func fetch(_ urls: [SubscriptionURL], now: Date = Date()) -> [Outcome] {
+    package func fetch(_ urls: [SubscriptionURL], now: Date = Date()) -> [Outcome] {
         var outcomes = [Outcome?](repeating: nil, count: urls.count)
         var asked: [(index: Int, copy: SubscriptionCache.Copy?, transfer: CurlTransfer)] = []
         for (i, url) in urls.enumerated() {

@@ -3,26 +3,26 @@ import Foundation
 /// A calendar's address (`https://`, `http://`, `webcal://`, read as
 /// `https://`). It may be a secret (a private calendar address is a
 /// password): only `redacted` is ever printed.
-public struct SubscriptionURL: Sendable, Hashable {
+package struct SubscriptionURL: Sendable, Hashable {
     /// What is fetched: the address as given, `webcal://` read as `https://`.
-    public let address: String
-    public let isHTTPS: Bool
+    package let address: String
+    package let isHTTPS: Bool
     /// Scheme, host (and port) and last path segment, without user,
     /// password, query or the rest of the path:
     /// `https://calendar.example.com/…/basic.ics`.
-    public let redacted: String
+    package let redacted: String
     /// The last path segment without `.ics`: the calendar's name when it
     /// has no `X-WR-CALNAME`.
-    public let defaultName: String
+    package let defaultName: String
     /// The host (and port): what names the cached copy beside its hash.
     let host: String
 
     /// A URL that cannot be fetched, and why (in words that quote none of it).
-    public struct Invalid: Error, CustomStringConvertible {
-        public let scheme: String
-        public let reason: String
+    package struct Invalid: Error, CustomStringConvertible {
+        package let scheme: String
+        package let reason: String
         /// All that is printed of it: its scheme.
-        public var description: String { "\(scheme)://…: not a URL that can be fetched: \(reason)" }
+        package var description: String { "\(scheme)://…: not a URL that can be fetched: \(reason)" }
     }
 
     static let schemes = ["https", "http", "webcal", "webcals"]
@@ -30,14 +30,14 @@ public struct SubscriptionURL: Sendable, Hashable {
     /// Whether `text` is meant as a URL: it starts with a scheme this
     /// reads and `://` (blanks around it aside). Such text is never read
     /// as a file name, and never printed whole.
-    public static func isMeant(_ text: String) -> Bool {
+    package static func isMeant(_ text: String) -> Bool {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         return schemes.contains { trimmed.hasPrefix($0 + "://") }
     }
 
     /// Nil when `text` is not a URL of a scheme this reads, or not one
     /// that can be fetched.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard let url = try? SubscriptionURL(parsing: text) else { return nil }
         self = url
     }
@@ -47,7 +47,7 @@ public struct SubscriptionURL: Sendable, Hashable {
     /// host is a name, an IPv4 or a bracketed IPv6 address, the port
     /// digits. Blanks around it (a line end copied along) are left out; a
     /// fragment is not sent.
-    public init(parsing text: String) throws(Invalid) {
+    package init(parsing text: String) throws(Invalid) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let colon = trimmed.firstIndex(of: ":") else { throw Invalid(scheme: "?", reason: "it has no scheme") }
         let scheme = trimmed[..<colon].lowercased()

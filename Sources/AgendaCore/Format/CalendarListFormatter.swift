@@ -1,12 +1,12 @@
 /// One calendar in the `calendars` listing.
-public struct CalendarSummary: Sendable {
-    public let calendar: CalendarInfo
-    public let events: Int
-    public let reminders: Int
+package struct CalendarSummary: Sendable {
+    package let calendar: CalendarInfo
+    package let events: Int
+    package let reminders: Int
     /// A URL's calendar: how old the copy read is, in seconds.
-    public let copyAge: Double?
+    package let copyAge: Double?
 
-    public init(calendar: CalendarInfo, events: Int, reminders: Int, copyAge: Double? = nil) {
+    package init(calendar: CalendarInfo, events: Int, reminders: Int, copyAge: Double? = nil) {
         self.calendar = calendar
         self.events = events
         self.reminders = reminders
@@ -16,16 +16,16 @@ public struct CalendarSummary: Sendable {
 
 /// `ics-agenda calendars`: the calendars grouped by source (the folder that
 /// holds them), the way reminder apps group lists by account.
-public struct CalendarListFormatter: OutputFormatter, Sendable {
-    public let style: TerminalStyle
-    public let format: ListingFormat
+package struct CalendarListFormatter: OutputFormatter, Sendable {
+    package let style: TerminalStyle
+    package let format: ListingFormat
 
-    public init(style: TerminalStyle, format: ListingFormat) {
+    package init(style: TerminalStyle, format: ListingFormat) {
         self.style = style
         self.format = format
     }
 
-    public func write(_ summaries: [CalendarSummary], to out: inout some ByteOutputStream) {
+    package func write(_ summaries: [CalendarSummary], to out: inout some ByteOutputStream) {
         switch format {
         case .text: writeText(summaries, to: &out)
         case .json: writeJSON(summaries, to: &out)
@@ -33,7 +33,7 @@ public struct CalendarListFormatter: OutputFormatter, Sendable {
     }
 
     /// Sources in order, calendars by name inside each.
-    public static func grouped(_ summaries: [CalendarSummary]) -> [(source: String, calendars: [CalendarSummary])] {
+    package static func grouped(_ summaries: [CalendarSummary]) -> [(source: String, calendars: [CalendarSummary])] {
         let bySource = Dictionary(grouping: summaries, by: \.calendar.source)
         return bySource.keys.sorted().map { source in
             (source, bySource[source]!.sorted { ($0.calendar.name, $0.calendar.path) < ($1.calendar.name, $1.calendar.path) })
@@ -74,7 +74,7 @@ public struct CalendarListFormatter: OutputFormatter, Sendable {
     }
 
     /// `less than a minute`, `12 min`, `3 h`, `2 days`: how old a copy is.
-    public static func describe(age: Double) -> String {
+    package static func describe(age: Double) -> String {
         let minutes = Int(age / 60)
         if minutes < 1 { return "less than a minute" }
         if minutes < 120 { return "\(minutes) min" }

@@ -2,16 +2,16 @@ import Foundation
 
 /// `free`'s text (a section per day, `9:00 AM - 10:30 AM (1 h 30 min)` rows
 /// in the locale) and JSON Lines (`start`, `end`, `minutes`, `day`).
-public struct FreeTimeFormatter: OutputFormatter {
-    public let formats: LocaleFormats
-    public let format: ListingFormat
+package struct FreeTimeFormatter: OutputFormatter {
+    package let formats: LocaleFormats
+    package let format: ListingFormat
 
-    public init(formats: LocaleFormats, format: ListingFormat) {
+    package init(formats: LocaleFormats, format: ListingFormat) {
         self.formats = formats
         self.format = format
     }
 
-    public func write(_ slots: [FreeTime.Slot], to out: inout some ByteOutputStream) {
+    package func write(_ slots: [FreeTime.Slot], to out: inout some ByteOutputStream) {
         switch format {
         case .text: writeText(slots, to: &out)
         case .json: writeJSON(slots, to: &out)

@@ -1,20 +1,20 @@
 /// `--format html`: one self-contained document with inline styles only (no
 /// stylesheet, no script, no images), as mail clients want it.
-public struct HTMLFormatter: OutputFormatter {
-    public let wording: RowWording
-    public let today: CivilDate?
-    public let title: String
+package struct HTMLFormatter: OutputFormatter {
+    package let wording: RowWording
+    package let today: CivilDate?
+    package let title: String
     /// `--show-calendar`: each row names its calendar after the title.
-    public let showCalendar: Bool
+    package let showCalendar: Bool
 
-    public init(formats: LocaleFormats, today: CivilDate? = nil, title: String = "Agenda", showCalendar: Bool = false) {
+    package init(formats: LocaleFormats, today: CivilDate? = nil, title: String = "Agenda", showCalendar: Bool = false) {
         wording = RowWording(formats: formats)
         self.today = today
         self.title = title
         self.showCalendar = showCalendar
     }
 
-    public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
+    package func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
         // An empty agenda prints nothing at all, so that cron mails nothing.
         guard !sections.isEmpty else { return }
         // A language tag: `fa_IR@calendar=persian` is `fa-IR`.

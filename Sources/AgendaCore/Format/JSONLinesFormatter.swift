@@ -2,12 +2,12 @@ import Foundation
 
 /// `--format json`: JSON Lines, one object per occurrence in agenda order,
 /// every key of the contract on every line (`null` when absent).
-public struct JSONLinesFormatter: OutputFormatter, Sendable {
-    public let iso: ISOTime
+package struct JSONLinesFormatter: OutputFormatter, Sendable {
+    package let iso: ISOTime
     /// How many threads format lines.
-    public let threads: Int
+    package let threads: Int
 
-    public init(clock: ZoneClock, threads: Int = 1) {
+    package init(clock: ZoneClock, threads: Int = 1) {
         iso = ISOTime(clock: clock)
         self.threads = threads
     }
@@ -16,7 +16,7 @@ public struct JSONLinesFormatter: OutputFormatter, Sendable {
     /// part of a block into its own buffer, and the buffers are written in
     /// order: the bytes are the same whatever the number, and memory
     /// follows the block.
-    public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
+    package func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
         let blockSize = 4096
         var block: [AgendaRow] = []
         block.reserveCapacity(blockSize)
@@ -54,7 +54,7 @@ public struct JSONLinesFormatter: OutputFormatter, Sendable {
     /// Lines for rows chosen one by one (`ics-agenda next`), each with
     /// `extra` keys after the agenda's: `extras[i]` is written as it is,
     /// before row i's closing brace (`,"minutes_until":25`).
-    public func write(
+    package func write(
         _ rows: [AgendaRow], occurrences: AgendaOccurrences, overlaps: Overlaps, extras: [String], to out: inout some ByteOutputStream
     ) {
         let buffer = LineBuffer()

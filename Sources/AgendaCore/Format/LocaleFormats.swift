@@ -5,9 +5,9 @@ import Foundation
 /// asks for the same 1,440 times of day over and over). Those only some
 /// runs use are made when first asked (a formatter costs a run about 1 ms
 /// to make); one thread asks at a time.
-public final class LocaleFormats {
-    public let locale: Locale
-    public let clock: ZoneClock
+package final class LocaleFormats {
+    package let locale: Locale
+    package let clock: ZoneClock
     private let header: DateFormatter
     private lazy var shortDate = make(.medium, .none)
     private let time: DateFormatter
@@ -24,15 +24,15 @@ public final class LocaleFormats {
     }()
     private var timeCache: [Int: String] = [:]
     /// The first day of the week in this locale: 1 = Sunday ... 7 = Saturday.
-    public let firstWeekday: Int
+    package let firstWeekday: Int
     /// The calendar dates are written in: the Gregorian, which the agenda
     /// groups by, unless the locale names another (`th_TH@calendar=buddhist`,
     /// `fa_IR@calendar=persian`); months are then that calendar's (`monthGrouping`).
-    public let calendar: Calendar
+    package let calendar: Calendar
     /// The row words in the locale's language (English for one not shipped).
-    public let words: RowWords
+    package let words: RowWords
 
-    public init(localeIdentifier: String, clock: ZoneClock) {
+    package init(localeIdentifier: String, clock: ZoneClock) {
         let locale = Locale(identifier: localeIdentifier)
         self.locale = locale
         self.clock = clock
@@ -81,28 +81,28 @@ public final class LocaleFormats {
     }
 
     /// How `--group-by month` cuts: Gregorian months, or the locale's calendar's.
-    public var monthGrouping: SectionGrouping {
+    package var monthGrouping: SectionGrouping {
         calendar.identifier == .gregorian ? .month : .calendarMonth(calendar)
     }
 
     /// The header of a month of `calendar` that contains this day.
-    public func monthHeader(containing day: CivilDate) -> String { month.string(from: day.midnightUTC) }
+    package func monthHeader(containing day: CivilDate) -> String { month.string(from: day.midnightUTC) }
 
     /// A month header: "March 2025", "März 2025", "2025年3月".
-    public func monthHeader(year: Int, month m: Int) -> String {
+    package func monthHeader(year: Int, month m: Int) -> String {
         month.string(from: CivilDate(year: year, month: m, day: 1).midnightUTC)
     }
 
     /// A short day for rows of week and month sections: "Sat 1", "Sa. 1.".
-    public func weekdayAndDay(_ day: CivilDate) -> String { weekdayAndDay.string(from: day.midnightUTC) }
+    package func weekdayAndDay(_ day: CivilDate) -> String { weekdayAndDay.string(from: day.midnightUTC) }
 
     /// A range of days in the locale's style: "March 3 – 9, 2025".
-    public func dayRange(_ first: CivilDate, _ last: CivilDate) -> String {
+    package func dayRange(_ first: CivilDate, _ last: CivilDate) -> String {
         interval.string(from: first.midnightUTC, to: last.midnightUTC)
     }
 
     /// "Today" (0) or "Tomorrow" (1) in the locale's words, capitalised.
-    public func relativeDay(_ offset: Int) -> String {
+    package func relativeDay(_ offset: Int) -> String {
         var utcCalendar = Calendar(identifier: .gregorian)
         utcCalendar.timeZone = TimeZone(identifier: "UTC")!
         var style = Date.RelativeFormatStyle(allowedFields: [.day], presentation: .named, unitsStyle: .wide)
@@ -115,15 +115,15 @@ public final class LocaleFormats {
     }
 
     /// The section header for a day: the locale's long date style, with the weekday.
-    public func dayHeader(_ day: CivilDate) -> String { header.string(from: day.midnightUTC) }
+    package func dayHeader(_ day: CivilDate) -> String { header.string(from: day.midnightUTC) }
 
     /// A compact date, for "due" notes.
-    public func mediumDate(_ day: CivilDate) -> String { shortDate.string(from: day.midnightUTC) }
+    package func mediumDate(_ day: CivilDate) -> String { shortDate.string(from: day.midnightUTC) }
 
     /// The locale's short time style for an instant in the display zone
     /// (U+202F, ICU's narrow space before AM/PM, becomes a plain space so that
     /// every terminal and mail client shows it alike).
-    public func shortTime(_ instant: Date) -> String {
+    package func shortTime(_ instant: Date) -> String {
         let minute = clock.secondsIntoDay(of: instant) / 60
         if let cached = timeCache[minute] { return cached }
         let text = time.string(from: Date(timeIntervalSince1970: TimeInterval(minute * 60)))

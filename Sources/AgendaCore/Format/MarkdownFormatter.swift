@@ -4,19 +4,19 @@
 ///     ## Saturday, March 1, 2025
 ///
 ///     - **9:00 AM** Standup
-public struct MarkdownFormatter: OutputFormatter {
-    public let wording: RowWording
-    public let today: CivilDate?
+package struct MarkdownFormatter: OutputFormatter {
+    package let wording: RowWording
+    package let today: CivilDate?
     /// `--show-calendar`: each row ends with its calendar's name, `[Work]`.
-    public let showCalendar: Bool
+    package let showCalendar: Bool
 
-    public init(formats: LocaleFormats, today: CivilDate? = nil, showCalendar: Bool = false) {
+    package init(formats: LocaleFormats, today: CivilDate? = nil, showCalendar: Bool = false) {
         wording = RowWording(formats: formats)
         self.today = today
         self.showCalendar = showCalendar
     }
 
-    public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
+    package func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
         for (index, section) in sections.enumerated() {
             if index > 0 { out.write("\n") }
             out.write("## \(escape(wording.header(section.period, relativeTo: today)))\n\n")

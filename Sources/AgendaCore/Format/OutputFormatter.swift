@@ -2,13 +2,13 @@
 /// sections, `free`'s slots, `next`'s entries, the calendar list) in one
 /// format to a byte stream. Formatting is done here, in `Format/`, and
 /// nowhere else: the stages before hand on values, never text.
-public protocol OutputFormatter<Subject> {
+package protocol OutputFormatter<Subject> {
     associatedtype Subject
     func write(_ subject: Subject, to out: inout some ByteOutputStream)
 }
 
 /// How the listings of `calendars` and `free` are written: text for a
 /// person, JSON Lines for a program.
-public enum ListingFormat: Sendable {
+package enum ListingFormat: Sendable {
     case text, json
 }

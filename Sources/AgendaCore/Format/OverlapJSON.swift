@@ -9,7 +9,7 @@ extension Overlaps {
     }
 
     /// The row's JSON `overlaps` value, as text.
-    public func json(of row: AgendaRow) -> String {
+    package func json(of row: AgendaRow) -> String {
         var ranks: [Int32] = []
         _ = uidRanks(of: row, into: &ranks)
         let length = jsonLength(of: ranks)

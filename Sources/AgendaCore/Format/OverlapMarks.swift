@@ -9,7 +9,7 @@ extension Overlaps {
     /// `(overlaps Review, Standup)`, `(overlaps A, B, C and 12 more)`: the
     /// mark after a row's title, naming what it overlaps that day (sorted,
     /// unique titles); empty when it overlaps nothing that day.
-    public func mark(_ row: AgendaRow) -> String {
+    package func mark(_ row: AgendaRow) -> String {
         var bytes: [UInt8] = []
         return writeMark(row, to: &bytes) ? String(decoding: bytes, as: UTF8.self) : ""
     }
@@ -17,7 +17,7 @@ extension Overlaps {
     /// Appends the row's mark (`mark`) to `bytes`, as it is asked for
     /// every overlapping row of a text agenda: no string is made. False,
     /// and nothing appended, when it overlaps nothing that day.
-    public func writeMark(_ row: AgendaRow, to bytes: inout [UInt8]) -> Bool {
+    package func writeMark(_ row: AgendaRow, to bytes: inout [UInt8]) -> Bool {
         guard row.overlap >= 0 else { return false }
         let shown = Overlaps.titlesShown
         // The `shown` smallest places in the day's ascending list of title

@@ -2,16 +2,16 @@
 /// a calendar name or a quoted value may carry (a newline, ESC, a byte that
 /// is not UTF-8) is shown escaped, so that nothing read from the input or
 /// the file system can start a line or move the cursor.
-public enum PrintableText {
+package enum PrintableText {
     /// Where a file name's bytes that are not UTF-8 are kept in a `String`:
     /// byte `b` (0x80 to 0xFF) is the scalar `rawByteBase + b` of Unicode's
     /// private use plane 16, so that the name can still be opened
     /// (`fileSystemBytes`) and is printed as `\xFF`.
-    public static let rawByteBase: UInt32 = 0x10FE00
+    package static let rawByteBase: UInt32 = 0x10FE00
 
     /// `\n`, `\r`, other C0 and C1 controls and DEL as `\xNN`, a raw byte as
     /// `\xNN`, bidirectional controls as `\uNNNN`; a tab stays. Text without any of them is returned as it is.
-    public static func escaped(_ s: String) -> String {
+    package static func escaped(_ s: String) -> String {
         guard s.unicodeScalars.contains(where: needsEscape) else { return s }
         var out = ""
         for scalar in s.unicodeScalars {
@@ -28,7 +28,7 @@ public enum PrintableText {
     }
 
     /// The same, line by line: for a message of several lines (help, usage).
-    public static func escapedKeepingLines(_ s: String) -> String {
+    package static func escapedKeepingLines(_ s: String) -> String {
         s.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }.joined(separator: "\n")
     }
 
@@ -57,7 +57,7 @@ public enum PrintableText {
     /// A command-line argument or a directory entry as the system gives it:
     /// UTF-8 as it is, every byte that is not part of valid UTF-8 kept as a
     /// raw-byte scalar (see `rawByteBase`).
-    public static func decodingFileSystemBytes<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+    package static func decodingFileSystemBytes<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         var out = String.UnicodeScalarView()
         var parser = Unicode.UTF8.ForwardParser()
@@ -79,7 +79,7 @@ public enum PrintableText {
     }
 
     /// The bytes to hand the system for a name made by `decodingFileSystemBytes`.
-    public static func fileSystemBytes(_ s: String) -> [UInt8] {
+    package static func fileSystemBytes(_ s: String) -> [UInt8] {
         guard s.unicodeScalars.contains(where: { rawByte($0) != nil }) else { return Array(s.utf8) }
         var bytes: [UInt8] = []
         for scalar in s.unicodeScalars {

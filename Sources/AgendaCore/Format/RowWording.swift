@@ -4,14 +4,14 @@ import Foundation
 /// time column (`all day`, `9:00 AM`, `until 8:15 AM`, `due 5:00 PM`,
 /// `overdue`) and the title with its marks (`[ ]`, `!!!`, `40%`,
 /// `day 2 of 3`, `cancelled`).
-public struct RowWording {
-    public let formats: LocaleFormats
+package struct RowWording {
+    package let formats: LocaleFormats
 
-    public init(formats: LocaleFormats) {
+    package init(formats: LocaleFormats) {
         self.formats = formats
     }
 
-    public func timeLabel(_ row: AgendaRow) -> String {
+    package func timeLabel(_ row: AgendaRow) -> String {
         switch row.timing {
         case .allDay: formats.words.allDay
         case .starts(let t): formats.shortTime(t)
@@ -22,25 +22,25 @@ public struct RowWording {
         }
     }
 
-    public struct Title {
+    package struct Title {
         /// `[ ] ` or `[x] ` for reminders.
-        public var checkbox = ""
-        public var text: String
+        package var checkbox = ""
+        package var text: String
         /// Priority, percentage, `(day 2 of 3)`: shown after the title.
-        public var marks: [String] = []
+        package var marks: [String] = []
         /// For an overdue reminder: `(due Thursday, February 20, 2025)`.
-        public var overdueNote: String?
-        public var isCancelled = false
+        package var overdueNote: String?
+        package var isCancelled = false
     }
 
-    public func title(_ row: AgendaRow, _ occurrence: Occurrence) -> Title {
+    package func title(_ row: AgendaRow, _ occurrence: Occurrence) -> Title {
         var note: String? = nil
         if case .overdue(let since) = row.timing { note = overdueNote(since) }
         return RowWording.title(row, occurrence, overdueNote: note, words: formats.words)
     }
 
     /// `(due Thursday, February 20, 2025)`, for a reminder overdue since that day.
-    public func overdueNote(_ since: CivilDate) -> String { formats.words.overdueNote(formats.dayHeader(since)) }
+    package func overdueNote(_ since: CivilDate) -> String { formats.words.overdueNote(formats.dayHeader(since)) }
 
     /// The title without asking the locale's formatters (which are not
     /// thread-safe): an overdue reminder's note is given.
@@ -66,7 +66,7 @@ public struct RowWording {
     /// overlap marks): one line, its line breaks as spaces, then the one
     /// rule for text that reaches a terminal (`PrintableText.escaped`).
     /// Checking the bytes first spares nearly every row the scalar walk.
-    public static func singleLine(_ text: String) -> String {
+    package static func singleLine(_ text: String) -> String {
         // Most text has none of it: a look at its bytes (C0, DEL, and the lead bytes of C1 and of the bidi controls).
         guard RowWording.mayHoldControls(text) else { return text }
         var oneLine = String.UnicodeScalarView()
@@ -100,7 +100,7 @@ public struct RowWording {
         }
     }
 
-    public func isOverdue(_ row: AgendaRow) -> Bool {
+    package func isOverdue(_ row: AgendaRow) -> Bool {
         if case .overdue = row.timing { return true }
         return false
     }
@@ -108,7 +108,7 @@ public struct RowWording {
     /// The section header: the day in the locale's long date style (with
     /// "Today"/"Tomorrow" when `relativeTo` is given), the week's dates, or
     /// the month.
-    public func header(_ period: AgendaSection.Period, relativeTo today: CivilDate?) -> String {
+    package func header(_ period: AgendaSection.Period, relativeTo today: CivilDate?) -> String {
         switch period {
         case .day(let day):
             let text = formats.dayHeader(day)

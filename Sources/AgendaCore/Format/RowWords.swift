@@ -2,34 +2,34 @@
 /// marks and the header of undated reminders. One table for every language
 /// shipped; any other language is written in English. `{time}`, `{date}`,
 /// `{n}` and `{count}` are filled in.
-public struct RowWords: Sendable, Equatable {
-    public let allDay: String
+package struct RowWords: Sendable, Equatable {
+    package let allDay: String
     /// `until {time}`: the last day of an occurrence spanning days.
-    public let until: String
+    package let until: String
     /// `due {time}`, and `due` alone for a reminder due on a date.
-    public let dueAt: String
-    public let due: String
-    public let overdue: String
+    package let dueAt: String
+    package let due: String
+    package let overdue: String
     /// The time column, and the section header, of a reminder without dates.
-    public let noDate: String
-    public let noDateHeader: String
-    public let noTitle: String
+    package let noDate: String
+    package let noDateHeader: String
+    package let noTitle: String
     /// `day {n} of {count}`, shown in parentheses.
-    public let dayOf: String
-    public let cancelled: String
+    package let dayOf: String
+    package let cancelled: String
     /// `(due {date})`, after an overdue reminder's title.
-    public let overdueNote: String
+    package let overdueNote: String
 
     /// The words for a language code (`de`, `pt`, `zh`); English for any
     /// language not in the table.
-    public static func forLanguage(_ code: String?) -> RowWords {
+    package static func forLanguage(_ code: String?) -> RowWords {
         table[code?.lowercased() ?? "en"] ?? english
     }
 
-    public func until(_ time: String) -> String { RowWords.fill(until, ["time": time]) }
-    public func due(_ time: String) -> String { RowWords.fill(dueAt, ["time": time]) }
-    public func overdueNote(_ date: String) -> String { RowWords.fill(overdueNote, ["date": date]) }
-    public func dayOf(_ n: Int, _ count: Int) -> String {
+    package func until(_ time: String) -> String { RowWords.fill(until, ["time": time]) }
+    package func due(_ time: String) -> String { RowWords.fill(dueAt, ["time": time]) }
+    package func overdueNote(_ date: String) -> String { RowWords.fill(overdueNote, ["date": date]) }
+    package func dayOf(_ n: Int, _ count: Int) -> String {
         "(" + RowWords.fill(dayOf, ["n": String(n), "count": String(count)]) + ")"
     }
 
@@ -54,7 +54,7 @@ public struct RowWords: Sendable, Equatable {
         return out + rest
     }
 
-    public static let english = RowWords(
+    package static let english = RowWords(
         allDay: "all day", until: "until {time}", dueAt: "due {time}", due: "due", overdue: "overdue", noDate: "no date",
         noDateHeader: "No date", noTitle: "(no title)", dayOf: "day {n} of {count}", cancelled: "cancelled",
         overdueNote: "(due {date})")

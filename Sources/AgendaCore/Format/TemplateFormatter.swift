@@ -2,9 +2,9 @@
 /// once, like JSON), with `{placeholders}` filled in. `{{` and `}}` are
 /// literal braces; `\t` and `\n` are a tab and a newline. A value's own
 /// line breaks and tabs are written `\n` and `\t`: each occurrence is one line.
-public struct TemplateFormatter: OutputFormatter {
+package struct TemplateFormatter: OutputFormatter {
     /// The placeholders and what they hold, for `--help` and validation.
-    public static let placeholders: [(name: String, meaning: String)] = [
+    package static let placeholders: [(name: String, meaning: String)] = [
         ("title", "SUMMARY"), ("start", "start, ISO 8601 (date for all-day)"), ("end", "end, ISO 8601"),
         ("date", "the day listed under, in the locale's medium style"), ("day", "the day listed under, YYYY-MM-DD"),
         ("time", "the time column: all day, 9:00 AM, due 5:00 PM, overdue"), ("location", "LOCATION"),
@@ -18,17 +18,17 @@ public struct TemplateFormatter: OutputFormatter {
     let wording: RowWording
     let iso: ISOTime
 
-    public init(template: Template, formats: LocaleFormats) {
+    package init(template: Template, formats: LocaleFormats) {
         self.template = template
         wording = RowWording(formats: formats)
         iso = ISOTime(clock: formats.clock)
     }
 
-    public init(template: String, formats: LocaleFormats) throws {
+    package init(template: String, formats: LocaleFormats) throws {
         self.init(template: try Template(template), formats: formats)
     }
 
-    public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
+    package func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
         for section in sections {
             for row in section.rows where row.isFirstListed {
                 let occurrence = section.occurrences[row]
@@ -83,10 +83,10 @@ public struct TemplateFormatter: OutputFormatter {
 
 /// A `--template` read: its text and placeholders, checked once, when the
 /// command line is read (before the locale and zone are known).
-public struct Template: Sendable {
-    public struct Invalid: Error, CustomStringConvertible {
-        public let message: String
-        public var description: String { message }
+package struct Template: Sendable {
+    package struct Invalid: Error, CustomStringConvertible {
+        package let message: String
+        package var description: String { message }
     }
 
     enum Piece: Sendable {
@@ -96,7 +96,7 @@ public struct Template: Sendable {
 
     let pieces: [Piece]
 
-    public init(_ template: String) throws {
+    package init(_ template: String) throws {
         var pieces: [Piece] = []
         var text = ""
         var chars = Array(template)[...]

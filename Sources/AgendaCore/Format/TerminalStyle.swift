@@ -1,15 +1,15 @@
 /// ANSI styling for text output; every method is the identity when colour is off.
-public struct TerminalStyle: Sendable {
-    public let enabled: Bool
+package struct TerminalStyle: Sendable {
+    package let enabled: Bool
 
-    public init(enabled: Bool) {
+    package init(enabled: Bool) {
         self.enabled = enabled
     }
 
-    public func bold(_ s: String) -> String { wrap(s, "1") }
-    public func dim(_ s: String) -> String { wrap(s, "2") }
-    public func red(_ s: String) -> String { wrap(s, "31") }
-    public func strike(_ s: String) -> String { wrap(s, "9") }
+    package func bold(_ s: String) -> String { wrap(s, "1") }
+    package func dim(_ s: String) -> String { wrap(s, "2") }
+    package func red(_ s: String) -> String { wrap(s, "31") }
+    package func strike(_ s: String) -> String { wrap(s, "9") }
 
     private func wrap(_ s: String, _ code: String) -> String {
         enabled ? "\u{1B}[\(code)m\(s)\(TerminalStyle.off)" : s

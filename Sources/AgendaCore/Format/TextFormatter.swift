@@ -11,17 +11,17 @@ import Foundation
 ///
 /// A timed busy row that overlaps others that day ends with
 /// `(overlaps Review, Standup)`: after the title, so the columns stay aligned.
-public struct TextFormatter: OutputFormatter {
-    public let wording: RowWording
-    public let style: TerminalStyle
+package struct TextFormatter: OutputFormatter {
+    package let wording: RowWording
+    package let style: TerminalStyle
     /// Append each row's calendar name (`--show-calendar`).
-    public let showCalendar: Bool
+    package let showCalendar: Bool
     /// "Today" and "Tomorrow" beside those days' headers; nil with `--no-relative`.
-    public let today: CivilDate?
+    package let today: CivilDate?
     /// How many threads write rows.
-    public let threads: Int
+    package let threads: Int
 
-    public init(formats: LocaleFormats, style: TerminalStyle, showCalendar: Bool = false, today: CivilDate? = nil, threads: Int = 1) {
+    package init(formats: LocaleFormats, style: TerminalStyle, showCalendar: Bool = false, today: CivilDate? = nil, threads: Int = 1) {
         wording = RowWording(formats: formats)
         self.style = style
         self.showCalendar = showCalendar
@@ -38,7 +38,7 @@ public struct TextFormatter: OutputFormatter {
     /// the `threads` writes a contiguous run of a block's sections into its
     /// own buffer, and the buffers are written in order: the bytes are the
     /// same whatever the number.
-    public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
+    package func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
         // A row's labels are numbers in a table of the distinct ones: an
         // agenda of 250,000 rows has a few thousand.
         var table = LabelTable()

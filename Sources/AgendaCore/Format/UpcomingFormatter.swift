@@ -2,20 +2,20 @@ import Foundation
 
 /// `ics-agenda next`'s output: a line per entry (text), JSON Lines with the
 /// agenda's keys and `minutes_until` (json), or Waybar's one object (waybar).
-public struct UpcomingFormatter: OutputFormatter {
-    public enum Format: Sendable {
+package struct UpcomingFormatter: OutputFormatter {
+    package enum Format: Sendable {
         case text, json, waybar
     }
 
-    public let wording: UpcomingWording
-    public let format: Format
+    package let wording: UpcomingWording
+    package let format: Format
 
-    public init(formats: LocaleFormats, now: Date, format: Format) {
+    package init(formats: LocaleFormats, now: Date, format: Format) {
         wording = UpcomingWording(formats: formats, now: now)
         self.format = format
     }
 
-    public func write(_ upcoming: Upcoming, to out: inout some ByteOutputStream) {
+    package func write(_ upcoming: Upcoming, to out: inout some ByteOutputStream) {
         switch format {
         case .text:
             for entry in upcoming.entries { out.write(wording.line(entry) + "\n") }
@@ -32,11 +32,11 @@ public struct UpcomingFormatter: OutputFormatter {
 /// The words of `next`: `now: Standup (until 10:00 AM)`, `in 25 min: Standup`,
 /// `today 2:00 PM: Review`, `tomorrow 9:00 AM: Review`, `Wed 5 9:00 AM: Review`,
 /// times and dates in the locale's styles.
-public struct UpcomingWording {
-    public let formats: LocaleFormats
-    public let now: Date
+package struct UpcomingWording {
+    package let formats: LocaleFormats
+    package let now: Date
 
-    public init(formats: LocaleFormats, now: Date) {
+    package init(formats: LocaleFormats, now: Date) {
         self.formats = formats
         self.now = now
     }
@@ -60,7 +60,7 @@ public struct UpcomingWording {
         return dayWords(formats.clock.civilDate(of: instant)).map { "\($0) \(time)" } ?? time
     }
 
-    public func line(_ entry: Upcoming.Entry) -> String {
+    package func line(_ entry: Upcoming.Entry) -> String {
         let clock = formats.clock
         let title = Overlaps.oneLine(entry.occurrence)
         if entry.isAllDay {
@@ -81,7 +81,7 @@ public struct UpcomingWording {
     /// Waybar's custom module (`return-type: json`): the first line as
     /// `text`, every line as `tooltip`, and `class` `now`, `soon` (starts
     /// within 15 minutes) or `later`.
-    public func waybar(_ entries: [Upcoming.Entry]) -> String {
+    package func waybar(_ entries: [Upcoming.Entry]) -> String {
         guard let first = entries.first else { return "" }
         let kind = first.isNow ? "now" : first.minutesUntil <= 15 ? "soon" : "later"
         let tooltip = entries.map(line).joined(separator: "\n")

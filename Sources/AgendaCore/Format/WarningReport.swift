@@ -1,5 +1,5 @@
 /// How warnings about the input are told on stderr (`--verbose`, `--quiet`).
-public enum WarningDetail: Sendable {
+package enum WarningDetail: Sendable {
     /// Each kind of damage once per file, with how often it occurred; the
     /// line named is the first it occurred on.
     case summary
@@ -13,8 +13,8 @@ public enum WarningDetail: Sendable {
 /// place. Every mode tells the same damage (the adapter decides what is
 /// damage, `DamageKind`); only how much of it is said differs, and
 /// `--strict` fails on exactly what `.every` lists.
-public enum WarningReport {
-    public static func lines(_ diagnostics: [Diagnostic], detail: WarningDetail) -> [String] {
+package enum WarningReport {
+    package static func lines(_ diagnostics: [Diagnostic], detail: WarningDetail) -> [String] {
         switch detail {
         case .none: return []
         case .every:

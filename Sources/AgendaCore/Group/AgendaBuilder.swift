@@ -3,18 +3,18 @@ import Foundation
 /// The grouping engine: places occurrences on the days of the window, in the
 /// display zone, under the per-day key year·10000 + month·100 + day, and
 /// sorts sections and rows into agenda order.
-public struct AgendaBuilder: Sendable {
-    public let window: AgendaWindow
-    public let today: CivilDate
-    public let selection: Selection
+package struct AgendaBuilder: Sendable {
+    package let window: AgendaWindow
+    package let today: CivilDate
+    package let selection: Selection
 
-    public init(window: AgendaWindow, today: CivilDate, selection: Selection) {
+    package init(window: AgendaWindow, today: CivilDate, selection: Selection) {
         self.window = window
         self.today = today
         self.selection = selection
     }
 
-    public func build(_ occurrences: [Occurrence], threads: Int = 1) -> [AgendaSection] {
+    package func build(_ occurrences: [Occurrence], threads: Int = 1) -> [AgendaSection] {
         build(parts: [occurrences], threads: threads)
     }
 
@@ -25,7 +25,7 @@ public struct AgendaBuilder: Sendable {
     ///     sorted runs are merged, earlier stretch first on ties, which is
     ///     the order one stable sort of everything gives: the agenda is the
     ///     same whatever the number.
-    public func build(parts: [[Occurrence]], threads: Int = 1) -> [AgendaSection] {
+    package func build(parts: [[Occurrence]], threads: Int = 1) -> [AgendaSection] {
         let total = parts.reduce(0) { $0 + $1.count }
         let workers = total >= AgendaBuilder.parallelFrom ? max(1, threads) : 1
         let occurrences = AgendaOccurrences(parts)

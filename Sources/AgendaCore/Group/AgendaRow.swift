@@ -1,9 +1,9 @@
 import Foundation
 
 /// One line of an agenda section: an occurrence as it shows on one day.
-public struct AgendaRow: Sendable {
+package struct AgendaRow: Sendable {
     /// How the row's time reads on its day.
-    public enum Timing: Sendable, Equatable {
+    package enum Timing: Sendable, Equatable {
         /// An all-day event, or a day wholly inside a longer timed one.
         case allDay
         /// A timed occurrence that starts this day.
@@ -24,10 +24,10 @@ public struct AgendaRow: Sendable {
     /// for each was a visit to an object far off in memory.
     let source: AgendaOccurrences.Index
     /// The day this row is listed under; nil in the undated section.
-    public let day: CivilDate?
-    public let timing: Timing
+    package let day: CivilDate?
+    package let timing: Timing
     /// True on the first row of the occurrence inside the window (JSON lists only those).
-    public let isFirstListed: Bool
+    package let isFirstListed: Bool
     private let index: Int32
     private let count: Int32
     /// The number of the row's item (its Event or Reminder) in this agenda
@@ -45,8 +45,8 @@ public struct AgendaRow: Sendable {
     static let dayFactor: Int64 = 1_000_000
 
     /// For occurrences that span days: which day this is (1-based) and of how many.
-    public var dayIndex: Int { Int(index) }
-    public var dayCount: Int { Int(count) }
+    package var dayIndex: Int { Int(index) }
+    package var dayCount: Int { Int(count) }
 
     init(
         source: AgendaOccurrences.Index, item: Int32, day: CivilDate?, timing: Timing, isFirstListed: Bool, dayIndex: Int, dayCount: Int, rank: Int,
@@ -67,8 +67,8 @@ public struct AgendaRow: Sendable {
 
 /// One section of the agenda: a day (or, with `--group-by`, a week or a
 /// month), or the undated reminders.
-public struct AgendaSection: Sendable {
-    public enum Period: Sendable, Hashable {
+package struct AgendaSection: Sendable {
+    package enum Period: Sendable, Hashable {
         case day(CivilDate)
         /// The week that starts on this day (the locale's first weekday).
         case week(starting: CivilDate)
@@ -79,13 +79,13 @@ public struct AgendaSection: Sendable {
         case undated
     }
 
-    public let period: Period
+    package let period: Period
     /// A slice of the agenda's one sorted array of rows (no copy per section).
-    public let rows: ArraySlice<AgendaRow>
+    package let rows: ArraySlice<AgendaRow>
     /// What the rows show: `occurrences[row]`.
-    public let occurrences: AgendaOccurrences
+    package let occurrences: AgendaOccurrences
     /// The agenda's overlapping rows (every section of an agenda shares one).
-    public let overlaps: Overlaps
+    package let overlaps: Overlaps
 
     init(period: Period, rows: ArraySlice<AgendaRow>, occurrences: AgendaOccurrences, overlaps: Overlaps = .none) {
         self.period = period
@@ -95,7 +95,7 @@ public struct AgendaSection: Sendable {
     }
 
     /// The day of a day section.
-    public var day: CivilDate? {
+    package var day: CivilDate? {
         if case .day(let d) = period { return d }
         return nil
     }
@@ -104,7 +104,7 @@ public struct AgendaSection: Sendable {
 /// The occurrences an agenda was built from, one array per part (calendar),
 /// as `AgendaBuilder.build(parts:)` was given them: each row names its
 /// occurrence by its place here.
-public struct AgendaOccurrences: Sendable {
+package struct AgendaOccurrences: Sendable {
     let parts: [[Occurrence]]
 
     /// An occurrence's part and its place in it.
@@ -120,7 +120,7 @@ public struct AgendaOccurrences: Sendable {
     static let none = AgendaOccurrences([])
 
     /// The occurrence `row` shows; `row` must come from this agenda.
-    public subscript(row: AgendaRow) -> Occurrence { self[row.source] }
+    package subscript(row: AgendaRow) -> Occurrence { self[row.source] }
 
     subscript(index: Index) -> Occurrence { parts[Int(index.part)][Int(index.position)] }
 }

@@ -6,24 +6,24 @@ import Foundation
 /// Busy is `Occurrence.isBusy`: a timed event not `TRANSP:TRANSPARENT`, an
 /// all-day one only when `TRANSP:OPAQUE`, never a cancelled one. The busy
 /// spans are sorted and merged once; the days then take them in order.
-public struct FreeTime: Sendable {
+package struct FreeTime: Sendable {
     /// `--hours 09:00-17:00`: wall-clock minutes since midnight, end up to 24:00.
-    public struct Hours: Sendable, Equatable {
-        public let start: Int
-        public let end: Int
+    package struct Hours: Sendable, Equatable {
+        package let start: Int
+        package let end: Int
 
-        public init(start: Int, end: Int) {
+        package init(start: Int, end: Int) {
             self.start = start
             self.end = end
         }
 
-        public struct Invalid: Error, CustomStringConvertible {
-            public let text: String
-            public var description: String { "cannot read \"\(text)\" as hours (use HH:MM-HH:MM, such as 09:00-17:00)" }
+        package struct Invalid: Error, CustomStringConvertible {
+            package let text: String
+            package var description: String { "cannot read \"\(text)\" as hours (use HH:MM-HH:MM, such as 09:00-17:00)" }
         }
 
         /// `09:00-17:00`, `9-17`, `8:30-12:00`; the end after the start, 24:00 at most.
-        public init(parsing text: String) throws {
+        package init(parsing text: String) throws {
             let parts = text.split(separator: "-", omittingEmptySubsequences: false)
             guard parts.count == 2, let a = Hours.minutes(parts[0]), let b = Hours.minutes(parts[1]), a < b else {
                 throw Invalid(text: text)
@@ -43,16 +43,16 @@ public struct FreeTime: Sendable {
     }
 
     /// `--weekdays mon-fri`: which days count (1 = Sunday ... 7 = Saturday).
-    public struct Weekdays: Sendable, Equatable {
-        public let days: Set<Int>
+    package struct Weekdays: Sendable, Equatable {
+        package let days: Set<Int>
 
-        public init(_ days: Set<Int>) {
+        package init(_ days: Set<Int>) {
             self.days = days
         }
 
-        public struct Invalid: Error, CustomStringConvertible {
-            public let text: String
-            public var description: String {
+        package struct Invalid: Error, CustomStringConvertible {
+            package let text: String
+            package var description: String {
                 "cannot read \"\(text)\" as weekdays (use mon-fri, mon,wed,fri, sat-sun, or all)"
             }
         }
@@ -61,7 +61,7 @@ public struct FreeTime: Sendable {
 
         /// Names (`mon`, `monday`), ranges (`mon-fri`, `fri-mon` wraps), lists
         /// of both (`mon,wed-fri`), or `all`; case does not matter.
-        public init(parsing text: String) throws {
+        package init(parsing text: String) throws {
             var days = Set<Int>()
             func day(_ word: Substring) -> Int? {
                 let w = word.trimmingCharacters(in: .whitespaces).lowercased()
@@ -94,20 +94,20 @@ public struct FreeTime: Sendable {
     }
 
     /// One free slot.
-    public struct Slot: Sendable, Equatable {
-        public let day: CivilDate
-        public let start: Date
-        public let end: Date
-        public var minutes: Int { Int(end.timeIntervalSince(start) / 60) }
+    package struct Slot: Sendable, Equatable {
+        package let day: CivilDate
+        package let start: Date
+        package let end: Date
+        package var minutes: Int { Int(end.timeIntervalSince(start) / 60) }
     }
 
-    public let slots: [Slot]
+    package let slots: [Slot]
 
     /// - Parameters:
     ///   - occurrences: every calendar's occurrences (those `selection` admits count).
     ///   - window: the days looked at.
     ///   - minimum: the shortest slot kept, in seconds.
-    public init(
+    package init(
         occurrences: [[Occurrence]], selection: Selection, window: AgendaWindow, hours: Hours, weekdays: Weekdays, minimum: Int
     ) {
         let clock = window.clock

@@ -50,7 +50,7 @@ extension Overlaps {
     }
 
     /// At most this many UIDs are listed in a row's JSON `overlaps`; `overlap_count` counts them all.
-    public static let uidsListed = 10
+    package static let uidsListed = 10
 
     /// The first `uidsListed` UID ranks (sorted, unique) of everything the
     /// row's occurrence overlaps, on any day, into `ranks`; how many UIDs
@@ -141,7 +141,7 @@ extension Overlaps {
     }
 
     /// How many distinct UIDs the row's occurrence overlaps (JSON `overlap_count`).
-    public func count(of row: AgendaRow) -> Int {
+    package func count(of row: AgendaRow) -> Int {
         var ranks: [Int32] = []
         return uidRanks(of: row, into: &ranks)
     }

@@ -19,7 +19,7 @@ import Synchronization
 ///
 /// Busy is `Occurrence.isBusy` and timed: all-day rows neither overlap nor
 /// are overlapped. An end equal to another's start is not an overlap.
-public final class Overlaps: Sendable {
+package final class Overlaps: Sendable {
     /// One busy timed row, as seconds since 1970.
     struct Span {
         let start: Int64
@@ -121,7 +121,7 @@ public final class Overlaps: Sendable {
 
     /// Tests set it (within their task) to 0 to ask the window's index,
     /// to a million to ask the days'.
-    @TaskLocal public static var multiDayStepsPerSpan = 64
+    @TaskLocal package static var multiDayStepsPerSpan = 64
 
     static let none = Overlaps(spans: [], days: [], rows: [], occurrences: .none, titleGroup: [], titleBytes: [], titleBounds: [0], uidBytes: [], uidBounds: [0], spansOfOccurrence: [:])
 
@@ -276,7 +276,7 @@ public final class Overlaps: Sendable {
     /// Lets go the indexes of the days before `row`'s, which a formatter
     /// writing in agenda order has written: memory holds the days being
     /// written, not the window's. A day asked for again is indexed again.
-    public func release(before row: AgendaRow) {
+    package func release(before row: AgendaRow) {
         let key = row.sortKey / AgendaRow.dayFactor
         released.withLock { released in
             // The day before the cursor too: a multi-day occurrence also asks

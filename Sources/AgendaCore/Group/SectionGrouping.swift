@@ -2,7 +2,7 @@ import Foundation
 
 /// `--group-by`: day sections (the default), or the same rows gathered into
 /// weeks (starting on the locale's first weekday) or months.
-public enum SectionGrouping: Sendable, Equatable {
+package enum SectionGrouping: Sendable, Equatable {
     case day
     /// `firstWeekday`: 1 = Sunday ... 7 = Saturday, as Foundation's Calendar numbers them.
     case week(firstWeekday: Int)
@@ -11,7 +11,7 @@ public enum SectionGrouping: Sendable, Equatable {
     /// `@calendar=islamic`, `@calendar=persian`): sections start on its first days.
     case calendarMonth(Calendar)
 
-    public func group(_ daySections: [AgendaSection]) -> [AgendaSection] {
+    package func group(_ daySections: [AgendaSection]) -> [AgendaSection] {
         if self == .day { return daySections }
         var result: [AgendaSection] = []
         var rows: [AgendaRow] = []
@@ -32,7 +32,7 @@ public enum SectionGrouping: Sendable, Equatable {
         return result
     }
 
-    public func period(of day: CivilDate) -> AgendaSection.Period {
+    package func period(of day: CivilDate) -> AgendaSection.Period {
         switch self {
         case .day: return .day(day)
         case .week(let first): return .week(starting: day.adding(days: -((day.weekday - first + 7) % 7)))

@@ -1,18 +1,18 @@
 /// What the user asked to see, beyond the window.
-public struct Selection: Sendable {
-    public var includeEvents = true
-    public var includeReminders = true
-    public var showCompleted = false
-    public var showCancelled = false
+package struct Selection: Sendable {
+    package var includeEvents = true
+    package var includeReminders = true
+    package var showCompleted = false
+    package var showCancelled = false
     /// Only calendars with these names (`--calendar`, repeatable); empty: all.
-    public var calendars: Set<String> = []
+    package var calendars: Set<String> = []
     /// Only items whose title, location or description match (`--grep`).
-    public var text: TextMatcher?
+    package var text: TextMatcher?
 
-    public init() {}
+    package init() {}
 
     /// Kind, completion, status and calendar: what an occurrence says of itself.
-    public func admits(_ occurrence: Occurrence) -> Bool {
+    package func admits(_ occurrence: Occurrence) -> Bool {
         switch occurrence.item {
         case .event: guard includeEvents else { return false }
         case .reminder(let r):
@@ -26,21 +26,21 @@ public struct Selection: Sendable {
 
 /// A pattern that a text matches or not: `--grep`'s regular expression,
 /// compiled where the command line is read (`RegexPattern`).
-public protocol TextPattern: Sendable {
+package protocol TextPattern: Sendable {
     func matches(_ text: String) -> Bool
 }
 
 /// `--grep REGEX` over an item's title, location and description.
-public final class TextMatcher: Sendable {
-    public let pattern: String
+package final class TextMatcher: Sendable {
+    package let pattern: String
     private let compiled: any TextPattern
 
-    public init(pattern: String, compiled: any TextPattern) {
+    package init(pattern: String, compiled: any TextPattern) {
         self.pattern = pattern
         self.compiled = compiled
     }
 
-    public func matches(_ occurrence: Occurrence) -> Bool {
+    package func matches(_ occurrence: Occurrence) -> Bool {
         [occurrence.title, occurrence.location, occurrence.description].contains { field in
             guard let field else { return false }
             return compiled.matches(field)

@@ -2,26 +2,26 @@ import Foundation
 
 /// `ics-agenda next`: what is happening now, else what starts next, picked
 /// from an agenda built over the window now ..< now + within.
-public struct Upcoming: Sendable {
+package struct Upcoming: Sendable {
     /// One occurrence within reach.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// Its row (the first it has in the window): JSON writes it as the agenda does.
-        public let row: AgendaRow
-        public let occurrence: Occurrence
-        public let start: Date
-        public let end: Date
+        package let row: AgendaRow
+        package let occurrence: Occurrence
+        package let start: Date
+        package let end: Date
         /// Begun, not yet ended.
-        public let isNow: Bool
+        package let isNow: Bool
         /// Whole minutes until it starts, rounded up; 0 once it has begun.
-        public let minutesUntil: Int
-        public let isAllDay: Bool
+        package let minutesUntil: Int
+        package let isAllDay: Bool
     }
 
-    public let entries: [Entry]
+    package let entries: [Entry]
     /// The agenda's overlaps, for JSON.
-    public let overlaps: Overlaps
+    package let overlaps: Overlaps
     /// What the agenda's rows show, for JSON.
-    public let occurrences: AgendaOccurrences
+    package let occurrences: AgendaOccurrences
 
     /// - Parameters:
     ///   - sections: the agenda of the window (`AgendaBuilder` over
@@ -31,7 +31,7 @@ public struct Upcoming: Sendable {
     /// Order: those already begun, the latest begun first (a meeting that
     /// just started inside a long block comes before the block); then the
     /// rest by start; ties in agenda order.
-    public init(sections: [AgendaSection], now: Date, end: Date, clock: ZoneClock, includeAllDay: Bool, count: Int) {
+    package init(sections: [AgendaSection], now: Date, end: Date, clock: ZoneClock, includeAllDay: Bool, count: Int) {
         var found: [(entry: Entry, order: Int)] = []
         var order = 0
         for section in sections {

@@ -6,8 +6,8 @@ import Foundation
 /// Floating times and dates have no zone of their own; they are kept as their
 /// wall-clock reading encoded as if it were UTC (`wall`), and take the display
 /// zone only when they are placed (`instant(in:)`).
-public struct AgendaTime: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable {
+package struct AgendaTime: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// A UTC or zoned date-time: `wall` is the absolute instant.
         case instant
         /// A date-time without a zone: it happens at its wall-clock time wherever the user is.
@@ -20,7 +20,7 @@ public struct AgendaTime: Sendable, Hashable {
     /// one word, since an agenda holds hundreds of thousands of these.
     let raw: Int64
 
-    public var kind: Kind {
+    package var kind: Kind {
         switch raw & 3 {
         case 0: .instant
         case 1: .floating
@@ -29,9 +29,9 @@ public struct AgendaTime: Sendable, Hashable {
     }
 
     /// The instant for `.instant`; the wall-clock reading, as if UTC, otherwise.
-    public var wall: Date { Date(timeIntervalSince1970: TimeInterval(raw >> 2)) }
+    package var wall: Date { Date(timeIntervalSince1970: TimeInterval(raw >> 2)) }
 
-    public init(kind: Kind, wall: Date) {
+    package init(kind: Kind, wall: Date) {
         let code: Int64 =
             switch kind {
             case .instant: 0
@@ -45,32 +45,32 @@ public struct AgendaTime: Sendable, Hashable {
         self.raw = raw
     }
 
-    public static func instant(_ date: Date) -> AgendaTime { AgendaTime(kind: .instant, wall: date) }
+    package static func instant(_ date: Date) -> AgendaTime { AgendaTime(kind: .instant, wall: date) }
 
-    public static func date(year: Int, month: Int, day: Int) -> AgendaTime {
+    package static func date(year: Int, month: Int, day: Int) -> AgendaTime {
         AgendaTime(kind: .date, wall: CivilDate(year: year, month: month, day: day).midnightUTC)
     }
 
-    public static func floating(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> AgendaTime {
+    package static func floating(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> AgendaTime {
         let base = CivilDate(year: year, month: month, day: day).midnightUTC
         return AgendaTime(kind: .floating, wall: base + TimeInterval(hour * 3600 + minute * 60 + second))
     }
 
-    public var isDate: Bool { kind == .date }
+    package var isDate: Bool { kind == .date }
 
     /// The absolute moment this time stands for when shown in `zone`.
-    public func instant(in zone: ZoneClock) -> Date {
+    package func instant(in zone: ZoneClock) -> Date {
         kind == .instant ? wall : zone.instant(forWallClock: wall)
     }
 
     /// This time moved by a whole number of seconds (exact duration).
-    public func adding(seconds: Int) -> AgendaTime {
+    package func adding(seconds: Int) -> AgendaTime {
         AgendaTime(kind: kind, wall: wall + TimeInterval(seconds))
     }
 
     /// A key that identifies the same original start however it was written
     /// (used to match RECURRENCE-ID and EXDATE against generated instances).
-    public var matchKey: Int64 { raw >> 2 }
+    package var matchKey: Int64 { raw >> 2 }
 }
 
 extension Optional where Wrapped == AgendaTime {

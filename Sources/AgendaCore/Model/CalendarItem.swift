@@ -1,6 +1,6 @@
 /// What an event and a reminder both have: their text, status and
 /// calendar (`Occurrence.Item.common`).
-public protocol CalendarItem: AnyObject, Sendable {
+package protocol CalendarItem: AnyObject, Sendable {
     /// UID; empty when the component has none (printed as `null` in JSON).
     var uid: String { get }
     var title: String { get }

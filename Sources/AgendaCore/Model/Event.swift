@@ -2,26 +2,26 @@
 ///
 /// One `Event` is shared by all occurrences of its component; the times of
 /// each occurrence live in `Occurrence`.
-public final class Event: CalendarItem {
+package final class Event: CalendarItem {
     /// UID; empty when the component has none (printed as `null` in JSON).
-    public let uid: String
-    public let title: String
-    public let location: String?
-    public let description: String?
+    package let uid: String
+    package let title: String
+    package let location: String?
+    package let description: String?
     /// `STATUS`, upper case (`CONFIRMED`, `TENTATIVE`, `CANCELLED`).
-    public let status: String?
+    package let status: String?
     /// `STATUS:CANCELLED`, decided once: every occurrence is asked.
-    public let isCancelled: Bool
-    public let calendar: CalendarInfo
+    package let isCancelled: Bool
+    package let calendar: CalendarInfo
     /// `TRANSP`: whether the event takes up time (`free` and overlaps ask).
-    public let transparency: Transparency
+    package let transparency: Transparency
 
     /// `TRANSP`, as written: absent, `OPAQUE` or `TRANSPARENT`.
-    public enum Transparency: Sendable {
+    package enum Transparency: Sendable {
         case unspecified, opaque, transparent
     }
 
-    public init(
+    package init(
         uid: String, title: String, location: String?, description: String?, status: String?, calendar: CalendarInfo,
         transparency: Transparency = .unspecified
     ) {

@@ -5,12 +5,12 @@ import Foundation
 ///
 /// A class, so that the rows that show it on each day share it: an agenda
 /// of 100,000 components holds hundreds of thousands of them.
-public final class Occurrence: Sendable {
-    public enum Item: Sendable {
+package final class Occurrence: Sendable {
+    package enum Item: Sendable {
         case event(Event)
         case reminder(Reminder)
 
-        public var kind: Kind {
+        package var kind: Kind {
             switch self {
             case .event: .event
             case .reminder: .reminder
@@ -18,13 +18,13 @@ public final class Occurrence: Sendable {
         }
 
         /// The event or reminder, for what both have (text, status, calendar).
-        public var common: any CalendarItem { common { $0 } }
+        package var common: any CalendarItem { common { $0 } }
 
         /// `read` applied to the event or reminder, for what both have.
         /// Inlined, each case calls `read` on its own type: no reference
         /// is counted, and the occurrences' fields are read by the million.
         @inline(__always)
-        public func common<Value>(_ read: (any CalendarItem) -> Value) -> Value {
+        package func common<Value>(_ read: (any CalendarItem) -> Value) -> Value {
             switch self {
             case .event(let e): read(e)
             case .reminder(let r): read(r)
@@ -34,28 +34,28 @@ public final class Occurrence: Sendable {
 
     /// Which kind of component an occurrence comes from; its raw value
     /// is its name in JSON and templates (`kind`).
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         case event
         case reminder
     }
 
-    public let item: Item
+    package let item: Item
     private let packedStart: Int64
     private let packedEnd: Int64
     private let packedDue: Int64
     private let packedRecurrenceID: Int64
 
     /// Events: the instance's start. Reminders: DTSTART when present.
-    public var start: AgendaTime? { AgendaTime?(packed: packedStart) }
+    package var start: AgendaTime? { AgendaTime?(packed: packedStart) }
     /// Events: the instance's end (exclusive for dates). Reminders: nil.
-    public var end: AgendaTime? { AgendaTime?(packed: packedEnd) }
+    package var end: AgendaTime? { AgendaTime?(packed: packedEnd) }
     /// Reminders: the instance's DUE (DTSTART + DURATION when only that is given).
-    public var due: AgendaTime? { AgendaTime?(packed: packedDue) }
+    package var due: AgendaTime? { AgendaTime?(packed: packedDue) }
     /// The original start of an instance of a recurring component (its
     /// RECURRENCE-ID); nil for a one-off component.
-    public var recurrenceID: AgendaTime? { AgendaTime?(packed: packedRecurrenceID) }
+    package var recurrenceID: AgendaTime? { AgendaTime?(packed: packedRecurrenceID) }
 
-    public init(item: Item, start: AgendaTime?, end: AgendaTime?, due: AgendaTime? = nil, recurrenceID: AgendaTime?) {
+    package init(item: Item, start: AgendaTime?, end: AgendaTime?, due: AgendaTime? = nil, recurrenceID: AgendaTime?) {
         self.item = item
         packedStart = start.packed
         packedEnd = end.packed
@@ -63,37 +63,37 @@ public final class Occurrence: Sendable {
         packedRecurrenceID = recurrenceID.packed
     }
 
-    public var kind: Kind { item.kind }
+    package var kind: Kind { item.kind }
 
-    public var uid: String { item.common(\.uid) }
-    public var title: String { item.common(\.title) }
-    public var location: String? { item.common(\.location) }
-    public var description: String? { item.common(\.description) }
-    public var status: String? { item.common(\.status) }
-    public var isCancelled: Bool { item.common(\.isCancelled) }
-    public var calendar: CalendarInfo { item.common(\.calendar) }
+    package var uid: String { item.common(\.uid) }
+    package var title: String { item.common(\.title) }
+    package var location: String? { item.common(\.location) }
+    package var description: String? { item.common(\.description) }
+    package var status: String? { item.common(\.status) }
+    package var isCancelled: Bool { item.common(\.isCancelled) }
+    package var calendar: CalendarInfo { item.common(\.calendar) }
 
     /// The shared Event or Reminder object: the same for every occurrence of a component.
-    public var itemIdentity: ObjectIdentifier { item.common { ObjectIdentifier($0) } }
+    package var itemIdentity: ObjectIdentifier { item.common { ObjectIdentifier($0) } }
 
     /// All-day: the occurrence's start (or, for a reminder, its anchor) is a date.
-    public var isAllDay: Bool { (start ?? due)?.isDate ?? false }
+    package var isAllDay: Bool { (start ?? due)?.isDate ?? false }
 
     /// Takes up time, for overlaps and `free` (RFC 5545 3.8.2.7): a timed
     /// event that is not `TRANSP:TRANSPARENT`, or an all-day one marked
     /// `TRANSP:OPAQUE` (calendars write all-day events as free unless told);
     /// never a cancelled one or a reminder.
-    public var isBusy: Bool {
+    package var isBusy: Bool {
         guard case .event(let e) = item, !e.isCancelled, let start else { return false }
         return start.isDate ? e.transparency == .opaque : e.transparency != .transparent
     }
 
     /// The time a reminder is placed by: DUE, else DTSTART.
-    public var anchor: AgendaTime? { due ?? start }
+    package var anchor: AgendaTime? { due ?? start }
 
     /// The start JSON and templates show: an event's start; a reminder's
     /// DTSTART, else its DUE.
-    public var shownStart: AgendaTime? {
+    package var shownStart: AgendaTime? {
         switch kind {
         case .event: start
         case .reminder: start ?? due
@@ -102,7 +102,7 @@ public final class Occurrence: Sendable {
 
     /// The end JSON and templates show: an event's end; a reminder's DUE,
     /// else its DTSTART.
-    public var shownEnd: AgendaTime? {
+    package var shownEnd: AgendaTime? {
         switch kind {
         case .event: end
         case .reminder: due ?? start
@@ -115,7 +115,7 @@ extension Occurrence {
     /// from the start of its first day to the start of the day after its last
     /// (one day at least), a timed one from its start to its end (never
     /// before the start). nil without a start. `next` and `free` read it.
-    public func span(in clock: ZoneClock) -> (start: Date, end: Date)? {
+    package func span(in clock: ZoneClock) -> (start: Date, end: Date)? {
         guard let start else { return nil }
         guard start.isDate else {
             let s = start.instant(in: clock)

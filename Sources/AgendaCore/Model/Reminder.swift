@@ -1,25 +1,25 @@
 /// A VTODO as the agenda needs it. Its dates live in `Occurrence`
 /// (`start`, `due`), since a recurring reminder moves them per instance.
-public final class Reminder: CalendarItem {
+package final class Reminder: CalendarItem {
     /// UID; empty when the component has none (printed as `null` in JSON).
-    public let uid: String
-    public let title: String
-    public let location: String?
-    public let description: String?
+    package let uid: String
+    package let title: String
+    package let location: String?
+    package let description: String?
     /// `STATUS`, upper case (`NEEDS-ACTION`, `IN-PROCESS`, `COMPLETED`, `CANCELLED`).
-    public let status: String?
+    package let status: String?
     /// `STATUS:CANCELLED`, decided once: every occurrence is asked.
-    public let isCancelled: Bool
+    package let isCancelled: Bool
     /// True when `STATUS:COMPLETED` or a `COMPLETED` date is present.
-    public let isCompleted: Bool
+    package let isCompleted: Bool
     /// `PRIORITY`, 0 (undefined) to 9 (lowest); 1 is the highest.
-    public let priority: Int?
+    package let priority: Int?
     /// `PERCENT-COMPLETE`, 0 to 100.
-    public let percentComplete: Int?
-    public let categories: [String]
-    public let calendar: CalendarInfo
+    package let percentComplete: Int?
+    package let categories: [String]
+    package let calendar: CalendarInfo
 
-    public init(
+    package init(
         uid: String, title: String, location: String?, description: String?, status: String?,
         isCompleted: Bool, priority: Int?, percentComplete: Int?, categories: [String], calendar: CalendarInfo
     ) {

@@ -3,23 +3,23 @@ import Foundation
 /// A proleptic Gregorian calendar date, converted to and from days since
 /// 1970-01-01 with Howard Hinnant's civil-date algorithms (no Calendar
 /// object, no allocation: it runs once per occurrence).
-public struct CivilDate: Sendable, Hashable, Comparable {
+package struct CivilDate: Sendable, Hashable, Comparable {
     // Stored small: every agenda row holds one.
     private let y: Int32
     private let m: UInt8
     private let d: UInt8
-    public var year: Int { Int(y) }
-    public var month: Int { Int(m) }
-    public var day: Int { Int(d) }
+    package var year: Int { Int(y) }
+    package var month: Int { Int(m) }
+    package var day: Int { Int(d) }
 
-    public init(year: Int, month: Int, day: Int) {
+    package init(year: Int, month: Int, day: Int) {
         y = Int32(clamping: year)
         m = UInt8(clamping: month)
         d = UInt8(clamping: day)
     }
 
     /// The date `days` days after 1970-01-01.
-    public init(daysSinceEpoch days: Int) {
+    package init(daysSinceEpoch days: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -31,7 +31,7 @@ public struct CivilDate: Sendable, Hashable, Comparable {
         self.init(year: yoe + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d)
     }
 
-    public var daysSinceEpoch: Int {
+    package var daysSinceEpoch: Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -42,25 +42,25 @@ public struct CivilDate: Sendable, Hashable, Comparable {
     }
 
     /// The grouping key of the list-view apps: year·10000 + month·100 + day.
-    public var dayKey: Int { year * 10000 + month * 100 + day }
+    package var dayKey: Int { year * 10000 + month * 100 + day }
 
-    public var midnightUTC: Date { Date(timeIntervalSince1970: TimeInterval(daysSinceEpoch) * 86400) }
+    package var midnightUTC: Date { Date(timeIntervalSince1970: TimeInterval(daysSinceEpoch) * 86400) }
 
-    public func adding(days: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + days) }
+    package func adding(days: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + days) }
 
     /// 1 = Sunday ... 7 = Saturday, as Foundation numbers weekdays.
-    public var weekday: Int {
+    package var weekday: Int {
         let w = (daysSinceEpoch + 4) % 7  // 1970-01-01 was a Thursday
         return (w < 0 ? w + 7 : w) + 1
     }
 
     /// `YYYY-MM-DD`.
-    public var iso: String {
+    package var iso: String {
         let y = year < 0 ? "-" + pad(-year, 4) : pad(year, 4)
         return "\(y)-\(pad(month, 2))-\(pad(day, 2))"
     }
 
-    public static func < (a: CivilDate, b: CivilDate) -> Bool { a.dayKey < b.dayKey }
+    package static func < (a: CivilDate, b: CivilDate) -> Bool { a.dayKey < b.dayKey }
 }
 
 /// `n` in `radix` (lower-case letters), zero-padded to `width` digits.

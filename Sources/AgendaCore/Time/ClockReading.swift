@@ -3,16 +3,16 @@ import Foundation
 /// Reads the `--now` / `ICS_AGENDA_NOW` value: ISO 8601 date-time with an
 /// offset or `Z` (`2025-03-01T08:00:00+01:00`); without one, or a bare date,
 /// it is read as wall-clock time in the display zone.
-public enum ClockReading {
-    public struct Invalid: Error, CustomStringConvertible {
-        public let text: String
-        public var why: String? = nil
-        public var description: String {
+package enum ClockReading {
+    package struct Invalid: Error, CustomStringConvertible {
+        package let text: String
+        package var why: String? = nil
+        package var description: String {
             "cannot read \"\(text)\" as a time\(why.map { " (\($0))" } ?? ""): use ISO 8601, e.g. 2025-03-01T08:00:00+01:00"
         }
     }
 
-    public static func parse(_ text: String, zone: ZoneClock) throws -> Date {
+    package static func parse(_ text: String, zone: ZoneClock) throws -> Date {
         let s = text.trimmingCharacters(in: .whitespaces)
         if let date = CivilDate(iso: s) { return zone.startOfDay(date) }
         guard s.count >= 16, let tIndex = s.firstIndex(where: { $0 == "T" || $0 == "t" || $0 == " " }),

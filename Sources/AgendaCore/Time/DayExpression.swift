@@ -1,14 +1,14 @@
 /// A day as the command line names it: `YYYY-MM-DD`, `today`, `tomorrow`,
 /// `yesterday`, `+Nd` or `-Nd` (relative to today).
-public enum DayExpression {
-    public struct Invalid: Error, CustomStringConvertible {
-        public let text: String
-        public var description: String {
+package enum DayExpression {
+    package struct Invalid: Error, CustomStringConvertible {
+        package let text: String
+        package var description: String {
             "cannot read \"\(text)\" as a day: use YYYY-MM-DD, today, tomorrow, yesterday, +Nd or -Nd (N under 1000000)"
         }
     }
 
-    public static func resolve(_ text: String, today: CivilDate) throws -> CivilDate {
+    package static func resolve(_ text: String, today: CivilDate) throws -> CivilDate {
         switch text.lowercased() {
         case "today": return today
         case "tomorrow": return today.adding(days: 1)
@@ -28,7 +28,7 @@ public enum DayExpression {
 
 extension CivilDate {
     /// Reads `YYYY-MM-DD`, rejecting dates that do not exist (2025-02-30).
-    public init?(iso text: String) {
+    package init?(iso text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),

@@ -1,13 +1,13 @@
 /// A span written as on a command line: `90m`, `2h`, `3d`, `1h30m`
 /// (`min`, `hours` and the like too), for `next --within` and `free --min`.
-public enum DurationText {
-    public struct Invalid: Error, CustomStringConvertible {
-        public let text: String
-        public var description: String { "cannot read \"\(text)\" as a duration (use forms such as 30m, 90m, 2h, 1h30m, 3d)" }
+package enum DurationText {
+    package struct Invalid: Error, CustomStringConvertible {
+        package let text: String
+        package var description: String { "cannot read \"\(text)\" as a duration (use forms such as 30m, 90m, 2h, 1h30m, 3d)" }
     }
 
     /// The span in seconds.
-    public static func seconds(_ text: String) throws -> Int {
+    package static func seconds(_ text: String) throws -> Int {
         let units: [(names: [String], seconds: Int)] = [
             (["d", "day", "days"], 86400), (["h", "hr", "hrs", "hour", "hours"], 3600),
             (["m", "min", "mins", "minute", "minutes"], 60), (["s", "sec", "secs", "second", "seconds"], 1),
@@ -29,7 +29,7 @@ public enum DurationText {
     }
 
     /// `1 h 30 min`, `45 min`, `2 h`: a span of whole minutes as rows show it.
-    public static func words(minutes: Int) -> String {
+    package static func words(minutes: Int) -> String {
         let h = minutes / 60, m = minutes % 60
         if h == 0 { return "\(m) min" }
         return m == 0 ? "\(h) h" : "\(h) h \(m) min"

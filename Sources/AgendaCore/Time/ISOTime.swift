@@ -2,27 +2,27 @@ import Foundation
 
 /// ISO 8601 text for JSON: dates as `YYYY-MM-DD`, timed values with their
 /// offset in the display zone (`2025-03-01T09:00:00+01:00`).
-public struct ISOTime: Sendable {
-    public let clock: ZoneClock
+package struct ISOTime: Sendable {
+    package let clock: ZoneClock
 
-    public init(clock: ZoneClock) {
+    package init(clock: ZoneClock) {
         self.clock = clock
     }
 
-    public func string(_ time: AgendaTime) -> String {
+    package func string(_ time: AgendaTime) -> String {
         var bytes: [UInt8] = []
         append(time, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    public func string(instant: Date) -> String {
+    package func string(instant: Date) -> String {
         var bytes: [UInt8] = []
         append(instant: instant, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The same text, appended as UTF-8 bytes.
-    public func append(_ time: AgendaTime, to out: inout [UInt8]) {
+    package func append(_ time: AgendaTime, to out: inout [UInt8]) {
         if time.isDate {
             ISOTime.append(date: CivilDate(daysSinceEpoch: Int((time.wall.timeIntervalSince1970 / 86400).rounded(.down))), to: &out)
         } else {
@@ -34,7 +34,7 @@ public struct ISOTime: Sendable {
     /// written digit by digit into a buffer on the stack and appended once,
     /// since this runs for every time printed and a String (or an append per
     /// byte) each costs more than the rest of the line.
-    public func append(instant: Date, to out: inout [UInt8]) {
+    package func append(instant: Date, to out: inout [UInt8]) {
         var text = Digits()
         if text.instant(instant, clock: clock) { return text.append(to: &out) }
         let offset = clock.offset(at: instant)
@@ -78,7 +78,7 @@ public struct ISOTime: Sendable {
     }
 
     /// `YYYY-MM-DD` as UTF-8 bytes (the same text as `CivilDate.iso`).
-    public static func append(date: CivilDate, to out: inout [UInt8]) {
+    package static func append(date: CivilDate, to out: inout [UInt8]) {
         guard (0...9999).contains(date.year) else { return out.append(contentsOf: date.iso.utf8) }
         var text = Digits()
         text.date(date)

@@ -5,10 +5,10 @@ import Foundation
 /// `<+0330>-3:30`. The offset is written WEST of UTC (`UTC+3` is three hours
 /// behind UTC, -03:00, as `Etc/GMT+3`); a daylight name without rules
 /// changes on the US rules (`M3.2.0,M11.1.0`), as glibc does.
-public struct POSIXTimeZone: Sendable, Equatable {
+package struct POSIXTimeZone: Sendable, Equatable {
     /// Seconds east of UTC in standard time, and in daylight time (nil: none).
-    public let standardOffset: Int
-    public let daylightOffset: Int?
+    package let standardOffset: Int
+    package let daylightOffset: Int?
     /// When daylight time starts and ends, each in the local time then in force.
     let start: Transition?
     let end: Transition?
@@ -28,7 +28,7 @@ public struct POSIXTimeZone: Sendable, Equatable {
     }
 
     /// Reads a TZ string; nil when it is not one.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var s = Substring(text)
         guard let std = POSIXTimeZone.name(&s), std.count >= 3, let stdWest = POSIXTimeZone.offset(&s, maxHours: 24) else { return nil }
         standardOffset = -stdWest
@@ -116,7 +116,7 @@ public struct POSIXTimeZone: Sendable, Equatable {
     }
 
     /// Seconds east of UTC at an instant.
-    public func offset(at instant: Date) -> Int {
+    package func offset(at instant: Date) -> Int {
         guard let daylight = daylightOffset, let start, let end else { return standardOffset }
         let t = Int64(instant.timeIntervalSince1970.rounded(.down))
         let year = CivilDate(daysSinceEpoch: Int((Double(t) / 86400).rounded(.down))).year
@@ -134,7 +134,7 @@ public struct POSIXTimeZone: Sendable, Equatable {
     }
 
     /// The first change of offset after an instant (within three years), if any.
-    public func nextTransition(after instant: Date) -> Date? {
+    package func nextTransition(after instant: Date) -> Date? {
         guard let daylight = daylightOffset, let start, let end else { return nil }
         let t = Int64(instant.timeIntervalSince1970.rounded(.down))
         let year = CivilDate(daysSinceEpoch: Int((Double(t) / 86400).rounded(.down))).year

@@ -4,11 +4,11 @@ import Foundation
 ///
 /// Wall-clock times are `Date`s that read the local time as if it were UTC,
 /// the same encoding `AgendaTime` uses for floating times and dates.
-public struct ZoneClock: Sendable {
-    public let zone: TimeZone
+package struct ZoneClock: Sendable {
+    package let zone: TimeZone
     private let offsets: OffsetTable
 
-    public init(_ zone: TimeZone) {
+    package init(_ zone: TimeZone) {
         self.zone = zone
         offsets = OffsetTable(.zone(zone))
     }
@@ -16,7 +16,7 @@ public struct ZoneClock: Sendable {
     /// A display zone given as a POSIX TZ string (`CET-1CEST,M3.5.0,M10.5.0/3`):
     /// its own rules, which Foundation's TimeZone cannot hold. `zone` is then
     /// the fixed standard offset, for what only needs a name.
-    public init(posix rules: POSIXTimeZone) {
+    package init(posix rules: POSIXTimeZone) {
         zone = TimeZone(secondsFromGMT: rules.standardOffset) ?? TimeZone(identifier: "UTC")!
         offsets = OffsetTable(.posix(rules))
     }
@@ -24,16 +24,16 @@ public struct ZoneClock: Sendable {
     /// Seconds east of UTC at an instant (the same as
     /// `zone.secondsFromGMT(for:)`, from a table: an agenda asks this for every
     /// time it places or prints).
-    public func offset(at instant: Date) -> Int { offsets.offset(at: instant) }
+    package func offset(at instant: Date) -> Int { offsets.offset(at: instant) }
 
     /// The local wall-clock reading of an instant, encoded as if UTC.
-    public func wallClock(of instant: Date) -> Date { instant + TimeInterval(offset(at: instant)) }
+    package func wallClock(of instant: Date) -> Date { instant + TimeInterval(offset(at: instant)) }
 
     /// The instant at which the wall clock in this zone reads `wall`.
     /// A reading skipped by a DST gap moves forward by the gap (09:30 in a
     /// 09:00→10:00 gap is 10:30), as RFC 5545 3.3.5 asks; a repeated reading
     /// takes its first occurrence.
-    public func instant(forWallClock wall: Date) -> Date {
+    package func instant(forWallClock wall: Date) -> Date {
         // A whole day either side: `wall` read as UTC is up to 14 hours off
         // the real instant, so half a day could land past the change itself
         // (Pacific/Auckland, +12/+13).
@@ -48,16 +48,16 @@ public struct ZoneClock: Sendable {
     }
 
     /// The local date of an instant.
-    public func civilDate(of instant: Date) -> CivilDate {
+    package func civilDate(of instant: Date) -> CivilDate {
         CivilDate(daysSinceEpoch: Int((wallClock(of: instant).timeIntervalSince1970 / 86400).rounded(.down)))
     }
 
     /// The instant the local day begins (00:00, or the first moment after a
     /// gap at midnight).
-    public func startOfDay(_ date: CivilDate) -> Date { instant(forWallClock: date.midnightUTC) }
+    package func startOfDay(_ date: CivilDate) -> Date { instant(forWallClock: date.midnightUTC) }
 
     /// Seconds since local midnight of an instant.
-    public func secondsIntoDay(of instant: Date) -> Int {
+    package func secondsIntoDay(of instant: Date) -> Int {
         let w = Int(wallClock(of: instant).timeIntervalSince1970.rounded(.down))
         let r = w % 86400
         return r < 0 ? r + 86400 : r
@@ -67,7 +67,7 @@ public struct ZoneClock: Sendable {
     /// reading corrected by any change of offset since midnight, so that in
     /// the hour a fall-back repeats, 02:30 the second time sorts after 02:45
     /// the first time (the order of the instants).
-    public func elapsedSecondsIntoDay(of instant: Date) -> Int {
+    package func elapsedSecondsIntoDay(of instant: Date) -> Int {
         let offset = offset(at: instant)
         let w = Int((instant.timeIntervalSince1970 + TimeInterval(offset)).rounded(.down))
         var r = w % 86400

@@ -15,12 +15,12 @@ import Foundation
 /// one-off component) that share a UID with one written before, since one
 /// UID names one component (3.8.4.7); and `X-ICS-AGENDA-CALENDAR`, the
 /// calendar each item came from, when they come from more than one.
-public struct ICSWriter: OutputFormatter {
+package struct ICSWriter: OutputFormatter {
     /// DTSTAMP of every component written (RFC 5545 3.6.1 requires it): the
     /// run's clock (`--now`), so that the same run writes the same text.
     let stamp: Date
 
-    public init(clock: ZoneClock, now: Date = Date()) {
+    package init(clock: ZoneClock, now: Date = Date()) {
         stamp = now
     }
 
@@ -28,7 +28,7 @@ public struct ICSWriter: OutputFormatter {
     static let scopeProperty = "X-ICS-AGENDA-SCOPE"
     static let calendarProperty = "X-ICS-AGENDA-CALENDAR"
 
-    public func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
+    package func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
         let listed = sections.flatMap { section in section.rows.filter(\.isFirstListed).map { section.occurrences[$0] } }
         // An empty agenda prints nothing at all, in every format (cron mails nothing).
         guard !listed.isEmpty else { return }

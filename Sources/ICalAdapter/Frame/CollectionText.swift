@@ -54,11 +54,11 @@ struct CollectionText {
 }
 
 /// One file of a collection, read into memory.
-public struct CollectionFile: Sendable {
-    public let path: String
-    public let bytes: [UInt8]
+package struct CollectionFile: Sendable {
+    package let path: String
+    package let bytes: [UInt8]
 
-    public init(path: String, bytes: [UInt8]) {
+    package init(path: String, bytes: [UInt8]) {
         self.path = path
         self.bytes = bytes
     }

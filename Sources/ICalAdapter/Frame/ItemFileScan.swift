@@ -4,33 +4,33 @@ import Foundation
 /// whether it is one item (the components of one UID, as vdirsyncer writes
 /// a collection: one file per event), whether it names its calendar, and
 /// whether it can be read joined to its neighbours (`CollectionText`).
-public struct ItemFileScan: Sendable {
+package struct ItemFileScan: Sendable {
     /// The UID of its top-level components when they all have the same
     /// one; nil when they have none, several, or one has none.
-    public private(set) var soleUID: String?
+    package private(set) var soleUID: String?
     /// Whether it has `X-WR-CALNAME`: it names a calendar of its own.
-    public private(set) var namesCalendar = false
+    package private(set) var namesCalendar = false
     /// Whether it has `X-WR-TIMEZONE`, which applies to its whole stream.
-    public private(set) var hasWRTimezone = false
+    package private(set) var hasWRTimezone = false
     /// Whether it starts with BEGIN:VCALENDAR (after a UTF-8 byte-order
     /// mark and blank lines) and ends with END:VCALENDAR (before blank
     /// lines), with every BEGIN closed: what it holds ends with it.
-    public private(set) var isClosedCalendar = false
+    package private(set) var isClosedCalendar = false
     /// Whether its first line is BEGIN:VCALENDAR: whether it is iCalendar at all.
-    public private(set) var startsCalendar = false
+    package private(set) var startsCalendar = false
 
     /// True when the file is one item: some top-level component, and all
     /// of them share one UID.
-    public var holdsOneItem: Bool { soleUID != nil }
+    package var holdsOneItem: Bool { soleUID != nil }
 
     /// Whether it reads the same joined after another such file as alone:
     /// a closed VCALENDAR in UTF-8 that says nothing of the whole stream.
-    public var isJoinable: Bool { isClosedCalendar && !hasWRTimezone }
+    package var isJoinable: Bool { isClosedCalendar && !hasWRTimezone }
 
     /// Scans `bytes`. With `stopsEarly`, the scan ends as soon as the file
     /// is known not to be one item (a second UID, a calendar name): enough
     /// to classify a large file without reading all of it.
-    public init(_ bytes: UnsafeBufferPointer<UInt8>, stopsEarly: Bool = false) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, stopsEarly: Bool = false) {
         if TextRepair.utf16ByteOrder(bytes) != nil { return }
         var uid: String?
         var several = false

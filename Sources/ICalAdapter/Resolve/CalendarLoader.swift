@@ -3,21 +3,21 @@ import Foundation
 
 /// One input read: its calendar, the occurrences that can touch the
 /// window, and what was wrong with it.
-public struct LoadedCalendar: Sendable {
-    public let calendar: CalendarInfo
-    public let occurrences: [Occurrence]
+package struct LoadedCalendar: Sendable {
+    package let calendar: CalendarInfo
+    package let occurrences: [Occurrence]
     /// How many events and reminders the file holds, for `calendars`: a
     /// series with its overrides is one; an override without its master counts.
-    public let eventCount: Int
-    public let reminderCount: Int
-    public var diagnostics: [Diagnostic]
+    package let eventCount: Int
+    package let reminderCount: Int
+    package var diagnostics: [Diagnostic]
 }
 
 /// The input is not an iCalendar stream at all (exit status 65).
-public struct NotICalendar: Error, CustomStringConvertible {
-    public let path: String
-    public let reason: String
-    public var description: String { "\(path): not an iCalendar file: \(reason)" }
+package struct NotICalendar: Error, CustomStringConvertible {
+    package let path: String
+    package let reason: String
+    package var description: String { "\(path): not an iCalendar file: \(reason)" }
 }
 
 /// Reads one calendar with libical and expands it over a window: the
@@ -26,14 +26,14 @@ public struct NotICalendar: Error, CustomStringConvertible {
 /// Components are framed by `ComponentSplitter` and parsed one at a time,
 /// VTIMEZONEs first; each is read into Swift values and freed before the
 /// next, so memory follows the largest component, not the file.
-public struct CalendarLoader {
-    public let window: AgendaWindow
+package struct CalendarLoader {
+    package let window: AgendaWindow
     /// How many threads read components: nil for every core on a large
     /// file. The agenda is the same whatever the number.
-    public let threads: Int?
+    package let threads: Int?
     /// Rows beyond one a day that the file's series may list together
     /// (`rowsPerFile`; tests give a small one).
-    public let rowBudget: Int
+    package let rowBudget: Int
 
     /// Rows beyond one a day that the series of one file may list together
     /// (each series at most `RecurrenceExpander.maxInstances`): once spent,
@@ -43,22 +43,22 @@ public struct CalendarLoader {
     /// hostile file costs to what the same file of daily events would: a
     /// thousand `FREQ=SECONDLY` rules would otherwise make a hundred
     /// million rows.
-    public static let rowsPerFile = 1_000_000
+    package static let rowsPerFile = 1_000_000
 
     /// The calendar's name whatever the input says (a vdir collection's
     /// `displayname`); nil: `X-WR-CALNAME`, else the default name.
-    public var calendarName: String?
+    package var calendarName: String?
     /// Each VCALENDAR of the input is a file of its own (a vdir collection
     /// read joined): its zones, and what they may cost, are its own.
     var zonesPerCalendar = false
 
     /// The largest stretch of an input framed at once, and the largest
     /// component read (`InputSegments`): 64 MB. Tests give small ones.
-    public var stretchBytes = InputSegments.stretchBytes
+    package var stretchBytes = InputSegments.stretchBytes
     /// The most components framed at once.
-    public var stretchComponents = InputSegments.stretchComponents
+    package var stretchComponents = InputSegments.stretchComponents
 
-    public init(window: AgendaWindow, threads: Int? = nil, rowBudget: Int = CalendarLoader.rowsPerFile) {
+    package init(window: AgendaWindow, threads: Int? = nil, rowBudget: Int = CalendarLoader.rowsPerFile) {
         self.window = window
         self.threads = threads
         self.rowBudget = rowBudget
@@ -69,11 +69,11 @@ public struct CalendarLoader {
     ///   - path: how warnings name the input.
     ///   - defaultName: the calendar's name when it has no `X-WR-CALNAME`.
     ///   - source: the folder that holds it.
-    public func load(_ data: Data, path: String, defaultName: String, source: String) throws -> LoadedCalendar {
+    package func load(_ data: Data, path: String, defaultName: String, source: String) throws -> LoadedCalendar {
         try load(Array(data), path: path, defaultName: defaultName, source: source)
     }
 
-    public func load(_ input: [UInt8], path: String, defaultName: String, source: String) throws -> LoadedCalendar {
+    package func load(_ input: [UInt8], path: String, defaultName: String, source: String) throws -> LoadedCalendar {
         try input.withUnsafeBufferPointer { try load($0, path: path, defaultName: defaultName, source: source) }
     }
 
@@ -82,7 +82,7 @@ public struct CalendarLoader {
     /// is; a longer one a stretch at a time, so that an endless stream is
     /// read in bounded memory. `read` fills the buffer it is given and
     /// returns how many bytes it wrote, 0 at the end.
-    public func load(
+    package func load(
         streaming read: (UnsafeMutableRawBufferPointer) throws -> Int, path: String, defaultName: String, source: String
     ) throws -> LoadedCalendar {
         let stretch = stretchBytes
@@ -162,7 +162,7 @@ public struct CalendarLoader {
     /// `release` is told which byte ranges will not be read again, so that
     /// their pages can go back to the system: memory then follows the
     /// largest component, not the file.
-    public func load(
+    package func load(
         _ input: UnsafeBufferPointer<UInt8>, release: ((Range<Int>) -> Void)? = nil, path: String, defaultName: String, source: String
     ) throws -> LoadedCalendar {
         if TextRepair.utf16ByteOrder(input) != nil {

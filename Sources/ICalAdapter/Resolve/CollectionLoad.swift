@@ -7,7 +7,7 @@ extension CalendarLoader {
     /// files cost about what one file of 20,000 events does. Every file must
     /// be joinable (`ItemFileScan.isJoinable`); warnings name each file and
     /// its own lines.
-    public func load(joining files: [CollectionFile], as calendar: CalendarInfo) throws -> LoadedCalendar {
+    package func load(joining files: [CollectionFile], as calendar: CalendarInfo) throws -> LoadedCalendar {
         let text = CollectionText(files)
         var loader = self
         loader.calendarName = calendar.name
@@ -24,7 +24,7 @@ extension CalendarLoader {
 extension LoadedCalendar {
     /// Parts of one calendar read apart (the joinable files of a collection,
     /// and those read alone) as one.
-    public static func merging(_ parts: [LoadedCalendar], as calendar: CalendarInfo) -> LoadedCalendar {
+    package static func merging(_ parts: [LoadedCalendar], as calendar: CalendarInfo) -> LoadedCalendar {
         if parts.count == 1, let only = parts.first, only.calendar == calendar { return only }
         return LoadedCalendar(
             calendar: calendar, occurrences: parts.flatMap(\.occurrences), eventCount: parts.reduce(0) { $0 + $1.eventCount },
