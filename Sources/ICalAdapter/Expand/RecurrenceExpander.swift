@@ -70,7 +70,7 @@ struct RecurrenceExpander {
             // two of the rule's periods earlier, so that it is still met.
             // A sub-daily rule restarts an hour early, not a day: a day of
             // FREQ=SECONDLY is 86,400 steps.
-            let skipTo = keepLatestBefore ? earliest - 2 * RecurrenceExpander.period(of: rule) : earliest - (RecurrenceExpander.isSubDaily(rule) ? 3600 : 86400)
+            let skipTo = keepLatestBefore ? earliest - 2 * RecurrenceExpander.period(of: rule) : earliest - (rule.isSubDaily ? 3600 : 86400)
             guard !found.isFull else { break }
             var skipped = walk(rule, from: anchor, skipTo: skipTo, keepsLatestBefore: keepLatestBefore, budget: &budget, cut: &cut) {
                 found.consider($0, $1, periodEnd: $2)
@@ -165,12 +165,6 @@ struct RecurrenceExpander {
         local.zoneMark = .utc
         rewritten.until = local
         return rewritten
-    }
-
-    /// FREQ=SECONDLY, MINUTELY or HOURLY.
-    static func isSubDaily(_ rule: RecurrenceRule) -> Bool {
-        let frequency = rule.frequency
-        return frequency == .secondly || frequency == .minutely || frequency == .hourly
     }
 
     /// A count for a warning: 1.2 million, 30 billion.

@@ -50,7 +50,7 @@ extension RecurrenceExpander {
     /// INTERVALs after DTSTART near the window (`skipTo`), keeping its phase.
     func plan(_ rule: RecurrenceRule, from anchor: ZonedTime, skipTo: Date) -> WalkPlan {
         var rule = rule
-        let subDaily = RecurrenceExpander.isSubDaily(rule)
+        let subDaily = rule.isSubDaily
         let zone = RecurrenceExpander.iterationZone
         var dtstart = anchor.local
         // A shape libical expands wrongly is walked as one it expands right, and sieved (`RuleCorrection`).

@@ -24,9 +24,6 @@ package struct ICSWriter: OutputFormatter {
         stamp = now
     }
 
-    /// The properties that keep items apart and name their calendars.
-    static let scopeProperty = "X-ICS-AGENDA-SCOPE"
-    static let calendarProperty = "X-ICS-AGENDA-CALENDAR"
 
     package func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
         let listed = sections.flatMap { section in section.rows.filter(\.isFirstListed).map { section.occurrences[$0] } }
@@ -40,8 +37,8 @@ package struct ICSWriter: OutputFormatter {
         let scopes = ICSWriter.scopes(of: listed)
         for (o, scope) in zip(listed, scopes) {
             guard let c = component(for: o) else { continue }
-            if let scope { c.addX(ICSWriter.scopeProperty, String(scope)) }
-            if names.count > 1 { c.addX(ICSWriter.calendarProperty, o.calendar.name) }
+            if let scope { c.addX(ComponentRecord.scopeProperty, String(scope)) }
+            if names.count > 1 { c.addX(ComponentRecord.calendarProperty, o.calendar.name) }
             out.write(c.text)
         }
         out.write("END:VCALENDAR\r\n")

@@ -1,3 +1,4 @@
+import AgendaCore
 import Foundation
 
 /// Frames an iCalendar text into its top-level components before libical
@@ -97,10 +98,6 @@ struct ComponentSplitter {
         var stoppedAt = 0
     }
 
-    /// Components that stand only at the top of a calendar: meeting one
-    /// while another is open means the open one lost its END line.
-    static let topLevelNames: Set<String> = ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "VCALENDAR"]
-
     /// - Parameters:
     ///   - range: the bytes to frame (all when nil): a stretch that starts
     ///     at a line of its own and ends after a line feed, as `InputSegments` cuts them.
@@ -121,8 +118,8 @@ struct ComponentSplitter {
 
     /// Whether the line is a BEGIN or END line of a component (a top-level one with `topLevelOnly`).
     static func isComponentLine(_ line: UnsafeBufferPointer<UInt8>, topLevelOnly: Bool) -> Bool {
-        guard let name = keyword(line, "BEGIN") ?? (topLevelOnly ? nil : keyword(line, "END")) else { return false }
-        return topLevelOnly ? topLevelNames.contains(name) && name != "VCALENDAR" : isComponentName(name)
+        guard let name = LineScan.keyword(line, "BEGIN") ?? (topLevelOnly ? nil : LineScan.keyword(line, "END")) else { return false }
+        return topLevelOnly ? LineScan.topLevelNames.contains(name) && name != "VCALENDAR" : isComponentName(name)
     }
 
     /// Whether the line is the property `name` (then `:` or `;`), in any case.
@@ -142,11 +139,8 @@ struct ComponentSplitter {
     /// Where a second line starts on a BEGIN or END line whose component
     /// name runs straight into it: another BEGIN or END
     /// (`END:VEVENTBEGIN:VEVENT`), or a property (`BEGIN:VEVENTUID:1`).
-    /// How far into a line with control characters a BEGIN or END keyword is looked for.
-    static let keywordReach = 1024
-
     static func gluedKeyword(in line: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let colon = line.firstIndex(of: 0x3A), colon <= 5, let name = keyword(line, "BEGIN") ?? keyword(line, "END") else { return nil }
+        guard let colon = line.firstIndex(of: 0x3A), colon <= 5, let name = LineScan.keyword(line, "BEGIN") ?? LineScan.keyword(line, "END") else { return nil }
         if !isComponentName(name) {
             for component in gluedComponentNames where name.hasPrefix(component) {
                 let rest = name.utf8.dropFirst(component.utf8.count)
@@ -164,7 +158,7 @@ struct ComponentSplitter {
                 continue
             }
             let rest = UnsafeBufferPointer(rebasing: line[i...])
-            if let name = keyword(rest, "BEGIN") ?? keyword(rest, "END"), isComponentName(name) || name.contains(":") { return i }
+            if let name = LineScan.keyword(rest, "BEGIN") ?? LineScan.keyword(rest, "END"), isComponentName(name) || name.contains(":") { return i }
             i += 1
         }
         return nil
@@ -185,73 +179,6 @@ struct ComponentSplitter {
         return blanks
     }
 
-    /// The place of the first line feed in `bytes[from..<end]`, or `end`
-    /// when there is none (memchr: lines are scanned by the million).
-    static func lineFeed(in bytes: UnsafeBufferPointer<UInt8>, from: Int, before end: Int) -> Int {
-        guard from < end, let base = bytes.baseAddress else { return end }
-        return memchr(base + from, 0x0A, end - from).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? end
-    }
-
-    /// The place of the first colon of `bytes[from..<end]` outside double
-    /// quotes (where a property's value begins), stopping at a line feed;
-    /// the place it stopped (`end` or the line feed) when there is none.
-    static func valueColon(in bytes: UnsafeBufferPointer<UInt8>, from: Int, before end: Int) -> Int {
-        var i = from
-        var quoted = false
-        while i < end && bytes[i] != 0x0A && !(bytes[i] == 0x3A && !quoted) {
-            if bytes[i] == 0x22 { quoted.toggle() }
-            i += 1
-        }
-        return i
-    }
-
-    /// The upper-cased word after `BEGIN:` or `END:` on a line, if it is one.
-    /// NUL bytes and a byte-order mark at the start (files concatenated
-    /// with their marks) do not hide a BEGIN or END line.
-    static func keyword(_ line: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> String? {
-        if let first = line.first, first == 0xEF || line.prefix(word.utf8CodeUnitCount + 1).contains(where: TextRepair.isControl) {
-            // The start of the line only: a keyword and its name are short, and a
-            // line of 80,000 NUL bytes, looked at from each of its places, was quadratic.
-            var cleaned = line.prefix(ComponentSplitter.keywordReach).filter { !TextRepair.isControl($0) }
-            if cleaned.starts(with: [0xEF, 0xBB, 0xBF]) { cleaned.removeFirst(3) }
-            return cleaned.withUnsafeBufferPointer { plainKeyword($0, word) }
-        }
-        return plainKeyword(line, word)
-    }
-
-    /// `BEGIN` or `END` as libical reads them: the word, then parameters
-    /// if any (`END;X-A=1:VALARM`), a colon and the name, which may be empty.
-    /// Blanks after the word count for nothing (`END :VALARM`): libical trims
-    /// them from a property name, so such a line closes whatever is open.
-    private static func plainKeyword(_ line: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> String? {
-        let w = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        guard line.count > w.count else { return nil }
-        for i in 0..<w.count where line[i] | 0x20 != w[i] | 0x20 { return nil }
-        var i = w.count
-        // libical's make_segment trims what iswspace calls space: blank, tab, VT, FF, CR.
-        while i < line.count, line[i] == 0x20 || (0x09...0x0D).contains(line[i]) { i += 1 }
-        guard i < line.count else { return nil }
-        if line[i] == 0x3B {  // ';': parameters, up to the first colon outside quotes
-            var quoted = false
-            var lastSemicolon = i
-            while i < line.count && (line[i] != 0x3A || quoted) {
-                if line[i] == 0x22 { quoted.toggle() } else if line[i] == 0x3B && !quoted { lastSemicolon = i }
-                i += 1
-            }
-            // No colon at all: libical still reads the word (`END;STANDARD`
-            // ends what is open, `BEGIN;VALARM` opens an alarm), so the name
-            // is what follows the last ';'.
-            if i == line.count { i = lastSemicolon }
-        } else if line[i] != 0x3A {
-            return nil
-        }
-        var rest = line[(i + 1)...]
-        while let last = rest.last, last == 0x20 || last == 0x09 { rest = rest.dropLast() }
-        // Control characters are dropped, as the loader drops them (and kept out of warnings).
-        if rest.contains(where: { $0 >= 0x7F || TextRepair.isControl($0) }) { return TextRepair.string(rest).uppercased() }
-        return String(decoding: UnsafeBufferPointer(rebasing: rest), as: UTF8.self).uppercased()
-    }
-
     /// RFC 5545 TEXT unescaping: `\n`, `\,`, `\;`, `\\`.
     static func unescapeText(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
@@ -267,7 +194,7 @@ struct ComponentSplitter {
                 i += 1
             }
         }
-        return TextRepair.string(out).trimmingWhitespace()
+        return TextBytes.string(out).trimmingWhitespace()
     }
 }
 

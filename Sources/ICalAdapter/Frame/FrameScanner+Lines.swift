@@ -1,3 +1,4 @@
+import AgendaCore
 /// How the frame scanner reads lines: plain lines counted in a loop of
 /// their own, indentation taken off, folds of BEGIN and END lines joined,
 /// lines glued together cut in two, and lines past `maxLines` left out.
@@ -14,7 +15,7 @@ extension FrameScanner {
         while next < end, lines < ComponentSplitter.maxLines {
             let first = bytes[next]
             guard first > 0x20, first < 0x7F, first | 0x20 != 0x62, first | 0x20 != 0x65 else { break }
-            let lineEnd = ComponentSplitter.lineFeed(in: bytes, from: next, before: end)
+            let lineEnd = LineScan.lineFeed(in: bytes, from: next, before: end)
             if first | 0x20 == 0x78, ComponentSplitter.hasPropertyName(UnsafeBufferPointer(rebasing: bytes[next..<lineEnd]), "X-LIC-ERROR") { break }
             number += 1 + folds
             folds = 0
@@ -32,7 +33,7 @@ extension FrameScanner {
     /// (RFC 5545 3.1). Its BEGIN and END lines may be indented less than
     /// what is inside, or (the whole component indented) the BEGIN line itself.
     mutating func nextLine() -> Line {
-        let lineEnd = ComponentSplitter.lineFeed(in: bytes, from: pos, before: end)
+        let lineEnd = LineScan.lineFeed(in: bytes, from: pos, before: end)
         var line = Line(start: pos, contentEnd: lineEnd, text: UnsafeBufferPointer(rebasing: bytes[pos..<lineEnd]))
         pos = lineEnd < end ? lineEnd + 1 : end
         if lineEnd > line.start && bytes[lineEnd - 1] == 0x0D {
@@ -77,7 +78,7 @@ extension FrameScanner {
     mutating func afterFolds() -> Int {
         var next = pos
         while next < end, bytes[next] == 0x20 || bytes[next] == 0x09 {
-            let lineEnd = ComponentSplitter.lineFeed(in: bytes, from: next, before: end)
+            let lineEnd = LineScan.lineFeed(in: bytes, from: next, before: end)
             next = lineEnd < end ? lineEnd + 1 : end
             foldedLines += 1
         }
@@ -123,7 +124,7 @@ extension FrameScanner {
         var next = pos
         var folds = 0
         while next < end, bytes[next] == 0x20 || bytes[next] == 0x09, joined.count < 1000 {
-            let lineEnd = ComponentSplitter.lineFeed(in: bytes, from: next, before: end)
+            let lineEnd = LineScan.lineFeed(in: bytes, from: next, before: end)
             var contentEnd = lineEnd
             if contentEnd > next + 1 && bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
             joined.append(contentsOf: bytes[(next + 1)..<max(contentEnd, next + 1)])
@@ -131,7 +132,7 @@ extension FrameScanner {
             folds += 1
         }
         let isKeyword = joined.withUnsafeBufferPointer { joined in
-            [ComponentSplitter.keyword(joined, "BEGIN"), ComponentSplitter.keyword(joined, "END")].contains { name in
+            [LineScan.keyword(joined, "BEGIN"), LineScan.keyword(joined, "END")].contains { name in
                 name.map(ComponentSplitter.isComponentName) ?? false
             }
         }
@@ -147,9 +148,9 @@ extension FrameScanner {
     mutating func splitGlued(_ line: inout Line) {
         guard let glue = ComponentSplitter.gluedKeyword(in: line.text) else { return }
         let at = line.start + glue
-        let second = TextRepair.string(UnsafeBufferPointer(rebasing: line.text[glue..<min(line.text.count, glue + 40)]))
+        let second = TextBytes.string(UnsafeBufferPointer(rebasing: line.text[glue..<min(line.text.count, glue + 40)]))
         result.notes.append(Warning(lineNumber, .gluedLines, "glued lines",
-            "\(TextRepair.string(UnsafeBufferPointer(rebasing: line.text[..<min(glue, 40)]))) and \(second) are glued together on one line; read as two lines"))
+            "\(TextBytes.string(UnsafeBufferPointer(rebasing: line.text[..<min(glue, 40)]))) and \(second) are glued together on one line; read as two lines"))
         if open != nil { open!.repairs.lineBreaks.append(at) }
         line.text = UnsafeBufferPointer(rebasing: bytes[line.start..<at])
         pos = at

@@ -1,3 +1,4 @@
+import AgendaCore
 import Foundation
 
 /// Frames one stretch of text line by line, for `ComponentSplitter.split`.
@@ -83,8 +84,8 @@ struct FrameScanner {
             let unfolded = unfoldedKeywordLine(line)
             if unfolded == nil { splitGlued(&line) }
             func keyword(_ word: StaticString) -> String? {
-                if let unfolded { return unfolded.withUnsafeBufferPointer { ComponentSplitter.keyword($0, word) } }
-                return ComponentSplitter.keyword(line.text, word)
+                if let unfolded { return unfolded.withUnsafeBufferPointer { LineScan.keyword($0, word) } }
+                return LineScan.keyword(line.text, word)
             }
             if let name = keyword("BEGIN") {
                 if !begin(name, line) { break }
@@ -111,8 +112,8 @@ struct FrameScanner {
             }
             // Outside a VCALENDAR only iCalendar's own components are
             // taken (a bare VEVENT), not a VCARD or the like.
-            if !ComponentSplitter.topLevelNames.contains(name) { return true }
-        } else if ComponentSplitter.topLevelNames.contains(name) {
+            if !LineScan.topLevelNames.contains(name) { return true }
+        } else if LineScan.topLevelNames.contains(name) {
             closeChunk(at: line.start)  // the open one lost its END line
             if result.chunks.count >= maxChunks {
                 stoppedAt = (line.start, lineNumber - 1)

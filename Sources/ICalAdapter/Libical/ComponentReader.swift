@@ -3,7 +3,8 @@ internal import CLibical
 
 /// Reads a libical VEVENT/VTODO into a `ComponentRecord`.
 struct ComponentReader {
-    let zones: ZoneTable
+    /// Where a TZID's zone is found (`ZoneTable`).
+    let zones: any ZoneLookup
     /// The zone floating date-times are read in (the calendar's
     /// `X-WR-TIMEZONE`), or nil to keep them floating.
     var floatingZone: Zone? = nil
@@ -88,8 +89,8 @@ struct ComponentReader {
     private func readXProperty(_ p: OpaquePointer, _ record: inout ComponentRecord) {
         guard let name = icalproperty_get_x_name(p) else { return }
         switch String(cString: name).uppercased() {
-        case ICSWriter.scopeProperty: record.scope = text(icalproperty_get_x(p))
-        case ICSWriter.calendarProperty: record.calendarName = text(icalproperty_get_x(p))
+        case ComponentRecord.scopeProperty: record.scope = text(icalproperty_get_x(p))
+        case ComponentRecord.calendarProperty: record.calendarName = text(icalproperty_get_x(p))
         default: break
         }
     }
@@ -233,10 +234,10 @@ struct ComponentReader {
     /// list it; a single value stays the same instant. With a TZID beside
     /// the `Z` (invalid, RFC 5545 3.3.5), the wall clock as written in the
     /// TZID's zone, which the `.out` files keep.
-    static func fromUTC(_ value: TimeValue, _ p: OpaquePointer, wrZone: Zone, zones: ZoneTable) -> ZonedTime {
+    static func fromUTC(_ value: TimeValue, _ p: OpaquePointer, wrZone: Zone, zones: any ZoneLookup) -> ZonedTime {
         var local = value
         if let param = icalproperty_get_first_parameter(p, ICAL_TZID_PARAMETER), let tzid = icalparameter_get_tzid(param),
-            let zone = zones.zone(for: String(cString: tzid))
+            let zone = zones.zone(for: String(cString: tzid), calendar: 0)
         {
             local.zoneMark = zone
             return ZonedTime(local: local, zone: zone)

@@ -1,3 +1,4 @@
+import AgendaCore
 internal import CLibical
 
 /// Turns libical's X-LIC-ERROR texts into the words of a warning.
@@ -100,5 +101,33 @@ enum LibicalMessages {
         // Some messages quote the line they could not read, which may be megabytes long.
         if m.count > maxLength { m = String(m.prefix(maxLength)) + "…" }
         return m
+    }
+}
+
+/// The one place that decides whether what libical marked is damage, and
+/// whether it is told (`DamageKind`'s table is AgendaCore's; reading
+/// libical's words is this folder's).
+extension DamageKind {
+    /// Whether a mark libical left (`X-LIC-ERROR`) is damage at all: not an
+    /// empty TEXT value, nor a property name the reader does not know
+    /// (`LibicalMessages.isDamage` reads its words; the table of them is in
+    /// docs/WARNINGS.md).
+    static func isDamage(libicalMark message: String, property: String?) -> Bool {
+        LibicalMessages.isDamage(message, property: property)
+    }
+
+    /// Whether a problem libical marked (or one found in a value) is told:
+    /// with `isDamage(libicalMark:)`, the one place that decides, for every
+    /// mode alike. A property the
+    /// agenda does not read (an empty `ATTENDEE:`, an unreadable `GEO`)
+    /// changes nothing listed: RFC 5545 is broken there, but it is not
+    /// damage to the agenda, and no mode tells it. A line that is no
+    /// content line at all may be any property, mangled: it is told.
+    static func isTold(property: String?, message: String) -> Bool {
+        // A line that is no content line, or whose name is not one
+        // (`FOO BAR:baz`, `ATTENDEE X:…`): the word that looks like a
+        // property may be any, so it is told.
+        if message.hasPrefix("Got a data line") || message.hasPrefix("Parse error in property name") { return true }
+        return property.map(ComponentReader.readsProperty) ?? true
     }
 }

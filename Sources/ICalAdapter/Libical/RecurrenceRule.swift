@@ -117,3 +117,8 @@ struct RecurrenceRule {
         return RecurrenceRule(reading: text).frequency != .none
     }
 }
+
+extension RecurrenceRule {
+    /// Whether the rule steps through hours, minutes or seconds.
+    var isSubDaily: Bool { frequency == .secondly || frequency == .minutely || frequency == .hourly }
+}

@@ -55,7 +55,7 @@ final class LineFinder {
         let end = chunk.range.upperBound
         func isFold(_ at: Int) -> Bool { at < end && (buffer[at] == 0x20 || buffer[at] == 0x09) }
         while i < end {
-            let lineEnd = ComponentSplitter.lineFeed(in: buffer, from: i, before: end)
+            let lineEnd = LineScan.lineFeed(in: buffer, from: i, before: end)
             defer { i = lineEnd + 1 }
             guard !isFold(i) else { continue }
             // The logical line, made only when its name matches, or when a fold
@@ -70,11 +70,11 @@ final class LineFinder {
                 logical += UnsafeBufferPointer(rebasing: buffer[from..<last])
                 guard isFold(stop + 1) else { break }
                 from = stop + 2
-                stop = ComponentSplitter.lineFeed(in: buffer, from: from, before: end)
+                stop = LineScan.lineFeed(in: buffer, from: from, before: end)
             }
             let hit = logical.withUnsafeBufferPointer { LineFinder.names(name, at: 0, before: $0.count, $0) }
             guard hit else { continue }
-            let k = logical.withUnsafeBufferPointer { ComponentSplitter.valueColon(in: $0, from: 0, before: $0.count) }
+            let k = logical.withUnsafeBufferPointer { LineScan.valueColon(in: $0, from: 0, before: $0.count) }
             return String(decoding: logical[min(k + 1, logical.count)...], as: UTF8.self)
         }
         return nil
@@ -105,7 +105,7 @@ final class LineFinder {
         var i = chunk.range.lowerBound
         let end = chunk.range.upperBound
         while i < end {
-            let lineEnd = ComponentSplitter.lineFeed(in: buffer, from: i, before: end)
+            let lineEnd = LineScan.lineFeed(in: buffer, from: i, before: end)
             if LineFinder.names(wanted, at: i, before: lineEnd, buffer) {
                 let value = LineFinder.value(at: i, until: end, buffer)
                 let entry = found.count
@@ -138,11 +138,11 @@ final class LineFinder {
 
     /// The text after the first unquoted colon of the line starting at `start`.
     private static func value(at start: Int, until end: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> String {
-        let i = ComponentSplitter.valueColon(in: buffer, from: start, before: end)
+        let i = LineScan.valueColon(in: buffer, from: start, before: end)
         var stop = i
         while stop < end && buffer[stop] != 0x0A && buffer[stop] != 0x0D { stop += 1 }
         let from = min(i + 1, stop)
-        let text = TextRepair.string(UnsafeBufferPointer(rebasing: buffer[from..<stop]))  // no control characters in a warning
+        let text = TextBytes.string(UnsafeBufferPointer(rebasing: buffer[from..<stop]))  // no control characters in a warning
         return text.count > 80 ? String(text.prefix(80)) + "…" : text
     }
 }

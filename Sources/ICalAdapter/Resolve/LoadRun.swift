@@ -13,20 +13,19 @@ struct LoadRun {
     var zones: ZoneTable { zoneDefinitions.zones }
     var log: DiagnosticLog
     /// Occurrences of masters, and beside each the original start an
-    /// override would replace it by (`noKey` when none can): two plain
+    /// override would replace it by (`ProcessedChunk.noKey` when none can): two plain
     /// arrays, not an array of tuples, since there can be hundreds of thousands.
     var masters: [Occurrence] = []
     var masterKeys: [Int64] = []
-    static let noKey = Int64.min
     var counts = ComponentCounts()
     var ledger = RevisionLedger()
     var overrides = OverrideSet()
     var componentNumber = 0
-    private var scratch: [CChar] = []
+    var scratch: [CChar] = []
     var release: ((Range<Int>) -> Void)?
     var threads: Int?
-    /// What is left of the file's budget (`CalendarLoader.rowsPerFile`).
-    var rowBudget = CalendarLoader.rowsPerFile
+    /// What is left of the file's budget of rows (`CalendarLoader.rowsPerFile`), set by the loader.
+    var rowBudget = 0
     /// Whether the prefilter may skip a rule that starts after the window (`WindowPrefilter.skipsRules`).
     var skipsRules = false
 
@@ -44,47 +43,6 @@ struct LoadRun {
     /// Reads a VTIMEZONE into the file's zones (`ZoneDefinitions`).
     mutating func define(zone chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) {
         zoneDefinitions.define(zone: chunk, buffer, scratch: &scratch, log: &log)
-    }
-
-    /// - Parameter wrTimezone: the calendar's `X-WR-TIMEZONE`: when it names
-    ///   a known zone, floating date-times are read in it (as Google and Apple
-    ///   clients do); UTC and zoned values and dates are left as they are.
-    /// - Parameter stretch: the bytes the chunks were framed from (all of
-    ///   `buffer` when nil): their pages are given back as they are passed.
-    mutating func read(
-        _ chunks: inout [ComponentSplitter.Chunk], from buffer: UnsafeBufferPointer<UInt8>, stretch: Range<Int>? = nil, wrTimezone: String? = nil
-    ) {
-        // Zones first: a VTIMEZONE may follow the events that use it.
-        for chunk in chunks where chunk.name == "VTIMEZONE" && !zoneDefinitions.zonesRead.contains(chunk.range.lowerBound) {
-            define(zone: chunk, buffer)
-        }
-        // In place: a stretch may hold tens of thousands of chunks.
-        chunks.removeAll { $0.name != "VEVENT" && $0.name != "VTODO" }
-        let items = chunks
-        let reader = ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap { zones.zone(for: $0) })
-        var processor = ChunkProcessor(
-            rowBudget: rowBudget,
-            window: window, calendar: calendar, zones: zones,
-            reader: reader,
-            prefilter: WindowPrefilter(window: window, skipsRules: skipsRules),
-            futureReach: skipsRules ? [:] : FutureReach.scan(items, buffer, reader: reader))
-        processor.calendarZone = zones.soleDefinition ?? wrTimezone.flatMap { zones.zone(for: $0) }
-        // Framing touched every page; from here on pages are read in order,
-        // and each stretch is given back once passed.
-        let framed = stretch ?? 0..<buffer.count
-        release?(framed)
-        // libical sets up its UTC zone and zone list on first use, partly
-        // without a lock: do that here, before any worker runs.
-        _ = Zone.utc
-        let windowDays = Int((window.end.timeIntervalSince(window.start) / 86400).rounded(.up))
-        let firstRows = min(RecurrenceExpander.maxInstances, max(windowDays + 1, 1))
-        let schedule = BatchSchedule(
-            batches: BatchReader(items: items, buffer: buffer, processor: processor, firstRows: firstRows),
-            workers: BatchSchedule.workers(for: items.count, threads: threads), framed: framed, release: release)
-        var scratch = self.scratch, rowBudget = self.rowBudget
-        schedule.run(scratch: &scratch, rowBudget: &rowBudget) { apply($0) }
-        self.scratch = scratch
-        self.rowBudget = rowBudget
     }
 
     /// Takes one processed component into the file's state, in file order:

@@ -49,7 +49,7 @@ struct RevisionLedger {
     /// - Parameter far: an override far from the window, whose revision is
     ///   remembered by a fingerprint (`farOverrideRevisions`).
     mutating func supersedes(
-        _ record: Revision.Candidate, _ component: Int, listing: Range<Int>, line: Int, series slot: inout Int32?, far: Bool = false
+        _ record: RevisionCandidate, _ component: Int, listing: Range<Int>, line: Int, series slot: inout Int32?, far: Bool = false
     ) -> Bool {
         guard !record.uid.isEmpty else { return true }
         let new = Revision(component: component, sequence: record.sequence, recurs: record.recurs, masters: listing, identity: record.identity)
@@ -76,7 +76,7 @@ struct RevisionLedger {
 
     /// A master (no RECURRENCE-ID) against the series of its UID.
     private mutating func compareMaster(
-        _ record: Revision.Candidate, _ new: Revision, listing: Range<Int>, line: Int, series slot: inout Int32?
+        _ record: RevisionCandidate, _ new: Revision, listing: Range<Int>, line: Int, series slot: inout Int32?
     ) -> Comparison {
         // A master with nothing in the window, read or not: only which
         // revision is newest matters, and a one-off one is distinct from
@@ -152,7 +152,7 @@ struct RevisionLedger {
     }
 
     /// An override against the one kept for its UID and RECURRENCE-ID.
-    private mutating func compareOverride(_ record: Revision.Candidate, _ new: Revision, far: Bool) -> Comparison {
+    private mutating func compareOverride(_ record: RevisionCandidate, _ new: Revision, far: Bool) -> Comparison {
         let key = Revision.Key(kind: record.kind, uid: record.uid, recurrence: record.recurrenceKey)
         let farKey = SkippedRevisions.fingerprint(record.uid + "\u{0}" + (record.recurrenceKey ?? ""))
         func rememberFar() {

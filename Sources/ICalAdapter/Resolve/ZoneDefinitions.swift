@@ -1,3 +1,4 @@
+import AgendaCore
 import Foundation
 
 /// The VTIMEZONEs of one file: each read once (a definition written again

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// Components are read on several threads at once: every method takes the
 /// table's lock (libical's own built-in zone cache has its own mutex).
-final class ZoneTable: @unchecked Sendable {
+final class ZoneTable: ZoneLookup, @unchecked Sendable {
     private var defined: [String: OwnedZone] = [:]
     private var resolved: [String: Zone?] = [:]
     /// Per VCALENDAR of the file (`ComponentSplitter.Chunk.calendar`), the

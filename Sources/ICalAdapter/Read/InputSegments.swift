@@ -44,7 +44,7 @@ enum InputSegments {
                 var lineStart = q
                 while lineStart > after && bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
                 let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<q])
-                if let name = ComponentSplitter.keyword(line, "END"), name != "VCALENDAR", ComponentSplitter.topLevelNames.contains(name) {
+                if let name = LineScan.keyword(line, "END"), name != "VCALENDAR", LineScan.topLevelNames.contains(name) {
                     return p
                 }
             }
@@ -57,10 +57,10 @@ enum InputSegments {
     /// after, where a stretch may begin; nil when there is none.
     static func firstCut(in bytes: UnsafeBufferPointer<UInt8>, from: Int, before end: Int) -> Int? {
         var p = from
-        if p > 0 && bytes[p - 1] != 0x0A { p = ComponentSplitter.lineFeed(in: bytes, from: p, before: end) + 1 }
+        if p > 0 && bytes[p - 1] != 0x0A { p = LineScan.lineFeed(in: bytes, from: p, before: end) + 1 }
         while p < end {
             if isCut(bytes, at: p, before: end) { return p }
-            p = ComponentSplitter.lineFeed(in: bytes, from: p, before: end) + 1
+            p = LineScan.lineFeed(in: bytes, from: p, before: end) + 1
         }
         return nil
     }
@@ -110,7 +110,7 @@ enum InputSegments {
                 {
                     found.append((p, lines))
                 }
-                p = ComponentSplitter.lineFeed(in: bytes, from: p, before: bytes.count) + 1
+                p = LineScan.lineFeed(in: bytes, from: p, before: bytes.count) + 1
                 lines += 1
             }
             release?(start..<end)
@@ -124,7 +124,7 @@ enum InputSegments {
         var count = 0
         var p = range.lowerBound
         while p < range.upperBound {
-            p = ComponentSplitter.lineFeed(in: bytes, from: p, before: range.upperBound)
+            p = LineScan.lineFeed(in: bytes, from: p, before: range.upperBound)
             if p < range.upperBound { count += 1 }
             p += 1
         }

@@ -117,7 +117,7 @@ struct ZoneCost {
     /// `probe`; a rule that ends within that year counts as a real one), or nil for a rule that steps through hours, minutes or
     /// seconds or that libical could not walk in bounded time.
     static func onsetsInAYear(_ rule: RecurrenceRule, from dtstart: TimeValue) -> Int? {
-        if RecurrenceExpander.isSubDaily(rule) { return nil }
+        if rule.isSubDaily { return nil }
         guard case .walk(let perStep) = RuleCost.assess(rule, from: dtstart), perStep * Double(probe) < RuleCost.candidateBudget,
             let iterator = RecurrenceIterator(rule, from: dtstart)
         else { return nil }

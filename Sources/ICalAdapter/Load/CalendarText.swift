@@ -7,7 +7,7 @@ package enum CalendarText {
     /// True when the loader would read the text as iCalendar (UTF-16 too).
     package static func looksLikeCalendar(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBufferPointer { all in
-            if TextRepair.utf16ByteOrder(all) != nil { return true }
+            if TextBytes.utf16ByteOrder(all) != nil { return true }
             let head = UnsafeBufferPointer(rebasing: all[..<min(all.count, 1 << 16)])
             return ComponentSplitter.split(head, in: 0..<head.count).looksLikeICalendar
         }

@@ -57,7 +57,7 @@ struct StretchReader {
         // Components this program does not read (`BEGIN:X-WIDGET`, valid
         // RFC 5545 x-comps) up to the next one it reads: nothing is lost.
         let name = StretchReader.beginName(bytes, range)
-        let unread = name.map { $0 != "a component" && !ComponentSplitter.topLevelNames.contains($0) } ?? false
+        let unread = name.map { $0 != "a component" && !LineScan.topLevelNames.contains($0) } ?? false
         guard warn && !(unread && run != nil) else {
             lines += InputSegments.lineFeeds(in: bytes, range)
             return
@@ -78,10 +78,10 @@ struct StretchReader {
 
     /// The component a stretch starts with, when its first line is a BEGIN line.
     private static func beginName(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
-        let end = ComponentSplitter.lineFeed(in: bytes, from: range.lowerBound, before: min(range.upperBound, range.lowerBound + 200))
+        let end = LineScan.lineFeed(in: bytes, from: range.lowerBound, before: min(range.upperBound, range.lowerBound + 200))
         var line = UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<end])
         if line.last == 0x0D { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
-        return ComponentSplitter.keyword(line, "BEGIN").map { $0.isEmpty ? "a component" : $0 }
+        return LineScan.keyword(line, "BEGIN").map { $0.isEmpty ? "a component" : $0 }
     }
 
     /// The calendar, once its first stretch is framed.

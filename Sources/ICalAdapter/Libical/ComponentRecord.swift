@@ -3,6 +3,12 @@ import AgendaCore
 /// Everything the agenda takes from one VEVENT or VTODO, read in one pass
 /// over its properties while libical still holds the component.
 struct ComponentRecord {
+    /// This program's own properties, which `--format ics` writes
+    /// (`ICSWriter`) and the reader reads back: they keep items apart that
+    /// share a UID, and name the calendar each came from (RFC 5545 3.8.8.2).
+    static let scopeProperty = "X-ICS-AGENDA-SCOPE"
+    static let calendarProperty = "X-ICS-AGENDA-CALENDAR"
+
     enum Kind { case event, reminder }
 
     var kind: Kind

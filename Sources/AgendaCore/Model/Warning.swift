@@ -4,14 +4,14 @@
 /// what is wrong, not where: `value DTSTART` for every unreadable DTSTART,
 /// `unknown zone` for every value in a zone the file does not define,
 /// whichever zone it names (3,000 unknown zones are one line, not 3,000).
-struct Warning {
-    var line: Int
+package struct Warning: Sendable {
+    package var line: Int
     /// Its row in the one table of damage (`DamageKind`).
-    var damage: DamageKind
-    var kind: String
-    var message: String
+    package var damage: DamageKind
+    package var kind: String
+    package var message: String
 
-    init(_ line: Int, _ damage: DamageKind, _ kind: String, _ message: String) {
+    package init(_ line: Int, _ damage: DamageKind, _ kind: String, _ message: String) {
         self.line = line
         self.damage = damage
         self.kind = kind
@@ -26,11 +26,11 @@ extension Warning {
     /// it (a rule's part). "RRULE: FREQ=SECONDLY;BYDAY=MO would make libical
     /// test about 604800 candidate times…" is of the kind "RRULE: FREQ=
     /// would make libical test about candidate times…".
-    init(_ line: Int, _ damage: DamageKind, _ message: String) {
+    package init(_ line: Int, _ damage: DamageKind, _ message: String) {
         self.init(line, damage, Warning.kind(describing: message), message)
     }
 
-    static func kind(describing message: String) -> String {
+    package static func kind(describing message: String) -> String {
         var plain = ""
         var depth = 0
         var quoted = false

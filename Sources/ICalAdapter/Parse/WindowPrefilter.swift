@@ -40,7 +40,7 @@ struct WindowPrefilter {
         var i = chunk.range.lowerBound
         let stop = chunk.range.upperBound
         while i < stop {
-            let lineEnd = ComponentSplitter.lineFeed(in: buffer, from: i, before: stop)
+            let lineEnd = LineScan.lineFeed(in: buffer, from: i, before: stop)
             let line = UnsafeBufferPointer(rebasing: buffer[i..<lineEnd])
             i = lineEnd + 1
             guard let first = line.first, first != 0x20, first != 0x09 else { continue }
@@ -158,7 +158,7 @@ struct WindowPrefilter {
 
     /// YYYYMMDD at the start of the value, as a day key, when it is one.
     static func dayKey(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
-        let i = ComponentSplitter.valueColon(in: line, from: 0, before: line.count)
+        let i = LineScan.valueColon(in: line, from: 0, before: line.count)
         guard i + 8 < line.count, line[i] == 0x3A else { return nil }
         var key = 0
         for k in (i + 1)...(i + 8) {

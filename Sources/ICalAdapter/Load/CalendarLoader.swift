@@ -1,18 +1,6 @@
 import AgendaCore
 import Foundation
 
-/// One input read: its calendar, the occurrences that can touch the
-/// window, and what was wrong with it.
-package struct LoadedCalendar: Sendable {
-    package let calendar: CalendarInfo
-    package let occurrences: [Occurrence]
-    /// How many events and reminders the file holds, for `calendars`: a
-    /// series with its overrides is one; an override without its master counts.
-    package let eventCount: Int
-    package let reminderCount: Int
-    package var diagnostics: [Diagnostic]
-}
-
 /// The input is not an iCalendar stream at all (exit status 65).
 package struct NotICalendar: Error, CustomStringConvertible {
     package let path: String
@@ -106,7 +94,7 @@ package struct CalendarLoader {
         }
         // Enough to tell UTF-16 (`BEGIN:` in two bytes a character).
         try fill(upTo: 12)
-        if let order = buffer.withUnsafeBufferPointer({ TextRepair.utf16ByteOrder($0) }) {
+        if let order = buffer.withUnsafeBufferPointer({ TextBytes.utf16ByteOrder($0) }) {
             let read = buffer
             buffer = []
             var transcoder = UTF16Transcoder(bigEndian: order.bigEndian)
@@ -165,7 +153,7 @@ package struct CalendarLoader {
     package func load(
         _ input: UnsafeBufferPointer<UInt8>, release: ((Range<Int>) -> Void)? = nil, path: String, defaultName: String, source: String
     ) throws -> LoadedCalendar {
-        if TextRepair.utf16ByteOrder(input) != nil {
+        if TextBytes.utf16ByteOrder(input) != nil {
             // Read as a stream is, as UTF-8 a stretch at a time; the pages
             // read go back as they are copied.
             var offset = 0

@@ -1,3 +1,4 @@
+import AgendaCore
 /// The text libical reads for one framed component: the chunk's bytes with
 /// the splitter's repairs (END lines put back, stray END lines and
 /// components nested too deep left out) and TextRepair's (NUL bytes,

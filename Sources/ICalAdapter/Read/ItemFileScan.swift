@@ -31,7 +31,7 @@ package struct ItemFileScan: Sendable {
     /// is known not to be one item (a second UID, a calendar name): enough
     /// to classify a large file without reading all of it.
     package init(_ bytes: UnsafeBufferPointer<UInt8>, stopsEarly: Bool = false) {
-        if TextRepair.utf16ByteOrder(bytes) != nil { return }
+        if TextBytes.utf16ByteOrder(bytes) != nil { return }
         var uid: String?
         var several = false
         var componentWithoutUID = false
@@ -52,7 +52,7 @@ package struct ItemFileScan: Sendable {
             if uid == nil { uid = value } else if uid != value { several = true }
         }
         while pos < n {
-            let end = ComponentSplitter.lineFeed(in: bytes, from: pos, before: n)
+            let end = LineScan.lineFeed(in: bytes, from: pos, before: n)
             var lineEnd = end
             if lineEnd > pos && bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
             let line = UnsafeBufferPointer(rebasing: bytes[pos..<lineEnd])

@@ -1,42 +1,6 @@
 import AgendaCore
 import Foundation
 
-/// What one framed VEVENT or VTODO yields, worked out without touching the
-/// state of the file being read, so that components can be processed on
-/// several threads and then applied in file order (`LoadRun.apply`).
-struct ProcessedChunk {
-    /// Warnings about its framing (missing END lines, over-deep nesting).
-    var framingWarnings: [Warning] = []
-    /// NUL bytes and non-UTF-8 lines repaired: warned once a file, in order.
-    var repair = TextRepair.Report()
-    /// The rest of its warnings, in the order it gives them.
-    var warnings: [Warning] = []
-    /// Counted for `calendars`: a component read, or one the prefilter skipped.
-    var counted: (kind: ComponentRecord.Kind, uid: String, isOverride: Bool)?
-    /// The revision this component is of its UID and RECURRENCE-ID; nil for
-    /// one that cannot be listed (an event without DTSTART) or was not read.
-    var revision: Revision.Candidate?
-    /// What it adds, if it is the revision kept.
-    var override: (occurrence: Occurrence, uid: String, recurrenceID: ZonedTime, thisAndFuture: Bool)?
-    /// An override of an event that is far from the window and changes
-    /// only its own instance: it lists nothing, and is kept as the instance
-    /// it replaces (`LoadRun.FarOverride`), not as an occurrence.
-    var overrideIsFar = false
-    /// An override that also has RRULE or RDATE: its own series, listed
-    /// instead of it when the file has no master for its UID (`LoadRun.finish`).
-    var overrideSeries: (occurrences: [Occurrence], line: Int)?
-    var seriesAnchor: (uid: String, anchor: ZonedTime)?
-    var masters: [Occurrence] = []
-    var masterKeys: [Int64] = []
-    /// Given only when the component is kept (it is about its expansion).
-    var cutWarning: Warning?
-    /// The rows its series makes, and whether it was cut at the rows it was allowed (`maxRows`).
-    var rowsListed = 0
-    var reachedRowLimit = false
-    /// Where the component starts.
-    var line = 0
-}
-
 /// Parses, reads and expands one component. Safe to use from several
 /// threads at once: libical 3.0.16 keeps its error state and temporary
 /// buffers per thread and guards its zone tables with mutexes
@@ -68,7 +32,7 @@ struct ChunkProcessor: @unchecked Sendable {
             // A one-off event far from the window: counted, and known as a
             // revision of its UID, but not parsed.
             out.counted = (.event, skippable.uid, false)
-            out.revision = Revision.Candidate(kind: .event, uid: skippable.uid, recurrenceKey: nil, sequence: skippable.sequence, recurs: skippable.recurs, skipped: true)
+            out.revision = RevisionCandidate(kind: .event, uid: skippable.uid, recurrenceKey: nil, sequence: skippable.sequence, recurs: skippable.recurs, skipped: true)
             return out
         }
         guard let component = ChunkProcessor.parse(chunk, buffer, scratch: &scratch, into: &out) else { return out }
@@ -210,7 +174,7 @@ struct ChunkProcessor: @unchecked Sendable {
                 priority: record.priority, percentComplete: record.percentComplete,
                 categories: record.categories, calendar: itemCalendar))
         }
-        out.revision = Revision.Candidate(record)
+        out.revision = RevisionCandidate(record)
         let timing = InstanceTiming(record: record)
 
         if let rid = record.recurrenceID {
@@ -232,7 +196,7 @@ struct ChunkProcessor: @unchecked Sendable {
         if !record.uid.isEmpty, let anchor = timing.anchor { out.seriesAnchor = (record.matchUID, anchor) }
         func addMaster(_ occurrence: Occurrence, _ key: OverrideKey?) {
             out.masters.append(occurrence)
-            out.masterKeys.append(key?.time ?? LoadRun.noKey)
+            out.masterKeys.append(key?.time ?? ProcessedChunk.noKey)
         }
         guard let anchor = timing.anchor else {
             addMaster(Occurrence(item: item, start: nil, end: nil, recurrenceID: nil), nil)
@@ -260,7 +224,7 @@ struct ChunkProcessor: @unchecked Sendable {
     ) {
         func addMaster(_ occurrence: Occurrence, _ key: OverrideKey?) {
             out.masters.append(occurrence)
-            out.masterKeys.append(key?.time ?? LoadRun.noKey)
+            out.masterKeys.append(key?.time ?? ProcessedChunk.noKey)
         }
         let line = chunk.firstLine
         let kindName = record.kind == .event ? "VEVENT" : "VTODO"

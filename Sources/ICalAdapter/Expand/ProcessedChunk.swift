@@ -1,0 +1,90 @@
+import AgendaCore
+import Foundation
+
+/// What one framed VEVENT or VTODO yields, worked out without touching the
+/// state of the file being read, so that components can be processed on
+/// several threads and then applied in file order (`LoadRun.apply`).
+struct ProcessedChunk {
+    /// Warnings about its framing (missing END lines, over-deep nesting).
+    var framingWarnings: [Warning] = []
+    /// NUL bytes and non-UTF-8 lines repaired: warned once a file, in order.
+    var repair = TextRepair.Report()
+    /// The rest of its warnings, in the order it gives them.
+    var warnings: [Warning] = []
+    /// Counted for `calendars`: a component read, or one the prefilter skipped.
+    var counted: (kind: ComponentRecord.Kind, uid: String, isOverride: Bool)?
+    /// The revision this component is of its UID and RECURRENCE-ID; nil for
+    /// one that cannot be listed (an event without DTSTART) or was not read.
+    var revision: RevisionCandidate?
+    /// What it adds, if it is the revision kept.
+    var override: (occurrence: Occurrence, uid: String, recurrenceID: ZonedTime, thisAndFuture: Bool)?
+    /// An override of an event that is far from the window and changes
+    /// only its own instance: it lists nothing, and is kept as the instance
+    /// it replaces (`LoadRun.FarOverride`), not as an occurrence.
+    var overrideIsFar = false
+    /// An override that also has RRULE or RDATE: its own series, listed
+    /// instead of it when the file has no master for its UID (`LoadRun.finish`).
+    var overrideSeries: (occurrences: [Occurrence], line: Int)?
+    var seriesAnchor: (uid: String, anchor: ZonedTime)?
+    var masters: [Occurrence] = []
+    /// Beside each of `masters`, the original start an override would
+    /// replace it by (`noKey` when none can).
+    var masterKeys: [Int64] = []
+    static let noKey = Int64.min
+    /// Given only when the component is kept (it is about its expansion).
+    var cutWarning: Warning?
+    /// The rows its series makes, and whether it was cut at the rows it was allowed (`maxRows`).
+    var rowsListed = 0
+    var reachedRowLimit = false
+    /// Where the component starts.
+    var line = 0
+}
+
+/// What a component says of itself for the choice of the revision of
+/// its UID (and RECURRENCE-ID) to show (`RevisionLedger`).
+struct RevisionCandidate {
+    let kind: ComponentRecord.Kind
+    let uid: String
+    /// The RECURRENCE-ID, as kind and seconds; nil for a master.
+    let recurrenceKey: String?
+    let sequence: Int
+    let recurs: Bool
+    /// `Revision.identity`.
+    var identity: Int? = nil
+    /// A one-off event the prefilter skipped: it lists nothing, and is
+    /// remembered in `SkippedRevisions` unless its UID is already listed.
+    var skipped = false
+
+    init(kind: ComponentRecord.Kind, uid: String, recurrenceKey: String?, sequence: Int, recurs: Bool, skipped: Bool = false) {
+        self.kind = kind
+        self.uid = uid
+        self.recurrenceKey = recurrenceKey
+        self.sequence = sequence
+        self.recurs = recurs
+        self.skipped = skipped
+    }
+
+    init(_ record: ComponentRecord) {
+        self.init(kind: record.kind, uid: record.matchUID,
+            recurrenceKey: record.recurrenceID.map { "\($0.agendaTime.kind)\($0.agendaTime.matchKey)" },
+            sequence: record.sequence, recurs: record.isRecurring)
+        if !recurs && recurrenceKey == nil {
+            var hasher = Hasher()
+            hasher.combine(record.dtstart.map { "\($0.agendaTime.kind)\($0.agendaTime.matchKey)" })
+            hasher.combine(record.summary)
+            identity = hasher.finalize()
+        }
+    }
+}
+
+/// Identifies one instance of a series: the UID and the instance's original start.
+struct OverrideKey: Hashable {
+    let uid: String
+    let time: Int64
+
+    /// nil without a UID: components without one are never one series
+    /// (RFC 5545 3.8.4.7), so nothing overrides their instances.
+    static func make(uid: String, _ time: AgendaTime) -> OverrideKey? {
+        uid.isEmpty ? nil : OverrideKey(uid: uid, time: time.matchKey)
+    }
+}
