@@ -24,7 +24,7 @@ let package = Package(
         ),
         // libcurl (Debian's libcurl4-openssl-dev) fetches subscribed calendars,
         // opened when a URL is first fetched (not linked: it would slow every start).
-        .target(name: "CCurl"),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),  // dlopen: in libc from glibc 2.34, libdl before
         // RE2 (Debian's libre2-dev) matches --grep's pattern in linear time, behind a C face.
         .target(name: "CRE2", linkerSettings: [.linkedLibrary("re2")]),
         .target(name: "AgendaCore", swiftSettings: optimized),

@@ -86,7 +86,7 @@ build() {
     "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name ics_agenda -I "$OUT" "${clibical[@]}" "${ccurl[@]}" "${cre2[@]}" \
         -Xfrontend -entry-point-function-name -Xfrontend ics_agenda_main \
         $(swift_files Sources/ics-agenda) Fuzz/FuzzCommandLine.swift "$OUT/cre2.o" "$OUT/ccurl.o" \
-        -L "$OUT" -lSubscriptions -lICalAdapter -lAgendaCore -lArgumentParser -lArgumentParserToolInfo -lical -lre2 -lstdc++ -o "$BIN"
+        -L "$OUT" -lSubscriptions -lICalAdapter -lAgendaCore -lArgumentParser -lArgumentParserToolInfo -lical -lre2 -ldl -lstdc++ -o "$BIN"
 }
 
 newer() {  # whether any source is newer than the binary
