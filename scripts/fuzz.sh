@@ -41,6 +41,9 @@ swift_files() {  # a target's sources, in its folders by stage (no spaces in the
 }
 
 build() {
+    # A static library is an archive that swiftc adds members to: one of a
+    # file since renamed would stay in it and clash. Each is made anew.
+    rm -f "$OUT"/libICalAdapter.a "$OUT"/libSubscriptions.a "$OUT"/libArgumentParser.a "$OUT"/libArgumentParserToolInfo.a
     # -package-name: what SwiftPM gives every module of the package, so that `package` declarations are seen across them.
     local flags=(-O -g -parse-as-library -sanitize=fuzzer,address -use-ld=lld -package-name ics_agenda)
     local icalflags
@@ -49,6 +52,7 @@ build() {
     # AgendaCore as its own module, as SwiftPM builds it (once for both
     # targets: the flags are the same) ...
     if [ ! -f "$OUT/libAgendaCore.a" ] || [ -n "$(find Sources/AgendaCore scripts/fuzz.sh -newer "$OUT/libAgendaCore.a" -print -quit)" ]; then
+        rm -f "$OUT/libAgendaCore.a"
         "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name AgendaCore -emit-module -emit-module-path "$OUT/AgendaCore.swiftmodule" \
             -emit-library -static -o "$OUT/libAgendaCore.a" $(swift_files Sources/AgendaCore)
     fi
