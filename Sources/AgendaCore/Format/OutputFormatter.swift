@@ -9,6 +9,6 @@ package protocol OutputFormatter<Subject> {
 
 /// How the listings of `calendars` and `free` are written: text for a
 /// person, JSON Lines for a program.
-package enum ListingFormat: Sendable {
+package enum ListingFormat: String, Sendable, CaseIterable {
     case text, json
 }

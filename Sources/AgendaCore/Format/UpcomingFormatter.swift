@@ -3,7 +3,7 @@ import Foundation
 /// `ics-agenda next`'s output: a line per entry (text), JSON Lines with the
 /// agenda's keys and `minutes_until` (json), or Waybar's one object (waybar).
 package struct UpcomingFormatter: OutputFormatter {
-    package enum Format: Sendable {
+    package enum Format: String, Sendable, CaseIterable {
         case text, json, waybar
     }
 

@@ -20,12 +20,8 @@ struct CalendarsCommand: ParsableCommand {
             """
     )
 
-    enum ListFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, json
-    }
-
     @Option(name: .long, help: "Output format: text or json (one object per calendar).")
-    var format: ListFormat = .text
+    var format: ListingFormat = .text
 
     @OptionGroup var colorChoice: ColorOptions
     var color: ColorChoice { colorChoice.color }
@@ -50,7 +46,7 @@ struct CalendarsCommand: ParsableCommand {
         }
         var out = BufferedOutput()
         let style = TerminalStyle(enabled: AgendaPipeline.useColor(color, environment: environment))
-        CalendarListFormatter(style: style, format: format == .json ? .json : .text).write(summaries, to: &out)
+        CalendarListFormatter(style: style, format: format).write(summaries, to: &out)
         out.flush()
         try calendars.finish()
     }

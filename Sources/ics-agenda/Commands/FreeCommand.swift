@@ -24,10 +24,6 @@ struct FreeCommand: ParsableCommand, SettingsChoice {
             """
     )
 
-    enum FreeFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, json
-    }
-
     @Option(name: .long, help: ArgumentHelp("The hours of each day to look at, HH:MM-HH:MM in the display zone.", valueName: "range"))
     var hours = "09:00-17:00"
 
@@ -38,7 +34,7 @@ struct FreeCommand: ParsableCommand, SettingsChoice {
     var min = "30m"
 
     @Option(name: .long, help: "Output format: text or json (one object per slot).")
-    var format: FreeFormat = .text
+    var format: ListingFormat = .text
 
     @OptionGroup var range: DayRangeOptions
 
@@ -75,7 +71,7 @@ struct FreeCommand: ParsableCommand, SettingsChoice {
             minimum: try DurationText.seconds(min))
         var out = BufferedOutput()
         let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
-        FreeTimeFormatter(formats: formats, format: format == .json ? .json : .text).write(free.slots, to: &out)
+        FreeTimeFormatter(formats: formats, format: format).write(free.slots, to: &out)
         out.flush()
         try loaded.finish()
     }

@@ -29,10 +29,6 @@ struct NextCommand: ParsableCommand, SettingsChoice {
             """
     )
 
-    enum NextFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, json, waybar
-    }
-
     @Option(name: .long, help: ArgumentHelp("How far ahead to look: 90m, 2h, 3d, 1h30m.", valueName: "duration"))
     var within = "24h"
 
@@ -43,7 +39,7 @@ struct NextCommand: ParsableCommand, SettingsChoice {
     var allDay = false
 
     @Option(name: .long, help: "Output format: text, json (JSON Lines: the agenda's keys and minutes_until) or waybar (one JSON object: text, tooltip, class).")
-    var format: NextFormat = .text
+    var format: UpcomingFormatter.Format = .text
 
     @OptionGroup var common: CommonOptions
 
@@ -82,13 +78,7 @@ struct NextCommand: ParsableCommand, SettingsChoice {
         let upcoming = Upcoming(sections: sections, now: settings.now, end: reach, clock: settings.clock, includeAllDay: allDay, count: shown)
         var out = BufferedOutput()
         let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
-        let style: UpcomingFormatter.Format =
-            switch format {
-            case .text: .text
-            case .json: .json
-            case .waybar: .waybar
-            }
-        UpcomingFormatter(formats: formats, now: settings.now, format: style).write(upcoming, to: &out)
+        UpcomingFormatter(formats: formats, now: settings.now, format: format).write(upcoming, to: &out)
         out.flush()
         try loaded.finish()
     }

@@ -86,3 +86,8 @@ protocol SettingsChoice {
     var to: String? { get }
     var days: Int? { get }
 }
+
+// The formats of the listings and of `next`, AgendaCore's own, read from
+// the command line as they are written (`--format json`).
+extension ListingFormat: ExpressibleByArgument {}
+extension UpcomingFormatter.Format: ExpressibleByArgument {}
