@@ -26,7 +26,7 @@ struct FutureReach: Sendable {
     /// The reach of each UID that has a THISANDFUTURE override: the
     /// components whose text may say so (`WindowPrefilter.mayMoveSeries`, rare)
     /// are read once more here, before the file's components are expanded.
-    static func scan(_ items: [ComponentSplitter.Chunk], _ buffer: UnsafeBufferPointer<UInt8>, reader: ComponentReader) -> [String: FutureReach] {
+    static func scan(_ items: [FramedComponent], _ buffer: UnsafeBufferPointer<UInt8>, reader: ComponentReader) -> [String: FutureReach] {
         var reach: [String: FutureReach] = [:]
         var scratch: [CChar] = []
         for chunk in items where WindowPrefilter.mayMoveSeries(UnsafeBufferPointer(rebasing: buffer[chunk.range])) {

@@ -9,47 +9,9 @@ import Foundation
 /// `X-WR-TIMEZONE`. It gives what libical cannot: the line where each
 /// component starts, so that warnings can name it, and one component at a
 /// time, so that a damaged one costs only itself. Framing damage it finds
-/// (lost END lines, stray ones, nesting too deep) is noted in the chunk's
-/// `Repairs`, which `ChunkText` carries out before libical reads it.
+/// (lost END lines, stray ones, nesting too deep) is noted in the component's
+/// `FramedComponent.Repairs`, which `ChunkText` carries out before libical reads it.
 struct ComponentSplitter {
-    struct Chunk {
-        /// Upper-case component name: `VEVENT`, `VTODO`, `VTIMEZONE`, ...
-        let name: String
-        let range: Range<Int>
-        let firstLine: Int
-        /// The components that lost their END line (innermost last): empty
-        /// for a well-formed component.
-        let unclosed: [String]
-        /// Whether the chunk ends with its own END line.
-        let rootClosed: Bool
-        /// Whether its VCALENDAR has a METHOD: an iTIP message (RFC 5546),
-        /// in which a VEVENT need not have a DTSTART (RFC 5545 3.6.1).
-        var inITIPMessage = false
-        /// What to mend before libical reads the chunk (ChunkText does it);
-        /// nil for a well-formed component.
-        var repairs: Repairs? = nil
-        /// Which VCALENDAR of the file holds it (files and standard input
-        /// may hold several one after the other): each has its own VTIMEZONEs.
-        var calendar = 0
-    }
-
-    /// Framing damage inside one chunk, and how it is mended.
-    struct Repairs {
-        /// END lines to put back (innermost first) at a byte offset: where an
-        /// outer END line, the next component or the end of the file shows
-        /// that inner components were left open.
-        var insertions: [(at: Int, names: [String])] = []
-        /// Byte ranges libical does not see: stray END lines, components
-        /// nested deeper than `maxDepth`, and the indentation of an indented
-        /// component.
-        var dropped: [Range<Int>] = []
-        /// Byte offsets where a line break is put in: two lines glued
-        /// together (`END:VALARMEND:VEVENT`).
-        var lineBreaks: [Int] = []
-        /// Warnings about what was mended, with their lines.
-        var notes: [Warning] = []
-    }
-
     /// How deep components may nest inside a top-level one (VEVENT →
     /// VALARM is 2). Deeper ones are left out with a warning: nothing real
     /// nests so deep, and libical's parser and free would follow any depth.
@@ -76,7 +38,7 @@ struct ComponentSplitter {
     ]
 
     struct Result {
-        var chunks: [Chunk] = []
+        var chunks: [FramedComponent] = []
         var calendarName: String?
         var wrTimezone: String?
         /// Damage outside any component: lines glued together.

@@ -249,7 +249,7 @@ struct FrameScanner {
         let r = o.repairs
         let mended = r.insertions.isEmpty && r.dropped.isEmpty && r.notes.isEmpty && r.lineBreaks.isEmpty ? nil : r
         result.chunks.append(
-            ComponentSplitter.Chunk(name: o.name, range: o.start..<end, firstLine: o.firstLine, unclosed: o.unclosed, rootClosed: rootClosed,
+            FramedComponent(name: o.name, range: o.start..<end, firstLine: o.firstLine, unclosed: o.unclosed, rootClosed: rootClosed,
                 inITIPMessage: calendarHasMethod, repairs: mended, calendar: calendar))
     }
 

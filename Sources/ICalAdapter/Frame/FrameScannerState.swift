@@ -13,7 +13,7 @@ extension FrameScanner {
         /// Its open components, itself first.
         var stack: [String]
         var unclosed: [String] = []
-        var repairs = ComponentSplitter.Repairs()
+        var repairs = FramedComponent.Repairs()
         /// Inside a component left out (nested too deep, or past
         /// `maxInner`): where it started, and how deep inside it.
         var dropStart = 0

@@ -45,7 +45,7 @@ struct ComponentReader {
             case ICAL_DUE_PROPERTY: record.due = time(p, icalproperty_get_due(p), "DUE", &record)
             case ICAL_DURATION_PROPERTY: record.duration = NominalDuration(icalproperty_get_duration(p))
             case ICAL_RRULE_PROPERTY:
-                let rule = RecurrenceRule(icalproperty_get_rrule(p))
+                let rule = RecurrenceRule(ParsedRule.detached(icalproperty_get_rrule(p)))
                 if rule.frequency != .none {
                     record.rrules.append(rule)
                 } else {

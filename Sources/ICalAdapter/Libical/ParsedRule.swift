@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 internal import CLibical
 
-/// A recurrence rule read from text, with no allocation left to free.
+/// A recurrence rule read from text or from a property, with no allocation
+/// left to free and nothing borrowed from a component.
 ///
 /// libical's rule: `icalrecurrencetype_from_string` copies an `RSCALE`
 /// value (RFC 7529) with `strdup` into the returned struct, and nothing
@@ -28,15 +29,28 @@ enum ParsedRule {
     static func read(_ text: String) -> icalrecurrencetype {
         var rule = icalrecurrencetype_from_string(text)
         guard let copy = rule.rscale else { return rule }
-        let name = String(cString: copy)
+        rule.rscale = kept(String(cString: copy))
         free(copy)
-        rule.rscale = scales.withLock { scales in
+        return rule
+    }
+
+    /// A rule read from a property, its RSCALE pointed at the copy kept
+    /// for the process: the property's own is freed with its component,
+    /// which the rule outlives (a record is expanded after its component
+    /// is freed).
+    static func detached(_ property: icalrecurrencetype) -> icalrecurrencetype {
+        var rule = property
+        if let name = rule.rscale { rule.rscale = kept(String(cString: name)) }
+        return rule
+    }
+
+    private static func kept(_ name: String) -> UnsafeMutablePointer<CChar> {
+        scales.withLock { scales in
             if let kept = scales.byName[name] { return kept }
             guard scales.byName.count < maxScales else { return scales.unknown }
             let kept = strdup(name)!
             scales.byName[name] = kept
             return kept
         }
-        return rule
     }
 }

@@ -3,8 +3,9 @@ internal import CLibical
 /// A recurrence rule as libical holds it (`icalrecurrencetype`): a plain
 /// value, copied freely (into records, to the expander). Its BYxxx lists
 /// are read and written through the shim's `ics_rule_by_list`, its other
-/// parts by name. A rule read from text comes through `ParsedRule`, which
-/// leaves nothing to free.
+/// parts by name. A rule read from text or from a property comes through
+/// `ParsedRule`, which leaves nothing to free and nothing that points into
+/// a component: records outlive the components they are read from.
 struct RecurrenceRule {
     var c: icalrecurrencetype
 

@@ -36,7 +36,7 @@ struct Observance {
 
     /// Each RRULE, with the property it is in.
     var rules: [(property: PropertyHandle, rule: RecurrenceRule)] {
-        properties(ICAL_RRULE_PROPERTY).map { ($0, RecurrenceRule(icalproperty_get_rrule($0.pointer))) }
+        properties(ICAL_RRULE_PROPERTY).map { ($0, RecurrenceRule(ParsedRule.detached(icalproperty_get_rrule($0.pointer)))) }
     }
 
     /// Each RDATE's value (a PERIOD's start).

@@ -5,7 +5,7 @@ import Foundation
 /// every `threads`-th job of a batch (so that slow and quick ones spread
 /// evenly) and writes only its own result slots and its own scratch buffer.
 struct BatchReader: @unchecked Sendable {
-    let items: [ComponentSplitter.Chunk]
+    let items: [FramedComponent]
     let buffer: UnsafeBufferPointer<UInt8>
     let processor: ChunkProcessor
     /// The rows each series may list at first (one a day of the window).

@@ -12,7 +12,7 @@ extension LoadRun {
     /// - Parameter stretch: the bytes the chunks were framed from (all of
     ///   `buffer` when nil): their pages are given back as they are passed.
     mutating func read(
-        _ chunks: inout [ComponentSplitter.Chunk], from buffer: UnsafeBufferPointer<UInt8>, stretch: Range<Int>? = nil, wrTimezone: String? = nil
+        _ chunks: inout [FramedComponent], from buffer: UnsafeBufferPointer<UInt8>, stretch: Range<Int>? = nil, wrTimezone: String? = nil
     ) {
         // Zones first: a VTIMEZONE may follow the events that use it.
         for chunk in chunks where chunk.name == "VTIMEZONE" && !zoneDefinitions.zonesRead.contains(chunk.range.lowerBound) {

@@ -8,7 +8,7 @@ enum ChunkText {
     /// NUL-terminated, and returns the warnings about its framing.
     /// `report` collects what TextRepair mended (the loader warns once per file).
     static func prepare(
-        _ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>, into out: inout [CChar],
+        _ chunk: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>, into out: inout [CChar],
         report: inout TextRepair.Report
     ) -> [Warning] {
         var warnings: [Warning] = []

@@ -10,13 +10,13 @@ import Foundation
 /// passed over by their bytes: a look for SEQUENCE in an event with a
 /// million other lines makes no string of them.
 final class LineFinder {
-    private let chunk: ComponentSplitter.Chunk
+    private let chunk: FramedComponent
     private let buffer: UnsafeBufferPointer<UInt8>
     private var byName: [String: [(line: Int, value: String)]] = [:]
     /// Per property and value (as `value` cuts it), the entries of `byName`, and how many were taken.
     private var byValue: [String: (entries: [Int], taken: Int)] = [:]
 
-    init(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) {
+    init(_ chunk: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>) {
         self.chunk = chunk
         self.buffer = buffer
     }

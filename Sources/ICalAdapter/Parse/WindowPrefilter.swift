@@ -27,7 +27,7 @@ struct WindowPrefilter {
     /// The UID (empty when it has none) and SEQUENCE of an event that can be
     /// skipped, or nil when the event must be parsed. The loader still needs
     /// them: a skipped event may be the newer revision of one in the window.
-    func skippableEvent(_ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) -> (uid: String, sequence: Int, recurs: Bool)? {
+    func skippableEvent(_ chunk: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>) -> (uid: String, sequence: Int, recurs: Bool)? {
         guard chunk.name == "VEVENT", chunk.unclosed.isEmpty else { return nil }
         var start: Int? = nil
         var end: Int? = nil

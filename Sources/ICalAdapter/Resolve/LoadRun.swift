@@ -41,7 +41,7 @@ struct LoadRun {
     mutating func warn(_ line: Int, _ damage: DamageKind, _ message: String) { log.warn(Warning(line, damage, message)) }
 
     /// Reads a VTIMEZONE into the file's zones (`ZoneDefinitions`).
-    mutating func define(zone chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>) {
+    mutating func define(zone chunk: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>) {
         zoneDefinitions.define(zone: chunk, buffer, scratch: &scratch, log: &log)
     }
 

@@ -11,7 +11,7 @@ struct ZoneDefinitions {
     var zoneCost = ZoneCost()
 
     /// Reads a VTIMEZONE into the file's zones.
-    mutating func define(zone chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar], log: inout DiagnosticLog) {
+    mutating func define(zone chunk: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar], log: inout DiagnosticLog) {
         // A definition written again as it was (files that repeat a zone
         // before every event) changes nothing: it is not read again.
         let text = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[chunk.range]))

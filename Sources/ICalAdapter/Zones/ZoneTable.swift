@@ -15,7 +15,7 @@ import Foundation
 final class ZoneTable: ZoneLookup, @unchecked Sendable {
     private var defined: [String: OwnedZone] = [:]
     private var resolved: [String: Zone?] = [:]
-    /// Per VCALENDAR of the file (`ComponentSplitter.Chunk.calendar`), the
+    /// Per VCALENDAR of the file (`FramedComponent.calendar`), the
     /// zones it defines, when a TZID is defined in more than one: each
     /// calendar's components are read in its own (RFC 5545 3.6.5).
     private var definedIn: [Int: [String: OwnedZone]] = [:]

@@ -23,7 +23,7 @@ struct ChunkProcessor: @unchecked Sendable {
 
     /// - Parameter maxRows: the rows a recurring component may list (see `CalendarLoader.rowsPerFile`).
     func process(
-        _ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar],
+        _ chunk: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar],
         maxRows: Int = RecurrenceExpander.maxInstances
     ) -> ProcessedChunk {
         var out = ProcessedChunk()
@@ -46,7 +46,7 @@ struct ChunkProcessor: @unchecked Sendable {
 
     /// Hands one framed component to libical.
     static func parse(
-        _ chunk: ComponentSplitter.Chunk, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar], into out: inout ProcessedChunk
+        _ chunk: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar], into out: inout ProcessedChunk
     ) -> OwnedComponent? {
         out.framingWarnings += ChunkText.prepare(chunk, buffer, into: &scratch, report: &out.repair)
         guard let component = OwnedComponent.parse(scratch) else {
@@ -78,7 +78,7 @@ struct ChunkProcessor: @unchecked Sendable {
     }
 
     private func add(
-        _ read: ComponentRecord, chunk: ComponentSplitter.Chunk, buffer: UnsafeBufferPointer<UInt8>, maxRows: Int, to out: inout ProcessedChunk
+        _ read: ComponentRecord, chunk: FramedComponent, buffer: UnsafeBufferPointer<UInt8>, maxRows: Int, to out: inout ProcessedChunk
     ) {
         let lines = LineFinder(chunk, buffer)
         var record = read
@@ -219,7 +219,7 @@ struct ChunkProcessor: @unchecked Sendable {
 
     /// A recurring component's instances in the window, into `out.masters` with the keys an override would replace them by.
     private func expand(
-        _ record: ComponentRecord, item: Occurrence.Item, timing: InstanceTiming, anchor: ZonedTime, chunk: ComponentSplitter.Chunk,
+        _ record: ComponentRecord, item: Occurrence.Item, timing: InstanceTiming, anchor: ZonedTime, chunk: FramedComponent,
         buffer: UnsafeBufferPointer<UInt8>, maxRows: Int, to out: inout ProcessedChunk
     ) {
         func addMaster(_ occurrence: Occurrence, _ key: OverrideKey?) {
