@@ -3,14 +3,16 @@ import Testing
 
 /// The adapter is a one-way pipeline: its stage folders run read → frame
 /// → parse → expand → resolve, and a stage names only its own types and
-/// those of the stages before it; the folders every stage shares
-/// (`Libical/`, `Zones/`, the output side `Format/`) name no stage at all;
-/// only the spine (`Load/`) names every stage, since it runs them. As
+/// those of the stage just before it, which hands it its input (`Stretch`,
+/// `FramedComponent`, `ParsedComponent`, `ExpandedComponent`); the folders
+/// every stage shares (`Bytes/`, `Libical/`, `Zones/`, and the output side
+/// `Format/`) name no stage at all; only the spine (`Load/`) names every
+/// stage, since it runs them. As
 /// `LibicalBoundaryTests` keeps C in one folder, this keeps the pipeline
 /// one way: a stage that reached forward would fail here.
 @Suite struct StageRuleTests {
     static let stages = ["Read", "Frame", "Parse", "Expand", "Resolve"]
-    static let shared = ["Libical", "Zones", "Format"]
+    static let shared = ["Bytes", "Libical", "Zones", "Format"]
     static let spine = "Load"
 
     /// A type's name, where it is declared at the top of a file (not nested).
@@ -52,12 +54,12 @@ import Testing
     static func mayName(_ owner: String, from folder: String) -> Bool {
         if owner == folder || folder == spine { return true }
         if let at = stages.firstIndex(of: folder) {
-            if let of = stages.firstIndex(of: owner) { return of < at }
+            if let of = stages.firstIndex(of: owner) { return of == at - 1 }
             return shared.contains(owner) && owner != "Format"
         }
         // Shared folders: Zones may use Libical, Format both; none names a stage or the spine.
         switch (folder, owner) {
-        case ("Zones", "Libical"), ("Format", "Libical"), ("Format", "Zones"): return true
+        case ("Zones", "Libical"), ("Format", "Libical"), ("Format", "Zones"), (_, "Bytes"): return true
         default: return false
         }
     }
@@ -84,13 +86,16 @@ import Testing
     }
 
     /// The rule can fail: a frame-stage file that names the resolve stage's
-    /// ledger, or a Libical file that names the parse stage, is caught.
+    /// ledger, an expand-stage file that reaches past the parse stage to the
+    /// frame stage's type, or a Libical file that names the parse stage, is caught.
     @Test func aStageThatReachesForwardIsCaught() throws {
         var files = try StageRuleTests.adapterFiles()
         files.append(("Frame", "Probe.swift", "struct Probe { var ledger: RevisionLedger }"))
         files.append(("Libical", "Probe2.swift", "struct Probe2 { let text = TextRepair.self }"))
+        files.append(("Expand", "Probe3.swift", "struct Probe3 { let framed: FramedComponent }"))
         let breaches = StageRuleTests.breaches(files)
         #expect(breaches.contains("Frame/Probe.swift: RevisionLedger (Resolve/)"))
         #expect(breaches.contains("Libical/Probe2.swift: TextRepair (Parse/)"))
+        #expect(breaches.contains("Expand/Probe3.swift: FramedComponent (Frame/)"))
     }
 }

@@ -1,20 +1,14 @@
 import AgendaCore
 import Foundation
 
-/// Parses, reads and expands one component. Safe to use from several
-/// threads at once: libical 3.0.16 keeps its error state and temporary
-/// buffers per thread and guards its zone tables with mutexes
-/// (`builtin_mutex`, `changes_mutex` in icaltimezone.c); `ZoneTable` locks;
-/// everything else here is local to the call.
-struct ChunkProcessor: @unchecked Sendable {
+/// The expand stage: places one parsed VEVENT or VTODO in the window, its
+/// instances found by libical (`RecurrenceExpander`) and made rows. Safe to
+/// use from several threads at once (see `ComponentParser`).
+struct ComponentExpander: @unchecked Sendable {
     /// The file's budget of rows beyond one a day, for the warning when it is spent.
     let rowBudget: Int
     let window: AgendaWindow
     let calendar: CalendarInfo
-    let zones: ZoneTable
-    let reader: ComponentReader
-    /// nil: every component is parsed.
-    let prefilter: WindowPrefilter?
     /// The calendar's own zone, when it has one (`AllDayUntil`).
     var calendarZone: Zone? = nil
     /// Per UID, how far beyond the window its RANGE=THISANDFUTURE overrides
@@ -22,38 +16,20 @@ struct ChunkProcessor: @unchecked Sendable {
     var futureReach: [String: FutureReach] = [:]
 
     /// - Parameter maxRows: the rows a recurring component may list (see `CalendarLoader.rowsPerFile`).
-    func process(
-        _ chunk: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar],
-        maxRows: Int = RecurrenceExpander.maxInstances
-    ) -> ProcessedChunk {
-        var out = ProcessedChunk()
-        out.line = chunk.firstLine
-        if let skippable = prefilter?.skippableEvent(chunk, buffer) {
-            // A one-off event far from the window: counted, and known as a
-            // revision of its UID, but not parsed.
-            out.counted = (.event, skippable.uid, false)
-            out.revision = RevisionCandidate(kind: .event, uid: skippable.uid, recurrenceKey: nil, sequence: skippable.sequence, recurs: skippable.recurs, skipped: true)
-            return out
+    func expand(_ parsed: ParsedComponent, maxRows: Int = RecurrenceExpander.maxInstances) -> ExpandedComponent {
+        var out = ExpandedComponent()
+        out.line = parsed.line
+        out.warnings = parsed.warnings
+        switch parsed.content {
+        case .unread:
+            break
+        case .skipped(let uid, let sequence, let recurs):
+            out.counted = (.event, uid, false)
+            out.revision = RevisionCandidate(kind: .event, uid: uid, recurrenceKey: nil, sequence: sequence, recurs: recurs, skipped: true)
+        case .record(let record):
+            add(record, parsed, maxRows: maxRows, to: &out)
         }
-        guard let component = ChunkProcessor.parse(chunk, buffer, scratch: &scratch, into: &out) else { return out }
-        guard let kind = ComponentRecord.Kind(component.kind) else { return out }
-        var reader = self.reader
-        reader.calendar = chunk.calendar
-        let record = reader.read(component.borrowed, kind: kind)
-        add(record, chunk: chunk, buffer: buffer, maxRows: maxRows, to: &out)
         return out
-    }
-
-    /// Hands one framed component to libical.
-    static func parse(
-        _ chunk: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar], into out: inout ProcessedChunk
-    ) -> OwnedComponent? {
-        out.framingWarnings += ChunkText.prepare(chunk, buffer, into: &scratch, report: &out.repair)
-        guard let component = OwnedComponent.parse(scratch) else {
-            out.warnings.append(Warning(chunk.firstLine, .unreadableComponent, "unreadable component", "\(chunk.name) could not be read; skipped"))
-            return nil
-        }
-        return component
     }
 
     /// Whether an event's occurrence ends two days or more before the window
@@ -77,80 +53,9 @@ struct ChunkProcessor: @unchecked Sendable {
         return anchor.wall > window.end + 2 * 86400
     }
 
-    private func add(
-        _ read: ComponentRecord, chunk: FramedComponent, buffer: UnsafeBufferPointer<UInt8>, maxRows: Int, to out: inout ProcessedChunk
-    ) {
-        let lines = LineFinder(chunk, buffer)
-        var record = read
-        WrittenValues.check(&record, lines)
-        let line = chunk.firstLine
-        let kindName = record.kind == .event ? "VEVENT" : "VTODO"
-        let label = record.summary.isEmpty ? kindName : "\(kindName) \"\(record.summary)\""
-        // An event without a usable DTSTART cannot be placed: it is skipped,
-        // and the warning about its DTSTART says so.
-        let skipped = record.kind == .event && record.dtstart == nil
-        var startExplained = false
-        // Lines rewritten before libical read them (PropertyGuard) come
-        // among libical's problems in the order of their lines.
-        var notes = out.repair.notes[...]
-        out.repair.notes = []
-        func notesBefore(_ at: Int) {
-            while let note = notes.first, note.line <= at {
-                out.warnings.append(Warning(note.line, note.damage, "\(note.property): \(note.message) (in \(label))"))
-                notes = notes.dropFirst()
-            }
-        }
-        for problem in record.problems {
-            let property: String?, message: String, damage: DamageKind
-            var value: String? = nil
-            var foundLine: Int? = nil
-            switch problem {
-            case .libical(let name, let text, let quoted, let kind):
-                property = name
-                message = text
-                value = quoted
-                damage = kind
-            case .invalidTime(let name, let written):
-                property = name
-                damage = .unreadableDate
-                let found = lines.find(name, value: written)
-                message = "cannot read\(found.map { " \"\($0.value)\"" } ?? "") as a date or date-time"
-                value = nil
-                foundLine = found?.line
-            case .repeated(let name, let times):
-                property = name
-                damage = .repeatedProperty
-                message = "given \(times) times in one component (RFC 5545 allows one); the first is read"
-                foundLine = lines.find(name, occurrence: 1)?.line
-            }
-            guard DamageKind.isTold(property: property, message: message) else { continue }
-            let at = foundLine ?? property.flatMap { lines.find($0, value: value)?.line } ?? line
-            let isStart = skipped && property == "DTSTART"
-            startExplained = startExplained || isStart
-            let isRecurrenceID = record.unreadableRecurrenceID && property == "RECURRENCE-ID"
-            let outcome = (isStart ? "; skipped" : "") + (isRecurrenceID ? "; the instance it changes is unknown, so it is skipped" : "")
-            let text = "\(property.map { "\($0): " } ?? "")\(message) (in \(label))\(outcome)"
-            // The kind: the property (when it is one iCalendar knows, not the
-            // first word of a mangled line) and what is wrong up to any
-            // value quoted after a colon ("Got a data line…: some text").
-            let named = property.flatMap { LibicalMessages.isKnownProperty($0) ? "\($0): " : nil } ?? ""
-            let what = Warning.kind(describing: message).split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-            notesBefore(at)
-            out.warnings.append(Warning(at, damage, named + what + outcome, text))
-        }
-        for guess in record.guessedZones {
-            let at = lines.find(guess.property)?.line ?? line
-            out.warnings.append(Warning(at, .guessedZone, "guessed zone \(guess.tzid)",
-                "\(guess.property): time zone \"\(guess.tzid)\" is defined nowhere in the file; read as \(guess.iana), the zone its name describes"))
-        }
-        notesBefore(Int.max)
-        for unknown in record.unknownZones {
-            let at = lines.find(unknown.property)?.line ?? line
-            let why = zones.isUnusable(unknown.tzid) ? " (its VTIMEZONE has no usable STANDARD or DAYLIGHT rule)" : ""
-            out.warnings.append(Warning(at, .unknownZone, "unknown zone\(why.isEmpty ? "" : " unusable")", "\(unknown.property): unknown time zone \"\(unknown.tzid)\"\(why); read as floating time"))
-        }
+    private func add(_ record: ComponentRecord, _ parsed: ParsedComponent, maxRows: Int, to out: inout ExpandedComponent) {
         // An override whose RECURRENCE-ID cannot be read would replace its
-        // whole series: it is left out (the warning above says so).
+        // whole series: it is left out (`RecordDiagnosis` says so).
         if record.unreadableRecurrenceID { return }
         // Without a UID nothing ties a component to another: each stands alone.
         out.counted = (record.kind, record.matchUID, record.recurrenceID != nil && !record.uid.isEmpty)
@@ -159,13 +64,8 @@ struct ChunkProcessor: @unchecked Sendable {
         let item: Occurrence.Item
         switch record.kind {
         case .event:
-            guard !skipped else {
-                // RFC 5545 3.6.1: DTSTART may be left out when the calendar has a
-                // METHOD (an iTIP message: a cancellation, a reply); there is
-                // then nothing to place, and nothing wrong.
-                if !startExplained && !chunk.inITIPMessage { out.warnings.append(Warning(line, .noStart, "no DTSTART", "\(label) has no DTSTART; skipped")) }
-                return
-            }
+            // An event without a usable DTSTART cannot be placed (`RecordDiagnosis` says so).
+            guard record.dtstart != nil else { return }
             item = .event(Event(uid: record.uid, title: record.summary, location: record.location,
                 description: record.description, status: record.status, calendar: itemCalendar, transparency: record.transparency))
         case .reminder:
@@ -186,9 +86,9 @@ struct ChunkProcessor: @unchecked Sendable {
             out.overrideIsFar = record.kind == .event && !record.thisAndFuture && !record.isRecurring
                 && futureReach[record.uid] == nil && isFarFromWindow(occurrence)
             if record.isRecurring, let anchor = timing.anchor {
-                var series = ProcessedChunk()
-                expand(record, item: item, timing: timing, anchor: anchor, chunk: chunk, buffer: buffer, maxRows: maxRows, to: &series)
-                out.overrideSeries = (series.masters, line)
+                var series = ExpandedComponent()
+                expand(record, item: item, timing: timing, anchor: anchor, parsed, maxRows: maxRows, to: &series)
+                out.overrideSeries = (series.masters, parsed.line)
                 (out.cutWarning, out.rowsListed, out.reachedRowLimit) = (series.cutWarning, series.rowsListed, series.reachedRowLimit)
             }
             return
@@ -196,7 +96,7 @@ struct ChunkProcessor: @unchecked Sendable {
         if !record.uid.isEmpty, let anchor = timing.anchor { out.seriesAnchor = (record.matchUID, anchor) }
         func addMaster(_ occurrence: Occurrence, _ key: OverrideKey?) {
             out.masters.append(occurrence)
-            out.masterKeys.append(key?.time ?? ProcessedChunk.noKey)
+            out.masterKeys.append(key?.time ?? ExpandedComponent.noKey)
         }
         guard let anchor = timing.anchor else {
             addMaster(Occurrence(item: item, start: nil, end: nil, recurrenceID: nil), nil)
@@ -214,21 +114,18 @@ struct ChunkProcessor: @unchecked Sendable {
             addMaster(occurrence, OverrideKey.make(uid: record.matchUID, anchorTime))
             return
         }
-        expand(record, item: item, timing: timing, anchor: anchor, chunk: chunk, buffer: buffer, maxRows: maxRows, to: &out)
+        expand(record, item: item, timing: timing, anchor: anchor, parsed, maxRows: maxRows, to: &out)
     }
 
     /// A recurring component's instances in the window, into `out.masters` with the keys an override would replace them by.
     private func expand(
-        _ record: ComponentRecord, item: Occurrence.Item, timing: InstanceTiming, anchor: ZonedTime, chunk: FramedComponent,
-        buffer: UnsafeBufferPointer<UInt8>, maxRows: Int, to out: inout ProcessedChunk
+        _ record: ComponentRecord, item: Occurrence.Item, timing: InstanceTiming, anchor: ZonedTime, _ parsed: ParsedComponent,
+        maxRows: Int, to out: inout ExpandedComponent
     ) {
         func addMaster(_ occurrence: Occurrence, _ key: OverrideKey?) {
             out.masters.append(occurrence)
-            out.masterKeys.append(key?.time ?? ProcessedChunk.noKey)
+            out.masterKeys.append(key?.time ?? ExpandedComponent.noKey)
         }
-        let line = chunk.firstLine
-        let kindName = record.kind == .event ? "VEVENT" : "VTODO"
-        let label = record.summary.isEmpty ? kindName : "\(kindName) \"\(record.summary)\""
         var record = record
         if anchor.isDate { record.rrules = record.rrules.map { AllDayUntil.dated($0, calendarZone: calendarZone) } }
         var cut: String? = nil
@@ -253,7 +150,7 @@ struct ChunkProcessor: @unchecked Sendable {
             if limited && maxRows < RecurrenceExpander.maxInstances {
                 cut += " (the file's budget of \(rowBudget) rows beyond one a day is spent)"
             }
-            out.cutWarning = Warning(LineFinder(chunk, buffer).find("RRULE")?.line ?? line, .ruleUnbounded, "RRULE: \(cut) (in \(label))")
+            out.cutWarning = Warning(parsed.lines?.find("RRULE")?.line ?? parsed.line, .ruleUnbounded, "RRULE: \(cut) (in \(ParsedComponent.label(record)))")
         }
     }
 }

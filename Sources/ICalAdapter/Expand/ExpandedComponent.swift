@@ -1,16 +1,15 @@
 import AgendaCore
 import Foundation
 
-/// What one framed VEVENT or VTODO yields, worked out without touching the
-/// state of the file being read, so that components can be processed on
-/// several threads and then applied in file order (`LoadRun.apply`).
-struct ProcessedChunk {
-    /// Warnings about its framing (missing END lines, over-deep nesting).
-    var framingWarnings: [Warning] = []
-    /// NUL bytes and non-UTF-8 lines repaired: warned once a file, in order.
-    var repair = TextRepair.Report()
-    /// The rest of its warnings, in the order it gives them.
-    var warnings: [Warning] = []
+/// One VEVENT or VTODO as the expand stage hands it on
+/// (`ComponentExpander`): its rows in the window, and what the resolve
+/// stage needs to choose between its revisions and apply its overrides.
+/// Worked out without touching the state of the file being read, so that
+/// components are expanded on several threads and then applied in file
+/// order (`LoadRun.apply`).
+struct ExpandedComponent {
+    /// Its warnings, in the order the file's log takes them.
+    var warnings = ComponentWarnings()
     /// Counted for `calendars`: a component read, or one the prefilter skipped.
     var counted: (kind: ComponentRecord.Kind, uid: String, isOverride: Bool)?
     /// The revision this component is of its UID and RECURRENCE-ID; nil for

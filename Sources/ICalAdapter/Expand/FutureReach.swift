@@ -23,17 +23,12 @@ struct FutureReach: Sendable {
         AgendaWindow(firstDay: window.firstDay.adding(days: -daysBefore), endDay: window.endDay.adding(days: daysAfter), clock: window.clock)
     }
 
-    /// The reach of each UID that has a THISANDFUTURE override: the
-    /// components whose text may say so (`WindowPrefilter.mayMoveSeries`, rare)
-    /// are read once more here, before the file's components are expanded.
-    static func scan(_ items: [FramedComponent], _ buffer: UnsafeBufferPointer<UInt8>, reader: ComponentReader) -> [String: FutureReach] {
+    /// The reach of each UID that has a THISANDFUTURE override, from the
+    /// components whose text may say so (`WindowPrefilter.mayMoveSeries`,
+    /// rare), read once more before the file's components are expanded.
+    static func scan(_ records: some Sequence<ComponentRecord>) -> [String: FutureReach] {
         var reach: [String: FutureReach] = [:]
-        var scratch: [CChar] = []
-        for chunk in items where WindowPrefilter.mayMoveSeries(UnsafeBufferPointer(rebasing: buffer[chunk.range])) {
-            var ignored = ProcessedChunk()  // its warnings are given when the component is read for the agenda
-            guard let component = ChunkProcessor.parse(chunk, buffer, scratch: &scratch, into: &ignored) else { continue }
-            guard let kind = ComponentRecord.Kind(component.kind) else { continue }
-            let record = reader.read(component.borrowed, kind: kind)
+        for record in records {
             guard record.thisAndFuture, !record.uid.isEmpty, let rid = record.recurrenceID else { continue }
             let timing = InstanceTiming(record: record)
             guard let anchor = timing.anchor else { continue }

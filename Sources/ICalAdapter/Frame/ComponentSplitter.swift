@@ -75,6 +75,11 @@ struct ComponentSplitter {
         return scanner.scan()
     }
 
+    /// Frames one stretch of the input (see above).
+    static func split(_ stretch: Stretch, maxChunks: Int = .max, calendarsSeen: Int = 0) -> Result {
+        split(stretch.bytes, in: stretch.range, linesBefore: stretch.linesBefore, maxChunks: maxChunks, calendarsSeen: calendarsSeen)
+    }
+
     /// The components a property may be found glued to (longest first where one begins another).
     static let gluedComponentNames = ["VCALENDAR", "VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "VALARM", "STANDARD", "DAYLIGHT"]
 

@@ -7,7 +7,7 @@ import Foundation
 struct BatchReader: @unchecked Sendable {
     let items: [FramedComponent]
     let buffer: UnsafeBufferPointer<UInt8>
-    let processor: ChunkProcessor
+    let stages: ComponentStages
     /// The rows each series may list at first (one a day of the window).
     let firstRows: Int
 
@@ -29,7 +29,7 @@ struct BatchReader: @unchecked Sendable {
         @Sendable func work(_ share: Int) {
             for j in stride(from: share, to: jobs.count, by: shares) {
                 let (slot, maxRows) = jobs[j]
-                results.items[slot] = processor.process(items[start + slot], buffer, scratch: &scratch.buffers[share], maxRows: maxRows)
+                results.items[slot] = stages.run(items[start + slot], buffer, scratch: &scratch.buffers[share], maxRows: maxRows)
             }
         }
         if shares <= 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: shares, execute: work) }
@@ -41,10 +41,10 @@ struct BatchReader: @unchecked Sendable {
 /// return or a DispatchGroup orders the two): plain memory, so that no
 /// array is shared between threads.
 final class BatchResults: @unchecked Sendable {
-    let items: UnsafeMutableBufferPointer<ProcessedChunk>
+    let items: UnsafeMutableBufferPointer<ExpandedComponent>
     init(count: Int) {
         items = .allocate(capacity: count)
-        items.initialize(repeating: ProcessedChunk())
+        items.initialize(repeating: ExpandedComponent())
     }
     deinit {
         items.deinitialize()

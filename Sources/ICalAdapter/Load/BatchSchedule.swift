@@ -35,7 +35,7 @@ struct BatchSchedule {
     ///   may list one row a day; one that reaches that is read again, alone
     ///   and in file order, with more out of the budget, which then pays for
     ///   what it really listed.
-    func run(scratch: inout [CChar], rowBudget: inout Int, apply: (ProcessedChunk) -> Void) {
+    func run(scratch: inout [CChar], rowBudget: inout Int, apply: (ExpandedComponent) -> Void) {
         let batches = self.batches, items = batches.items, firstRows = batches.firstRows
         var released = framed.lowerBound
         // Several shares a worker (BatchReader.process); one buffer each.
@@ -62,7 +62,7 @@ struct BatchSchedule {
             }
             for i in 0..<(end - start) {
                 apply(current.items[i])
-                current.items[i] = ProcessedChunk()
+                current.items[i] = ExpandedComponent()
             }
             group.wait()
             if let release, end < items.count, items[end].range.lowerBound - released > BatchSchedule.releaseStep {

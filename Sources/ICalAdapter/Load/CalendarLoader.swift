@@ -128,11 +128,11 @@ package struct CalendarLoader {
                     try reader.skip(bytes, 0..<cut, warn: false)
                     return cut
                 }
-                if ended { return try reader.take(bytes, 0..<bytes.count) }
+                if ended { return try reader.take(Stretch(bytes, 0..<bytes.count)) }
                 if let cut = InputSegments.lastCut(in: bytes, after: 0, before: bytes.count)
                     ?? InputSegments.lastCutAfterEnd(in: bytes, after: 0, before: bytes.count)
                 {
-                    return try reader.take(bytes, 0..<cut)
+                    return try reader.take(Stretch(bytes, 0..<cut))
                 }
                 // One component fills the stretch: told, and dropped up to the next.
                 let cut = bytes.lastIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
@@ -207,7 +207,7 @@ package struct CalendarLoader {
                 scanning.wait()
                 reader.skipsRules = !scan.mayMoveSeries
             }
-            let stopped = try reader.take(buffer, start..<cut)
+            let stopped = try reader.take(Stretch(buffer, start..<cut))
             guard stopped > start else { break }
             start = stopped
         } while start < buffer.count

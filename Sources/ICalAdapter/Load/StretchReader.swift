@@ -37,10 +37,13 @@ struct StretchReader {
         self.release = release
     }
 
-    /// Frames and reads the components of `bytes[range]` (up to `maxChunks`
-    /// of them); returns where it stopped.
-    mutating func take(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws -> Int {
-        var split = ComponentSplitter.split(bytes, in: range, linesBefore: lines, maxChunks: loader.stretchComponents, calendarsSeen: calendarsSeen)
+    /// Frames and reads the components of a stretch (up to
+    /// `CalendarLoader.stretchComponents` of them); returns where it stopped.
+    mutating func take(_ input: Stretch) throws -> Int {
+        var stretch = input
+        stretch.linesBefore = lines
+        let bytes = stretch.bytes, range = stretch.range
+        var split = ComponentSplitter.split(stretch, maxChunks: loader.stretchComponents, calendarsSeen: calendarsSeen)
         try start(split, bytes, range)
         for note in split.notes { run!.warn(note) }
         calendarsSeen = split.calendarsSeen
@@ -115,7 +118,7 @@ struct StretchReader {
 
     /// The file's occurrences, once every stretch is read.
     mutating func finish(_ bytes: UnsafeBufferPointer<UInt8>) throws -> LoadedCalendar {
-        if run == nil { _ = try take(bytes, bytes.count..<bytes.count) }
+        if run == nil { _ = try take(Stretch(bytes, bytes.count..<bytes.count)) }
         if let cut = cutAfterLastComponent { run!.warn(cut) }
         return run!.finish()
     }

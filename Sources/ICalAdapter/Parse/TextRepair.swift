@@ -20,7 +20,7 @@ import AgendaCore
 ///   `BEGIN:` in UTF-16), is converted to UTF-8 first, as it is read
 ///   (`UTF16Transcoder`); code units that are not valid UTF-16 become U+FFFD.
 enum TextRepair {
-    /// What was repaired: where first, for the one warning of each kind per file.
+    /// What was repaired in one component: where first, for the one warning of each kind per file.
     struct Report {
         /// The line and property of the first NUL byte or control character dropped.
         var firstNUL: (line: Int, property: String)?
@@ -33,20 +33,17 @@ enum TextRepair {
         /// RRULE and EXRULE lines met so far (`PropertyGuard.maxRules`).
         var rules = 0
 
-        /// Takes in one component's report, as the file's: the warnings the
-        /// file has not given yet, `(line, message)`.
-        mutating func absorb(_ chunk: Report) -> [Warning] {
+        /// The warnings of what was repaired: a file's log tells the first
+        /// of each damage and passes over the rest (`ComponentWarnings.oncePerFile`).
+        func oncePerFile() -> [Warning] {
             var warnings: [Warning] = []
-            if firstNUL == nil, let nul = chunk.firstNUL {
-                firstNUL = nul
+            if let nul = firstNUL {
                 warnings.append(Warning(nul.line, .controlCharacters, "text: control characters", "\(Report.prefix(nul.property))NUL bytes or control characters in the text; removed (here and anywhere else in this file)"))
             }
-            if firstRecoded == nil, let recoded = chunk.firstRecoded {
-                firstRecoded = recoded
+            if let recoded = firstRecoded {
                 warnings.append(Warning(recoded.line, .notUTF8, "text: not UTF-8", "\(Report.prefix(recoded.property))text is not UTF-8; read as Latin-1 (Windows-1252) here and on every such line of this file"))
             }
-            if firstBroken == nil, let broken = chunk.firstBroken {
-                firstBroken = broken
+            if let broken = firstBroken {
                 warnings.append(Warning(broken.line, .brokenUTF8, "text: broken UTF-8", "\(Report.prefix(broken.property))UTF-8 text with broken bytes; each replaced by U+FFFD (here and on every such line of this file)"))
             }
             return warnings

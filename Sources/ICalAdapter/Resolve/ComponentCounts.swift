@@ -12,7 +12,7 @@ struct ComponentCounts {
     var farOverrideUIDs: [ComponentRecord.Kind: Set<UInt64>] = [:]
 
     /// Counts one component as it is applied, in file order.
-    mutating func count(_ processed: ProcessedChunk) {
+    mutating func count(_ processed: ExpandedComponent) {
         if let counted = processed.counted {
             if counted.isOverride && processed.overrideIsFar {
                 farOverrideUIDs[counted.kind, default: []].insert(SkippedRevisions.fingerprint(counted.uid))

@@ -11,8 +11,8 @@ struct DiagnosticLog {
     private var unwritten = 0
     /// Every warning given, kept or counted.
     private(set) var given = 0
-    /// NUL bytes dropped and lines read as Windows-1252, for one warning each.
-    private var textRepair = TextRepair.Report()
+    /// The text repairs told so far (`ComponentWarnings.oncePerFile`): one warning each a file.
+    private var toldOnce = Set<DamageKind>()
 
     /// The warnings one file may give.
     static let maxDiagnostics = 10_000
@@ -47,12 +47,11 @@ struct DiagnosticLog {
     }
 
     /// The warnings of a component in the order a serial read gives them:
-    /// framing, then text repairs (once a file: `textRepair`), then the rest.
-    mutating func take(warningsOf processed: ProcessedChunk) {
-        for w in processed.framingWarnings { warn(w) }
-        for w in textRepair.absorb(processed.repair) { warn(w) }
-        for note in processed.repair.notes { warn(Warning(note.line, note.damage, "\(note.property): \(note.message)")) }
-        for w in processed.warnings { warn(w) }
+    /// framing, then text repairs (the first of each kind a file), then the rest.
+    mutating func take(_ warnings: ComponentWarnings) {
+        for w in warnings.framing { warn(w) }
+        for w in warnings.oncePerFile where toldOnce.insert(w.damage).inserted { warn(w) }
+        for w in warnings.rest { warn(w) }
     }
 
     /// Everything told, in the order of the file (zones are read first, a

@@ -13,7 +13,7 @@ struct LoadRun {
     var zones: ZoneTable { zoneDefinitions.zones }
     var log: DiagnosticLog
     /// Occurrences of masters, and beside each the original start an
-    /// override would replace it by (`ProcessedChunk.noKey` when none can): two plain
+    /// override would replace it by (`ExpandedComponent.noKey` when none can): two plain
     /// arrays, not an array of tuples, since there can be hundreds of thousands.
     var masters: [Occurrence] = []
     var masterKeys: [Int64] = []
@@ -40,16 +40,11 @@ struct LoadRun {
 
     mutating func warn(_ line: Int, _ damage: DamageKind, _ message: String) { log.warn(Warning(line, damage, message)) }
 
-    /// Reads a VTIMEZONE into the file's zones (`ZoneDefinitions`).
-    mutating func define(zone chunk: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>) {
-        zoneDefinitions.define(zone: chunk, buffer, scratch: &scratch, log: &log)
-    }
-
     /// Takes one processed component into the file's state, in file order:
     /// its warnings, its count, whether it is the revision of its UID to keep,
     /// and then what it lists.
-    mutating func apply(_ processed: ProcessedChunk) {
-        log.take(warningsOf: processed)
+    mutating func apply(_ processed: ExpandedComponent) {
+        log.take(processed.warnings)
         counts.count(processed)
         guard let candidate = processed.revision else { return }
         let component = componentNumber

@@ -10,61 +10,86 @@ struct ZoneDefinitions {
     /// What the file's VTIMEZONEs may cost libical together.
     var zoneCost = ZoneCost()
 
-    /// Reads a VTIMEZONE into the file's zones.
-    mutating func define(zone chunk: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar], log: inout DiagnosticLog) {
-        // A definition written again as it was (files that repeat a zone
-        // before every event) changes nothing: it is not read again.
-        let text = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[chunk.range]))
-        var hasher = Hasher()
-        hasher.combine(chunk.calendar)
-        hasher.combine(bytes: text)
-        let hash = hasher.finalize()
-        if let tzid = zoneTexts[hash], let latest = latestZoneText["\(chunk.calendar)\u{0}\(tzid)"], latest.elementsEqual(text) { return }
-        var textOnly = Hasher()
-        textOnly.combine(bytes: text)
-        let textHash = textOnly.finalize()
+    /// One VTIMEZONE's text as written, for telling a definition written
+    /// again from a new one: its bytes, the VCALENDAR that holds it and its line.
+    struct Text {
+        let bytes: UnsafeRawBufferPointer
+        let calendar: Int
+        let line: Int
+        /// Of the calendar and the bytes, and of the bytes alone.
+        let hash: Int
+        let textHash: Int
+
+        init(_ bytes: UnsafeRawBufferPointer, calendar: Int, line: Int) {
+            self.bytes = bytes
+            self.calendar = calendar
+            self.line = line
+            var hasher = Hasher()
+            hasher.combine(calendar)
+            hasher.combine(bytes: bytes)
+            hash = hasher.finalize()
+            var textOnly = Hasher()
+            textOnly.combine(bytes: bytes)
+            textHash = textOnly.finalize()
+        }
+    }
+
+    /// Whether the file already holds this definition, which then need not
+    /// be parsed: a definition written again as it was (files that repeat a
+    /// zone before every event), or, in a vdir collection read joined, one
+    /// an earlier file wrote word for word (the calendar then shares it).
+    mutating func holds(_ zone: Text) -> Bool {
+        let text = zone.bytes, hash = zone.hash, textHash = zone.textHash
+        if let tzid = zoneTexts[hash], let latest = latestZoneText["\(zone.calendar)\u{0}\(tzid)"], latest.elementsEqual(text) { return true }
         // A vdir collection read joined: a file that writes a VTIMEZONE word
         // for word as an earlier file did reads it in the same zone.
         if zones.isScopedToCalendars, let earlier = scopedZoneTexts[textHash], earlier.text.elementsEqual(text),
-            zones.adopt(tzid: earlier.tzid, from: earlier.calendar, into: chunk.calendar)
+            zones.adopt(tzid: earlier.tzid, from: earlier.calendar, into: zone.calendar)
         {
-            return
+            return true
         }
         // The same text in another VCALENDAR (a vdir collection read joined:
         // every file repeats its zones) is the definition the file already
         // holds: that calendar shares it.
         if !zones.isScopedToCalendars, let tzid = sharedZoneTexts[textHash], let current = currentZoneText[tzid], current.elementsEqual(text),
-            zones.share(tzid: tzid, calendar: chunk.calendar)
+            zones.share(tzid: tzid, calendar: zone.calendar)
         {
-            latestZoneText["\(chunk.calendar)\u{0}\(tzid)"] = current
+            latestZoneText["\(zone.calendar)\u{0}\(tzid)"] = current
             zoneTexts[hash] = tzid
-            return
+            return true
         }
+        return false
+    }
+
+    /// Reads a parsed VTIMEZONE (nil: libical could not read it) into the
+    /// file's zones, after the warnings its parse gave.
+    mutating func define(_ zone: Text, _ parsed: consuming OwnedComponent?, parseWarnings: ComponentWarnings, log: inout DiagnosticLog) {
+        let text = zone.bytes, hash = zone.hash, textHash = zone.textHash
         // Only a definition read without a warning is not read again: each damage is counted where it is.
         let warned = log.given
-        var prepared = ProcessedChunk()
-        let parsed = ChunkProcessor.parse(chunk, buffer, scratch: &scratch, into: &prepared)
-        log.take(warningsOf: prepared)
-        guard let component = parsed, component.kind == .timezone else { return }
+        log.take(parseWarnings)
+        // One binding a guard, the parameter consumed: libical's component is noncopyable.
+        guard let component = consume parsed else { return }
+        guard component.kind == .timezone else { return }
         var warnings: [String] = []
-        let limited = zoneCost.limit(component, calendar: chunk.calendar, warnings: &warnings)
-        for warning in warnings { log.warn(Warning(chunk.firstLine, .zoneRuleCost, warning)) }
-        let definition = zones.define(vtimezone: limited, calendar: chunk.calendar)
+        let limited = zoneCost.limit(component, calendar: zone.calendar, warnings: &warnings)
+        for warning in warnings { log.warn(Warning(zone.line, .zoneRuleCost, warning)) }
+        let definition = zones.define(vtimezone: limited, calendar: zone.calendar)
         switch definition {
         case .noTZID:
-            log.warn(Warning(chunk.firstLine, .zoneWithoutTZID, "VTIMEZONE without TZID", "VTIMEZONE without TZID; ignored"))
+            log.warn(Warning(zone.line, .zoneWithoutTZID, "VTIMEZONE without TZID", "VTIMEZONE without TZID; ignored"))
         case .tooMany(let tzid):
             if !warnedTooManyZones {
                 warnedTooManyZones = true
-                log.warn(Warning(chunk.firstLine, .tooManyZones, "too many time zones",
+                log.warn(Warning(zone.line, .tooManyZones, "too many time zones",
                     "VTIMEZONE \"\(tzid)\": the file defines more than \(ZoneTable.maxZones) time zones; this one and every later new one are ignored (their TZIDs are read as if not defined)"))
             }
         case .defined(let tzid), .unusable(let tzid):
             guard log.given == warned else { break }
             zoneTexts[hash] = tzid
-            latestZoneText["\(chunk.calendar)\u{0}\(tzid)"] = Array(text)
+            latestZoneText["\(zone.calendar)\u{0}\(tzid)"] = Array(text)
             if zones.isScopedToCalendars {
-                if case .defined = definition { scopedZoneTexts[textHash] = (Array(text), tzid, chunk.calendar) }
+                if case .defined = definition { scopedZoneTexts[textHash] = (Array(text), tzid, zone.calendar) }
             } else {
                 sharedZoneTexts[textHash] = tzid
                 currentZoneText[tzid] = Array(text)
