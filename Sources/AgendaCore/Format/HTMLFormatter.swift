@@ -54,7 +54,7 @@ package struct HTMLFormatter: OutputFormatter {
         }
         cells += "<td style=\"\(cell);color:\(labelColor)\">\(escape(wording.timeLabel(row)))</td>"
         var title = escape(t.checkbox.isEmpty ? t.text : (t.checkbox == "[x] " ? "☑ " : "☐ ") + t.text)
-        if t.isCancelled { title = "<s>\(title)</s> (\(escape(wording.formats.words.cancelled)))" }
+        if let struck = t.struck { title = "<s>\(title)</s> (\(escape(struck)))" }
         for mark in t.marks { title += " <span style=\"color:#57606a\">\(escape(mark))</span>" }
         if let note = t.overdueNote { title += " <span style=\"color:#cf222e\">\(escape(note))</span>" }
         if !overlap.isEmpty { title += " <span style=\"color:#9a6700\">\(escape(overlap))</span>" }

@@ -130,6 +130,7 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
         }
         key(",\"overlap_count\":")
         p += JSONLinesFormatter.writeDecimal(overlapCount, at: p)
+        p += fields.copy(item, part: 4, to: p)  // ,"meeting_url":…,"partstat":…
         if !extra.isEmpty {
             extra.withUnsafeBufferPointer { p.update(from: $0.baseAddress!, count: $0.count) }
             p += extra.count
@@ -182,7 +183,7 @@ struct ItemFields {
     /// here, or -1 when this thread has not met it yet.
     private var index: [Int32] = []
     private var bytes: [UInt8] = []
-    /// Four parts per item: where each begins in `bytes`; the next begins where it ends.
+    /// Five parts per item: where each begins in `bytes`; the next begins where it ends.
     private var bounds: [Int] = [0]
     /// The UID ranks of a row's `overlaps` while it is written
     /// (`Overlaps.uidRanks`): kept per thread, reused.
@@ -193,7 +194,7 @@ struct ItemFields {
         let item = Int(item)
         if item >= index.count { index += repeatElement(-1, count: max(item + 1 - index.count, index.count)) }
         if index[item] >= 0 { return Int(index[item]) }
-        let number = (bounds.count - 1) / 4
+        let number = (bounds.count - 1) / ItemFields.parts
         index[item] = Int32(number)
         let common = occurrence.item.common
         let kind: StaticString
@@ -228,15 +229,20 @@ struct ItemFields {
         key(",\"priority\":")
         if let priority = reminder?.priority { bytes.append(contentsOf: String(priority).utf8) } else { key("null") }
         bounds.append(bytes.count)
+        key(",\"meeting_url\":"); text(occurrence.meetingURL)
+        key(",\"partstat\":"); text(occurrence.partstat)
+        bounds.append(bytes.count)
         return number
     }
 
-    /// The length of all four parts of an item.
-    func length(of item: Int) -> Int { bounds[item * 4 + 4] - bounds[item * 4] }
+    static let parts = 5
+
+    /// The length of all the parts of an item.
+    func length(of item: Int) -> Int { bounds[item * ItemFields.parts + ItemFields.parts] - bounds[item * ItemFields.parts] }
 
     /// Copies one part of an item to `p`; the bytes copied.
     func copy(_ item: Int, part: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        let from = bounds[item * 4 + part], count = bounds[item * 4 + part + 1] - from
+        let from = bounds[item * ItemFields.parts + part], count = bounds[item * ItemFields.parts + part + 1] - from
         bytes.withUnsafeBufferPointer { p.update(from: $0.baseAddress! + from, count: count) }
         return count
     }

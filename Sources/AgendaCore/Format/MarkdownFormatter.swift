@@ -28,7 +28,7 @@ package struct MarkdownFormatter: OutputFormatter {
                 line += "**\(escape(wording.timeLabel(row)))** "
                 if !t.checkbox.isEmpty { line += t.checkbox == "[x] " ? "☑ " : "☐ " }
                 var title = escape(t.text)
-                if t.isCancelled { title = "~~\(title)~~ (\(escape(wording.formats.words.cancelled)))" }
+                if let struck = t.struck { title = "~~\(title)~~ (\(escape(struck)))" }
                 let overlap = section.overlaps.mark(row)
                 line += ([title] + t.marks.map(escape) + [t.overdueNote].compactMap { $0 }.map(escape) + (overlap.isEmpty ? [] : ["**\(escape(RowWording.singleLine(overlap)))**"]))
                     .joined(separator: " ")

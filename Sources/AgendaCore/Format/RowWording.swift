@@ -3,7 +3,7 @@ import Foundation
 /// The words of a row, shared by the text, Markdown and HTML formats: the
 /// time column (`all day`, `9:00 AM`, `until 8:15 AM`, `due 5:00 PM`,
 /// `overdue`) and the title with its marks (`[ ]`, `!!!`, `40%`,
-/// `day 2 of 3`, `cancelled`).
+/// `day 2 of 3`, `?` for a meeting not accepted, `cancelled`, `declined`).
 package struct RowWording {
     package let formats: LocaleFormats
 
@@ -30,7 +30,9 @@ package struct RowWording {
         package var marks: [String] = []
         /// For an overdue reminder: `(due Thursday, February 20, 2025)`.
         package var overdueNote: String?
-        package var isCancelled = false
+        /// For a cancelled occurrence, or one I declined: the word after
+        /// the struck-through title (`cancelled`, `declined`).
+        package var struck: String?
     }
 
     package func title(_ row: AgendaRow, _ occurrence: Occurrence) -> Title {
@@ -58,7 +60,8 @@ package struct RowWording {
             if case .overdue = row.timing { title.overdueNote = overdueNote }
         }
         if row.dayCount > 1 { title.marks.append(words.dayOf(row.dayIndex, row.dayCount)) }
-        title.isCancelled = occurrence.isCancelled
+        if case .event(let event) = occurrence.item, event.isUnconfirmed { title.marks.append("?") }
+        title.struck = occurrence.isCancelled ? words.cancelled : occurrence.isDeclined ? words.declined : nil
         return title
     }
 

@@ -17,6 +17,8 @@ package struct RowWords: Sendable, Equatable {
     /// `day {n} of {count}`, shown in parentheses.
     package let dayOf: String
     package let cancelled: String
+    /// An occurrence I declined, listed with `--show-declined`.
+    package let declined: String
     /// `(due {date})`, after an overdue reminder's title.
     package let overdueNote: String
 
@@ -56,7 +58,7 @@ package struct RowWords: Sendable, Equatable {
 
     package static let english = RowWords(
         allDay: "all day", until: "until {time}", dueAt: "due {time}", due: "due", overdue: "overdue", noDate: "no date",
-        noDateHeader: "No date", noTitle: "(no title)", dayOf: "day {n} of {count}", cancelled: "cancelled",
+        noDateHeader: "No date", noTitle: "(no title)", dayOf: "day {n} of {count}", cancelled: "cancelled", declined: "declined",
         overdueNote: "(due {date})")
 
     static let table: [String: RowWords] = [
@@ -64,58 +66,58 @@ package struct RowWords: Sendable, Equatable {
         "de": RowWords(
             allDay: "ganztägig", until: "bis {time}", dueAt: "fällig {time}", due: "fällig", overdue: "überfällig",
             noDate: "ohne Datum", noDateHeader: "Ohne Datum", noTitle: "(ohne Titel)", dayOf: "Tag {n} von {count}",
-            cancelled: "abgesagt", overdueNote: "(fällig {date})"),
+            cancelled: "abgesagt", declined: "abgelehnt", overdueNote: "(fällig {date})"),
         "fr": RowWords(
             allDay: "toute la journée", until: "jusqu’à {time}", dueAt: "échéance {time}", due: "échéance",
             overdue: "en retard", noDate: "sans date", noDateHeader: "Sans date", noTitle: "(sans titre)",
-            dayOf: "jour {n} sur {count}", cancelled: "annulé", overdueNote: "(échéance {date})"),
+            dayOf: "jour {n} sur {count}", cancelled: "annulé", declined: "refusé", overdueNote: "(échéance {date})"),
         "es": RowWords(
             allDay: "todo el día", until: "hasta las {time}", dueAt: "vence {time}", due: "vence", overdue: "vencido",
             noDate: "sin fecha", noDateHeader: "Sin fecha", noTitle: "(sin título)", dayOf: "día {n} de {count}",
-            cancelled: "cancelado", overdueNote: "(vencía el {date})"),
+            cancelled: "cancelado", declined: "rechazado", overdueNote: "(vencía el {date})"),
         "it": RowWords(
             allDay: "tutto il giorno", until: "fino alle {time}", dueAt: "scade {time}", due: "scade", overdue: "scaduto",
             noDate: "senza data", noDateHeader: "Senza data", noTitle: "(senza titolo)", dayOf: "giorno {n} di {count}",
-            cancelled: "annullato", overdueNote: "(scadeva {date})"),
+            cancelled: "annullato", declined: "rifiutato", overdueNote: "(scadeva {date})"),
         "nl": RowWords(
             allDay: "hele dag", until: "tot {time}", dueAt: "uiterlijk {time}", due: "uiterlijk", overdue: "te laat",
             noDate: "geen datum", noDateHeader: "Geen datum", noTitle: "(geen titel)", dayOf: "dag {n} van {count}",
-            cancelled: "geannuleerd", overdueNote: "(uiterlijk {date})"),
+            cancelled: "geannuleerd", declined: "afgewezen", overdueNote: "(uiterlijk {date})"),
         "pt": RowWords(
             allDay: "dia inteiro", until: "até {time}", dueAt: "vence {time}", due: "vence", overdue: "atrasado",
             noDate: "sem data", noDateHeader: "Sem data", noTitle: "(sem título)", dayOf: "dia {n} de {count}",
-            cancelled: "cancelado", overdueNote: "(venceu {date})"),
+            cancelled: "cancelado", declined: "recusado", overdueNote: "(venceu {date})"),
         "ja": RowWords(
             allDay: "終日", until: "{time}まで", dueAt: "期限 {time}", due: "期限", overdue: "期限切れ", noDate: "日付なし",
-            noDateHeader: "日付なし", noTitle: "(タイトルなし)", dayOf: "{count}日中{n}日目", cancelled: "キャンセル済み",
+            noDateHeader: "日付なし", noTitle: "(タイトルなし)", dayOf: "{count}日中{n}日目", cancelled: "キャンセル済み", declined: "辞退",
             overdueNote: "(期限 {date})"),
         "zh": RowWords(
             allDay: "全天", until: "至 {time}", dueAt: "截止 {time}", due: "截止", overdue: "已逾期", noDate: "无日期",
-            noDateHeader: "无日期", noTitle: "(无标题)", dayOf: "第 {n} 天，共 {count} 天", cancelled: "已取消",
+            noDateHeader: "无日期", noTitle: "(无标题)", dayOf: "第 {n} 天，共 {count} 天", cancelled: "已取消", declined: "已拒绝",
             overdueNote: "(截止 {date})"),
         "ru": RowWords(
             allDay: "весь день", until: "до {time}", dueAt: "срок {time}", due: "срок", overdue: "просрочено",
             noDate: "без даты", noDateHeader: "Без даты", noTitle: "(без названия)", dayOf: "день {n} из {count}",
-            cancelled: "отменено", overdueNote: "(срок {date})"),
+            cancelled: "отменено", declined: "отклонено", overdueNote: "(срок {date})"),
         "ar": RowWords(
             allDay: "طوال اليوم", until: "حتى {time}", dueAt: "الاستحقاق {time}", due: "مستحق", overdue: "متأخر",
             noDate: "بلا تاريخ", noDateHeader: "بلا تاريخ", noTitle: "(بلا عنوان)", dayOf: "اليوم {n} من {count}",
-            cancelled: "ملغى", overdueNote: "(الاستحقاق {date})"),
+            cancelled: "ملغى", declined: "مرفوض", overdueNote: "(الاستحقاق {date})"),
         "fa": RowWords(
             allDay: "تمام روز", until: "تا {time}", dueAt: "سررسید {time}", due: "سررسید", overdue: "عقب‌افتاده",
             noDate: "بدون تاریخ", noDateHeader: "بدون تاریخ", noTitle: "(بدون عنوان)", dayOf: "روز {n} از {count}",
-            cancelled: "لغو شده", overdueNote: "(سررسید {date})"),
+            cancelled: "لغو شده", declined: "رد شده", overdueNote: "(سررسید {date})"),
         "th": RowWords(
             allDay: "ทั้งวัน", until: "ถึง {time}", dueAt: "ครบกำหนด {time}", due: "ครบกำหนด", overdue: "เลยกำหนด",
             noDate: "ไม่มีวันที่", noDateHeader: "ไม่มีวันที่", noTitle: "(ไม่มีชื่อ)", dayOf: "วันที่ {n} จาก {count}",
-            cancelled: "ยกเลิกแล้ว", overdueNote: "(ครบกำหนด {date})"),
+            cancelled: "ยกเลิกแล้ว", declined: "ปฏิเสธแล้ว", overdueNote: "(ครบกำหนด {date})"),
         "sv": RowWords(
             allDay: "heldag", until: "till {time}", dueAt: "förfaller {time}", due: "förfaller", overdue: "försenad",
             noDate: "inget datum", noDateHeader: "Inget datum", noTitle: "(ingen titel)", dayOf: "dag {n} av {count}",
-            cancelled: "inställd", overdueNote: "(förföll {date})"),
+            cancelled: "inställd", declined: "avböjd", overdueNote: "(förföll {date})"),
         "pl": RowWords(
             allDay: "cały dzień", until: "do {time}", dueAt: "termin {time}", due: "termin", overdue: "zaległe",
             noDate: "bez daty", noDateHeader: "Bez daty", noTitle: "(bez tytułu)", dayOf: "dzień {n} z {count}",
-            cancelled: "odwołane", overdueNote: "(termin {date})"),
+            cancelled: "odwołane", declined: "odrzucone", overdueNote: "(termin {date})"),
     ]
 }

@@ -11,7 +11,8 @@ package struct TemplateFormatter: OutputFormatter {
         ("description", "DESCRIPTION"), ("calendar", "calendar name"), ("source", "the folder it came from"),
         ("uid", "UID"), ("recurrence_id", "RECURRENCE-ID, ISO 8601"), ("status", "STATUS"), ("kind", "event or reminder"),
         ("all_day", "true or false"), ("due", "reminder DUE, ISO 8601"), ("priority", "reminder PRIORITY"),
-        ("completed", "reminder: true or false"),
+        ("completed", "reminder: true or false"), ("meeting_url", "the link to join the meeting online"),
+        ("partstat", "with --me: my participation (ACCEPTED, TENTATIVE, DECLINED, ...)"),
     ]
 
     let template: Template
@@ -76,6 +77,8 @@ package struct TemplateFormatter: OutputFormatter {
         case "due": return o.due.map(iso.string) ?? ""
         case "priority": return reminder?.priority.map(String.init) ?? ""
         case "completed": return reminder.map { $0.isCompleted ? "true" : "false" } ?? ""
+        case "meeting_url": return o.meetingURL ?? ""
+        case "partstat": return o.partstat ?? ""
         default: return ""
         }
     }

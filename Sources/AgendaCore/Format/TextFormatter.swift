@@ -154,11 +154,11 @@ private struct TextLines: @unchecked Sendable {
             var note: String? = nil
             if case .overdue(let since) = row.timing { note = overdueNotes[since] }
             let t = RowWording.title(row, occurrence, overdueNote: note, words: words)
-            if t.isCancelled {
+            if let struck = t.struck {
                 var text = t.checkbox + t.text
                 for mark in t.marks { text += " " + mark }
                 if let note = t.overdueNote { text += " " + style.red(note) }
-                put(style.strike(text) + " (\(words.cancelled))")
+                put(style.strike(text) + " (\(struck))")
             } else {
                 put(t.checkbox)
                 put(t.text)

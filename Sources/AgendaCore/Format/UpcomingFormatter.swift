@@ -79,12 +79,14 @@ package struct UpcomingWording {
     }
 
     /// Waybar's custom module (`return-type: json`): the first line as
-    /// `text`, every line as `tooltip`, and `class` `now`, `soon` (starts
-    /// within 15 minutes) or `later`.
+    /// `text`, every line as `tooltip` (each meeting's link on the line
+    /// after it), and `class` `now`, `soon` (starts within 15 minutes) or `later`.
     package func waybar(_ entries: [Upcoming.Entry]) -> String {
         guard let first = entries.first else { return "" }
         let kind = first.isNow ? "now" : first.minutesUntil <= 15 ? "soon" : "later"
-        let tooltip = entries.map(line).joined(separator: "\n")
+        let tooltip = entries.map { entry in
+            line(entry) + (entry.occurrence.meetingURL.map { "\n  " + PrintableText.escaped($0) } ?? "")
+        }.joined(separator: "\n")
         return "{\"text\":\(JSONText.quote(line(first))),\"tooltip\":\(JSONText.quote(tooltip)),\"class\":\"\(kind)\"}\n"
     }
 }

@@ -4,6 +4,8 @@ package struct Selection: Sendable {
     package var includeReminders = true
     package var showCompleted = false
     package var showCancelled = false
+    /// List the events I declined (`--show-declined`), marked as such.
+    package var showDeclined = false
     /// Only calendars with these names (`--calendar`, repeatable); empty: all.
     package var calendars: Set<String> = []
     /// Only items whose title, location or description match (`--grep`).
@@ -20,6 +22,7 @@ package struct Selection: Sendable {
             if r.isCompleted && !showCompleted { return false }
         }
         if !calendars.isEmpty && !calendars.contains(occurrence.calendar.name) { return false }
+        if occurrence.isDeclined && !showDeclined { return false }
         return showCancelled || !occurrence.isCancelled
     }
 }

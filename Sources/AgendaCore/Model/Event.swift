@@ -15,6 +15,15 @@ package final class Event: CalendarItem {
     package let calendar: CalendarInfo
     /// `TRANSP`: whether the event takes up time (`free` and overlaps ask).
     package let transparency: Transparency
+    /// The link to join the meeting online (`MeetingLink`).
+    package let meetingURL: String?
+    /// With `--me`: my participation (`PARTSTAT` of the ATTENDEE that is me,
+    /// `ACCEPTED` when I organize it), upper case; nil otherwise.
+    package let partstat: String?
+    /// I declined it: left out unless `--show-declined`, and never busy.
+    package let isDeclined: Bool
+    /// I have not said yes: tentative, or not answered (marked `?` in text).
+    package var isUnconfirmed: Bool { partstat == "TENTATIVE" || partstat == "NEEDS-ACTION" }
 
     /// `TRANSP`, as written: absent, `OPAQUE` or `TRANSPARENT`.
     package enum Transparency: Sendable {
@@ -23,7 +32,7 @@ package final class Event: CalendarItem {
 
     package init(
         uid: String, title: String, location: String?, description: String?, status: String?, calendar: CalendarInfo,
-        transparency: Transparency = .unspecified
+        transparency: Transparency = .unspecified, meetingURL: String? = nil, partstat: String? = nil
     ) {
         self.uid = uid
         self.title = title
@@ -33,5 +42,8 @@ package final class Event: CalendarItem {
         isCancelled = status == "CANCELLED"
         self.calendar = calendar
         self.transparency = transparency
+        self.meetingURL = meetingURL
+        self.partstat = partstat
+        isDeclined = partstat == "DECLINED"
     }
 }

@@ -71,6 +71,16 @@ package final class Occurrence: Sendable {
     package var description: String? { item.common(\.description) }
     package var status: String? { item.common(\.status) }
     package var isCancelled: Bool { item.common(\.isCancelled) }
+    /// An event I declined (`--me`).
+    package var isDeclined: Bool {
+        if case .event(let e) = item { e.isDeclined } else { false }
+    }
+    package var meetingURL: String? {
+        if case .event(let e) = item { e.meetingURL } else { nil }
+    }
+    package var partstat: String? {
+        if case .event(let e) = item { e.partstat } else { nil }
+    }
     package var calendar: CalendarInfo { item.common(\.calendar) }
 
     /// The shared Event or Reminder object: the same for every occurrence of a component.
@@ -82,9 +92,9 @@ package final class Occurrence: Sendable {
     /// Takes up time, for overlaps and `free` (RFC 5545 3.8.2.7): a timed
     /// event that is not `TRANSP:TRANSPARENT`, or an all-day one marked
     /// `TRANSP:OPAQUE` (calendars write all-day events as free unless told);
-    /// never a cancelled one or a reminder.
+    /// never a cancelled or declined one, or a reminder.
     package var isBusy: Bool {
-        guard case .event(let e) = item, !e.isCancelled, let start else { return false }
+        guard case .event(let e) = item, !e.isCancelled, !e.isDeclined, let start else { return false }
         return start.isDate ? e.transparency == .opaque : e.transparency != .transparent
     }
 

@@ -67,7 +67,8 @@ struct ComponentExpander: @unchecked Sendable {
             // An event without a usable DTSTART cannot be placed (`RecordDiagnosis` says so).
             guard record.dtstart != nil else { return }
             item = .event(Event(uid: record.uid, title: record.summary, location: record.location,
-                description: record.description, status: record.status, calendar: itemCalendar, transparency: record.transparency))
+                description: record.description, status: record.status, calendar: itemCalendar, transparency: record.transparency,
+                meetingURL: record.meetingURL, partstat: record.partstat))
         case .reminder:
             item = .reminder(Reminder(uid: record.uid, title: record.summary, location: record.location,
                 description: record.description, status: record.status, isCompleted: record.isCompleted,

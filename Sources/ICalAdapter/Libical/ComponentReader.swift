@@ -10,6 +10,9 @@ struct ComponentReader {
     var floatingZone: Zone? = nil
     /// The VCALENDAR of the file the component is in (its own VTIMEZONEs hold).
     var calendar = 0
+    /// My calendar addresses (`--me`, `CalendarAddress.normalized`): when
+    /// given, ATTENDEE and ORGANIZER are read for my participation.
+    var me: Set<String> = []
 
     func read(_ borrowed: BorrowedComponent, kind: ComponentRecord.Kind) -> ComponentRecord {
         let component = borrowed.pointer
@@ -73,6 +76,7 @@ struct ComponentReader {
                 if let c = text(icalproperty_get_categories(p)) {
                     record.categories += c.split(separator: ",").map { String($0).trimmingWhitespace() }
                 }
+            case ICAL_CONFERENCE_PROPERTY, ICAL_URL_PROPERTY, ICAL_ATTENDEE_PROPERTY, ICAL_ORGANIZER_PROPERTY: readMeeting(p, isa, &record)
             case ICAL_X_PROPERTY: readXProperty(p, &record)
             case ICAL_XLICERROR_PROPERTY: readLibicalMark(p, &record)
             default: break
@@ -85,14 +89,54 @@ struct ComponentReader {
         return record
     }
 
+    /// Where a meeting is joined, and whether I am in it (`me`).
+    private func readMeeting(_ p: OpaquePointer, _ isa: icalproperty_kind, _ record: inout ComponentRecord) {
+        switch isa {
+        case ICAL_CONFERENCE_PROPERTY:
+            if let uri = text(icalproperty_get_conference(p)) {
+                let video = parameterValue(p, ICAL_FEATURE_PARAMETER)?.contains("VIDEO") ?? false
+                record.meetingProperties.append((video ? 0 : 1, uri))
+            }
+        case ICAL_URL_PROPERTY: record.url = record.url ?? text(icalproperty_get_url(p))
+        case ICAL_ATTENDEE_PROPERTY:
+            if !me.isEmpty, record.myPartstat == nil, let address = text(icalproperty_get_attendee(p)),
+                me.contains(CalendarAddress.normalized(address))
+            {
+                // RFC 5545 3.2.12: NEEDS-ACTION when not written.
+                record.myPartstat = parameterValue(p, ICAL_PARTSTAT_PARAMETER) ?? "NEEDS-ACTION"
+            }
+        case ICAL_ORGANIZER_PROPERTY:
+            if !me.isEmpty, let address = text(icalproperty_get_organizer(p)), me.contains(CalendarAddress.normalized(address)) {
+                record.organizedByMe = true
+            }
+        default: break
+        }
+    }
+
     /// This program's own properties (`--format ics` writes them; `ICSWriter`).
     private func readXProperty(_ p: OpaquePointer, _ record: inout ComponentRecord) {
         guard let name = icalproperty_get_x_name(p) else { return }
         switch String(cString: name).uppercased() {
         case ComponentRecord.scopeProperty: record.scope = text(icalproperty_get_x(p))
         case ComponentRecord.calendarProperty: record.calendarName = text(icalproperty_get_x(p))
+        case "X-GOOGLE-CONFERENCE": meetingLink(p, rank: 2, &record)
+        case "X-MICROSOFT-ONLINEMEETINGEXTERNALLINK": meetingLink(p, rank: 3, &record)
+        case "X-MICROSOFT-SKYPETEAMSMEETINGURL": meetingLink(p, rank: 4, &record)
         default: break
         }
+    }
+
+    private func meetingLink(_ p: OpaquePointer, rank: Int, _ record: inout ComponentRecord) {
+        if let value = text(icalproperty_get_x(p)), !value.isEmpty { record.meetingProperties.append((rank, value)) }
+    }
+
+    /// A parameter's value as written (upper case, without quotes), e.g.
+    /// `ACCEPTED` of `PARTSTAT=ACCEPTED`; a list stays one value (`AUDIO,VIDEO`).
+    private func parameterValue(_ p: OpaquePointer, _ kind: icalparameter_kind) -> String? {
+        guard let parameter = icalproperty_get_first_parameter(p, kind), let written = icalparameter_as_ical_string(parameter) else { return nil }
+        let text = String(cString: written)
+        guard let equals = text.firstIndex(of: "=") else { return nil }
+        return String(text[text.index(after: equals)...]).replacing("\"", with: "").uppercased()
     }
 
     /// A property libical could not read, as the X-LIC-ERROR it left: an

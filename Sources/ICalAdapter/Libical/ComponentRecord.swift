@@ -38,6 +38,15 @@ struct ComponentRecord {
     var priorityGiven = false
     var percentComplete: Int?
     var categories: [String] = []
+    /// The properties that name the link to join a meeting, in the order
+    /// they are trusted (`MeetingLink`): CONFERENCE with FEATURE=VIDEO,
+    /// other CONFERENCEs, then Google's and Microsoft's own.
+    var meetingProperties: [(rank: Int, value: String)] = []
+    var url: String?
+    /// With `--me` (`ComponentReader.me`): the PARTSTAT of the first
+    /// ATTENDEE that is me (NEEDS-ACTION when not written), and whether I organize it.
+    var myPartstat: String?
+    var organizedByMe = false
     /// Problems libical marked with X-LIC-ERROR, and values found unusable here.
     var problems: [Problem] = []
     /// A RECURRENCE-ID was written but could not be read: the instance this
@@ -72,6 +81,12 @@ struct ComponentRecord {
     /// The UID as revisions and overrides are matched by: with its scope, when it has one.
     var matchUID: String { scope.map { uid.isEmpty ? uid : uid + "\u{0}" + $0 } ?? uid }
     var isCompleted: Bool { status == "COMPLETED" || completedDate }
+    /// My participation: ACCEPTED when I organize it.
+    var partstat: String? { organizedByMe ? "ACCEPTED" : myPartstat }
+    /// The link to join the meeting online.
+    var meetingURL: String? {
+        MeetingLink.find(explicit: meetingProperties.sorted { $0.rank < $1.rank }.map(\.value), url: url, location: location, description: description)
+    }
 }
 
 extension ComponentRecord.Kind {

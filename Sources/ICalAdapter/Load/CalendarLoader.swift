@@ -36,6 +36,9 @@ package struct CalendarLoader {
     /// The calendar's name whatever the input says (a vdir collection's
     /// `displayname`); nil: `X-WR-CALNAME`, else the default name.
     package var calendarName: String?
+    /// My calendar addresses (`--me`), normalized (`CalendarAddress`):
+    /// each event's PARTSTAT of me is read (`Event.partstat`).
+    package var me: Set<String> = []
     /// Each VCALENDAR of the input is a file of its own (a vdir collection
     /// read joined): its zones, and what they may cost, are its own.
     var zonesPerCalendar = false

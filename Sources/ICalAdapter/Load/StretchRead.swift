@@ -19,8 +19,10 @@ extension LoadRun {
     ///   clients do); UTC and zoned values and dates are left as they are.
     /// - Parameter stretch: the bytes the components were framed from (all of
     ///   `buffer` when nil): their pages are given back as they are passed.
+    /// - Parameter me: my calendar addresses (`CalendarLoader.me`).
     mutating func read(
-        _ framed: inout [FramedComponent], from buffer: UnsafeBufferPointer<UInt8>, stretch: Range<Int>? = nil, wrTimezone: String? = nil
+        _ framed: inout [FramedComponent], from buffer: UnsafeBufferPointer<UInt8>, stretch: Range<Int>? = nil, wrTimezone: String? = nil,
+        me: Set<String> = []
     ) {
         // Zones first: a VTIMEZONE may follow the events that use it.
         for zone in framed where zone.name == "VTIMEZONE" && !zoneDefinitions.zonesRead.contains(zone.range.lowerBound) {
@@ -29,7 +31,8 @@ extension LoadRun {
         // In place: a stretch may hold tens of thousands of components.
         framed.removeAll { $0.name != "VEVENT" && $0.name != "VTODO" }
         let items = framed
-        let reader = ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap { zones.zone(for: $0) })
+        var reader = ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap { zones.zone(for: $0) })
+        reader.me = me
         let parser = ComponentParser(reader: reader, zones: zones, prefilter: WindowPrefilter(window: window, skipsRules: skipsRules))
         var expander = ComponentExpander(rowBudget: rowBudget, window: window, calendar: calendar)
         expander.calendarZone = zones.soleDefinition ?? wrTimezone.flatMap { zones.zone(for: $0) }

@@ -87,7 +87,7 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
         let settings = try Settings(options, environment: environment)
         let pipeline = AgendaPipeline(settings: settings)
         let loaded = try ICSAgenda.loadStrictly(input.paths(), window: pipeline.settings.window, strict: options.strict,
-            warnings: options.warnings.detail, calendars: common.calendar, fetch: subscriptions.fetch(environment: environment))
+            warnings: options.warnings.detail, calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me)
         var out = BufferedOutput()
         pipeline.render(loaded.calendars, options: options, environment: environment, to: &out)
         out.flush()
@@ -100,11 +100,12 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
     /// - Parameter calendars: the `--calendar` names asked for; one that
     ///   names no calendar read is told, with the calendars there are.
     static func loadStrictly(
-        _ paths: [String], window: AgendaWindow, strict: Bool, warnings: WarningDetail, calendars: [String] = [], fetch: SubscriptionFetch
+        _ paths: [String], window: AgendaWindow, strict: Bool, warnings: WarningDetail, calendars: [String] = [], fetch: SubscriptionFetch,
+        me: Set<String> = []
     ) throws -> LoadedInputs {
         Signals.ignoreBrokenPipes()
         let loaded = try ICSAgenda.reportingInputErrors {
-            try AgendaPipeline.load(paths, window: window, warnings: warnings, fetch: fetch)
+            try AgendaPipeline.load(paths, window: window, warnings: warnings, fetch: fetch, me: me)
         }
         if strict {
             // A file found that is not iCalendar is a problem of the input, one

@@ -69,7 +69,7 @@ struct NextCommand: ParsableCommand, SettingsChoice {
         // Only now ..< now + within is read, so that the prefilter skips the rest of the file.
         let window = AgendaWindow(from: settings.now, to: reach, clock: settings.clock)
         let loaded = try ICSAgenda.loadStrictly(input.paths(), window: window, strict: common.strict, warnings: warnings.detail,
-            calendars: common.calendar, fetch: subscriptions.fetch(environment: environment))
+            calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me)
         var selection = common.selection
         selection.includeReminders = false
         let sections = AgendaBuilder(window: window, today: settings.today, selection: selection)

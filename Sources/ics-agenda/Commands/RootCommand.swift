@@ -41,7 +41,7 @@ struct RootCommand: ParsableCommand {
             74 output error.
             """,
         version: "ics-agenda \(Version.number)",
-        subcommands: [ICSAgenda.self, NextCommand.self, FreeCommand.self, CalendarsCommand.self],
+        subcommands: [ICSAgenda.self, NextCommand.self, JoinCommand.self, FreeCommand.self, CalendarsCommand.self],
         defaultSubcommand: ICSAgenda.self
     )
 
@@ -92,13 +92,16 @@ struct RootCommand: ParsableCommand {
     }
 
     /// The configured options put before the command line's (which win):
-    /// all of them for the agenda, for `next` and `free` the lines they take
+    /// all of them for the agenda, for `next`, `join` and `free` the lines they take
     /// (`--tz`, `--locale`, `--calendar`, ...); `calendars` only how URLs
     /// are fetched (`--refresh`, `--offline`); `help` none.
     static func withConfiguration(_ arguments: [String]) -> [String] {
         guard let first = arguments.first else { return ConfigFile.withConfiguredOptions(arguments) }
         if first == NextCommand.configuration.commandName {
             return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: NextCommand.self)
+        }
+        if first == JoinCommand.configuration.commandName {
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: JoinCommand.self)
         }
         if first == FreeCommand.configuration.commandName {
             return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: FreeCommand.self)

@@ -5,8 +5,8 @@
 /// the set of places of a repeated option each time): 10,000 `--calendar`
 /// options took 20 s, and `ics-agenda ~/calendar/*.ics` over a folder of
 /// 10,000 files 6 s. So a line of more than `threshold` words is packed
-/// first: the inputs become one word and the calendars one value, each
-/// list joined by NUL (which no word of a command line can hold, so the
+/// first: the inputs become one word and each repeatable option's values
+/// (`--calendar`, `--me`) one value, each list joined by NUL (which no word of a command line can hold, so the
 /// join cannot be mistaken). `InputArguments` and `CommonOptions` split the
 /// lists again. What ArgumentParser would judge is kept for it to judge:
 /// - an option of one value given again keeps its last value, and an
@@ -20,7 +20,7 @@
 ///   error;
 /// - `help` keeps its first two words and each option once: what it prints
 ///   depends on no more.
-/// A line this cannot read for sure (an empty `--calendar` name) is left as it is.
+/// A line this cannot read for sure (an empty `--calendar` name or `--me`) is left as it is.
 enum ArgumentPacking {
     static let separator: Character = "\u{0}"
     /// Lines of at most this many words are parsed as they are.
@@ -38,8 +38,11 @@ enum ArgumentPacking {
     /// command; `ArgumentPackingTests` checks the list against their help.
     static let valueOptions: Set<String> = [
         "--calendar", "--color", "--count", "--days", "--format", "--from", "--grep", "--group-by", "--hours",
-        "--locale", "--min", "--now", "--refresh", "--template", "--to", "--tz", "--weekdays", "--within",
+        "--locale", "--me", "--min", "--now", "--refresh", "--template", "--to", "--tz", "--weekdays", "--within",
     ]
+
+    /// The options given once for each value (`--calendar work --calendar home`): packed into one.
+    static let listOptions = ["--calendar", "--me"]
 
     /// The list joined into one word, as `unpacked` splits it.
     static func packed(_ arguments: [String], accepts: ([String]) -> Bool = { _ in true }) -> [String] {
@@ -53,7 +56,9 @@ enum ArgumentPacking {
         }
         guard let words = Words(rest) else { return arguments }
         var packed = head + words.flags + kept(words.values, head: head, accepts: accepts)
-        if !words.calendars.isEmpty { packed.append("--calendar=" + words.calendars.joined(separator: String(separator))) }
+        for name in listOptions {
+            if let values = words.lists[name] { packed.append(name + "=" + values.joined(separator: String(separator))) }
+        }
         if let missingValue = words.missingValue {
             // Last, as written, for ArgumentParser's "Missing value": the
             // inputs are left out (`--` would make the option one of them),
@@ -66,11 +71,11 @@ enum ArgumentPacking {
 
     /// The words of a long command line, sorted: flags (each once), the
     /// options' values by the place of their last use (or a word pair left
-    /// for ArgumentParser to refuse), calendars and inputs.
+    /// for ArgumentParser to refuse), the values of each list option, and inputs.
     private struct Words {
         var flags: [String] = []
         var values: [(words: [String], last: Int)] = []
-        var calendars: [String] = []
+        var lists: [String: [String]] = [:]
         var inputs: [String] = []
         /// An option that is the last word: ArgumentParser says its value is missing.
         var missingValue: String? = nil
@@ -121,12 +126,12 @@ enum ArgumentPacking {
                 guard !value.contains(separator) else { return nil }
                 if value.isEmpty {
                     // `--grep ''`: written `--grep=` it would take the next word; kept as two words.
-                    guard name != "--calendar" else { return nil }
+                    guard !listOptions.contains(name) else { return nil }
                     use([name, value], at: i)
                     continue
                 }
-                if name == "--calendar" {
-                    calendars.append(value)
+                if listOptions.contains(name) {
+                    lists[name, default: []].append(value)
                 } else {
                     use(["\(name)=\(value)"], at: i)
                 }

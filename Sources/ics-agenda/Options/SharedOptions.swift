@@ -31,6 +31,15 @@ struct CommonOptions: ParsableArguments {
         })
     var grep: ParsedValue<TextMatcher>?
 
+    @Option(name: .customLong("me"), help: ArgumentHelp("My calendar address (mailto: optional, any case); repeat for several: events I declined are left out, ones I have not accepted marked ?, and JSON's partstat says my answer.", valueName: "address"))
+    var packedMe: [String] = []
+
+    /// My addresses, as ATTENDEE and ORGANIZER are compared with them (`CalendarAddress`).
+    var me: Set<String> { Set(ArgumentPacking.unpacked(packedMe).map(CalendarAddress.normalized).filter { !$0.isEmpty }) }
+
+    @Flag(name: .long, help: "List the events I declined (--me), marked as such.")
+    var showDeclined = false
+
     @Flag(name: .long, help: "Treat damaged input as an error: print the warnings (every place with --verbose), then exit with status 65 (66 for a file in a folder that cannot be read) and print nothing else.")
     var strict = false
 
@@ -43,6 +52,7 @@ struct CommonOptions: ParsableArguments {
         var s = Selection()
         s.calendars = Set(calendar)
         s.text = grep?.value
+        s.showDeclined = showDeclined
         return s
     }
 }

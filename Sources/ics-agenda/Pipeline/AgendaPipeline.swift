@@ -40,10 +40,13 @@ struct AgendaPipeline {
     /// `notCalendar`; `--strict`'s caller fails on what the warnings tell.
     /// - Parameter warnings: how much is told of each file's damage.
     /// - Parameter fetch: how URLs are fetched (`--refresh`, `--offline`).
+    /// - Parameter me: my calendar addresses (`--me`).
     static func load(
-        _ paths: [String], window: AgendaWindow, warnings: WarningDetail = .summary, fetch: SubscriptionFetch? = nil
+        _ paths: [String], window: AgendaWindow, warnings: WarningDetail = .summary, fetch: SubscriptionFetch? = nil, me: Set<String> = []
     ) throws -> LoadedInputs {
-        let reader = InputReader(loader: CalendarLoader(window: window, threads: threads), warnings: warnings)
+        var loader = CalendarLoader(window: window, threads: threads)
+        loader.me = me
+        let reader = InputReader(loader: loader, warnings: warnings)
         let sources = try InputFiles.expand(paths) {
             if warnings != .none { StandardError.write("ics-agenda: warning: \($0)\n") }
             reader.skipped.add(notCalendar: false)

@@ -1,0 +1,189 @@
+/// The link to join a meeting online, found where producers put it.
+///
+/// First the properties that name it (`explicit`, in the contract's order:
+/// CONFERENCE with FEATURE=VIDEO, any other CONFERENCE,
+/// `X-GOOGLE-CONFERENCE`, `X-MICROSOFT-ONLINEMEETINGEXTERNALLINK`,
+/// `X-MICROSOFT-SKYPETEAMSMEETINGURL`), then the first link to a known
+/// meeting service in URL, LOCATION or DESCRIPTION. Outlook's Safe Links
+/// (`*.safelinks.protection.outlook.com/?url=…`) are unwrapped, as are links
+/// in `<…>` (Outlook's plain text) and in an HTML `href="…"`; trailing
+/// punctuation is not part of a link.
+package enum MeetingLink {
+    package static func find(explicit: [String], url: String?, location: String?, description: String?) -> String? {
+        for value in explicit {
+            let link = unwrapped(trimmed(value))
+            if !link.isEmpty { return link }
+        }
+        for text in [url, location, description] {
+            guard let text, mayHoldLink(text) else { continue }
+            for link in links(in: text) where isMeeting(link) { return link }
+        }
+        return nil
+    }
+
+    /// Whether a text may hold a link at all: most titles and places do not,
+    /// and are passed over by their bytes.
+    static func mayHoldLink(_ text: String) -> Bool {
+        var colon = false
+        for byte in text.utf8 where byte == 0x3A {
+            colon = true
+            break
+        }
+        return colon
+    }
+
+    /// The http and https links in a text, in order, each unwrapped.
+    static func links(in text: String) -> [String] {
+        var found: [String] = []
+        let bytes = Array(text.utf8)
+        var i = 0
+        while i + 7 < bytes.count {
+            guard bytes[i] | 0x20 == 0x68, startsLink(bytes, at: i), i == 0 || !isWordByte(bytes[i - 1]) else {
+                i += 1
+                continue
+            }
+            var end = i
+            while end < bytes.count && !stopsLink(bytes[end]) { end += 1 }
+            var link = String(decoding: bytes[i..<end], as: UTF8.self)
+            link = withoutTrailingPunctuation(link)
+            link = link.replacing("&amp;", with: "&")
+            found.append(unwrapped(link))
+            i = max(end, i + 1)
+        }
+        return found
+    }
+
+    /// `http://` or `https://` at `i`, in any case.
+    private static func startsLink(_ b: [UInt8], at i: Int) -> Bool {
+        func lower(_ k: Int) -> UInt8 { k < b.count ? b[k] | 0x20 : 0 }
+        guard lower(i) == 0x68, lower(i + 1) == 0x74, lower(i + 2) == 0x74, lower(i + 3) == 0x70 else { return false }
+        let rest = lower(i + 4) == 0x73 ? i + 5 : i + 4
+        return rest + 2 < b.count && b[rest] == 0x3A && b[rest + 1] == 0x2F && b[rest + 2] == 0x2F
+    }
+
+    private static func isWordByte(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A)
+    }
+
+    /// What ends a link in text: white space, control characters, and the
+    /// quotes and brackets that wrap one (`<…>`, `href="…"`, `'…'`).
+    private static func stopsLink(_ b: UInt8) -> Bool {
+        b <= 0x20 || b == 0x7F || b == 0x22 || b == 0x27 || b == 0x3C || b == 0x3E || b == 0x5C || b == 0x60 || b == 0x7B || b == 0x7D
+    }
+
+    /// A link less the punctuation that ends the sentence around it; a
+    /// closing bracket stays when the link opened one.
+    static func withoutTrailingPunctuation(_ link: String) -> String {
+        var text = Substring(link)
+        while let last = text.last {
+            if ".,;:!?*".contains(last) {
+                text = text.dropLast()
+            } else if last == ")" || last == "]" {
+                let open: Character = last == ")" ? "(" : "["
+                if text.filter({ $0 == open }).count < text.filter({ $0 == last }).count { text = text.dropLast() } else { break }
+            } else {
+                break
+            }
+        }
+        return String(text)
+    }
+
+    private static func trimmed(_ value: String) -> String {
+        var text = Substring(value)
+        while let first = text.first, first.isWhitespace { text = text.dropFirst() }
+        while let last = text.last, last.isWhitespace { text = text.dropLast() }
+        if text.first == "<" && text.last == ">" { text = text.dropFirst().dropLast() }
+        return String(text)
+    }
+
+    /// A Safe Links address's own link (`url=`, percent-decoded), else the link.
+    static func unwrapped(_ link: String) -> String {
+        guard let parts = LinkParts(link), parts.host.hasSuffix(".safelinks.protection.outlook.com") else { return link }
+        for pair in parts.query.split(separator: "&") where pair.lowercased().hasPrefix("url=") {
+            let inner = percentDecoded(pair.dropFirst(4))
+            if LinkParts(inner) != nil { return unwrapped(inner) }
+        }
+        return link
+    }
+
+    static func percentDecoded(_ text: Substring) -> String {
+        var out: [UInt8] = []
+        let bytes = Array(text.utf8)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == 0x25, i + 2 < bytes.count, let high = hex(bytes[i + 1]), let low = hex(bytes[i + 2]) {
+                out.append(high << 4 | low)
+                i += 3
+            } else {
+                out.append(bytes[i] == 0x2B ? 0x20 : bytes[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func hex(_ b: UInt8) -> UInt8? {
+        switch b {
+        case 0x30...0x39: b - 0x30
+        case 0x41...0x46: b - 0x41 + 10
+        case 0x61...0x66: b - 0x61 + 10
+        default: nil
+        }
+    }
+
+    /// Whether a link joins a meeting of a known service: its host, and
+    /// where a service also links to help or settings pages, its path.
+    static func isMeeting(_ link: String) -> Bool {
+        guard let parts = LinkParts(link) else { return false }
+        let host = parts.host, path = parts.path.lowercased()
+        func on(_ domain: String) -> Bool { host == domain || host.hasSuffix("." + domain) }
+        let hasPath = path.count > 1
+        if on("zoom.us") || on("zoom.com") || on("zoomgov.com") {
+            return ["/j/", "/my/", "/w/", "/s/", "/wc/"].contains { path.hasPrefix($0) }
+        }
+        if host == "meet.google.com" { return hasPath && !path.hasPrefix("/_") }
+        if on("teams.microsoft.com") || on("teams.live.com") || on("teams.microsoft.us") {
+            return path.hasPrefix("/l/meetup-join/") || path.hasPrefix("/meet/")
+        }
+        if on("webex.com") {
+            return ["/meet/", "/join/", "/wbxmjs/joinservice/", "/webappng/sites/"].contains { path.hasPrefix($0) } || path.hasSuffix("/j.php")
+        }
+        if host == "meet.jit.si" || on("8x8.vc") { return hasPath }
+        if on("whereby.com") { return hasPath }
+        if on("gotomeeting.com") { return path.hasPrefix("/join/") }
+        if host == "meet.goto.com" { return hasPath }
+        if on("bluejeans.com") { return hasPath && host != "www.bluejeans.com" && host != "support.bluejeans.com" }
+        if on("chime.aws") { return hasPath }
+        return false
+    }
+}
+
+/// The host (lower case), path and query of an http or https link.
+struct LinkParts {
+    let host: String
+    let path: String
+    let query: Substring
+
+    init?(_ link: String) {
+        let lower = link.lowercased()
+        let rest: Substring
+        if lower.hasPrefix("https://") {
+            rest = link.dropFirst(8)
+        } else if lower.hasPrefix("http://") {
+            rest = link.dropFirst(7)
+        } else {
+            return nil
+        }
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        var authority = rest[..<authorityEnd]
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        if let colon = authority.lastIndex(of: ":") { authority = authority[..<colon] }
+        guard !authority.isEmpty else { return nil }
+        host = authority.lowercased()
+        let tail = rest[authorityEnd...]
+        let queryStart = tail.firstIndex(of: "?")
+        let fragment = tail.firstIndex(of: "#") ?? tail.endIndex
+        path = String(tail[..<(queryStart.map { min($0, fragment) } ?? fragment)])
+        query = queryStart.map { $0 < fragment ? tail[tail.index(after: $0)..<fragment] : "" } ?? ""
+    }
+}

@@ -1,0 +1,70 @@
+import AgendaCore
+import ArgumentParser
+import Foundation
+
+/// `ics-agenda join [OPTIONS] [INPUT ...]`: the link of the meeting on now,
+/// else of the next one, so that `xdg-open "$(ics-agenda join)"` joins it.
+struct JoinCommand: ParsableCommand, SettingsChoice {
+    static let configuration = CommandConfiguration(
+        commandName: "join",
+        abstract: "Print the link to join the meeting happening now, else the next one starting soon.",
+        discussion: """
+            Looks at the timed occurrences happening now (the latest begun first), then at \
+            those starting within --within, as next orders them, and prints the first link to \
+            join a meeting among them, on one line. The link is the one JSON's meeting_url \
+            gives: a CONFERENCE property (a video one first), Google's and Microsoft's own \
+            properties, else the first link to a known meeting service (Zoom, Google Meet, \
+            Microsoft Teams, Webex, Jitsi, Whereby, GoToMeeting, BlueJeans, Amazon Chime) in \
+            URL, LOCATION or DESCRIPTION, with Outlook's Safe Links unwrapped. Nothing within \
+            reach, or no link: nothing printed (status 0). Meetings I declined (--me) are \
+            passed over.
+
+            Examples:
+              xdg-open "$(ics-agenda join ~/.calendars/)"
+              ics-agenda join --within 1h --me me@example.com work.ics
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("How far ahead to look: 15m (default), 90m, 2h.", valueName: "duration"))
+    var within = "15m"
+
+    @OptionGroup var common: CommonOptions
+
+    @OptionGroup var warnings: WarningOptions
+
+    @OptionGroup var subscriptions: SubscriptionOptions
+
+    @OptionGroup var input: InputArguments
+
+    func validate() throws {
+        do { _ = try DurationText.seconds(within) } catch { throw ValidationError("--within: \(error)") }
+        if (try? DurationText.seconds(within)) == 0 { throw ValidationError("--within: give a span longer than 0.") }
+    }
+
+    var now: String? { common.now }
+    var tz: String? { common.tz }
+    var locale: String? { common.locale }
+    var from: String? { nil }
+    var to: String? { nil }
+    var days: Int? { nil }
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let settings = try Settings(self, environment: environment)
+        let reach = settings.now + TimeInterval(try DurationText.seconds(within))
+        let window = AgendaWindow(from: settings.now, to: reach, clock: settings.clock)
+        let loaded = try ICSAgenda.loadStrictly(input.paths(), window: window, strict: common.strict, warnings: warnings.detail,
+            calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me)
+        var selection = common.selection
+        selection.includeReminders = false
+        let sections = AgendaBuilder(window: window, today: settings.today, selection: selection)
+            .build(parts: loaded.calendars.map(\.occurrences), threads: AgendaPipeline.workerCount)
+        let upcoming = Upcoming(sections: sections, now: settings.now, end: reach, clock: settings.clock, includeAllDay: false, count: .max)
+        if let link = upcoming.entries.lazy.compactMap(\.occurrence.meetingURL).first {
+            var out = BufferedOutput()
+            out.write(PrintableText.escaped(link) + "\n")
+            out.flush()
+        }
+        try loaded.finish()
+    }
+}
