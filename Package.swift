@@ -30,12 +30,15 @@ let package = Package(
         .target(name: "AgendaCore", swiftSettings: optimized),
         .target(name: "ICalAdapter", dependencies: ["CLibical", "AgendaCore"], swiftSettings: optimized),
         .target(name: "Subscriptions", dependencies: ["CCurl", "AgendaCore", "ICalAdapter"], swiftSettings: optimized),
+        // `ics-agenda alarms`: the time of the last run, kept and locked between runs.
+        .target(name: "Alarms", dependencies: ["AgendaCore"], swiftSettings: optimized),
         .executableTarget(
             name: "ics-agenda",
             dependencies: [
                 "AgendaCore",
                 "ICalAdapter",
                 "Subscriptions",
+                "Alarms",
                 "CRE2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -43,6 +46,7 @@ let package = Package(
         .testTarget(name: "AgendaCoreTests", dependencies: ["AgendaCore"], swiftSettings: optimized),
         .testTarget(name: "ICalAdapterTests", dependencies: ["ICalAdapter", "AgendaCore"], swiftSettings: optimized),
         .testTarget(name: "CLITests", dependencies: ["ics-agenda"], swiftSettings: optimized),
+        .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "ICalAdapter", "AgendaCore"], swiftSettings: optimized),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -238,7 +238,7 @@ import Testing
     /// every command, where such an option is shown as `--name <value>`.
     @Test func thePackingKnowsEveryOptionThatTakesAValue() throws {
         var shown: Set<String> = []
-        for command in [["--help"], ["agenda", "--help"], ["next", "--help"], ["free", "--help"], ["calendars", "--help"]] {
+        for command in [["--help"], ["agenda", "--help"], ["next", "--help"], ["join", "--help"], ["alarms", "--help"], ["free", "--help"], ["calendars", "--help"]] {
             let help = try CLI.run(command).stdout
             for match in help.matches(of: /(--[a-z-]+) <[a-z-]+>/) { shown.insert(String(match.1)) }
         }

@@ -11,4 +11,6 @@ package protocol CalendarItem: AnyObject, Sendable {
     /// `STATUS:CANCELLED`, decided once: every occurrence is asked.
     var isCancelled: Bool { get }
     var calendar: CalendarInfo { get }
+    /// Its VALARMs (`ics-agenda alarms`), in the order written.
+    var alarms: [Alarm] { get }
 }

@@ -20,6 +20,8 @@ package final class Event: CalendarItem {
     /// With `--me`: my participation (`PARTSTAT` of the ATTENDEE that is me,
     /// `ACCEPTED` when I organize it), upper case; nil otherwise.
     package let partstat: String?
+    /// Its VALARMs (`ics-agenda alarms`; empty when not asked for).
+    package let alarms: [Alarm]
     /// I declined it: left out unless `--show-declined`, and never busy.
     package let isDeclined: Bool
     /// I have not said yes: tentative, or not answered (marked `?` in text).
@@ -32,7 +34,8 @@ package final class Event: CalendarItem {
 
     package init(
         uid: String, title: String, location: String?, description: String?, status: String?, calendar: CalendarInfo,
-        transparency: Transparency = .unspecified, meetingURL: String? = nil, partstat: String? = nil
+        transparency: Transparency = .unspecified, meetingURL: String? = nil, partstat: String? = nil,
+        alarms: [Alarm] = []
     ) {
         self.uid = uid
         self.title = title
@@ -45,5 +48,6 @@ package final class Event: CalendarItem {
         self.meetingURL = meetingURL
         self.partstat = partstat
         isDeclined = partstat == "DECLINED"
+        self.alarms = alarms
     }
 }

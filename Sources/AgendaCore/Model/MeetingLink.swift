@@ -1,3 +1,5 @@
+import Foundation
+
 /// The link to join a meeting online, found where producers put it.
 ///
 /// First the properties that name it (`explicit`, in the contract's order:
@@ -21,15 +23,20 @@ package enum MeetingLink {
         return nil
     }
 
-    /// Whether a text may hold a link at all: most titles and places do not,
-    /// and are passed over by their bytes.
+    /// Whether a text may hold a link at all (`://`): most titles, places
+    /// and descriptions do not, and are passed over by their bytes (memchr).
     static func mayHoldLink(_ text: String) -> Bool {
-        var colon = false
-        for byte in text.utf8 where byte == 0x3A {
-            colon = true
-            break
+        var text = text
+        return text.withUTF8 { bytes in
+            guard var p = bytes.baseAddress else { return false }
+            let end = p + bytes.count
+            while p < end, let colon = memchr(p, 0x3A, end - p) {
+                let at = UnsafePointer<UInt8>(colon.assumingMemoryBound(to: UInt8.self))
+                if end - at >= 3 && at[1] == 0x2F && at[2] == 0x2F { return true }
+                p = at + 1
+            }
+            return false
         }
-        return colon
     }
 
     /// The http and https links in a text, in order, each unwrapped.

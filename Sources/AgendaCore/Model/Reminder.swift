@@ -18,10 +18,12 @@ package final class Reminder: CalendarItem {
     package let percentComplete: Int?
     package let categories: [String]
     package let calendar: CalendarInfo
+    package let alarms: [Alarm]
 
     package init(
         uid: String, title: String, location: String?, description: String?, status: String?,
-        isCompleted: Bool, priority: Int?, percentComplete: Int?, categories: [String], calendar: CalendarInfo
+        isCompleted: Bool, priority: Int?, percentComplete: Int?, categories: [String], calendar: CalendarInfo,
+        alarms: [Alarm] = []
     ) {
         self.uid = uid
         self.title = title
@@ -34,5 +36,6 @@ package final class Reminder: CalendarItem {
         self.percentComplete = percentComplete
         self.categories = categories
         self.calendar = calendar
+        self.alarms = alarms
     }
 }

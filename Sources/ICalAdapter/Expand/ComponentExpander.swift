@@ -20,14 +20,11 @@ struct ComponentExpander: @unchecked Sendable {
         var out = ExpandedComponent()
         out.line = parsed.line
         out.warnings = parsed.warnings
-        switch parsed.content {
-        case .unread:
-            break
-        case .skipped(let uid, let sequence, let recurs):
-            out.counted = (.event, uid, false)
-            out.revision = RevisionCandidate(kind: .event, uid: uid, recurrenceKey: nil, sequence: sequence, recurs: recurs, skipped: true)
-        case .record(let record):
+        if let record = parsed.record {
             add(record, parsed, maxRows: maxRows, to: &out)
+        } else if let skipped = parsed.skipped {
+            out.counted = (.event, skipped.uid, false)
+            out.revision = RevisionCandidate(kind: .event, uid: skipped.uid, recurrenceKey: nil, sequence: skipped.sequence, recurs: skipped.recurs, skipped: true)
         }
         return out
     }
@@ -68,12 +65,12 @@ struct ComponentExpander: @unchecked Sendable {
             guard record.dtstart != nil else { return }
             item = .event(Event(uid: record.uid, title: record.summary, location: record.location,
                 description: record.description, status: record.status, calendar: itemCalendar, transparency: record.transparency,
-                meetingURL: record.meetingURL, partstat: record.partstat))
+                meetingURL: record.meetingURL, partstat: record.partstat, alarms: record.alarms))
         case .reminder:
             item = .reminder(Reminder(uid: record.uid, title: record.summary, location: record.location,
                 description: record.description, status: record.status, isCompleted: record.isCompleted,
                 priority: record.priority, percentComplete: record.percentComplete,
-                categories: record.categories, calendar: itemCalendar))
+                categories: record.categories, calendar: itemCalendar, alarms: record.alarms))
         }
         out.revision = RevisionCandidate(record)
         let timing = InstanceTiming(record: record)

@@ -13,6 +13,8 @@ struct ComponentReader {
     /// My calendar addresses (`--me`, `CalendarAddress.normalized`): when
     /// given, ATTENDEE and ORGANIZER are read for my participation.
     var me: Set<String> = []
+    /// Whether VALARMs are read (`ics-agenda alarms`): no other command needs them.
+    var readsAlarms = false
 
     func read(_ borrowed: BorrowedComponent, kind: ComponentRecord.Kind) -> ComponentRecord {
         let component = borrowed.pointer
@@ -86,6 +88,7 @@ struct ComponentReader {
             record.problems.append(.repeated(property: ComponentReader.once[i].name, times: times))
         }
         ComponentReader.checkEnd(&record)
+        if readsAlarms { record.alarms = AlarmReader.alarms(of: component) }
         return record
     }
 

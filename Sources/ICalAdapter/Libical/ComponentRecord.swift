@@ -46,6 +46,8 @@ struct ComponentRecord {
     /// With `--me` (`ComponentReader.me`): the PARTSTAT of the first
     /// ATTENDEE that is me (NEEDS-ACTION when not written), and whether I organize it.
     var myPartstat: String?
+    /// Its VALARMs, when asked for (`ComponentReader.readsAlarms`).
+    var alarms: [Alarm] = []
     var organizedByMe = false
     /// Problems libical marked with X-LIC-ERROR, and values found unusable here.
     var problems: [Problem] = []

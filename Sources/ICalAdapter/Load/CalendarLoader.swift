@@ -39,6 +39,8 @@ package struct CalendarLoader {
     /// My calendar addresses (`--me`), normalized (`CalendarAddress`):
     /// each event's PARTSTAT of me is read (`Event.partstat`).
     package var me: Set<String> = []
+    /// Whether each item's VALARMs are read (`Event.alarms`, `Reminder.alarms`).
+    package var readsAlarms = false
     /// Each VCALENDAR of the input is a file of its own (a vdir collection
     /// read joined): its zones, and what they may cost, are its own.
     var zonesPerCalendar = false

@@ -20,9 +20,10 @@ extension LoadRun {
     /// - Parameter stretch: the bytes the components were framed from (all of
     ///   `buffer` when nil): their pages are given back as they are passed.
     /// - Parameter me: my calendar addresses (`CalendarLoader.me`).
+    /// - Parameter readsAlarms: whether VALARMs are read (`CalendarLoader.readsAlarms`).
     mutating func read(
         _ framed: inout [FramedComponent], from buffer: UnsafeBufferPointer<UInt8>, stretch: Range<Int>? = nil, wrTimezone: String? = nil,
-        me: Set<String> = []
+        me: Set<String> = [], readsAlarms: Bool = false
     ) {
         // Zones first: a VTIMEZONE may follow the events that use it.
         for zone in framed where zone.name == "VTIMEZONE" && !zoneDefinitions.zonesRead.contains(zone.range.lowerBound) {
@@ -33,6 +34,7 @@ extension LoadRun {
         let items = framed
         var reader = ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap { zones.zone(for: $0) })
         reader.me = me
+        reader.readsAlarms = readsAlarms
         let parser = ComponentParser(reader: reader, zones: zones, prefilter: WindowPrefilter(window: window, skipsRules: skipsRules))
         var expander = ComponentExpander(rowBudget: rowBudget, window: window, calendar: calendar)
         expander.calendarZone = zones.soleDefinition ?? wrTimezone.flatMap { zones.zone(for: $0) }

@@ -14,34 +14,31 @@ struct ComponentParser: @unchecked Sendable {
     let prefilter: WindowPrefilter?
 
     func parse(_ framed: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar]) -> ParsedComponent {
-        var out = ParsedComponent(line: framed.firstLine)
         if let skippable = prefilter?.skippableEvent(framed, buffer) {
             // A one-off event far from the window: counted, and known as a
             // revision of its UID, but not parsed.
-            out.content = .skipped(uid: skippable.uid, sequence: skippable.sequence, recurs: skippable.recurs)
-            return out
+            return ParsedComponent(line: framed.firstLine, skipped: skippable)
         }
         var repair = TextRepair.Report()
+        var warnings = ComponentWarnings()
         // One binding a guard: libical's component is noncopyable, owned here.
-        guard let component = ComponentParser.libicalComponent(framed, buffer, scratch: &scratch, warnings: &out.warnings, repair: &repair) else {
-            out.warnings.rest = ComponentParser.told(repair.notes) + out.warnings.rest
-            return out
+        guard let component = ComponentParser.libicalComponent(framed, buffer, scratch: &scratch, warnings: &warnings, repair: &repair) else {
+            warnings.rest = ComponentParser.told(repair.notes) + warnings.rest
+            return ParsedComponent(line: framed.firstLine, warnings: warnings)
         }
         guard let kind = ComponentRecord.Kind(component.kind) else {
-            out.warnings.rest = ComponentParser.told(repair.notes) + out.warnings.rest
-            return out
+            warnings.rest = ComponentParser.told(repair.notes) + warnings.rest
+            return ParsedComponent(line: framed.firstLine, warnings: warnings)
         }
         var reader = self.reader
         reader.calendar = framed.calendar
         let lines = LineFinder(framed, buffer)
         var record = reader.read(component.borrowed, kind: kind)
         WrittenValues.check(&record, lines)
-        var diagnosis = RecordDiagnosis(record: record, lines: lines, line: framed.firstLine, zones: zones, notes: repair.notes)
-        diagnosis.tell(inITIPMessage: framed.inITIPMessage)
-        out.warnings.rest += diagnosis.warnings
-        out.content = .record(record)
-        out.lines = lines
-        return out
+        var diagnosis = RecordDiagnosis(lines: lines, line: framed.firstLine, zones: zones, notes: repair.notes)
+        diagnosis.tell(record, inITIPMessage: framed.inITIPMessage)
+        warnings.rest += diagnosis.warnings
+        return ParsedComponent(line: framed.firstLine, record: consume record, warnings: warnings, lines: lines)
     }
 
     /// What libical reads of a framed component, without warnings: for a

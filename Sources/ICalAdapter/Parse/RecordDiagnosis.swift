@@ -6,7 +6,6 @@ import AgendaCore
 /// rewritten before libical read them (`PropertyGuard`) come among them in
 /// the order of their lines.
 struct RecordDiagnosis {
-    let record: ComponentRecord
     let lines: LineFinder
     /// Where the component starts: the line of a warning no property places.
     let line: Int
@@ -14,8 +13,7 @@ struct RecordDiagnosis {
     private var notes: ArraySlice<PropertyGuard.Note>
     private(set) var warnings: [Warning] = []
 
-    init(record: ComponentRecord, lines: LineFinder, line: Int, zones: ZoneTable, notes: [PropertyGuard.Note]) {
-        self.record = record
+    init(lines: LineFinder, line: Int, zones: ZoneTable, notes: [PropertyGuard.Note]) {
         self.lines = lines
         self.line = line
         self.zones = zones
@@ -23,7 +21,7 @@ struct RecordDiagnosis {
     }
 
     /// - Parameter inITIPMessage: an event in an iTIP message may have no DTSTART.
-    mutating func tell(inITIPMessage: Bool) {
+    mutating func tell(_ record: ComponentRecord, inITIPMessage: Bool) {
         let label = ParsedComponent.label(record)
         // An event without a usable DTSTART cannot be placed: it is skipped,
         // and the warning about its DTSTART says so.

@@ -101,11 +101,11 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
     ///   names no calendar read is told, with the calendars there are.
     static func loadStrictly(
         _ paths: [String], window: AgendaWindow, strict: Bool, warnings: WarningDetail, calendars: [String] = [], fetch: SubscriptionFetch,
-        me: Set<String> = []
+        me: Set<String> = [], readsAlarms: Bool = false
     ) throws -> LoadedInputs {
         Signals.ignoreBrokenPipes()
         let loaded = try ICSAgenda.reportingInputErrors {
-            try AgendaPipeline.load(paths, window: window, warnings: warnings, fetch: fetch, me: me)
+            try AgendaPipeline.load(paths, window: window, warnings: warnings, fetch: fetch, me: me, readsAlarms: readsAlarms)
         }
         if strict {
             // A file found that is not iCalendar is a problem of the input, one

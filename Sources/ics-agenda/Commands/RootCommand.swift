@@ -41,7 +41,7 @@ struct RootCommand: ParsableCommand {
             74 output error.
             """,
         version: "ics-agenda \(Version.number)",
-        subcommands: [ICSAgenda.self, NextCommand.self, JoinCommand.self, FreeCommand.self, CalendarsCommand.self],
+        subcommands: [ICSAgenda.self, NextCommand.self, JoinCommand.self, AlarmsCommand.self, FreeCommand.self, CalendarsCommand.self],
         defaultSubcommand: ICSAgenda.self
     )
 
@@ -92,7 +92,7 @@ struct RootCommand: ParsableCommand {
     }
 
     /// The configured options put before the command line's (which win):
-    /// all of them for the agenda, for `next`, `join` and `free` the lines they take
+    /// all of them for the agenda, for `next`, `join`, `alarms` and `free` the lines they take
     /// (`--tz`, `--locale`, `--calendar`, ...); `calendars` only how URLs
     /// are fetched (`--refresh`, `--offline`); `help` none.
     static func withConfiguration(_ arguments: [String]) -> [String] {
@@ -102,6 +102,9 @@ struct RootCommand: ParsableCommand {
         }
         if first == JoinCommand.configuration.commandName {
             return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: JoinCommand.self)
+        }
+        if first == AlarmsCommand.configuration.commandName {
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: AlarmsCommand.self)
         }
         if first == FreeCommand.configuration.commandName {
             return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: FreeCommand.self)

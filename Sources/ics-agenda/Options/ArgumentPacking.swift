@@ -32,13 +32,14 @@ enum ArgumentPacking {
     static let maxJudged = 16
 
     /// Those that take the next word whatever it is (`--from -1d`, `--grep -x`).
-    static let unconditional: Set<String> = ["--calendar", "--days", "--from", "--grep", "--now", "--template", "--to", "--tz"]
+    static let unconditional: Set<String> = ["--calendar", "--days", "--from", "--grep", "--now", "--since", "--template", "--to", "--tz"]
 
     /// The long options that take a value (`--tz <zone>`), of every
     /// command; `ArgumentPackingTests` checks the list against their help.
     static let valueOptions: Set<String> = [
-        "--calendar", "--color", "--count", "--days", "--format", "--from", "--grep", "--group-by", "--hours",
-        "--locale", "--me", "--min", "--now", "--refresh", "--template", "--to", "--tz", "--weekdays", "--within",
+        "--calendar", "--catch-up", "--color", "--count", "--days", "--default", "--exec", "--format", "--from", "--grep", "--group-by",
+        "--hours", "--locale", "--me", "--min", "--now", "--refresh", "--since", "--state", "--template", "--to", "--tz", "--weekdays",
+        "--within",
     ]
 
     /// The options given once for each value (`--calendar work --calendar home`): packed into one.

@@ -101,3 +101,4 @@ protocol SettingsChoice {
 // the command line as they are written (`--format json`).
 extension ListingFormat: ExpressibleByArgument {}
 extension UpcomingFormatter.Format: ExpressibleByArgument {}
+extension AlarmFormatter.Format: ExpressibleByArgument {}

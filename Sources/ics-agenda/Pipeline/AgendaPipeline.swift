@@ -41,11 +41,14 @@ struct AgendaPipeline {
     /// - Parameter warnings: how much is told of each file's damage.
     /// - Parameter fetch: how URLs are fetched (`--refresh`, `--offline`).
     /// - Parameter me: my calendar addresses (`--me`).
+    /// - Parameter readsAlarms: read VALARMs (`alarms`).
     static func load(
-        _ paths: [String], window: AgendaWindow, warnings: WarningDetail = .summary, fetch: SubscriptionFetch? = nil, me: Set<String> = []
+        _ paths: [String], window: AgendaWindow, warnings: WarningDetail = .summary, fetch: SubscriptionFetch? = nil, me: Set<String> = [],
+        readsAlarms: Bool = false
     ) throws -> LoadedInputs {
         var loader = CalendarLoader(window: window, threads: threads)
         loader.me = me
+        loader.readsAlarms = readsAlarms
         let reader = InputReader(loader: loader, warnings: warnings)
         let sources = try InputFiles.expand(paths) {
             if warnings != .none { StandardError.write("ics-agenda: warning: \($0)\n") }

@@ -1,0 +1,129 @@
+import Foundation
+
+/// `ics-agenda alarms`: the alarms (VALARM) that go off in a span of time,
+/// picked from an agenda built over the window that holds every occurrence
+/// whose alarms can (`window`).
+///
+/// An alarm goes off at its TRIGGER: relative to the occurrence's start, or
+/// with `RELATED=END` to its end (a reminder's DTSTART and DUE), days on the
+/// wall clock of the display zone and seconds after; or at an absolute time,
+/// once, whatever the occurrences. `REPEAT` and `DURATION` add further times.
+/// Cancelled and declined occurrences and completed reminders do not ring
+/// (the agenda's selection leaves them out), nor does a time at or before
+/// the alarm's `ACKNOWLEDGED` (RFC 9074).
+package struct AlarmSchedule: Sendable {
+    /// One time an alarm goes off.
+    package struct Entry: Sendable {
+        /// The occurrence's row (the first it has in the window): JSON writes it as the agenda does.
+        package let row: AgendaRow
+        package let occurrence: Occurrence
+        package let alarm: Alarm
+        /// When it goes off, and when the occurrence starts.
+        package let time: Date
+        package let start: Date
+        /// 0 for the trigger itself, then each `REPEAT`.
+        package let repetition: Int
+        /// Which of its component's alarms (in the order written), for telling firings apart.
+        package let alarmIndex: Int
+        /// It went off a while before the run (`AlarmSchedule.lateAfter`): the machine was off or asleep.
+        package var late = false
+
+        /// One firing, the same in every run: the component, the instance, the alarm and the repetition.
+        package var key: String {
+            let instance = occurrence.recurrenceID.map { "\($0.kind)\($0.matchKey)" } ?? ""
+            let absolute = if case .absolute = alarm.trigger { true } else { false }
+            let who = occurrence.uid.isEmpty ? "title:" + occurrence.title : occurrence.uid
+            return "\(who)|\(absolute ? "" : instance)|\(alarmIndex)|\(repetition)"
+        }
+    }
+
+    /// How far before an occurrence's start its alarms are looked for (an
+    /// alarm set two weeks before rings; one set earlier is not found).
+    package static let lookAhead: TimeInterval = 15 * 86400
+    /// How long after an occurrence's start or end an alarm may ring.
+    package static let lookBehind: TimeInterval = 2 * 86400
+    /// An alarm that went off more than this before the run is `late`.
+    package static let lateAfter: TimeInterval = 90
+
+    package let entries: [Entry]
+    package let overlaps: Overlaps
+    package let occurrences: AgendaOccurrences
+
+    /// The occurrences whose alarms can go off after `from`, up to `to`.
+    package static func window(after from: Date, through to: Date, clock: ZoneClock) -> AgendaWindow {
+        AgendaWindow(from: from - lookBehind, to: to + lookAhead, clock: clock)
+    }
+
+    /// - Parameters:
+    ///   - sections: the agenda of `window(after:through:)`, one section (no grouping).
+    ///   - defaultLead: `--default`: seconds before its start that a timed
+    ///     event without VALARM of its own rings; nil: none.
+    package init(sections: [AgendaSection], after from: Date, through to: Date, clock: ZoneClock, defaultLead: Int? = nil) {
+        var found: [(entry: Entry, order: Int)] = []
+        var order = 0
+        for section in sections {
+            for row in section.rows where row.isFirstListed {
+                let o = section.occurrences[row]
+                let alarms = AlarmSchedule.alarms(of: o, defaultLead: defaultLead)
+                guard !alarms.isEmpty, let bounds = AlarmSchedule.bounds(of: o, clock: clock) else { continue }
+                for (index, alarm) in alarms.enumerated() {
+                    for (repetition, time) in AlarmSchedule.times(of: alarm, bounds: bounds, clock: clock).enumerated()
+                    where time > from && time <= to && !(alarm.acknowledged.map { $0 >= time } ?? false) {
+                        order += 1
+                        var entry = Entry(row: row, occurrence: o, alarm: alarm, time: time, start: bounds.start,
+                            repetition: repetition, alarmIndex: index)
+                        entry.late = to.timeIntervalSince(time) > AlarmSchedule.lateAfter
+                        found.append((entry, order))
+                    }
+                }
+            }
+        }
+        // An absolute alarm of a series is one alarm, whichever instances were listed.
+        var seen = Set<String>()
+        found = found.filter { seen.insert($0.entry.key).inserted }
+        found.sort { ($0.entry.time, $0.order) < ($1.entry.time, $1.order) }
+        entries = found.map(\.entry)
+        overlaps = sections.first?.overlaps ?? .none
+        occurrences = sections.first?.occurrences ?? .none
+    }
+
+    /// The occurrence's own alarms, else the default one of a timed event.
+    static func alarms(of o: Occurrence, defaultLead: Int?) -> [Alarm] {
+        switch o.item {
+        case .event(let e):
+            if !e.alarms.isEmpty { return e.alarms }
+            guard let lead = defaultLead, let start = o.start, !start.isDate else { return [] }
+            return [Alarm(trigger: .relative(days: 0, seconds: -lead, toEnd: false), action: "DISPLAY")]
+        case .reminder(let r):
+            return r.alarms
+        }
+    }
+
+    /// What an alarm is relative to: an event's start and end; a reminder's
+    /// DTSTART and DUE (either standing for the other when missing).
+    static func bounds(of o: Occurrence, clock: ZoneClock) -> (start: Date, end: Date)? {
+        switch o.item {
+        case .event: return o.span(in: clock)
+        case .reminder:
+            func instant(_ t: AgendaTime) -> Date {
+                t.isDate ? clock.startOfDay(CivilDate(daysSinceEpoch: Int((t.wall.timeIntervalSince1970 / 86400).rounded(.down)))) : t.instant(in: clock)
+            }
+            guard let first = o.start ?? o.due else { return nil }
+            return (instant(first), instant(o.due ?? first))
+        }
+    }
+
+    /// Every time an alarm goes off for one occurrence: its trigger, then its repeats.
+    static func times(of alarm: Alarm, bounds: (start: Date, end: Date), clock: ZoneClock) -> [Date] {
+        let first: Date
+        switch alarm.trigger {
+        case .absolute(let time): first = time
+        case .relative(let days, let seconds, let toEnd):
+            let base = toEnd ? bounds.end : bounds.start
+            let moved = days == 0 ? base : clock.instant(forWallClock: clock.wallClock(of: base) + TimeInterval(days) * 86400)
+            first = moved + TimeInterval(seconds)
+        }
+        guard alarm.repeatInterval > 0, alarm.repeatCount > 0 else { return [first] }
+        return [first] + (1...min(alarm.repeatCount, Alarm.maxRepeats)).map { first + TimeInterval($0 * alarm.repeatInterval) }
+    }
+}

@@ -1,0 +1,57 @@
+import AgendaCore
+import Foundation
+
+/// One run of `ics-agenda alarms`: the state locked and read, the span
+/// worked out (`AlarmSpan`), the calendars read over the window that holds
+/// every occurrence whose alarms can ring in it, the alarms picked
+/// (`AlarmSchedule`), and the run's time written before anything rings, so
+/// that a run killed while it writes rings the same alarms the next time.
+package struct AlarmRun {
+    package let store: AlarmState
+    package let clock: ZoneClock
+    package let catchUp: TimeInterval
+    /// `--default`: seconds before its start that a timed event without VALARM rings.
+    package var defaultLead: Int?
+    package var selection = Selection()
+
+    package init(store: AlarmState, clock: ZoneClock, catchUp: TimeInterval) {
+        self.store = store
+        self.clock = clock
+        self.catchUp = catchUp
+    }
+
+    package struct Outcome {
+        package let schedule: AlarmSchedule
+        package let span: AlarmSpan
+        /// The state file held something else than a time: what to tell.
+        package let stateWarning: String?
+    }
+
+    /// - Parameters:
+    ///   - now: the run's time (whole seconds: the state keeps no fractions).
+    ///   - since: `--since`, instead of the previous run's time.
+    ///   - load: the occurrences of every input over a window.
+    package func run(now: Date, since: Date?, load: (AgendaWindow) throws -> [[Occurrence]]) throws -> Outcome {
+        let lock = try store.lock()
+        defer { lock.release() }
+        var previous: Date? = nil
+        var stateWarning: String? = nil
+        switch try store.read() {
+        case .none: break
+        case .time(let time): previous = time
+        case .unreadable(let line, let reason): stateWarning = "\(store.path):\(line): \(reason); read as the first run"
+        }
+        var span = AlarmSpan(previous: previous, since: since, now: now, catchUp: catchUp)
+        let window = AlarmSchedule.window(after: span.countedFrom, through: now, clock: clock)
+        var selection = self.selection
+        selection.showCompleted = false
+        let sections = AgendaBuilder(window: window, today: clock.civilDate(of: now), selection: selection).build(parts: try load(window))
+        if let missed = span.missedSpan {
+            span.missed = AlarmSchedule(sections: sections, after: missed.from, through: missed.to, clock: clock, defaultLead: defaultLead).entries.count
+        }
+        let schedule = AlarmSchedule(sections: sections, after: span.from, through: now, clock: clock, defaultLead: defaultLead)
+        // A clock set back does not move the time back: what rang stays rung.
+        if now > (previous ?? .distantPast) { try store.write(now) }
+        return Outcome(schedule: schedule, span: span, stateWarning: stateWarning)
+    }
+}

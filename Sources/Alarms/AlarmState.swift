@@ -1,0 +1,140 @@
+import AgendaCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where `ics-agenda alarms` keeps the time of its last run, so that each
+/// run rings what went off since the one before, and each alarm rings once.
+///
+/// The file holds one time. A run takes `lock()` (an exclusive `flock` on
+/// `FILE.lock`, held until the run has written its time), reads the time,
+/// writes its own (`write`: a new file renamed over the old, so that a run
+/// killed while it writes leaves the old time whole), then rings. Two runs
+/// at once take turns: the second covers the span from the first's time.
+package struct AlarmState: Sendable {
+    package let path: String
+    /// Called between writing the new file and renaming it over the old:
+    /// tests throw here to stand for a run killed while it writes.
+    package var beforeRename: (@Sendable () throws -> Void)? = nil
+
+    package init(path: String) {
+        self.path = path
+    }
+
+    /// `$XDG_STATE_HOME/ics-agenda/alarms`, else `~/.local/state/ics-agenda/alarms`.
+    package static func location(environment: [String: String]) -> String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/ics-agenda/alarms" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/state/ics-agenda/alarms"
+    }
+
+    /// The state file cannot be locked, read or written.
+    package struct Failure: Error, CustomStringConvertible {
+        package let path: String
+        package let reason: String
+        package var description: String { "\(path): \(reason)" }
+    }
+
+    /// The lock of one run: held until it is released or the value ends
+    /// (closing the file gives the lock back, also when the run is killed).
+    package final class Lock: @unchecked Sendable {
+        private var descriptor: Int32
+
+        init(descriptor: Int32) { self.descriptor = descriptor }
+
+        package func release() {
+            guard descriptor >= 0 else { return }
+            close(descriptor)
+            descriptor = -1
+        }
+
+        deinit { release() }
+    }
+
+    /// Waits until no other run holds the state, then holds it.
+    package func lock() throws -> Lock {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) }
+        let descriptor = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Failure(path: path + ".lock", reason: String(cString: strerror(errno))) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                let reason = String(cString: strerror(errno))
+                close(descriptor)
+                throw Failure(path: path + ".lock", reason: reason)
+            }
+        }
+        return Lock(descriptor: descriptor)
+    }
+
+    /// What the file says.
+    package enum Content: Equatable, Sendable {
+        /// No file: the first run.
+        case none
+        case time(Date)
+        /// Not a time this program wrote: the line and what is wrong.
+        case unreadable(line: Int, reason: String)
+    }
+
+    package func read() throws -> Content {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if FileManager.default.fileExists(atPath: path) { throw Failure(path: path, reason: "cannot be read") }
+            return .none
+        }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty || text.hasPrefix("#") { continue }
+            guard let seconds = AlarmState.seconds(text) else {
+                return .unreadable(line: index + 1, reason: "\"\(text.prefix(40))\" is not a time as this program writes it (2025-03-03T08:00:00Z)")
+            }
+            return .time(Date(timeIntervalSince1970: TimeInterval(seconds)))
+        }
+        return .unreadable(line: 1, reason: "holds no time")
+    }
+
+    /// Writes `time` whole or not at all: a new file, flushed, renamed over the old.
+    package func write(_ time: Date) throws {
+        let text = "# ics-agenda alarms: the time of the last run; alarms after it ring on the next\n\(AlarmState.text(time))\n"
+        let temporary = path + ".new"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Failure(path: temporary, reason: String(cString: strerror(errno))) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard written == bytes.count, synced else {
+            unlink(temporary)
+            throw Failure(path: temporary, reason: "cannot be written")
+        }
+        try beforeRename?()
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw Failure(path: path, reason: reason)
+        }
+    }
+
+    /// `2025-03-03T08:00:00Z`: whole seconds, UTC.
+    package static func text(_ time: Date) -> String {
+        var seconds = Int(time.timeIntervalSince1970.rounded(.down))
+        let days = Int((Double(seconds) / 86400).rounded(.down))
+        seconds -= days * 86400
+        let date = CivilDate(daysSinceEpoch: days)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let year = String(date.year)
+        return "\(String(repeating: "0", count: max(0, 4 - year.count)) + year)-\(two(date.month))-\(two(date.day))T\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))Z"
+    }
+
+    /// Seconds since 1970 of a time `text` wrote; nil for anything else.
+    static func seconds(_ text: String) -> Int? {
+        let parts = text.split(whereSeparator: { "-T:Z".contains($0) })
+        guard text.hasSuffix("Z"), parts.count == 6, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            let hour = Int(parts[3]), let minute = Int(parts[4]), let second = Int(parts[5]),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60, (1970...9999).contains(year)
+        else { return nil }
+        return CivilDate(year: year, month: month, day: day).daysSinceEpoch * 86400 + hour * 3600 + minute * 60 + second
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// `ics-agenda alarms` as cron runs it: text and JSON, the state between
+/// runs, two runs at once, the catch-up line, and `--exec` with no shell.
+@Suite struct AlarmsCommandTests {
+    static let fixture = "Fixtures/alarms/alarms.ics"
+
+    static func folder(_ name: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-alarms-cli-\(name)-\(getpid())")
+        try? FileManager.default.removeItem(at: url)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func alarms(_ state: URL, _ now: String, _ extra: [String] = [], input: String = fixture) throws -> CLI.Result {
+        try CLI.run(["alarms", "--no-config", "--state", state.path, "--tz", "Europe/Berlin", "--locale", "en_US", "--now", now] + extra + [input])
+    }
+
+    @Test func eachRunRingsWhatWentOffSinceTheLast() throws {
+        let state = try AlarmsCommandTests.folder("runs").appendingPathComponent("alarms")
+        // The first run: the minute before it.
+        let first = try AlarmsCommandTests.alarms(state, "2025-03-29T08:50:30+01:00")
+        #expect(first.stdout == "8:50 AM  in 10 min: Standup (Room 4)\n" && first.stderr.isEmpty && first.status == 0)
+        #expect(try String(contentsOf: state, encoding: .utf8).hasSuffix("\n2025-03-29T07:50:30Z\n"))
+        // The next, an hour later: the all-day birthday's alarm (15 hours before its day) rang at 9:00, 50 minutes before.
+        #expect(try AlarmsCommandTests.alarms(state, "2025-03-29T09:50:00+01:00").stdout == "9:00 AM  tomorrow: Birthday (late)\n")
+        #expect(try AlarmsCommandTests.alarms(state, "2025-03-29T09:50:00+01:00").stdout == "", "nothing twice")
+        let json = try AlarmsCommandTests.alarms(state, "2025-03-29T14:58:00+01:00", ["--format", "json"])
+        let rows = json.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(rows.map { $0["alarm"] as? String } == ["2025-03-29T14:55:00+01:00", "2025-03-29T14:57:00+01:00"])
+        #expect(rows.allSatisfy { $0["title"] as? String == "Review" && $0["action"] as? String == "AUDIO" })
+        #expect(rows.map { $0["late"] as? Bool } == [true, false], "three minutes before the run, then one")
+        #expect(rows.map { $0["minutes_until"] as? Int } == [0, 0], "it began at 14:00")
+        #expect(rows.allSatisfy { $0.keys.contains("meeting_url") && $0.keys.contains("overlap_count") })
+    }
+
+    @Test func alarmsMissedWhileNoRunWasMadeRingLateOrAreCounted() throws {
+        let state = try AlarmsCommandTests.folder("catchup").appendingPathComponent("alarms")
+        _ = try AlarmsCommandTests.alarms(state, "2025-03-29T06:00:00+01:00")
+        // Off from 6:00 to 15:10: the standup (8:50) and the birthday (9:00) are older than an hour; the review's three are not.
+        let back = try AlarmsCommandTests.alarms(state, "2025-03-29T15:10:00+01:00")
+        #expect(back.stdout == "2:55 PM  now: Review (late)\n2:57 PM  now: Review (late)\n2:59 PM  now: Review (late)\n")
+        #expect(back.stderr == "ics-agenda: 2 alarms missed since 2025-03-29T06:00:00+01:00 (more than 1h before this run, --catch-up): not rung\n")
+        #expect(try AlarmsCommandTests.alarms(state, "2025-03-29T15:11:00+01:00", ["-q"]).stderr.isEmpty)
+        // --since asks for everything after it.
+        let since = try AlarmsCommandTests.alarms(state, "2025-03-29T15:10:00+01:00", ["--since", "2025-03-29T08:00:00+01:00"])
+        #expect(since.stdout.split(separator: "\n").count == 5 && since.stderr.isEmpty)
+    }
+
+    /// Two runs started together ring each alarm once between them.
+    @Test func twoRunsAtOnceRingEachAlarmOnce() throws {
+        let folder = try AlarmsCommandTests.folder("twice")
+        let state = folder.appendingPathComponent("alarms")
+        _ = try AlarmsCommandTests.alarms(state, "2025-03-29T14:00:00+01:00")
+        let collected = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let output = (try? AlarmsCommandTests.alarms(state, "2025-03-29T15:00:00+01:00").stdout) ?? "failed"
+            collected.withLock { $0.append(output) }
+        }
+        let outputs = collected.withLock { $0 }
+        let lines = outputs.flatMap { $0.split(separator: "\n") }.map(String.init)
+        #expect(lines == ["2:55 PM  now: Review (late)", "2:57 PM  now: Review (late)", "2:59 PM  now: Review"], "\(outputs)")
+    }
+
+    /// `--exec` hands each alarm to a program as words: a title that is
+    /// shell syntax arrives as text, and nothing runs it.
+    @Test func execRunsAProgramWithNoShell() throws {
+        let folder = try AlarmsCommandTests.folder("exec")
+        let record = folder.appendingPathComponent("record")
+        let pwned = folder.appendingPathComponent("pwned")
+        let calendar = folder.appendingPathComponent("hostile.ics")
+        try """
+            BEGIN:VCALENDAR
+            VERSION:2.0
+            PRODID:-//test//EN
+            BEGIN:VEVENT
+            UID:hostile@x
+            DTSTART:20250329T100000Z
+            DTEND:20250329T110000Z
+            SUMMARY:$(touch \(pwned.path))\\; `touch \(pwned.path)` & touch \(pwned.path) | "quoted" 'single'
+            LOCATION:Room\\;1
+            BEGIN:VALARM
+            ACTION:DISPLAY
+            TRIGGER:-PT5M
+            END:VALARM
+            END:VEVENT
+            END:VCALENDAR
+
+            """.write(to: calendar, atomically: true, encoding: .utf8)
+        let program = folder.appendingPathComponent("record-args")
+        try "#!/bin/sh\nfor a in \"$@\"; do printf '[%s]\\n' \"$a\" >> \"\(record.path)\"; done\n".write(to: program, atomically: true, encoding: .utf8)
+        chmod(program.path, 0o755)
+        let run = try AlarmsCommandTests.alarms(folder.appendingPathComponent("alarms"), "2025-03-29T10:55:30+01:00",
+            ["--exec", "\(program.path) {title} 'at {time}: {when}' {location}{{x}}"], input: calendar.path)
+        #expect(run.status == 0 && run.stdout.isEmpty && run.stderr.isEmpty, "\(run.stderr)")
+        let recorded = try String(contentsOf: record, encoding: .utf8)
+        #expect(recorded == "[$(touch \(pwned.path)); `touch \(pwned.path)` & touch \(pwned.path) | \"quoted\" 'single']\n[at 10:55 AM: in 5 min]\n[Room;1{x}]\n")
+        #expect(!FileManager.default.fileExists(atPath: pwned.path), "nothing ran the title")
+    }
+
+    @Test func aProgramThatFailsIsToldAndTheOthersStillRun() throws {
+        let folder = try AlarmsCommandTests.folder("fails")
+        let state = folder.appendingPathComponent("alarms")
+        _ = try AlarmsCommandTests.alarms(state, "2025-03-29T14:50:00+01:00")
+        let run = try AlarmsCommandTests.alarms(state, "2025-03-29T15:00:00+01:00", ["--exec", "sh -c 'exit 3' {title}"])
+        #expect(run.status == 0 && run.stdout.isEmpty)
+        #expect(run.stderr.split(separator: "\n").count == 3)
+        #expect(run.stderr.hasPrefix("ics-agenda: warning: --exec: sh exited with status 3 (alarm of \"Review\" at 2:55 PM)\n"))
+        let missing = try AlarmsCommandTests.alarms(state, "2025-03-29T15:00:00+01:00", ["--exec", "/nonexistent/notify {title}", "--since", "2025-03-29T14:56:00+01:00"])
+        #expect(missing.stderr.hasPrefix("ics-agenda: warning: --exec: /nonexistent/notify: No such file or directory (alarm of \"Review\""))
+        let bad = try AlarmsCommandTests.alarms(state, "2025-03-29T15:00:00+01:00", ["--exec", "notify-send {nope}"])
+        #expect(bad.status == 64 && bad.stderr.contains("--exec: unknown placeholder {nope}"))
+    }
+
+    /// `--default`: a timed event without a VALARM of its own rings that long before it; one with its own keeps its own.
+    @Test func aDefaultAlarmForEventsWithoutOne() throws {
+        let state = try AlarmsCommandTests.folder("default").appendingPathComponent("alarms")
+        let teams = try AlarmsCommandTests.alarms(state, "2025-03-03T09:51:00+01:00",
+            ["--default", "10m", "--since", "2025-03-03T09:00:00+01:00"], input: "Fixtures/meetings/teams_invite.ics")
+        #expect(teams.stdout == "9:50 AM  in 9 min: Quarterly planning (Microsoft Teams Meeting)\n")
+        #expect(try AlarmsCommandTests.alarms(state, "2025-03-03T09:52:00+01:00", input: "Fixtures/meetings/teams_invite.ics").stdout == "")
+        let own = try AlarmsCommandTests.alarms(state, "2025-03-29T08:51:00+01:00", ["--default", "1h", "--since", "2025-03-29T07:00:00+01:00"])
+        #expect(own.stdout.split(separator: "\n") == ["8:50 AM  in 9 min: Standup (Room 4)"], "its own alarm, not the default")
+    }
+
+    @Test func aStateThatCannotBeWrittenIsAnOutputError() throws {
+        let run = try CLI.run(["alarms", "--no-config", "--state", "/proc/ics-agenda/alarms", "--now", "2025-03-29T15:00:00+01:00",
+            AlarmsCommandTests.fixture])
+        #expect(run.status == 74 && run.stderr.hasPrefix("ics-agenda: alarms state /proc/ics-agenda/alarms.lock: "))
+    }
+}
