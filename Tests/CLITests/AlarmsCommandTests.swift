@@ -125,6 +125,33 @@ import Testing
         #expect(own.stdout.split(separator: "\n") == ["8:50 AM  in 9 min: Standup (Room 4)"], "its own alarm, not the default")
     }
 
+    /// Runs killed at any moment (SIGKILL, at 0 to 60 ms) never leave a torn
+    /// state: the file always holds a whole time, and the run after rings
+    /// what went off since the last time written, once.
+    @Test func runsKilledAtAnyMomentLeaveAWholeState() throws {
+        let folder = try AlarmsCommandTests.folder("killed")
+        let state = folder.appendingPathComponent("alarms")
+        _ = try AlarmsCommandTests.alarms(state, "2025-03-29T14:50:00+01:00")
+        for i in 0..<12 {
+            let process = Process()
+            process.executableURL = CLI.binary
+            process.arguments = ["alarms", "--no-config", "--state", state.path, "--tz", "Europe/Berlin", "--locale", "en_US",
+                "--now", "2025-03-29T14:5\(1 + i % 6):00+01:00", AlarmsCommandTests.fixture]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(useconds_t(i * 5_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let text = try String(contentsOf: state, encoding: .utf8)
+            #expect(text.range(of: #"\n2025-03-29T13:5[0-6]:00Z\n$"#, options: .regularExpression) != nil, "torn: \(text)")
+        }
+        // Whatever the killed runs did, the ones after ring each alarm at most once, and the last one left.
+        let after = try AlarmsCommandTests.alarms(state, "2025-03-29T15:00:00+01:00").stdout
+        #expect(after.hasSuffix("2:59 PM  now: Review\n"))
+        #expect(try AlarmsCommandTests.alarms(state, "2025-03-29T15:00:00+01:00").stdout.isEmpty)
+    }
+
     @Test func aStateThatCannotBeWrittenIsAnOutputError() throws {
         let run = try CLI.run(["alarms", "--no-config", "--state", "/proc/ics-agenda/alarms", "--now", "2025-03-29T15:00:00+01:00",
             AlarmsCommandTests.fixture])

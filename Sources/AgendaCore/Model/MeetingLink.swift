@@ -16,11 +16,13 @@ package enum MeetingLink {
             let link = unwrapped(trimmed(value))
             if !link.isEmpty { return link }
         }
-        for text in [url, location, description] {
-            guard let text, mayHoldLink(text) else { continue }
-            for link in links(in: text) where isMeeting(link) { return link }
-        }
-        return nil
+        // One field at a time: no array made for the three, most hold no link.
+        return firstMeeting(in: url) ?? firstMeeting(in: location) ?? firstMeeting(in: description)
+    }
+
+    private static func firstMeeting(in text: String?) -> String? {
+        guard let text, mayHoldLink(text) else { return nil }
+        return links(in: text).first(where: isMeeting)
     }
 
     /// Whether a text may hold a link at all (`://`): most titles, places

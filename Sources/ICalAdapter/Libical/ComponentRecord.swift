@@ -87,7 +87,8 @@ struct ComponentRecord {
     var partstat: String? { organizedByMe ? "ACCEPTED" : myPartstat }
     /// The link to join the meeting online.
     var meetingURL: String? {
-        MeetingLink.find(explicit: meetingProperties.sorted { $0.rank < $1.rank }.map(\.value), url: url, location: location, description: description)
+        let named = meetingProperties.isEmpty ? [] : meetingProperties.sorted { $0.rank < $1.rank }.map(\.value)
+        return MeetingLink.find(explicit: named, url: url, location: location, description: description)
     }
 }
 
