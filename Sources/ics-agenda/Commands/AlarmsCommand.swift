@@ -5,7 +5,7 @@ import Foundation
 
 /// `ics-agenda alarms [OPTIONS] [INPUT ...]`: the alarms that went off since
 /// the previous run, each once, for cron.
-struct AlarmsCommand: ParsableCommand, SettingsChoice {
+struct AlarmsCommand: ParsableCommand, MomentCommand {
     static let configuration = CommandConfiguration(
         commandName: "alarms",
         abstract: "Print, or hand to a program, the alarms (VALARM) that went off since the previous run, each once.",
@@ -75,13 +75,6 @@ struct AlarmsCommand: ParsableCommand, SettingsChoice {
         }
     }
 
-    var now: String? { common.now }
-    var tz: String? { common.tz }
-    var locale: String? { common.locale }
-    var from: String? { nil }
-    var to: String? { nil }
-    var days: Int? { nil }
-
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(self, environment: environment)
@@ -97,8 +90,7 @@ struct AlarmsCommand: ParsableCommand, SettingsChoice {
         let outcome: AlarmRun.Outcome
         do {
             outcome = try run.run(now: now, since: start) { window in
-                loaded = try ICSAgenda.loadStrictly(input.paths(), window: window, strict: common.strict, warnings: warnings.detail,
-                    calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me, readsAlarms: true)
+                loaded = try load(window, environment: environment, readsAlarms: true)
                 return loaded.calendars.map(\.occurrences)
             }
         } catch let failure as AlarmState.Failure {

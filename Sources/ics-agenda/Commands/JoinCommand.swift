@@ -4,7 +4,7 @@ import Foundation
 
 /// `ics-agenda join [OPTIONS] [INPUT ...]`: the link of the meeting on now,
 /// else of the next one, so that `xdg-open "$(ics-agenda join)"` joins it.
-struct JoinCommand: ParsableCommand, SettingsChoice {
+struct JoinCommand: ParsableCommand, MomentCommand {
     static let configuration = CommandConfiguration(
         commandName: "join",
         abstract: "Print the link to join the meeting happening now, else the next one starting soon.",
@@ -37,29 +37,13 @@ struct JoinCommand: ParsableCommand, SettingsChoice {
     @OptionGroup var input: InputArguments
 
     func validate() throws {
-        do { _ = try DurationText.seconds(within) } catch { throw ValidationError("--within: \(error)") }
-        if (try? DurationText.seconds(within)) == 0 { throw ValidationError("--within: give a span longer than 0.") }
+        try JoinCommand.checkWithin(within)
     }
-
-    var now: String? { common.now }
-    var tz: String? { common.tz }
-    var locale: String? { common.locale }
-    var from: String? { nil }
-    var to: String? { nil }
-    var days: Int? { nil }
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(self, environment: environment)
-        let reach = settings.now + TimeInterval(try DurationText.seconds(within))
-        let window = AgendaWindow(from: settings.now, to: reach, clock: settings.clock)
-        let loaded = try ICSAgenda.loadStrictly(input.paths(), window: window, strict: common.strict, warnings: warnings.detail,
-            calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me)
-        var selection = common.selection
-        selection.includeReminders = false
-        let sections = AgendaBuilder(window: window, today: settings.today, selection: selection)
-            .build(parts: loaded.calendars.map(\.occurrences), threads: AgendaPipeline.workerCount)
-        let upcoming = Upcoming(sections: sections, now: settings.now, end: reach, clock: settings.clock, includeAllDay: false, count: .max)
+        let (upcoming, loaded) = try upcoming(within: within, settings: settings, environment: environment, includeAllDay: false, count: .max)
         if let link = upcoming.entries.lazy.compactMap(\.occurrence.meetingURL).first {
             var out = BufferedOutput()
             out.write(PrintableText.escaped(link) + "\n")

@@ -4,7 +4,7 @@ import Foundation
 import Subscriptions
 
 /// `ics-agenda next [OPTIONS] [INPUT ...]`: what is on now, else next, for status bars.
-struct NextCommand: ParsableCommand, SettingsChoice {
+struct NextCommand: ParsableCommand, MomentCommand {
     static let configuration = CommandConfiguration(
         commandName: "next",
         abstract: "Print the timed occurrence happening now, else the next one to start, for status bars and prompts.",
@@ -50,32 +50,15 @@ struct NextCommand: ParsableCommand, SettingsChoice {
     @OptionGroup var input: InputArguments
 
     func validate() throws {
-        do { _ = try DurationText.seconds(within) } catch { throw ValidationError("--within: \(error)") }
-        if (try? DurationText.seconds(within)) == 0 { throw ValidationError("--within: give a span longer than 0.") }
+        try NextCommand.checkWithin(within)
         if count < 1 { throw ValidationError("--count takes a whole number, 1 or more.") }
     }
-
-    var now: String? { common.now }
-    var tz: String? { common.tz }
-    var locale: String? { common.locale }
-    var from: String? { nil }
-    var to: String? { nil }
-    var days: Int? { nil }
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(self, environment: environment)
-        let reach = settings.now + TimeInterval(try DurationText.seconds(within))
-        // Only now ..< now + within is read, so that the prefilter skips the rest of the file.
-        let window = AgendaWindow(from: settings.now, to: reach, clock: settings.clock)
-        let loaded = try ICSAgenda.loadStrictly(input.paths(), window: window, strict: common.strict, warnings: warnings.detail,
-            calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me)
-        var selection = common.selection
-        selection.includeReminders = false
-        let sections = AgendaBuilder(window: window, today: settings.today, selection: selection)
-            .build(parts: loaded.calendars.map(\.occurrences), threads: AgendaPipeline.workerCount)
         let shown = format == .waybar ? max(count, 5) : count
-        let upcoming = Upcoming(sections: sections, now: settings.now, end: reach, clock: settings.clock, includeAllDay: allDay, count: shown)
+        let (upcoming, loaded) = try upcoming(within: within, settings: settings, environment: environment, includeAllDay: allDay, count: shown)
         var out = BufferedOutput()
         let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
         UpcomingFormatter(formats: formats, now: settings.now, format: format).write(upcoming, to: &out)

@@ -1,0 +1,50 @@
+import AgendaCore
+import ArgumentParser
+import Foundation
+
+/// What `next`, `join` and `alarms` share: they read the calendars around
+/// one moment (now), with the options every command that reads calendars
+/// takes, and no days of their own.
+protocol MomentCommand: SettingsChoice {
+    var common: CommonOptions { get }
+    var warnings: WarningOptions { get }
+    var subscriptions: SubscriptionOptions { get }
+    var input: InputArguments { get }
+}
+
+extension MomentCommand {
+    var now: String? { common.now }
+    var tz: String? { common.tz }
+    var locale: String? { common.locale }
+    var from: String? { nil }
+    var to: String? { nil }
+    var days: Int? { nil }
+
+    /// Every input read over `window`, with `--me` and `--calendar`; `--strict` fails on damage.
+    func load(_ window: AgendaWindow, environment: [String: String], readsAlarms: Bool = false) throws -> LoadedInputs {
+        try ICSAgenda.loadStrictly(input.paths(), window: window, strict: common.strict, warnings: warnings.detail,
+            calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me, readsAlarms: readsAlarms)
+    }
+
+    /// The events on now, else starting within `within` (`next`'s order):
+    /// only now ..< now + within is read, so that the prefilter skips the rest.
+    func upcoming(within: String, settings: Settings, environment: [String: String], includeAllDay: Bool, count: Int)
+        throws -> (upcoming: Upcoming, loaded: LoadedInputs)
+    {
+        let reach = settings.now + TimeInterval(try DurationText.seconds(within))
+        let window = AgendaWindow(from: settings.now, to: reach, clock: settings.clock)
+        let loaded = try load(window, environment: environment)
+        var selection = common.selection
+        selection.includeReminders = false
+        let sections = AgendaBuilder(window: window, today: settings.today, selection: selection)
+            .build(parts: loaded.calendars.map(\.occurrences), threads: AgendaPipeline.workerCount)
+        return (Upcoming(sections: sections, now: settings.now, end: reach, clock: settings.clock, includeAllDay: includeAllDay, count: count), loaded)
+    }
+
+    /// `--within`: a span longer than 0.
+    static func checkWithin(_ within: String) throws {
+        let seconds: Int
+        do { seconds = try DurationText.seconds(within) } catch { throw ValidationError("--within: \(error)") }
+        if seconds == 0 { throw ValidationError("--within: give a span longer than 0.") }
+    }
+}
