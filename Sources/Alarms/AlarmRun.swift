@@ -14,6 +14,10 @@ package struct AlarmRun {
     package var defaultLead: Int?
     package var selection = Selection()
 
+    /// A state time at most this far after now is a clock set back a little
+    /// (NTP): nothing rings again. One further ahead is not believed.
+    package static let aheadAllowed: TimeInterval = 3600
+
     package init(store: AlarmState, clock: ZoneClock, catchUp: TimeInterval) {
         self.store = store
         self.clock = clock
@@ -38,20 +42,27 @@ package struct AlarmRun {
         var stateWarning: String? = nil
         switch try store.read() {
         case .none: break
+        case .time(let time) where time > now + AlarmRun.aheadAllowed:
+            // The clock was once set ahead (or the file copied from a machine that was):
+            // read as the first run, or nothing would ring until that time.
+            stateWarning = "\(store.path): the last run's time, \(AlarmState.text(time)), is after now; read as the first run"
         case .time(let time): previous = time
         case .unreadable(let line, let reason): stateWarning = "\(store.path):\(line): \(reason); read as the first run"
         }
         var span = AlarmSpan(previous: previous, since: since, now: now, catchUp: catchUp)
         let window = AlarmSchedule.window(after: span.countedFrom, through: now, clock: clock)
         var selection = self.selection
+        // Cancelled and declined occurrences and completed reminders do not ring, whatever is listed.
         selection.showCompleted = false
+        selection.showCancelled = false
+        selection.showDeclined = false
         let sections = AgendaBuilder(window: window, today: clock.civilDate(of: now), selection: selection).build(parts: try load(window))
         if let missed = span.missedSpan {
             span.missed = AlarmSchedule(sections: sections, after: missed.from, through: missed.to, clock: clock, defaultLead: defaultLead).entries.count
         }
         let schedule = AlarmSchedule(sections: sections, after: span.from, through: now, clock: clock, defaultLead: defaultLead)
         // A clock set back does not move the time back: what rang stays rung.
-        if now > (previous ?? .distantPast) { try store.write(now) }
+        if now > (previous ?? .distantPast) || stateWarning != nil { try store.write(now) }
         return Outcome(schedule: schedule, span: span, stateWarning: stateWarning)
     }
 }

@@ -39,8 +39,8 @@ package struct AlarmSpan: Sendable {
     /// `3 alarms missed since 2025-03-01T08:00:00+01:00 (more than 1h before this run): not rung`.
     package func missedLine(clock: ZoneClock) -> String {
         let iso = ISOTime(clock: clock)
-        let minutes = Int(catchUp / 60)
-        let limit = minutes % 60 == 0 ? "\(minutes / 60)h" : "\(minutes)m"
+        let seconds = Int(catchUp)
+        let limit = seconds % 3600 == 0 ? "\(seconds / 3600)h" : seconds % 60 == 0 ? "\(seconds / 60)m" : "\(seconds)s"
         return "\(missed) alarm\(missed == 1 ? "" : "s") missed since \(iso.string(instant: start)) (more than \(limit) before this run, --catch-up): not rung"
     }
 }

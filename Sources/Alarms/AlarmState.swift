@@ -79,10 +79,17 @@ package struct AlarmState: Sendable {
     }
 
     package func read() throws -> Content {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if FileManager.default.fileExists(atPath: path) { throw Failure(path: path, reason: "cannot be read") }
-            return .none
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return .none }
+            throw Failure(path: path, reason: String(cString: strerror(errno)))
         }
+        defer { close(descriptor) }
+        // What this program writes is one line and a comment: the first 4 KB say all.
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        guard count >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+        let data = buffer[..<count]
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         for (index, line) in lines.enumerated() {
             let text = line.trimmingCharacters(in: .whitespaces)
@@ -99,7 +106,9 @@ package struct AlarmState: Sendable {
     package func write(_ time: Date) throws {
         let text = "# ics-agenda alarms: the time of the last run; alarms after it ring on the next\n\(AlarmState.text(time))\n"
         let temporary = path + ".new"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        // Made anew: a file or link left at that name (a run killed there) is not written through.
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Failure(path: temporary, reason: String(cString: strerror(errno))) }
         let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
@@ -114,6 +123,12 @@ package struct AlarmState: Sendable {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
             throw Failure(path: path, reason: reason)
+        }
+        // The rename itself made lasting, so that a crash cannot bring the old time back.
+        let folder = open((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
         }
     }
 

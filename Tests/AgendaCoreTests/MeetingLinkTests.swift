@@ -56,6 +56,20 @@ import Testing
         #expect(MeetingLink.find(explicit: [" "], url: nil, location: "Room 4", description: "No link here: call me") == nil)
     }
 
+    /// A named link that is no web link (a dial-in, a file, words) is passed over: `join` hands its line to a browser.
+    @Test func namedLinksMustBeWebLinks() {
+        for named in ["tel:+1-412-555-0123", "file:///etc/passwd", "-e /usr/bin/xterm", "Dial in via the app"] {
+            #expect(MeetingLink.find(explicit: [named], url: nil, location: nil, description: "https://zoom.us/j/123") == "https://zoom.us/j/123")
+        }
+    }
+
+    /// Closing brackets after a link are dropped in one pass: a hostile
+    /// description of a link and 200,000 `)` is read at once.
+    @Test func manyClosingBracketsAreDroppedInOnePass() {
+        #expect(link(in: "(https://zoom.us/j/1" + String(repeating: ")", count: 200_000)) == nil, "longer than any link")
+        #expect(link(in: "(see https://zoom.us/j/1(a)))...") == "https://zoom.us/j/1(a)")
+    }
+
     @Test func addressesCompareWithoutMailtoOrCase() {
         #expect(CalendarAddress.normalized("MAILTO:Me@Example.COM ") == "me@example.com")
         #expect(CalendarAddress.normalized("mailto:me@example.com") == CalendarAddress.normalized("me@EXAMPLE.com"))

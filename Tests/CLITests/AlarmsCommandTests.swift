@@ -152,6 +152,34 @@ import Testing
         #expect(try AlarmsCommandTests.alarms(state, "2025-03-29T15:00:00+01:00").stdout.isEmpty)
     }
 
+    /// Items that share a UID (a conference feed) or have none ring each; a
+    /// declined meeting never rings, even when --show-declined lists it.
+    @Test func everyOccurrenceRingsItsOwnAlarmsAndDeclinedOnesNone() throws {
+        let folder = try AlarmsCommandTests.folder("shared")
+        let calendar = folder.appendingPathComponent("talks.ics")
+        func event(_ uid: String?, _ title: String, _ extra: String = "") -> String {
+            (uid.map { "BEGIN:VEVENT\nUID:\($0)\n" } ?? "BEGIN:VEVENT\n") + "DTSTAMP:20250301T000000Z\nDTSTART:20250329T090000Z\n"
+                + "DTEND:20250329T100000Z\nSUMMARY:\(title)\n\(extra)BEGIN:VALARM\nACTION:DISPLAY\nTRIGGER:-PT10M\nEND:VALARM\nEND:VEVENT\n"
+        }
+        let events = event("talk", "Talk A") + event("talk", "Talk B") + event(nil, "No UID") + event(nil, "No UID")
+            + event("declined", "Declined", "ATTENDEE;PARTSTAT=DECLINED:mailto:me@example.com\n")
+        try ("BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//test//EN\n" + events + "END:VCALENDAR\n").write(to: calendar, atomically: true, encoding: .utf8)
+        let run = try AlarmsCommandTests.alarms(folder.appendingPathComponent("alarms"), "2025-03-29T09:50:30+01:00",
+            ["--me", "me@example.com", "--show-declined"], input: calendar.path)
+        #expect(run.stdout.split(separator: "\n").map { String($0.split(separator: ":").last ?? "") }.sorted() == [" No UID", " No UID", " Talk A", " Talk B"])
+    }
+
+    /// A state time far ahead (a clock once set ahead) is told and not believed: alarms ring again.
+    @Test func aStateTimeFarAheadIsToldAndReadAsTheFirstRun() throws {
+        let folder = try AlarmsCommandTests.folder("ahead")
+        let state = folder.appendingPathComponent("alarms")
+        try "2030-01-01T00:00:00Z\n".write(to: state, atomically: true, encoding: .utf8)
+        let run = try AlarmsCommandTests.alarms(state, "2025-03-29T08:50:30+01:00")
+        #expect(run.stdout == "8:50 AM  in 10 min: Standup (Room 4)\n")
+        #expect(run.stderr.hasSuffix("the last run's time, 2030-01-01T00:00:00Z, is after now; read as the first run\n"))
+        #expect(try String(contentsOf: state, encoding: .utf8).hasSuffix("\n2025-03-29T07:50:30Z\n"))
+    }
+
     @Test func aStateThatCannotBeWrittenIsAnOutputError() throws {
         let run = try CLI.run(["alarms", "--no-config", "--state", "/proc/ics-agenda/alarms", "--now", "2025-03-29T15:00:00+01:00",
             AlarmsCommandTests.fixture])

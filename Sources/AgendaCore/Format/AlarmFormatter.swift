@@ -51,7 +51,7 @@ package struct AlarmFormatter: OutputFormatter {
     }
 
     package func line(_ entry: AlarmSchedule.Entry) -> String {
-        let title = Overlaps.oneLine(entry.occurrence)
+        let title = UpcomingWording.marked(entry.occurrence)
         let place = entry.occurrence.location.flatMap { $0.isEmpty ? nil : " (" + RowWording.singleLine($0) + ")" } ?? ""
         return "\(wording.formats.shortTime(entry.time))  \(when(entry)): \(title)\(place)\(entry.late ? " (late)" : "")"
     }

@@ -62,7 +62,7 @@ package struct UpcomingWording {
 
     package func line(_ entry: Upcoming.Entry) -> String {
         let clock = formats.clock
-        let title = Overlaps.oneLine(entry.occurrence)
+        let title = UpcomingWording.marked(entry.occurrence)
         if entry.isAllDay {
             if entry.isNow {
                 let last = clock.civilDate(of: entry.end - 1)
@@ -76,6 +76,13 @@ package struct UpcomingWording {
         if entry.minutesUntil < 60 { return "in \(entry.minutesUntil) min: \(title)" }
         let day = dayWords(clock.civilDate(of: entry.start))
         return "\(day ?? "today") \(formats.shortTime(entry.start)): \(title)"
+    }
+
+    /// The title with the agenda's marks of my answer (`--me`): `?` not accepted, `(declined)`.
+    static func marked(_ o: Occurrence) -> String {
+        let title = Overlaps.oneLine(o)
+        guard case .event(let e) = o.item else { return title }
+        return e.isDeclined ? title + " (declined)" : e.isUnconfirmed ? title + " ?" : title
     }
 
     /// Waybar's custom module (`return-type: json`): the first line as

@@ -27,14 +27,12 @@ package struct AlarmSchedule: Sendable {
         package let alarmIndex: Int
         /// It went off a while before the run (`AlarmSchedule.lateAfter`): the machine was off or asleep.
         package var late = false
+    }
 
-        /// One firing, the same in every run: the component, the instance, the alarm and the repetition.
-        package var key: String {
-            let instance = occurrence.recurrenceID.map { "\($0.kind)\($0.matchKey)" } ?? ""
-            let absolute = if case .absolute = alarm.trigger { true } else { false }
-            let who = occurrence.uid.isEmpty ? "title:" + occurrence.title : occurrence.uid
-            return "\(who)|\(absolute ? "" : instance)|\(alarmIndex)|\(repetition)"
-        }
+    private struct AbsoluteKey: Hashable {
+        let item: ObjectIdentifier
+        let alarm: Int
+        let repetition: Int
     }
 
     /// How far before an occurrence's start its alarms are looked for (an
@@ -78,9 +76,14 @@ package struct AlarmSchedule: Sendable {
                 }
             }
         }
-        // An absolute alarm of a series is one alarm, whichever instances were listed.
-        var seen = Set<String>()
-        found = found.filter { seen.insert($0.entry.key).inserted }
+        // An absolute alarm of a series is one alarm, whichever instances
+        // were listed (the series' instances share one item).
+        var seen = Set<AbsoluteKey>()
+        found = found.filter { found in
+            guard case .absolute = found.entry.alarm.trigger else { return true }
+            let e = found.entry
+            return seen.insert(AbsoluteKey(item: e.occurrence.itemIdentity, alarm: e.alarmIndex, repetition: e.repetition)).inserted
+        }
         found.sort { ($0.entry.time, $0.order) < ($1.entry.time, $1.order) }
         entries = found.map(\.entry)
         overlaps = sections.first?.overlaps ?? .none

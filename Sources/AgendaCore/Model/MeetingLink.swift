@@ -12,9 +12,11 @@ import Foundation
 /// punctuation is not part of a link.
 package enum MeetingLink {
     package static func find(explicit: [String], url: String?, location: String?, description: String?) -> String? {
+        // A named link that is no web link (a `tel:` dial-in, a `file:`,
+        // words) is passed over: `join`'s line is handed to a browser.
         for value in explicit {
             let link = unwrapped(trimmed(value))
-            if !link.isEmpty { return link }
+            if link.utf8.count <= maxLength, LinkParts(link) != nil { return link }
         }
         // One field at a time: no array made for the three, most hold no link.
         return firstMeeting(in: url) ?? firstMeeting(in: location) ?? firstMeeting(in: description)
@@ -53,6 +55,10 @@ package enum MeetingLink {
             }
             var end = i
             while end < bytes.count && !stopsLink(bytes[end]) { end += 1 }
+            guard end - i <= maxLength else {
+                i = end
+                continue
+            }
             var link = String(decoding: bytes[i..<end], as: UTF8.self)
             link = withoutTrailingPunctuation(link)
             link = link.replacing("&amp;", with: "&")
@@ -84,18 +90,35 @@ package enum MeetingLink {
     /// closing bracket stays when the link opened one.
     static func withoutTrailingPunctuation(_ link: String) -> String {
         var text = Substring(link)
+        // Brackets counted once; each one dropped is taken off the count.
+        var opened = (round: 0, square: 0), closed = (round: 0, square: 0)
+        for c in text {
+            switch c {
+            case "(": opened.round += 1
+            case ")": closed.round += 1
+            case "[": opened.square += 1
+            case "]": closed.square += 1
+            default: break
+            }
+        }
         while let last = text.last {
             if ".,;:!?*".contains(last) {
                 text = text.dropLast()
-            } else if last == ")" || last == "]" {
-                let open: Character = last == ")" ? "(" : "["
-                if text.filter({ $0 == open }).count < text.filter({ $0 == last }).count { text = text.dropLast() } else { break }
+            } else if last == ")" && closed.round > opened.round {
+                closed.round -= 1
+                text = text.dropLast()
+            } else if last == "]" && closed.square > opened.square {
+                closed.square -= 1
+                text = text.dropLast()
             } else {
                 break
             }
         }
         return String(text)
     }
+
+    /// Longer links are no meeting links (real ones, Safe Links included, are under 1,500 bytes).
+    static let maxLength = 4096
 
     private static func trimmed(_ value: String) -> String {
         var text = Substring(value)

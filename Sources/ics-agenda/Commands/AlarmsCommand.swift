@@ -68,11 +68,16 @@ struct AlarmsCommand: ParsableCommand, MomentCommand {
     @OptionGroup var input: InputArguments
 
     func validate() throws {
-        do { _ = try DurationText.seconds(catchUp) } catch { throw ValidationError("--catch-up: \(error)") }
+        do { _ = try AlarmsCommand.seconds(catchUp) } catch { throw ValidationError("--catch-up: \(error)") }
         if let defaultLead { do { _ = try DurationText.seconds(defaultLead) } catch { throw ValidationError("--default: \(error)") } }
         if let exec {
             do { _ = try AlarmAction(command: exec) } catch { throw ValidationError("--exec: \(error)") }
         }
+    }
+
+    /// `--catch-up`: a span, or 0 (nothing missed rings).
+    static func seconds(_ text: String) throws -> Int {
+        text == "0" ? 0 : try DurationText.seconds(text)
     }
 
     func run() throws {
@@ -80,7 +85,7 @@ struct AlarmsCommand: ParsableCommand, MomentCommand {
         let settings = try Settings(self, environment: environment)
         let now = Date(timeIntervalSince1970: settings.now.timeIntervalSince1970.rounded(.down))
         var run = AlarmRun(store: AlarmState(path: state ?? AlarmState.location(environment: environment)), clock: settings.clock,
-            catchUp: TimeInterval(try DurationText.seconds(catchUp)))
+            catchUp: TimeInterval(try AlarmsCommand.seconds(catchUp)))
         run.defaultLead = try defaultLead.map { try DurationText.seconds($0) }
         run.selection = common.selection
         let start = try since.map { text in

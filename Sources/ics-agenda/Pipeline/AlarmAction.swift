@@ -96,8 +96,14 @@ struct AlarmAction {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
+        // A process group of its own: what it starts is stopped with it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, argv[0]!, &actions, nil, &argv, environ)
+        let spawned = posix_spawnp(&pid, argv[0]!, &actions, &attributes, &argv, environ)
         guard spawned == 0 else {
             StandardError.write("ics-agenda: warning: --exec: \(name): \(String(cString: strerror(spawned))) (\(about))\n")
             return
@@ -109,7 +115,7 @@ struct AlarmAction {
             if done == pid { break }
             if done < 0 && errno != EINTR { return }
             if Date() > deadline {
-                kill(pid, SIGKILL)
+                kill(-pid, SIGKILL)
                 while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
                 StandardError.write("ics-agenda: warning: --exec: \(name) ran longer than \(Int(AlarmAction.timeLimit)) s and was stopped (\(about))\n")
                 return
