@@ -134,6 +134,16 @@ import Testing
         #expect(try CLI.run(["join"] + clock + [MeetingTests.folder]).stdout == "https://meet.google.com/abc-mnop-xyz\n", "without it")
     }
 
+    /// `--format ics` keeps each meeting's link: read back, every meeting_url is the same.
+    @Test func theIcsOutputKeepsTheLinks() throws {
+        let ics = try CLI.run(MeetingTests.day + ["--format", "ics", MeetingTests.folder]).stdout
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-meetings-\(getpid()).ics")
+        try ics.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(MeetingTests.byTitle(try MeetingTests.json([file.path]), "meeting_url")
+            == MeetingTests.byTitle(try MeetingTests.json([MeetingTests.folder]), "meeting_url"))
+    }
+
     /// Many --me on a long command line (packed before ArgumentParser reads it) all count.
     @Test func everyMeOfALongCommandLineCounts() throws {
         let others = (0..<40).flatMap { ["--me", "other\($0)@example.com"] }

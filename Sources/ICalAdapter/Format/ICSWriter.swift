@@ -90,6 +90,8 @@ package struct ICSWriter: OutputFormatter {
         if let location = o.location { c.add(.location, location) }
         if let description = o.description { c.add(.description, description) }
         if let status = o.status { c.add(line: "STATUS:\(status)") }
+        // The link to join, as the property read first (RFC 7986): read back, the same meeting_url.
+        if let link = o.meetingURL { c.add(line: "CONFERENCE;VALUE=URI;FEATURE=VIDEO:\(link)") }
         if case .event(let e) = o.item, e.transparency != .unspecified {
             c.addTransparency(opaque: e.transparency == .opaque)
         }
