@@ -50,12 +50,16 @@ import Testing
             echo "-- with the bus"
             \(alarms("with", "DBUS_SESSION_BUS_ADDRESS=\"$DBUS_SESSION_BUS_ADDRESS\""))
             kill $server 2>/dev/null
-            [ -n "$daemon" ] && (sleep 1; kill $daemon 2>/dev/null) </dev/null >/dev/null 2>&1 &
+            [ -n "$daemon" ] && (sleep 1; kill -KILL $daemon 2>/dev/null) </dev/null >/dev/null 2>&1 &
             exit 0
             """
+        // The test runner's threads block SIGTERM, and a child inherits the
+        // mask: dbus-run-session could not stop its bus daemon, which stayed.
+        // Python clears the mask, then becomes dbus-run-session.
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-run-session")
-        process.arguments = ["--", "/bin/sh", "-c", script]
+        process.executableURL = URL(fileURLWithPath: NotificationTests.python)
+        process.arguments = ["-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
+            "/usr/bin/dbus-run-session", "--", "/bin/sh", "-c", script]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
