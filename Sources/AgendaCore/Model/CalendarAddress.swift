@@ -2,10 +2,7 @@
 /// `mailto:` and without regard to case.
 package enum CalendarAddress {
     package static func normalized(_ address: String) -> String {
-        var text = Substring(address)
-        while let first = text.first, first.isWhitespace { text = text.dropFirst() }
-        while let last = text.last, last.isWhitespace { text = text.dropLast() }
-        if text.lowercased().hasPrefix("mailto:") { text = text.dropFirst(7) }
-        return text.lowercased()
+        let text = address.trimmingWhitespace().lowercased()
+        return text.hasPrefix("mailto:") ? String(text.dropFirst(7)) : text
     }
 }

@@ -121,11 +121,8 @@ package enum MeetingLink {
     static let maxLength = 4096
 
     private static func trimmed(_ value: String) -> String {
-        var text = Substring(value)
-        while let first = text.first, first.isWhitespace { text = text.dropFirst() }
-        while let last = text.last, last.isWhitespace { text = text.dropLast() }
-        if text.first == "<" && text.last == ">" { text = text.dropFirst().dropLast() }
-        return String(text)
+        let text = value.trimmingWhitespace()
+        return text.first == "<" && text.last == ">" ? String(text.dropFirst().dropLast()) : text
     }
 
     /// A Safe Links address's own link (`url=`, percent-decoded), else the link.

@@ -164,12 +164,3 @@ struct ComponentSplitter {
         return TextBytes.string(out).trimmingWhitespace()
     }
 }
-
-extension String {
-    func trimmingWhitespace() -> String {
-        var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s = s.dropFirst() }
-        while let l = s.last, l.isWhitespace { s = s.dropLast() }
-        return String(s)
-    }
-}

@@ -1,3 +1,4 @@
+import AgendaCore
 import Foundation
 
 /// The UTF-8 byte-order mark, and a word on what a non-calendar input

@@ -1,3 +1,4 @@
+import AgendaCore
 import Foundation
 
 /// Zones named the way a person picks them, not by an identifier: old

@@ -1,3 +1,4 @@
+import AgendaCore
 import Foundation
 
 /// Resolves TZID parameters to libical zones for one calendar file: the
