@@ -39,15 +39,14 @@ package struct AlarmFormatter: OutputFormatter {
         max(0, Int((entry.start.timeIntervalSince(wording.now) / 60).rounded(.up)))
     }
 
-    /// `in 10 min`, `now`, `tomorrow 9:00 AM`: when the occurrence starts, seen from the run.
+    /// `in 10 min`, `now`, `today 2:00 PM`, `tomorrow`: when the occurrence
+    /// starts, seen from the run, in `next`'s words.
     package func when(_ entry: AlarmSchedule.Entry) -> String {
         let minutes = minutesUntil(entry)
         if entry.occurrence.isAllDay {
             return wording.dayWords(wording.formats.clock.civilDate(of: entry.start)) ?? "today"
         }
-        if minutes == 0 { return "now" }
-        if minutes < 60 { return "in \(minutes) min" }
-        return wording.moment(entry.start)
+        return minutes == 0 ? "now" : wording.starts(entry.start, inMinutes: minutes)
     }
 
     package func line(_ entry: AlarmSchedule.Entry) -> String {

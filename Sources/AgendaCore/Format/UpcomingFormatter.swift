@@ -73,9 +73,14 @@ package struct UpcomingWording {
         if entry.isNow {
             return entry.end > entry.start ? "now: \(title) (until \(moment(entry.end)))" : "now: \(title)"
         }
-        if entry.minutesUntil < 60 { return "in \(entry.minutesUntil) min: \(title)" }
-        let day = dayWords(clock.civilDate(of: entry.start))
-        return "\(day ?? "today") \(formats.shortTime(entry.start)): \(title)"
+        return "\(starts(entry.start, inMinutes: entry.minutesUntil)): \(title)"
+    }
+
+    /// When a timed occurrence that has not begun starts: `in 25 min`
+    /// within the hour, else `today 2:00 PM`, `tomorrow 9:00 AM`, `Wed 5 9:00 AM`.
+    func starts(_ start: Date, inMinutes minutes: Int) -> String {
+        if minutes < 60 { return "in \(minutes) min" }
+        return "\(dayWords(formats.clock.civilDate(of: start)) ?? "today") \(formats.shortTime(start))"
     }
 
     /// The title with the agenda's marks of my answer (`--me`): `?` not accepted, `(declined)`.
