@@ -108,9 +108,7 @@ package struct AlarmSchedule: Sendable {
         switch o.item {
         case .event: return o.span(in: clock)
         case .reminder:
-            func instant(_ t: AgendaTime) -> Date {
-                t.isDate ? clock.startOfDay(CivilDate(daysSinceEpoch: Int((t.wall.timeIntervalSince1970 / 86400).rounded(.down)))) : t.instant(in: clock)
-            }
+            func instant(_ t: AgendaTime) -> Date { t.isDate ? clock.startOfDay(t.wallDate) : t.instant(in: clock) }
             guard let first = o.start ?? o.due else { return nil }
             return (instant(first), instant(o.due ?? first))
         }

@@ -131,8 +131,7 @@ extension Occurrence {
             let s = start.instant(in: clock)
             return (s, max(end?.instant(in: clock) ?? s, s))
         }
-        func day(_ t: AgendaTime) -> CivilDate { CivilDate(daysSinceEpoch: Int((t.wall.timeIntervalSince1970 / 86400).rounded(.down))) }
-        let first = day(start)
-        return (clock.startOfDay(first), clock.startOfDay(max(end.map(day) ?? first.adding(days: 1), first.adding(days: 1))))
+        let first = start.wallDate
+        return (clock.startOfDay(first), clock.startOfDay(max(end?.wallDate ?? first.adding(days: 1), first.adding(days: 1))))
     }
 }

@@ -24,7 +24,7 @@ package struct ISOTime: Sendable {
     /// The same text, appended as UTF-8 bytes.
     package func append(_ time: AgendaTime, to out: inout [UInt8]) {
         if time.isDate {
-            ISOTime.append(date: CivilDate(daysSinceEpoch: Int((time.wall.timeIntervalSince1970 / 86400).rounded(.down))), to: &out)
+            ISOTime.append(date: time.wallDate, to: &out)
         } else {
             append(instant: time.instant(in: clock), to: &out)
         }
@@ -50,7 +50,7 @@ package struct ISOTime: Sendable {
     func write(_ time: AgendaTime, at p: UnsafeMutablePointer<UInt8>) -> Int {
         var text = Digits()
         if time.isDate {
-            let date = CivilDate(daysSinceEpoch: Int((time.wall.timeIntervalSince1970 / 86400).rounded(.down)))
+            let date = time.wallDate
             guard (0...9999).contains(date.year) else { return ISOTime.copy(date.iso, to: p) }
             text.date(date)
         } else {

@@ -115,7 +115,7 @@ package struct ICSWriter: OutputFormatter {
     }
 
     static func year(of time: AgendaTime) -> Int {
-        CivilDate(daysSinceEpoch: Int((time.wall.timeIntervalSince1970 / 86400).rounded(.down))).year
+        time.wallDate.year
     }
 
     /// `20250308`, `20250308T090000` (floating) or `20250308T080000Z`.
