@@ -50,4 +50,11 @@ package final class Event: CalendarItem {
         isDeclined = partstat == "DECLINED"
         self.alarms = alarms
     }
+
+    /// The same event with other alarms: an override without VALARMs of its
+    /// own rings its master's.
+    package func with(alarms: [Alarm]) -> Event {
+        Event(uid: uid, title: title, location: location, description: description, status: status, calendar: calendar,
+            transparency: transparency, meetingURL: meetingURL, partstat: partstat, alarms: alarms)
+    }
 }

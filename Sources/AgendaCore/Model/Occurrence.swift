@@ -65,6 +65,18 @@ package final class Occurrence: Sendable {
 
     package var kind: Kind { item.kind }
 
+    /// The same occurrence of an item with other alarms (`Event.with(alarms:)`).
+    package func with(alarms: [Alarm]) -> Occurrence {
+        let changed: Item = switch item {
+        case .event(let e): .event(e.with(alarms: alarms))
+        case .reminder(let r): .reminder(r.with(alarms: alarms))
+        }
+        return Occurrence(item: changed, start: start, end: end, due: due, recurrenceID: recurrenceID)
+    }
+
+    /// Its item's VALARMs (`ics-agenda alarms`; empty when not read).
+    package var alarms: [Alarm] { item.common(\.alarms) }
+
     package var uid: String { item.common(\.uid) }
     package var title: String { item.common(\.title) }
     package var location: String? { item.common(\.location) }

@@ -38,4 +38,11 @@ package final class Reminder: CalendarItem {
         self.calendar = calendar
         self.alarms = alarms
     }
+
+    /// The same reminder with other alarms: an override without VALARMs of
+    /// its own rings its master's.
+    package func with(alarms: [Alarm]) -> Reminder {
+        Reminder(uid: uid, title: title, location: location, description: description, status: status, isCompleted: isCompleted,
+            priority: priority, percentComplete: percentComplete, categories: categories, calendar: calendar, alarms: alarms)
+    }
 }

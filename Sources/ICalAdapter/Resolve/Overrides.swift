@@ -3,7 +3,8 @@ import Foundation
 
 /// A component with a RECURRENCE-ID: one instance of a series, as changed.
 struct Override {
-    let occurrence: Occurrence
+    /// With its master's alarms when it has none of its own (`OverrideSet.occurrences`).
+    var occurrence: Occurrence
     let uid: String
     /// As written; read in the series' kind when matched (a floating value in a zoned series' zone).
     let recurrenceID: ZonedTime
@@ -77,8 +78,14 @@ struct OverrideSet {
         for range in ledger.droppedRanges { for i in range { dropped[i] = true } }
         // RANGE=THISANDFUTURE overrides by UID, in the order of their RECURRENCE-IDs.
         var futures: [String: [(recurrenceID: AgendaTime, occurrence: Occurrence)]] = [:]
-        for o in overrides {
-            let anchor = ledger.seriesIndex[o.kind]?[o.uid].flatMap { ledger.series[Int($0)].anchor }
+        for (place, o) in overrides.enumerated() {
+            let series = ledger.seriesIndex[o.kind]?[o.uid].map { ledger.series[Int($0)] }
+            let anchor = series?.anchor
+            // Without VALARMs of its own, an instance rings as its series does.
+            if o.occurrence.alarms.isEmpty, let master = series?.revision.masters.first, !masters[master].alarms.isEmpty {
+                overrides[place].occurrence = o.occurrence.with(alarms: masters[master].alarms)
+            }
+            let o = overrides[place]
             let rid = anchor.map { o.recurrenceID.matching(series: $0.asAnchor) } ?? o.recurrenceID
             // An override replaces the instance of that start in the series of its UID, of either kind.
             if !o.uid.isEmpty {
