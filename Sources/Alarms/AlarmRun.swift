@@ -34,8 +34,12 @@ package struct AlarmRun {
     /// - Parameters:
     ///   - now: the run's time (whole seconds: the state keeps no fractions).
     ///   - since: `--since`, instead of the previous run's time.
-    ///   - load: the occurrences of every input over a window.
-    package func run(now: Date, since: Date?, load: (AgendaWindow) throws -> [[Occurrence]]) throws -> Outcome {
+    ///   - load: the occurrences of every input over a window, when alarms
+    ///     ring in a span: each input is read as far as its alarms reach,
+    ///     and the window of them all comes back.
+    package func run(
+        now: Date, since: Date?, load: (AgendaWindow, ClosedRange<Date>) throws -> (parts: [[Occurrence]], window: AgendaWindow)
+    ) throws -> Outcome {
         let lock = try store.lock()
         defer { lock.release() }
         var previous: Date? = nil
@@ -50,13 +54,14 @@ package struct AlarmRun {
         case .unreadable(let line, let reason): stateWarning = "\(store.path):\(line): \(reason); read as the first run"
         }
         var span = AlarmSpan(previous: previous, since: since, now: now, catchUp: catchUp)
-        let window = AlarmSchedule.window(after: span.countedFrom, through: now, clock: clock)
+        let window = AlarmSchedule.window(after: span.countedFrom, through: now, clock: clock, defaultLead: defaultLead)
         var selection = self.selection
         // Cancelled and declined occurrences and completed reminders do not ring, whatever is listed.
         selection.showCompleted = false
         selection.showCancelled = false
         selection.showDeclined = false
-        let sections = AgendaBuilder(window: window, today: clock.civilDate(of: now), selection: selection).build(parts: try load(window))
+        let loaded = try load(window, min(span.countedFrom, now)...now)
+        let sections = AgendaBuilder(window: loaded.window, today: clock.civilDate(of: now), selection: selection).build(parts: loaded.parts)
         if let missed = span.missedSpan {
             span.missed = AlarmSchedule(sections: sections, after: missed.from, through: missed.to, clock: clock, defaultLead: defaultLead).entries.count
         }

@@ -26,11 +26,13 @@ import Testing
     /// One run, as the command makes it, reading the fixture over the run's window.
     static func run(_ store: AlarmState, at now: Date, since: Date? = nil) throws -> AlarmRun.Outcome {
         let run = AlarmRun(store: store, clock: clock, catchUp: 3600)
-        return try run.run(now: now, since: since) { window in
+        return try run.run(now: now, since: since) { window, ringing in
             var loader = CalendarLoader(window: window, threads: 1)
             loader.readsAlarms = true
+            loader.ringing = ringing
             let data = try Data(contentsOf: fixture)
-            return [try loader.load(data, path: fixture.path, defaultName: "alarms", source: "Fixtures").occurrences]
+            let loaded = try loader.load(data, path: fixture.path, defaultName: "alarms", source: "Fixtures")
+            return ([loaded.occurrences], loaded.window ?? window)
         }
     }
 

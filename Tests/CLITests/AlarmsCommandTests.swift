@@ -41,7 +41,7 @@ import Testing
         _ = try AlarmsCommandTests.alarms(state, "2025-03-29T06:00:00+01:00")
         // Off from 6:00 to 15:10: the standup (8:50) and the birthday (9:00) are older than an hour; the review's three are not.
         let back = try AlarmsCommandTests.alarms(state, "2025-03-29T15:10:00+01:00")
-        #expect(back.stdout == "2:55 PM  now: Review (late)\n2:57 PM  now: Review (late)\n2:59 PM  now: Review (late)\n")
+        #expect(back.stdout == "2:55 PM  ended 3:00 PM: Review (late)\n2:57 PM  ended 3:00 PM: Review (late)\n2:59 PM  ended 3:00 PM: Review (late)\n")
         #expect(back.stderr == "ics-agenda: 2 alarms missed since 2025-03-29T06:00:00+01:00 (more than 1h before this run, --catch-up): not rung\n")
         #expect(try AlarmsCommandTests.alarms(state, "2025-03-29T15:11:00+01:00", ["-q"]).stderr.isEmpty)
         // --since asks for everything after it.
@@ -184,5 +184,39 @@ import Testing
         let run = try CLI.run(["alarms", "--no-config", "--state", "/proc/ics-agenda/alarms", "--now", "2025-03-29T15:00:00+01:00",
             AlarmsCommandTests.fixture])
         #expect(run.status == 74 && run.stderr.hasPrefix("ics-agenda: alarms state /proc/ics-agenda/alarms.lock: "))
+    }
+    /// An alarm rings however far from its occurrence it is set, and JSON
+    /// lists it under the day its occurrence starts: an override without
+    /// VALARMs rings its series' alarm at its own time (not the instance it
+    /// replaced), a birthday's a month before, a visit's report five days
+    /// after, a task's absolute alarm months before it is due, a
+    /// conference's three days before its end.
+    @Test func alarmsRingAsFarFromTheirOccurrencesAsTheyAreSet() throws {
+        let folder = try AlarmsCommandTests.folder("reach")
+        let since = ["--since", "2025-03-28T12:00:00+01:00"]
+        let run = try AlarmsCommandTests.alarms(folder.appendingPathComponent("text"), "2025-03-29T23:00:00+01:00", since,
+            input: "Fixtures/alarms/reach.ics")
+        #expect(run.stdout == """
+            12:00 AM  until Mon 31: Conference (late)
+            12:00 AM  Apr 28, 2025: Anniversary (late)
+            11:00 AM  ended Mar 24, 2025 11:00 AM: Site visit (late)
+            11:00 AM  Jul 1, 2025: Renew passport (late)
+            3:45 PM  ended 4:30 PM: Team sync (moved to Saturday) (late)
+
+            """ && run.stderr.isEmpty)
+        let json = try AlarmsCommandTests.alarms(folder.appendingPathComponent("json"), "2025-03-29T23:00:00+01:00", since + ["--format", "json"],
+            input: "Fixtures/alarms/reach.ics")
+        let rows = json.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(rows.map { $0["day"] as? String } == ["2025-03-20", "2025-04-28", "2025-03-24", "2025-07-01", "2025-03-29"])
+        // Written in lower case and folded, sixty days before (on the wall clock, across
+        // the change of clocks: 10:00 as the meeting): read as far as it reaches.
+        let calendar = folder.appendingPathComponent("far.ics")
+        try """
+            BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//test//EN\nBEGIN:VEVENT\nUID:far\nDTSTAMP:20250301T000000Z\n\
+            DTSTART:20250528T080000Z\nDURATION:PT1H\nSUMMARY:Far\nBEGIN:VALARM\naction:DISPLAY\ndescription:Far\n\
+            trigger;related=start:-P6\n 0D\nEND:VALARM\nEND:VEVENT\nEND:VCALENDAR\n
+            """.write(to: calendar, atomically: true, encoding: .utf8)
+        let far = try AlarmsCommandTests.alarms(folder.appendingPathComponent("far"), "2025-03-29T10:00:30+01:00", input: calendar.path)
+        #expect(far.stdout == "10:00 AM  May 28, 2025 10:00 AM: Far\n" && far.stderr.isEmpty)
     }
 }

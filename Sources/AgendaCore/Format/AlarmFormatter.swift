@@ -40,9 +40,23 @@ package struct AlarmFormatter: OutputFormatter {
     }
 
     /// `in 10 min`, `now`, `today 2:00 PM`, `tomorrow`: when the occurrence
-    /// starts, seen from the run, in `next`'s words.
+    /// starts, seen from the run, in `next`'s words; `until Mon 31` for a
+    /// day-long one under way, `ended Mar 24, 2025 11:00 AM` for one that is
+    /// over (an alarm after it).
     package func when(_ entry: AlarmSchedule.Entry) -> String {
+        let formats = wording.formats
+        if entry.end < wording.now {
+            let allDay = entry.occurrence.isAllDay
+            let day = formats.clock.civilDate(of: allDay && entry.end > entry.start ? entry.end - 1 : entry.end)
+            let today = day == formats.clock.civilDate(of: wording.now)
+            if allDay { return "ended " + (today ? "today" : formats.mediumDate(day)) }
+            return "ended " + (today ? "" : formats.mediumDate(day) + " ") + formats.shortTime(entry.end)
+        }
         let minutes = minutesUntil(entry)
+        if entry.occurrence.isAllDay && entry.start <= wording.now {
+            let last = formats.clock.civilDate(of: entry.end > entry.start ? entry.end - 1 : entry.end)
+            return last == formats.clock.civilDate(of: wording.now) ? "today" : "until " + (wording.dayWords(last) ?? formats.mediumDate(last))
+        }
         if entry.occurrence.isAllDay {
             return wording.dayWords(wording.formats.clock.civilDate(of: entry.start)) ?? "today"
         }

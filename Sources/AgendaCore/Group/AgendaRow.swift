@@ -24,7 +24,7 @@ package struct AgendaRow: Sendable {
     /// for each was a visit to an object far off in memory.
     let source: AgendaOccurrences.Index
     /// The day this row is listed under; nil in the undated section.
-    package let day: CivilDate?
+    package private(set) var day: CivilDate?
     package let timing: Timing
     /// True on the first row of the occurrence inside the window (JSON lists only those).
     package let isFirstListed: Bool
@@ -43,6 +43,13 @@ package struct AgendaRow: Sendable {
     let sortKey: Int64
     /// `sortKey / dayFactor` is the day key.
     static let dayFactor: Int64 = 1_000_000
+
+    /// The same row under another day (an alarm's row: the day its occurrence starts, or is due).
+    func listed(under day: CivilDate?) -> AgendaRow {
+        var row = self
+        row.day = day
+        return row
+    }
 
     /// For occurrences that span days: which day this is (1-based) and of how many.
     package var dayIndex: Int { Int(index) }

@@ -14,13 +14,15 @@ import Foundation
 package struct AlarmSchedule: Sendable {
     /// One time an alarm goes off.
     package struct Entry: Sendable {
-        /// The occurrence's row (the first it has in the window): JSON writes it as the agenda does.
+        /// The occurrence's row, under the day it starts (a reminder: is due):
+        /// JSON writes it as the agenda does.
         package let row: AgendaRow
         package let occurrence: Occurrence
         package let alarm: Alarm
-        /// When it goes off, and when the occurrence starts.
+        /// When it goes off, and when the occurrence starts and ends.
         package let time: Date
         package let start: Date
+        package let end: Date
         /// 0 for the trigger itself, then each `REPEAT`.
         package let repetition: Int
         /// Which of its component's alarms (in the order written), for telling firings apart.
@@ -35,10 +37,11 @@ package struct AlarmSchedule: Sendable {
         let repetition: Int
     }
 
-    /// How far before an occurrence's start its alarms are looked for (an
-    /// alarm set two weeks before rings; one set earlier is not found).
+    /// How far before an occurrence's start its alarms are looked for at
+    /// least; the loader reads each input further when its alarms reach further
+    /// (`CalendarLoader.ringing`).
     package static let lookAhead: TimeInterval = 15 * 86400
-    /// How long after an occurrence's start or end an alarm may ring.
+    /// How long after an occurrence's start or end an alarm may ring, at least.
     package static let lookBehind: TimeInterval = 2 * 86400
     /// An alarm that went off more than this before the run is `late`.
     package static let lateAfter: TimeInterval = 90
@@ -47,9 +50,11 @@ package struct AlarmSchedule: Sendable {
     package let overlaps: Overlaps
     package let occurrences: AgendaOccurrences
 
-    /// The occurrences whose alarms can go off after `from`, up to `to`.
-    package static func window(after from: Date, through to: Date, clock: ZoneClock) -> AgendaWindow {
-        AgendaWindow(from: from - lookBehind, to: to + lookAhead, clock: clock)
+    /// The occurrences whose alarms, or the `--default` one (`defaultLead`
+    /// seconds before), can go off after `from`, up to `to`, as far as
+    /// `lookAhead` and `lookBehind` reach.
+    package static func window(after from: Date, through to: Date, clock: ZoneClock, defaultLead: Int? = nil) -> AgendaWindow {
+        AgendaWindow(from: from - lookBehind, to: to + max(lookAhead, TimeInterval(defaultLead ?? 0) + 86400), clock: clock)
     }
 
     /// - Parameters:
@@ -68,7 +73,8 @@ package struct AlarmSchedule: Sendable {
                     for (repetition, time) in AlarmSchedule.times(of: alarm, bounds: bounds, clock: clock).enumerated()
                     where time > from && time <= to && !(alarm.acknowledged.map { $0 >= time } ?? false) {
                         order += 1
-                        var entry = Entry(row: row, occurrence: o, alarm: alarm, time: time, start: bounds.start,
+                        let listed = row.listed(under: AlarmSchedule.day(of: o, clock: clock) ?? row.day)
+                        var entry = Entry(row: listed, occurrence: o, alarm: alarm, time: time, start: bounds.start, end: bounds.end,
                             repetition: repetition, alarmIndex: index)
                         entry.late = to.timeIntervalSince(time) > AlarmSchedule.lateAfter
                         found.append((entry, order))
@@ -100,6 +106,14 @@ package struct AlarmSchedule: Sendable {
         case .reminder(let r):
             return r.alarms
         }
+    }
+
+    /// The day an occurrence starts on the display zone's wall clock (a
+    /// reminder: the day it is due, else starts), not the first day of the
+    /// window the alarms were looked for in.
+    static func day(of o: Occurrence, clock: ZoneClock) -> CivilDate? {
+        guard let anchor = o.kind == .event ? o.start : o.anchor else { return nil }
+        return anchor.isDate ? anchor.wallDate : clock.civilDate(of: anchor.instant(in: clock))
     }
 
     /// What an alarm is relative to: an event's start and end; a reminder's

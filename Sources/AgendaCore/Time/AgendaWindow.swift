@@ -29,6 +29,13 @@ package struct AgendaWindow: Sendable {
         self.end = max(end, start)
     }
 
+    /// The window from the earliest start of `windows` to the latest end; nil for none.
+    package static func spanning(_ windows: [AgendaWindow]) -> AgendaWindow? {
+        guard let first = windows.first else { return nil }
+        guard windows.count > 1 else { return first }
+        return AgendaWindow(from: windows.map(\.start).min()!, to: windows.map(\.end).max()!, clock: first.clock)
+    }
+
     /// From the start of `firstDay` to the same date one calendar year later
     /// (2028-02-29 + 1 year is 2029-02-28), end exclusive.
     package static func oneYear(from firstDay: CivilDate, clock: ZoneClock) -> AgendaWindow {

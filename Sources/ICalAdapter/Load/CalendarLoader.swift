@@ -15,7 +15,7 @@ package struct NotICalendar: Error, CustomStringConvertible {
 /// VTIMEZONEs first; each is read into Swift values and freed before the
 /// next, so memory follows the largest component, not the file.
 package struct CalendarLoader {
-    package let window: AgendaWindow
+    package private(set) var window: AgendaWindow
     /// How many threads read components: nil for every core on a large
     /// file. The agenda is the same whatever the number.
     package let threads: Int?
@@ -41,6 +41,10 @@ package struct CalendarLoader {
     package var me: Set<String> = []
     /// Whether each item's VALARMs are read (`Event.alarms`, `Reminder.alarms`).
     package var readsAlarms = false
+    /// `alarms`: when the alarms looked for ring. Each input is read over
+    /// `window` widened as far as its alarms ring from their occurrences
+    /// (`AlarmReach`); the calendar says so (`LoadedCalendar.window`).
+    package var ringing: ClosedRange<Date>?
     /// Each VCALENDAR of the input is a file of its own (a vdir collection
     /// read joined): its zones, and what they may cost, are its own.
     var zonesPerCalendar = false
@@ -175,6 +179,14 @@ package struct CalendarLoader {
         // Line ends of CR alone, CR CR LF or LF CR: read as LF (a copy).
         if let text = LineEndings.normalized(input) {
             return try text.withUnsafeBufferPointer { try load($0, release: nil, path: path, defaultName: defaultName, source: source) }
+        }
+        if let ringing, readsAlarms {
+            var widened = self
+            widened.ringing = nil
+            widened.window = AlarmReach(scanning: input).window(ringing: ringing, around: window)
+            var calendar = try widened.load(input, release: release, path: path, defaultName: defaultName, source: source)
+            calendar.window = widened.window
+            return calendar
         }
         // A UTF-8 byte-order mark is skipped.
         let skip = TextDecoding.hasUTF8BOM(input) ? 3 : 0

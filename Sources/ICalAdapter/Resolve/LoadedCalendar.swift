@@ -10,4 +10,7 @@ package struct LoadedCalendar: Sendable {
     package let eventCount: Int
     package let reminderCount: Int
     package var diagnostics: [Diagnostic]
+    /// The window it was read over, when wider than the one asked for
+    /// (`CalendarLoader.ringing`); nil: that one.
+    package var window: AgendaWindow? = nil
 }

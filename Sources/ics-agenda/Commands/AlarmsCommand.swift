@@ -94,9 +94,9 @@ struct AlarmsCommand: ParsableCommand, MomentCommand {
         var loaded = LoadedInputs()
         let outcome: AlarmRun.Outcome
         do {
-            outcome = try run.run(now: now, since: start) { window in
-                loaded = try load(window, environment: environment, readsAlarms: true)
-                return loaded.calendars.map(\.occurrences)
+            outcome = try run.run(now: now, since: start) { window, ringing in
+                loaded = try load(window, environment: environment, readsAlarms: true, ringing: ringing)
+                return (loaded.calendars.map(\.occurrences), AgendaWindow.spanning([window] + loaded.calendars.compactMap(\.window))!)
             }
         } catch let failure as AlarmState.Failure {
             StandardError.write("ics-agenda: alarms state \(PrintableText.escaped(failure.description))\n")

@@ -87,7 +87,8 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
         let settings = try Settings(options, environment: environment)
         let pipeline = AgendaPipeline(settings: settings)
         let loaded = try ICSAgenda.loadStrictly(input.paths(), window: pipeline.settings.window, strict: options.strict,
-            warnings: options.warnings.detail, calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me)
+            warnings: options.warnings.detail, calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me,
+            readsAlarms: options.writesAlarms)
         var out = BufferedOutput()
         pipeline.render(loaded.calendars, options: options, environment: environment, to: &out)
         out.flush()
@@ -101,11 +102,11 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
     ///   names no calendar read is told, with the calendars there are.
     static func loadStrictly(
         _ paths: [String], window: AgendaWindow, strict: Bool, warnings: WarningDetail, calendars: [String] = [], fetch: SubscriptionFetch,
-        me: Set<String> = [], readsAlarms: Bool = false
+        me: Set<String> = [], readsAlarms: Bool = false, ringing: ClosedRange<Date>? = nil
     ) throws -> LoadedInputs {
         Signals.ignoreBrokenPipes()
         let loaded = try ICSAgenda.reportingInputErrors {
-            try AgendaPipeline.load(paths, window: window, warnings: warnings, fetch: fetch, me: me, readsAlarms: readsAlarms)
+            try AgendaPipeline.load(paths, window: window, warnings: warnings, fetch: fetch, me: me, readsAlarms: readsAlarms, ringing: ringing)
         }
         if strict {
             // A file found that is not iCalendar is a problem of the input, one

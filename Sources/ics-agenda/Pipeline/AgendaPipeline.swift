@@ -41,14 +41,17 @@ struct AgendaPipeline {
     /// - Parameter warnings: how much is told of each file's damage.
     /// - Parameter fetch: how URLs are fetched (`--refresh`, `--offline`).
     /// - Parameter me: my calendar addresses (`--me`).
-    /// - Parameter readsAlarms: read VALARMs (`alarms`).
+    /// - Parameter readsAlarms: read VALARMs (`alarms`, `--format ics`).
+    /// - Parameter ringing: `alarms`' span: each input is read over `window`
+    ///   widened as far as its alarms ring from their occurrences.
     static func load(
         _ paths: [String], window: AgendaWindow, warnings: WarningDetail = .summary, fetch: SubscriptionFetch? = nil, me: Set<String> = [],
-        readsAlarms: Bool = false
+        readsAlarms: Bool = false, ringing: ClosedRange<Date>? = nil
     ) throws -> LoadedInputs {
         var loader = CalendarLoader(window: window, threads: threads)
         loader.me = me
         loader.readsAlarms = readsAlarms
+        loader.ringing = ringing
         let reader = InputReader(loader: loader, warnings: warnings)
         let sources = try InputFiles.expand(paths) {
             if warnings != .none { StandardError.write("ics-agenda: warning: \($0)\n") }
@@ -109,7 +112,7 @@ struct AgendaPipeline {
                 case .json: JSONLinesFormatter(clock: settings.clock, threads: threads)
                 case .markdown: MarkdownFormatter(formats: formats, today: today, showCalendar: options.showCalendar)
                 case .html: HTMLFormatter(formats: formats, today: today, showCalendar: options.showCalendar)
-                case .ics: ICSWriter(clock: settings.clock, now: settings.now)
+                case .ics: ICSWriter(clock: settings.clock, now: settings.now, me: options.common.me)
                 }
             }
         formatter.write(sections, to: &out)

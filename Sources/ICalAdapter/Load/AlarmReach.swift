@@ -1,0 +1,143 @@
+import AgendaCore
+import Foundation
+
+/// How far from their occurrences the alarms of one input ring, read from
+/// its text before it is parsed, so that `alarms` reads every occurrence
+/// whose alarms can ring in its span, and no more: a `TRIGGER:-P30D` of a
+/// birthday widens the window by a month; a calendar whose alarms are
+/// minutes before their events costs what it always did.
+///
+/// Like `WindowPrefilter`, it reads only what it must and errs towards
+/// reading more: every `TRIGGER` line counts, inside a VALARM or not, and
+/// libical reads the alarms themselves (`AlarmReader`).
+struct AlarmReach {
+    /// The longest time an alarm rings before its occurrence starts (a
+    /// negative offset; one related to the end also counts, since an event
+    /// may be shorter than it), and after (a positive one).
+    var before: TimeInterval = 0
+    var after: TimeInterval = 0
+    /// The times of absolute triggers (`VALUE=DATE-TIME`), at most `maxAbsolute`.
+    var absolute: [Date] = []
+
+    /// At most this far: a `-P1000W` is a mistake, and a year is what the agenda reads.
+    static let longest: TimeInterval = 366 * 86400
+    /// Absolute times kept: more are counted as one ringing now.
+    static let maxAbsolute = 10_000
+    /// Nominal days (`P1D`) on a wall clock may be an hour longer, and a
+    /// floating absolute time may be read in any zone: the reach is this much wider.
+    static let slack: TimeInterval = 86400
+
+    init(scanning text: UnsafeBufferPointer<UInt8>) {
+        // Each line's first bytes, in any case: `TRIGGER` then `:` or `;`.
+        let name = Array("trigger".utf8)
+        var start = 0
+        while start + name.count < text.count {
+            if text[start] | 0x20 == name[0], text[start + name.count] == 0x3A || text[start + name.count] == 0x3B,
+                (1..<name.count).allSatisfy({ text[start + $0] | 0x20 == name[$0] })
+            {
+                read(line: AlarmReach.unfolded(text, from: start + name.count))
+            }
+            start = LineScan.lineFeed(in: text, from: start, before: text.count) + 1
+        }
+    }
+
+    /// The window that holds every occurrence whose alarms can ring in
+    /// `ringing`: `window`, widened by the offsets found; around a year
+    /// each side when an absolute alarm rings in it (its occurrence may be
+    /// anywhere).
+    func window(ringing: ClosedRange<Date>, around window: AgendaWindow) -> AgendaWindow {
+        var from = min(window.start, ringing.lowerBound - after - AlarmReach.slack)
+        var to = max(window.end, ringing.upperBound + before + AlarmReach.slack)
+        let near = (ringing.lowerBound - AlarmReach.slack)...(ringing.upperBound + AlarmReach.slack)
+        if absolute.contains(where: near.contains) {
+            from = min(from, ringing.lowerBound - AlarmReach.longest)
+            to = max(to, ringing.upperBound + AlarmReach.longest)
+        }
+        guard from < window.start || to > window.end else { return window }
+        return AgendaWindow(from: from, to: to, clock: window.clock)
+    }
+
+    /// The rest of a property line, unfolded, at most 200 bytes.
+    private static func unfolded(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> [UInt8] {
+        var line: [UInt8] = []
+        var i = start
+        while i < text.count && line.count < 200 {
+            let b = text[i]
+            if b == 0x0A {
+                guard i + 1 < text.count, text[i + 1] == 0x20 || text[i + 1] == 0x09 else { break }
+                i += 2
+                continue
+            }
+            if b != 0x0D { line.append(b) }
+            i += 1
+        }
+        return line
+    }
+
+    /// `;RELATED=END:-P1D` or `;VALUE=DATE-TIME:20250301T090000Z`.
+    private mutating func read(line: [UInt8]) {
+        guard let colon = line.lastIndex(of: 0x3A) else { return }
+        let parameters = String(decoding: line[..<colon], as: UTF8.self).uppercased()
+        let value = Array(line[(colon + 1)...].filter { $0 != 0x20 && $0 != 0x09 })
+        if parameters.contains("VALUE=DATE-TIME") {
+            if let time = AlarmReach.dateTime(value), absolute.count < AlarmReach.maxAbsolute { absolute.append(time) }
+        } else if let offset = AlarmReach.duration(value) {
+            if offset < 0 { before = max(before, min(-offset, AlarmReach.longest)) }
+            else { after = max(after, min(offset, AlarmReach.longest)) }
+        }
+    }
+
+    /// `-P1W`, `+P2DT3H`, `PT15M`: seconds, nominal days as 86,400 (the slack covers the rest).
+    static func duration(_ value: [UInt8]) -> TimeInterval? {
+        var i = 0
+        var sign: TimeInterval = 1
+        if i < value.count, value[i] == 0x2D || value[i] == 0x2B { sign = value[i] == 0x2D ? -1 : 1; i += 1 }
+        guard i < value.count, value[i] | 0x20 == 0x70 else { return nil }  // P
+        i += 1
+        var total: TimeInterval = 0
+        var number: TimeInterval? = nil
+        while i < value.count {
+            let b = value[i]
+            if b >= 0x30 && b <= 0x39 {
+                number = min((number ?? 0) * 10 + TimeInterval(b - 0x30), 1e9)
+            } else {
+                let unit: TimeInterval? = switch b | 0x20 {
+                case 0x77: 604_800  // W
+                case 0x64: 86400  // D
+                case 0x68: 3600  // H
+                case 0x6D: 60  // M
+                case 0x73: 1  // S
+                default: nil
+                }
+                if let unit {
+                    guard let n = number else { return nil }
+                    total += n * unit
+                } else if b | 0x20 != 0x74 {  // T
+                    return nil
+                }
+                number = nil
+            }
+            i += 1
+        }
+        return sign * total
+    }
+
+    /// `20250301T090000Z` (or floating): the instant, read as UTC.
+    static func dateTime(_ value: [UInt8]) -> Date? {
+        guard value.count >= 15, value[8] | 0x20 == 0x74 else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var n = 0
+            for b in value[range] {
+                guard b >= 0x30 && b <= 0x39 else { return nil }
+                n = n * 10 + Int(b - 0x30)
+            }
+            return n
+        }
+        guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8),
+            let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15),
+            (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        let days = CivilDate(year: year, month: month, day: day).daysSinceEpoch
+        return Date(timeIntervalSince1970: TimeInterval(days * 86400 + hour * 3600 + minute * 60 + second))
+    }
+}
