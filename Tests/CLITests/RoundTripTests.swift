@@ -110,4 +110,29 @@ import Testing
             }
         }
     }
+    /// What `alarms` and `--me` read survives too: the alarms that ring over
+    /// the ICS output are those that ring over the input, and my answers
+    /// (partstat, declined meetings) read back the same.
+    @Test(arguments: ["Fixtures/alarms/alarms.ics", "Fixtures/alarms/reach.ics", "Fixtures/meetings"])
+    func alarmsAndMyAnswersSurvive(_ input: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-roundtrip-alarms-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let options = ["--no-config", "--tz", "Europe/Berlin", "--locale", "en_US", "--me", "me@example.com", "--show-declined"]
+        let ics = try CLI.run(options + ["--now", "2025-01-01T00:00:00Z", "--format", "ics", input])
+        #expect(ics.status == 0 && !ics.stdout.isEmpty)
+        let file = dir.appendingPathComponent("out.ics")
+        try ics.stdout.write(to: file, atomically: true, encoding: .utf8)
+        let agenda = ["--now", "2025-01-01T00:00:00Z", "--format", "json"]
+        #expect(RoundTripTests.withoutSource(try CLI.run(options + agenda + [file.path]).stdout)
+            == RoundTripTests.withoutSource(try CLI.run(options + agenda + [input]).stdout))
+        func alarms(_ path: String, _ name: String) throws -> CLI.Result {
+            try CLI.run(["alarms", "--state", dir.appendingPathComponent(name).path, "--since", "2025-03-01T00:00:00Z",
+                "--now", "2025-04-30T00:00:00Z", "--format", "json"] + options + [path])
+        }
+        let direct = try alarms(input, "direct"), back = try alarms(file.path, "back")
+        #expect(back.stderr.isEmpty, "\(back.stderr)")
+        #expect(RoundTripTests.withoutSource(back.stdout) == RoundTripTests.withoutSource(direct.stdout))
+        #expect(input.hasSuffix("meetings") || !direct.stdout.isEmpty, "the fixture's alarms ring in the span")
+    }
 }

@@ -19,9 +19,13 @@ package struct ICSWriter: OutputFormatter {
     /// DTSTAMP of every component written (RFC 5545 3.6.1 requires it): the
     /// run's clock (`--now`), so that the same run writes the same text.
     let stamp: Date
+    /// `--me`: my address, written as the ATTENDEE whose PARTSTAT an event
+    /// holds, so that reading it back with the same `--me` gives it again.
+    let me: String?
 
-    package init(clock: ZoneClock, now: Date = Date()) {
+    package init(clock: ZoneClock, now: Date = Date(), me: Set<String> = []) {
         stamp = now
+        self.me = me.min()
     }
 
 
@@ -95,6 +99,10 @@ package struct ICSWriter: OutputFormatter {
         if case .event(let e) = o.item, e.transparency != .unspecified {
             c.addTransparency(opaque: e.transparency == .opaque)
         }
+        if let me, let partstat = o.partstat {
+            c.add(line: "ATTENDEE;PARTSTAT=\(partstat):" + (me.contains(":") ? me : "mailto:" + me))
+        }
+        for alarm in o.alarms { add(alarm, of: o, to: c) }
         if let r = reminder {
             if let priority = r.priority { c.add(.priority, priority) }
             if let percent = r.percentComplete { c.add(.percentComplete, percent) }
@@ -102,6 +110,31 @@ package struct ICSWriter: OutputFormatter {
             if !r.categories.isEmpty { c.add(.categories, r.categories.joined(separator: ",")) }
         }
         return c
+    }
+
+    /// A VALARM as read (`AlarmReader`): its trigger, action, repeats and
+    /// acknowledgement; a DISPLAY or EMAIL alarm says its text (RFC 5545
+    /// 3.6.6), its own or the title.
+    private func add(_ alarm: Alarm, of o: Occurrence, to c: borrowing ComponentBuilder) {
+        var lines = ["ACTION:" + alarm.action]
+        switch alarm.trigger {
+        case .absolute(let time):
+            lines.append("TRIGGER;VALUE=DATE-TIME:" + ICSWriter.text(of: .instant(time)))
+        case .relative(let days, let seconds, let toEnd):
+            lines.append("TRIGGER" + (toEnd ? ";RELATED=END:" : ":") + ICSWriter.offset(days: days, seconds: seconds))
+        }
+        if alarm.repeatCount > 0 && alarm.repeatInterval > 0 {
+            lines += ["REPEAT:\(alarm.repeatCount)", "DURATION:PT\(alarm.repeatInterval)S"]
+        }
+        if let acknowledged = alarm.acknowledged { lines.append("ACKNOWLEDGED:" + ICSWriter.text(of: .instant(acknowledged))) }
+        let says = alarm.action == "DISPLAY" || alarm.action == "EMAIL"
+        c.addAlarm(lines: lines, description: alarm.description ?? (says ? o.title : nil), summary: alarm.action == "EMAIL" ? o.title : nil)
+    }
+
+    /// A trigger's offset: `-P1DT600S`, `PT0S` (days and seconds of one sign).
+    static func offset(days: Int, seconds: Int) -> String {
+        guard days != 0 || seconds != 0 else { return "PT0S" }
+        return (days < 0 || seconds < 0 ? "-" : "") + "P" + (days != 0 ? "\(abs(days))D" : "") + (seconds != 0 ? "T\(abs(seconds))S" : "")
     }
 
     /// A time property: through libical, which writes years up to 3000

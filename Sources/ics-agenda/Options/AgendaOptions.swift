@@ -88,6 +88,8 @@ struct AgendaOptions: SettingsChoice {
     var noRelative: Bool { presentation.noRelative }
     var color: ColorChoice { colorChoice.color }
     var showCalendar: Bool { listing.showCalendar }
+    /// `--format ics` writes each item's VALARMs, so they are read.
+    var writesAlarms: Bool { format == .ics && template == nil }
 
     var selection: Selection {
         var s = common.selection
