@@ -70,6 +70,21 @@ import Testing
         #expect(link(in: "(see https://zoom.us/j/1(a)))...") == "https://zoom.us/j/1(a)")
     }
 
+    /// A link ends at the first character outside ASCII: a no-break space,
+    /// closing quotes and full stops of other scripts are not part of it.
+    @Test(arguments: ["\u{A0}Meeting ID: 812", "\u{201D}", "\u{BB}", "\u{3002}", "\u{2026}", "\u{FF09}", "\u{2028}next line"])
+    func aLinkEndsAtTheFirstCharacterOutsideASCII(_ after: String) {
+        #expect(link(in: "Join: https://zoom.us/j/812\(after)") == "https://zoom.us/j/812")
+        #expect(link(in: "\u{201C}https://meet.google.com/abc-mnop-xyz\(after)") == "https://meet.google.com/abc-mnop-xyz")
+    }
+
+    /// Whereby's and Jitsi's own pages are no rooms.
+    @Test(arguments: ["https://whereby.com/information/tos", "https://whereby.com/user", "https://help.whereby.com/hc/en-us",
+        "https://whereby.com/pricing", "https://meet.jit.si/static/close.html", "https://meet.jit.si/external_api.js"])
+    func aServicesOwnPagesAreNoRooms(_ url: String) {
+        #expect(link(in: "See \(url) first") == nil)
+    }
+
     @Test func addressesCompareWithoutMailtoOrCase() {
         #expect(CalendarAddress.normalized("MAILTO:Me@Example.COM ") == "me@example.com")
         #expect(CalendarAddress.normalized("mailto:me@example.com") == CalendarAddress.normalized("me@EXAMPLE.com"))

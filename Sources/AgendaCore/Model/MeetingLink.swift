@@ -80,10 +80,12 @@ package enum MeetingLink {
         (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A)
     }
 
-    /// What ends a link in text: white space, control characters, and the
-    /// quotes and brackets that wrap one (`<…>`, `href="…"`, `'…'`).
+    /// What ends a link in text: white space, control characters, the
+    /// quotes and brackets that wrap one (`<…>`, `href="…"`, `'…'`), and
+    /// any character outside ASCII (a no-break space, `”`, `»`, `。`, `…`):
+    /// a meeting link writes them percent-encoded.
     private static func stopsLink(_ b: UInt8) -> Bool {
-        b <= 0x20 || b == 0x7F || b == 0x22 || b == 0x27 || b == 0x3C || b == 0x3E || b == 0x5C || b == 0x60 || b == 0x7B || b == 0x7D
+        b <= 0x20 || b >= 0x7F || b == 0x22 || b == 0x27 || b == 0x3C || b == 0x3E || b == 0x5C || b == 0x60 || b == 0x7B || b == 0x7D
     }
 
     /// A link less the punctuation that ends the sentence around it; a
@@ -116,6 +118,12 @@ package enum MeetingLink {
         }
         return String(text)
     }
+
+    /// Whereby's own pages: what a first path segment names when it is no room.
+    static let wherebyPages: Set<String> = [
+        "information", "user", "login", "signup", "pricing", "blog", "support", "legal", "org", "download", "embed", "developers",
+        "terms", "privacy", "about", "business", "personal", "careers", "contact", "features",
+    ]
 
     /// Longer links are no meeting links (real ones, Safe Links included, are under 1,500 bytes).
     static let maxLength = 4096
@@ -177,8 +185,15 @@ package enum MeetingLink {
         if on("webex.com") {
             return ["/meet/", "/join/", "/wbxmjs/joinservice/", "/webappng/sites/"].contains { path.hasPrefix($0) } || path.hasSuffix("/j.php")
         }
-        if host == "meet.jit.si" || on("8x8.vc") { return hasPath }
-        if on("whereby.com") { return hasPath }
+        if host == "meet.jit.si" || on("8x8.vc") {
+            return hasPath && !["/static/", "/libs/", "/external_api", "/sounds/", "/images/"].contains { path.hasPrefix($0) }
+        }
+        if on("whereby.com") {
+            // A room is its path's one segment; the site's own pages are not rooms.
+            let first = path.dropFirst().prefix { $0 != "/" }
+            return hasPath && !["help.whereby.com", "docs.whereby.com", "blog.whereby.com"].contains(host)
+                && !MeetingLink.wherebyPages.contains(String(first))
+        }
         if on("gotomeeting.com") { return path.hasPrefix("/join/") }
         if host == "meet.goto.com" { return hasPath }
         if on("bluejeans.com") { return hasPath && host != "www.bluejeans.com" && host != "support.bluejeans.com" }
