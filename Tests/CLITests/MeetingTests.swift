@@ -54,6 +54,28 @@ import Testing
         #expect(rows.first?["partstat"] as? String == "ACCEPTED")
     }
 
+    /// An organizer may decline (or be unsure of) a meeting of their own,
+    /// and with two of my addresses invited, an answer given counts over
+    /// one not given, whichever comes first.
+    @Test func myOwnAnswerCountsOverOrganizingAndOverNoAnswer() throws {
+        func event(_ uid: String, _ lines: String) -> String {
+            "BEGIN:VEVENT\nUID:\(uid)\nDTSTAMP:20250301T000000Z\nDTSTART:20250303T100000Z\nDTEND:20250303T110000Z\nSUMMARY:\(uid)\n\(lines)END:VEVENT\n"
+        }
+        let text = "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//test//EN\n"
+            + event("organized-declined", "ORGANIZER:mailto:me@example.com\nATTENDEE;PARTSTAT=DECLINED:mailto:me@example.com\n")
+            + event("organized-open", "ORGANIZER:mailto:me@example.com\nATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:me@example.com\n")
+            + event("two-addresses", "ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:me@example.com\nATTENDEE;PARTSTAT=ACCEPTED:mailto:me@work.example\n")
+            + event("two-answers", "ATTENDEE;PARTSTAT=TENTATIVE:mailto:me@work.example\nATTENDEE;PARTSTAT=ACCEPTED:mailto:me@example.com\n")
+            + "END:VCALENDAR\n"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-answers-\(getpid()).ics")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let rows = try MeetingTests.json(["--me", "me@example.com", "--me", "me@work.example", "--show-declined", file.path])
+        #expect(MeetingTests.byTitle(rows, "partstat") == [
+            "organized-declined": "DECLINED", "organized-open": "ACCEPTED", "two-addresses": "ACCEPTED", "two-answers": "TENTATIVE",
+        ])
+    }
+
     /// A declined meeting is no one's busy time: not in `free`, not in the overlaps, not `next`.
     @Test func aDeclinedMeetingIsNotBusy() throws {
         let text = """

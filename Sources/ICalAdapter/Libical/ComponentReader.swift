@@ -102,7 +102,8 @@ struct ComponentReader {
             }
         case ICAL_URL_PROPERTY: record.url = record.url ?? text(icalproperty_get_url(p))
         case ICAL_ATTENDEE_PROPERTY:
-            if !me.isEmpty, record.myPartstat == nil, let address = text(icalproperty_get_attendee(p)),
+            // With several of my addresses invited, an answer given counts over one not given.
+            if !me.isEmpty, record.myPartstat == nil || record.myPartstat == "NEEDS-ACTION", let address = text(icalproperty_get_attendee(p)),
                 me.contains(CalendarAddress.normalized(address))
             {
                 // RFC 5545 3.2.12: NEEDS-ACTION when not written.

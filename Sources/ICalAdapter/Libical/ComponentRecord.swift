@@ -83,8 +83,13 @@ struct ComponentRecord {
     /// The UID as revisions and overrides are matched by: with its scope, when it has one.
     var matchUID: String { scope.map { uid.isEmpty ? uid : uid + "\u{0}" + $0 } ?? uid }
     var isCompleted: Bool { status == "COMPLETED" || completedDate }
-    /// My participation: ACCEPTED when I organize it.
-    var partstat: String? { organizedByMe ? "ACCEPTED" : myPartstat }
+    /// My answer: as my ATTENDEE line says; ACCEPTED when I organize it,
+    /// unless that line says I declined or am not sure (an organizer may
+    /// decline a meeting of their own).
+    var partstat: String? {
+        guard organizedByMe else { return myPartstat }
+        return myPartstat == "DECLINED" || myPartstat == "TENTATIVE" ? myPartstat : "ACCEPTED"
+    }
     /// The link to join the meeting online.
     var meetingURL: String? {
         let named = meetingProperties.isEmpty ? [] : meetingProperties.sorted { $0.rank < $1.rank }.map(\.value)
