@@ -28,16 +28,25 @@ struct AlarmReach {
     static let slack: TimeInterval = 86400
 
     init(scanning text: UnsafeBufferPointer<UInt8>) {
-        // Each line's first bytes, in any case: `TRIGGER` then `:` or `;`.
-        let name = Array("trigger".utf8)
-        var start = 0
-        while start + name.count < text.count {
-            if text[start] | 0x20 == name[0], text[start + name.count] == 0x3A || text[start + name.count] == 0x3B,
-                (1..<name.count).allSatisfy({ text[start + $0] | 0x20 == name[$0] })
-            {
-                read(line: AlarmReach.unfolded(text, from: start + name.count))
+        // `TRIGGER` then `:` or `;` at a line's start, in any case, found
+        // around its first G: eight bytes at a time while none is a g or G
+        // (the scan runs on every input of every `alarms` run).
+        guard let base = text.baseAddress else { return }
+        let n = text.count
+        func letter(_ at: Int, _ lower: UInt8) -> Bool { at >= 0 && at < n && text[at] | 0x20 == lower && text[at] > 0x40 }
+        var i = 0
+        while i < n {
+            while i + 8 <= n {
+                let x = (UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) | 0x2020_2020_2020_2020) ^ 0x6767_6767_6767_6767
+                if (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0 { break }
+                i += 8
             }
-            start = LineScan.lineFeed(in: text, from: start, before: text.count) + 1
+            defer { i += 1 }
+            guard i < n, letter(i, 0x67), letter(i + 1, 0x67), letter(i - 1, 0x69), letter(i - 2, 0x72), letter(i - 3, 0x74),
+                letter(i + 2, 0x65), letter(i + 3, 0x72), i + 4 < n, text[i + 4] == 0x3A || text[i + 4] == 0x3B,
+                i == 3 || (i > 3 && text[i - 4] == 0x0A)
+            else { continue }
+            read(line: AlarmReach.unfolded(text, from: i + 4))
         }
     }
 
