@@ -23,12 +23,18 @@ package struct AgendaRow: Sendable {
     /// sorted and merged by the hundred thousand, and counting a reference
     /// for each was a visit to an object far off in memory.
     let source: AgendaOccurrences.Index
-    /// The day this row is listed under; nil in the undated section.
-    package private(set) var day: CivilDate?
-    package let timing: Timing
-    /// True on the first row of the occurrence inside the window (JSON lists only those).
-    package let isFirstListed: Bool
-    private let index: Int32
+    /// The instant (seconds since 2001) or, for `overdue`, the day number
+    /// that `timing` carries. A row is kept in 40 bytes: an agenda of the
+    /// 100k calendar holds 250,000 of them, sorted and merged.
+    private let moment: Double
+    /// Day, rank (0 for overdue reminders, 1 for all-day-like rows, 2 for
+    /// timed ones) and seconds since local midnight, in one number: the
+    /// agenda's sort order up to ties. The day is its number since 1970
+    /// plus `dayOffset`, so that every key is positive.
+    private(set) var sortKey: Int64
+    /// Which day of the occurrence this is (low 24 bits) and the timing's
+    /// case, with `firstListedBit` (high 8 bits).
+    private let indexAndTiming: UInt32
     private let count: Int32
     /// The number of the row's item (its Event or Reminder) in this agenda
     /// (`AgendaBuilder.build`): rows of one day, rank and second are in the
@@ -37,22 +43,46 @@ package struct AgendaRow: Sendable {
     var item: Int32
     /// The row's entry in its agenda's `Overlaps`, or -1 when it overlaps nothing.
     var overlap: Int32 = -1
-    /// Day, rank (0 for overdue reminders, 1 for all-day-like rows, 2 for
-    /// timed ones) and seconds since local midnight, in one number: the
-    /// agenda's sort order up to ties.
-    let sortKey: Int64
-    /// `sortKey / dayFactor` is the day key.
+    /// `sortKey / dayFactor` is the day's number (plus `dayOffset`).
     static let dayFactor: Int64 = 1_000_000
+    static let dayOffset: Int64 = 100_000_000
+    private static let firstListedBit: UInt32 = 0x0800_0000
+
+    private enum Case: UInt32 {
+        case allDay, starts, continues, dueAt, dueOn, overdue, undated
+    }
+
+    /// The day this row is listed under; nil in the undated section.
+    package var day: CivilDate? {
+        guard case .undated = timing else { return CivilDate(daysSinceEpoch: Int(sortKey / AgendaRow.dayFactor - AgendaRow.dayOffset)) }
+        return nil
+    }
+
+    package var timing: Timing {
+        switch Case(rawValue: (indexAndTiming >> 24) & 0x7) {
+        case .starts: .starts(Date(timeIntervalSinceReferenceDate: moment))
+        case .continues: .continues(until: Date(timeIntervalSinceReferenceDate: moment))
+        case .dueAt: .due(Date(timeIntervalSinceReferenceDate: moment))
+        case .dueOn: .due(nil)
+        case .overdue: .overdue(since: CivilDate(daysSinceEpoch: Int(moment)))
+        case .undated: .undated
+        case .allDay, nil: .allDay
+        }
+    }
+
+    /// True on the first row of the occurrence inside the window (JSON lists only those).
+    package var isFirstListed: Bool { indexAndTiming & AgendaRow.firstListedBit != 0 }
 
     /// The same row under another day (an alarm's row: the day its occurrence starts, or is due).
     func listed(under day: CivilDate?) -> AgendaRow {
+        guard let day, self.day != nil else { return self }
         var row = self
-        row.day = day
+        row.sortKey = (Int64(day.daysSinceEpoch) + AgendaRow.dayOffset) * AgendaRow.dayFactor + sortKey % AgendaRow.dayFactor
         return row
     }
 
     /// For occurrences that span days: which day this is (1-based) and of how many.
-    package var dayIndex: Int { Int(index) }
+    package var dayIndex: Int { Int(indexAndTiming & 0xFF_FFFF) }
     package var dayCount: Int { Int(count) }
 
     init(
@@ -61,14 +91,22 @@ package struct AgendaRow: Sendable {
     ) {
         self.source = source
         self.item = item
-        self.day = day
-        self.timing = timing
-        self.isFirstListed = isFirstListed
-        index = Int32(clamping: dayIndex)
+        let kind: Case
+        switch timing {
+        case .allDay: (kind, moment) = (.allDay, 0)
+        case .starts(let date): (kind, moment) = (.starts, date.timeIntervalSinceReferenceDate)
+        case .continues(let date): (kind, moment) = (.continues, date.timeIntervalSinceReferenceDate)
+        case .due(let date?): (kind, moment) = (.dueAt, date.timeIntervalSinceReferenceDate)
+        case .due(nil): (kind, moment) = (.dueOn, 0)
+        case .overdue(let since): (kind, moment) = (.overdue, Double(since.daysSinceEpoch))
+        case .undated: (kind, moment) = (.undated, 0)
+        }
+        indexAndTiming = UInt32(min(max(dayIndex, 0), 0xFF_FFFF)) | kind.rawValue << 24 | (isFirstListed ? AgendaRow.firstListedBit : 0)
         count = Int32(clamping: dayCount)
         // `rank` says all-day-like (0) or timed (1); overdue reminders come before both.
         let order: Int64 = if case .overdue = timing { 0 } else { Int64(min(max(rank, 0), 8)) + 1 }
-        sortKey = Int64(day?.dayKey ?? 99_999_999) * AgendaRow.dayFactor + order * 100_000 + Int64(min(max(secondOfDay, 0), 99_999))
+        let dayNumber = day.map { Int64($0.daysSinceEpoch) + AgendaRow.dayOffset } ?? 2 * AgendaRow.dayOffset
+        sortKey = dayNumber * AgendaRow.dayFactor + order * 100_000 + Int64(min(max(secondOfDay, 0), 99_999))
     }
 }
 
