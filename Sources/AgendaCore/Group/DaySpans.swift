@@ -14,6 +14,8 @@ struct DaySpans {
 
     /// `days`: each day's rows, ranges of `rows`.
     init(rows: [AgendaRow], days dayRows: ArraySlice<Range<Int>>, occurrences: AgendaOccurrences, clock: ZoneClock) {
+        // At most a span a row: an array that doubles would hold up to twice the spans.
+        spans.reserveCapacity(dayRows.reduce(0) { $0 + $1.count })
         for day in dayRows {
             let first = spans.count
             for index in day {
@@ -25,7 +27,7 @@ struct DaySpans {
                         let s = Int64(start.instant(in: clock).timeIntervalSince1970.rounded(.down))
                         let e = max(o.end.map { Int64($0.instant(in: clock).timeIntervalSince1970.rounded(.down)) } ?? s, s)
                         if row.dayCount > 1 { multiDay[ObjectIdentifier(o), default: []].append(Int32(index)) }
-                        spans.append(Overlaps.Span(start: s, end: e, row: Int32(index), item: row.item, uid: -1))
+                        spans.append(Overlaps.Span(start: s, end: e, row: Int32(index), uid: -1))
                     }
                 default: break
                 }

@@ -9,7 +9,7 @@ extension Overlaps {
         titleIndex[d].get {
             spans.withUnsafeBufferPointer { spans in
                 DistinctOverlaps(spans: UnsafeBufferPointer(rebasing: spans[days[d]]), days: [0..<days[d].count], first: Overlaps.titlesShown) {
-                    titleGroup[Int($0.item)]
+                    titleGroup[Int(rows[Int($0.row)].item)]
                 }
             }
         }

@@ -24,10 +24,9 @@ package final class Overlaps: Sendable {
     struct Span {
         let start: Int64
         let end: Int64
-        /// The row's index in `rows`.
+        /// The row's index in `rows` (its item is the row's: a span is
+        /// kept in 24 bytes, one for nearly every row).
         let row: Int32
-        /// The row's item number (`AgendaRow.item`).
-        let item: Int32
         /// The rank of its UID among the UIDs of overlapping rows (equal
         /// UIDs share one), or -1 (no UID, or overlaps nothing).
         var uid: Int32
@@ -187,10 +186,10 @@ package final class Overlaps: Sendable {
     ) -> (bytes: [UInt8], bounds: [Int]) {
         var uidOfItem = [Int32](repeating: -2, count: itemCount)
         var items: [(uid: [UInt8], item: Int32)] = []
-        for (i, span) in spans.enumerated() where overlapping[i] && uidOfItem[Int(span.item)] == -2 {
-            uidOfItem[Int(span.item)] = -1
+        for (i, span) in spans.enumerated() where overlapping[i] && uidOfItem[Int(rows[Int(span.row)].item)] == -2 {
+            uidOfItem[Int(rows[Int(span.row)].item)] = -1
             let uid = occurrences[rows[Int(span.row)]].uid
-            if !uid.isEmpty { items.append((Array(uid.utf8), span.item)) }
+            if !uid.isEmpty { items.append((Array(uid.utf8), rows[Int(span.row)].item)) }
         }
         items.sort { a, b in
             a.uid.withUnsafeBufferPointer { x in
@@ -210,7 +209,7 @@ package final class Overlaps: Sendable {
             }
             uidOfItem[Int(item)] = Int32(uidBounds.count - 2)
         }
-        for i in spans.indices where overlapping[i] { spans[i].uid = uidOfItem[Int(spans[i].item)] }
+        for i in spans.indices where overlapping[i] { spans[i].uid = uidOfItem[Int(rows[Int(spans[i].row)].item)] }
         return (uidBytes, uidBounds)
     }
 
@@ -223,9 +222,9 @@ package final class Overlaps: Sendable {
     ) -> (group: [Int32], bytes: [UInt8], bounds: [Int]) {
         var titled: [(rank: Int32, item: Int32, row: Int32)] = []
         var seen = [Bool](repeating: false, count: itemRanks.count)
-        for (i, span) in spans.enumerated() where overlapping[i] && !seen[Int(span.item)] {
-            seen[Int(span.item)] = true
-            titled.append((itemRanks[Int(span.item)], span.item, span.row))
+        for (i, span) in spans.enumerated() where overlapping[i] && !seen[Int(rows[Int(span.row)].item)] {
+            seen[Int(rows[Int(span.row)].item)] = true
+            titled.append((itemRanks[Int(rows[Int(span.row)].item)], rows[Int(span.row)].item, span.row))
         }
         titled.sort { $0.rank < $1.rank }
         var titleGroup = [Int32](repeating: -1, count: itemRanks.count)
