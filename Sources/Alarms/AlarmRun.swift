@@ -18,6 +18,10 @@ package struct AlarmRun {
     /// (NTP): nothing rings again. One further ahead is not believed.
     package static let aheadAllowed: TimeInterval = 3600
 
+    /// How much further than what was read the agenda of a run reaches, for
+    /// reminders due long after they start.
+    static let dueReach: TimeInterval = 366 * 86400
+
     package init(store: AlarmState, clock: ZoneClock, catchUp: TimeInterval) {
         self.store = store
         self.clock = clock
@@ -61,7 +65,11 @@ package struct AlarmRun {
         selection.showCancelled = false
         selection.showDeclined = false
         let loaded = try load(window, min(span.countedFrom, now)...now)
-        let sections = AgendaBuilder(window: loaded.window, today: clock.civilDate(of: now), selection: selection).build(parts: loaded.parts)
+        // A reminder is listed under its due day, which may be long after
+        // the start its alarms ring from: the agenda reaches a year further
+        // (only what was read is listed, so it lists no more events).
+        let listed = AgendaWindow(from: loaded.window.start, to: loaded.window.end + AlarmRun.dueReach, clock: clock)
+        let sections = AgendaBuilder(window: listed, today: clock.civilDate(of: now), selection: selection).build(parts: loaded.parts)
         if let missed = span.missedSpan {
             span.missed = AlarmSchedule(sections: sections, after: missed.from, through: missed.to, clock: clock, defaultLead: defaultLead).entries.count
         }

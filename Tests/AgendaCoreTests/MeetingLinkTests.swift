@@ -70,12 +70,14 @@ import Testing
         #expect(link(in: "(see https://zoom.us/j/1(a)))...") == "https://zoom.us/j/1(a)")
     }
 
-    /// A link ends at the first character outside ASCII: a no-break space,
-    /// closing quotes and full stops of other scripts are not part of it.
+    /// A link ends at a space or punctuation outside ASCII: a no-break
+    /// space, closing quotes and full stops of other scripts are not part
+    /// of it; letters are (a room named after someone).
     @Test(arguments: ["\u{A0}Meeting ID: 812", "\u{201D}", "\u{BB}", "\u{3002}", "\u{2026}", "\u{FF09}", "\u{2028}next line"])
     func aLinkEndsAtTheFirstCharacterOutsideASCII(_ after: String) {
         #expect(link(in: "Join: https://zoom.us/j/812\(after)") == "https://zoom.us/j/812")
         #expect(link(in: "\u{201C}https://meet.google.com/abc-mnop-xyz\(after)") == "https://meet.google.com/abc-mnop-xyz")
+        #expect(link(in: "Join: https://meet.jit.si/Geburtstag-Müller\(after)") == "https://meet.jit.si/Geburtstag-Müller")
     }
 
     /// Whereby's and Jitsi's own pages are no rooms.
@@ -83,6 +85,7 @@ import Testing
         "https://whereby.com/pricing", "https://meet.jit.si/static/close.html", "https://meet.jit.si/external_api.js"])
     func aServicesOwnPagesAreNoRooms(_ url: String) {
         #expect(link(in: "See \(url) first") == nil)
+        #expect(link(in: "Room: https://acme.whereby.com/support") == "https://acme.whereby.com/support", "an organisation's room")
     }
 
     @Test func addressesCompareWithoutMailtoOrCase() {

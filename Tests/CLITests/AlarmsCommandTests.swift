@@ -219,4 +219,37 @@ import Testing
         let far = try AlarmsCommandTests.alarms(folder.appendingPathComponent("far"), "2025-03-29T10:00:30+01:00", input: calendar.path)
         #expect(far.stdout == "10:00 AM  May 28, 2025 10:00 AM: Far\n" && far.stderr.isEmpty)
     }
+    /// Alarms written at the edges ring once, at their time: an override
+    /// of a series with nothing else in the window rings its series' alarm;
+    /// an absolute alarm of a series (quoted VALUE) rings once, for the
+    /// instance it is before, not again for an override; a reminder
+    /// without dates rings its absolute alarm; a reminder due in two months
+    /// rings from its start (a TRIGGER folded in its name); ACTION:NONE
+    /// (RFC 9074) never rings.
+    @Test func alarmsAtTheEdgesRingOnceAtTheirTime() throws {
+        let folder = try AlarmsCommandTests.folder("edges")
+        let run = try AlarmsCommandTests.alarms(folder.appendingPathComponent("state"), "2025-03-29T13:00:00+01:00",
+            ["--since", "2025-03-28T00:00:00+01:00"], input: "Fixtures/alarms/edges.ics")
+        #expect(run.stdout == """
+            9:00 AM  ended 11:00 AM: Weekly (late)
+            9:45 AM  no date: Call the bank (late)
+            10:45 AM  ended 12:00 PM: Yearly review (moved) (late)
+            10:45 AM  now: Start the report (late)
+
+            """ && run.stderr.isEmpty, "\(run.stdout)")
+        // More absolute alarms than are remembered one by one: still read as far as they reach.
+        var text = "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//test//EN\nBEGIN:VTODO\nUID:old\nDTSTAMP:20200101T000000Z\nSUMMARY:Old\nSTATUS:COMPLETED\n"
+        for _ in 0...AlarmsCommandTests.absoluteRemembered {
+            text += "BEGIN:VALARM\nACTION:AUDIO\nTRIGGER;VALUE=DATE-TIME:20200101T000000Z\nEND:VALARM\n"
+        }
+        text += "END:VTODO\nBEGIN:VTODO\nUID:passport\nDTSTAMP:20250301T000000Z\nDUE;VALUE=DATE:20250701\nSUMMARY:Renew passport\n"
+            + "BEGIN:VALARM\nACTION:DISPLAY\nDESCRIPTION:x\nTRIGGER;VALUE=DATE-TIME:20250329T100000Z\nEND:VALARM\nEND:VTODO\nEND:VCALENDAR\n"
+        let many = folder.appendingPathComponent("many.ics")
+        try text.write(to: many, atomically: true, encoding: .utf8)
+        let far = try AlarmsCommandTests.alarms(folder.appendingPathComponent("many"), "2025-03-29T11:00:30+01:00", input: many.path)
+        #expect(far.stdout == "11:00 AM  Jul 1, 2025: Renew passport\n", "\(far.stdout)")
+    }
+
+    /// `AlarmReach.maxAbsolute`: the absolute triggers an input's scan keeps one by one.
+    static let absoluteRemembered = 10_000
 }

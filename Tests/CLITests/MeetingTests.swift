@@ -55,8 +55,8 @@ import Testing
     }
 
     /// An organizer may decline (or be unsure of) a meeting of their own,
-    /// and with two of my addresses invited, an answer given counts over
-    /// one not given, whichever comes first.
+    /// and with two of my addresses invited, whichever comes first, a
+    /// decline counts first, then a yes, a maybe, and no answer last.
     @Test func myOwnAnswerCountsOverOrganizingAndOverNoAnswer() throws {
         func event(_ uid: String, _ lines: String) -> String {
             "BEGIN:VEVENT\nUID:\(uid)\nDTSTAMP:20250301T000000Z\nDTSTART:20250303T100000Z\nDTEND:20250303T110000Z\nSUMMARY:\(uid)\n\(lines)END:VEVENT\n"
@@ -66,13 +66,15 @@ import Testing
             + event("organized-open", "ORGANIZER:mailto:me@example.com\nATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:me@example.com\n")
             + event("two-addresses", "ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:me@example.com\nATTENDEE;PARTSTAT=ACCEPTED:mailto:me@work.example\n")
             + event("two-answers", "ATTENDEE;PARTSTAT=TENTATIVE:mailto:me@work.example\nATTENDEE;PARTSTAT=ACCEPTED:mailto:me@example.com\n")
+            + event("declined-second", "ATTENDEE;PARTSTAT=ACCEPTED:mailto:me@example.com\nATTENDEE;PARTSTAT=DECLINED:mailto:me@work.example\n")
             + "END:VCALENDAR\n"
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-answers-\(getpid()).ics")
         try text.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let rows = try MeetingTests.json(["--me", "me@example.com", "--me", "me@work.example", "--show-declined", file.path])
         #expect(MeetingTests.byTitle(rows, "partstat") == [
-            "organized-declined": "DECLINED", "organized-open": "ACCEPTED", "two-addresses": "ACCEPTED", "two-answers": "TENTATIVE",
+            "organized-declined": "DECLINED", "organized-open": "ACCEPTED", "two-addresses": "ACCEPTED", "two-answers": "ACCEPTED",
+            "declined-second": "DECLINED",
         ])
     }
 

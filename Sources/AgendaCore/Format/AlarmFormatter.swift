@@ -42,9 +42,10 @@ package struct AlarmFormatter: OutputFormatter {
     /// `in 10 min`, `now`, `today 2:00 PM`, `tomorrow`: when the occurrence
     /// starts, seen from the run, in `next`'s words; `until Mon 31` for a
     /// day-long one under way, `ended Mar 24, 2025 11:00 AM` for one that is
-    /// over (an alarm after it).
+    /// over (an alarm after it); a reminder as `pastReminder` words it.
     package func when(_ entry: AlarmSchedule.Entry) -> String {
         let formats = wording.formats
+        if case .reminder = entry.occurrence.item, let past = pastReminder(entry.occurrence) { return past }
         if entry.end < wording.now {
             let allDay = entry.occurrence.isAllDay
             let day = formats.clock.civilDate(of: allDay && entry.end > entry.start ? entry.end - 1 : entry.end)
@@ -61,6 +62,21 @@ package struct AlarmFormatter: OutputFormatter {
             return wording.dayWords(wording.formats.clock.civilDate(of: entry.start)) ?? "today"
         }
         return minutes == 0 ? "now" : wording.starts(entry.start, inMinutes: minutes)
+    }
+
+    /// A reminder is not over when its time has passed: `was due Mar 28,
+    /// 2025 9:00 AM`, `since 9:00 AM` (DTSTART only), `no date`; nil when
+    /// its time is still to come.
+    func pastReminder(_ o: Occurrence) -> String? {
+        let clock = wording.formats.clock
+        guard let anchor = o.anchor else { return "no date" }
+        let at = anchor.isDate ? clock.startOfDay(anchor.wallDate) : anchor.instant(in: clock)
+        guard at < wording.now else { return nil }
+        let day = anchor.isDate ? anchor.wallDate : clock.civilDate(of: at)
+        let today = day == clock.civilDate(of: wording.now)
+        let time = anchor.isDate
+            ? (today ? "today" : wording.formats.mediumDate(day)) : (today ? "" : wording.formats.mediumDate(day) + " ") + wording.formats.shortTime(at)
+        return (o.due != nil ? "was due " : "since ") + time
     }
 
     package func line(_ entry: AlarmSchedule.Entry) -> String {

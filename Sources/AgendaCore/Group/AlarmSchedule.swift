@@ -32,8 +32,10 @@ package struct AlarmSchedule: Sendable {
     }
 
     private struct AbsoluteKey: Hashable {
-        let item: ObjectIdentifier
-        let alarm: Int
+        /// The UID (or, without one, the item).
+        let series: String
+        let calendar: ObjectIdentifier
+        let alarm: Alarm
         let repetition: Int
     }
 
@@ -63,37 +65,56 @@ package struct AlarmSchedule: Sendable {
     ///     event without VALARM of its own rings; nil: none.
     package init(sections: [AgendaSection], after from: Date, through to: Date, clock: ZoneClock, defaultLead: Int? = nil) {
         var found: [(entry: Entry, order: Int)] = []
-        var order = 0
+        // An absolute alarm is one alarm, however many instances of its
+        // series were listed (and overrides, that ring their series'
+        // alarms, and the instances `--format ics` writes one by one): the
+        // one kept is the instance it is for, the first that starts at or
+        // after it, else the last before it.
+        var absolute: [AbsoluteKey: Int] = [:]
         for section in sections {
             for row in section.rows where row.isFirstListed {
                 let o = section.occurrences[row]
                 let alarms = AlarmSchedule.alarms(of: o, defaultLead: defaultLead)
-                guard !alarms.isEmpty, let bounds = AlarmSchedule.bounds(of: o, clock: clock) else { continue }
-                for (index, alarm) in alarms.enumerated() {
-                    for (repetition, time) in AlarmSchedule.times(of: alarm, bounds: bounds, clock: clock).enumerated()
-                    where time > from && time <= to && !(alarm.acknowledged.map { $0 >= time } ?? false) {
-                        order += 1
-                        let listed = row.listed(under: AlarmSchedule.day(of: o, clock: clock) ?? row.day)
-                        var entry = Entry(row: listed, occurrence: o, alarm: alarm, time: time, start: bounds.start, end: bounds.end,
-                            repetition: repetition, alarmIndex: index)
+                guard !alarms.isEmpty else { continue }
+                // A reminder with no date rings only its absolute alarms.
+                let bounds = AlarmSchedule.bounds(of: o, clock: clock)
+                let listed = row.listed(under: AlarmSchedule.day(of: o, clock: clock) ?? row.day)
+                for (index, alarm) in alarms.enumerated() where alarm.action != "NONE" {
+                    for (repetition, time) in AlarmSchedule.times(of: alarm, bounds: bounds, clock: clock, after: from, through: to)
+                    where !(alarm.acknowledged.map { $0 >= time } ?? false) {
+                        var entry = Entry(row: listed, occurrence: o, alarm: alarm, time: time, start: bounds?.start ?? time,
+                            end: bounds?.end ?? time, repetition: repetition, alarmIndex: index)
                         entry.late = to.timeIntervalSince(time) > AlarmSchedule.lateAfter
-                        found.append((entry, order))
+                        guard case .absolute = alarm.trigger else {
+                            found.append((entry, found.count))
+                            continue
+                        }
+                        let key = AbsoluteKey(series: o.uid.isEmpty ? "\(o.itemIdentity.hashValue)" : o.uid, calendar: ObjectIdentifier(o.calendar),
+                            alarm: alarm, repetition: repetition)
+                        guard let kept = absolute[key] else {
+                            absolute[key] = found.count
+                            found.append((entry, found.count))
+                            continue
+                        }
+                        if AlarmSchedule.isFor(entry, ratherThan: found[kept].entry) { found[kept].entry = entry }
                     }
                 }
             }
-        }
-        // An absolute alarm of a series is one alarm, whichever instances
-        // were listed (the series' instances share one item).
-        var seen = Set<AbsoluteKey>()
-        found = found.filter { found in
-            guard case .absolute = found.entry.alarm.trigger else { return true }
-            let e = found.entry
-            return seen.insert(AbsoluteKey(item: e.occurrence.itemIdentity, alarm: e.alarmIndex, repetition: e.repetition)).inserted
         }
         found.sort { ($0.entry.time, $0.order) < ($1.entry.time, $1.order) }
         entries = found.map(\.entry)
         overlaps = sections.first?.overlaps ?? .none
         occurrences = sections.first?.occurrences ?? .none
+    }
+
+    /// Whether an absolute alarm is for `a`'s instance rather than `b`'s:
+    /// the first that starts at or after it, else the last before it.
+    static func isFor(_ a: Entry, ratherThan b: Entry) -> Bool {
+        switch (a.start >= a.time, b.start >= b.time) {
+        case (true, true): a.start < b.start
+        case (false, false): a.start > b.start
+        case (let aAfter, _): aAfter
+        }
     }
 
     /// The occurrence's own alarms, else the default one of a timed event.
@@ -128,17 +149,31 @@ package struct AlarmSchedule: Sendable {
         }
     }
 
-    /// Every time an alarm goes off for one occurrence: its trigger, then its repeats.
-    static func times(of alarm: Alarm, bounds: (start: Date, end: Date), clock: ZoneClock) -> [Date] {
+    /// The times an alarm goes off for one occurrence after `from`, up to
+    /// `to`, with their repetitions (0, the trigger; then each repeat):
+    /// picked by arithmetic, not listed, since a series may have thousands
+    /// of instances and an alarm a hundred repeats. An alarm relative to an
+    /// occurrence without dates (`bounds` nil) goes off never.
+    static func times(of alarm: Alarm, bounds: (start: Date, end: Date)?, clock: ZoneClock, after from: Date, through to: Date)
+        -> [(repetition: Int, time: Date)]
+    {
         let first: Date
         switch alarm.trigger {
         case .absolute(let time): first = time
         case .relative(let days, let seconds, let toEnd):
+            guard let bounds else { return [] }
             let base = toEnd ? bounds.end : bounds.start
             let moved = days == 0 ? base : clock.instant(forWallClock: clock.wallClock(of: base) + TimeInterval(days) * 86400)
             first = moved + TimeInterval(seconds)
         }
-        guard alarm.repeatInterval > 0, alarm.repeatCount > 0 else { return [first] }
-        return [first] + (1...min(alarm.repeatCount, Alarm.maxRepeats)).map { first + TimeInterval($0 * alarm.repeatInterval) }
+        let repeats = alarm.repeatInterval > 0 ? min(max(alarm.repeatCount, 0), Alarm.maxRepeats) : 0
+        guard repeats > 0 else { return first > from && first <= to ? [(0, first)] : [] }
+        let step = TimeInterval(alarm.repeatInterval)
+        guard first + TimeInterval(repeats) * step > from, first <= to else { return [] }
+        // The first repetition after `from`, and the last up to `to`.
+        let low = first > from ? 0 : Int((from.timeIntervalSince(first) / step).rounded(.down)) + 1
+        let high = min(repeats, Int((to.timeIntervalSince(first) / step).rounded(.down)))
+        guard low <= high else { return [] }
+        return (low...high).map { ($0, first + TimeInterval($0) * step) }.filter { $0.time > from && $0.time <= to }
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 /// One VALARM of an event or reminder (RFC 5545 3.6.6): when it goes off
 /// for each occurrence, how often, and whether it was acknowledged
 /// (RFC 9074). Shared by every occurrence of its component.
-package struct Alarm: Sendable, Equatable {
-    package enum Trigger: Sendable, Equatable {
+package struct Alarm: Sendable, Hashable {
+    package enum Trigger: Sendable, Hashable {
         /// `TRIGGER:-PT10M`: days on the wall clock and seconds from the
         /// occurrence's start, or its end (`RELATED=END`; a reminder's DUE);
         /// negative before it.
@@ -23,6 +23,10 @@ package struct Alarm: Sendable, Equatable {
     package let acknowledged: Date?
     /// The alarm's own `DESCRIPTION`, when it says more than the title.
     package let description: String?
+    /// An EMAIL alarm's `SUMMARY` (the subject) and `ATTENDEE`s (whom to
+    /// mail), as written: `--format ics` writes them back.
+    package var summary: String? = nil
+    package var attendees: [String] = []
 
     package init(trigger: Trigger, action: String, repeatCount: Int = 0, repeatInterval: Int = 0, acknowledged: Date? = nil, description: String? = nil) {
         self.trigger = trigger

@@ -54,7 +54,16 @@ package enum MeetingLink {
                 continue
             }
             var end = i
-            while end < bytes.count && !stopsLink(bytes[end]) { end += 1 }
+            while end < bytes.count {
+                if bytes[end] < 0x80 {
+                    if stopsLink(bytes[end]) { break }
+                    end += 1
+                } else if let length = letterLength(bytes, at: end) {
+                    end += length
+                } else {
+                    break
+                }
+            }
             guard end - i <= maxLength else {
                 i = end
                 continue
@@ -80,12 +89,27 @@ package enum MeetingLink {
         (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A)
     }
 
-    /// What ends a link in text: white space, control characters, the
-    /// quotes and brackets that wrap one (`<…>`, `href="…"`, `'…'`), and
-    /// any character outside ASCII (a no-break space, `”`, `»`, `。`, `…`):
-    /// a meeting link writes them percent-encoded.
+    /// What ends a link in text: white space, control characters, and the
+    /// quotes and brackets that wrap one (`<…>`, `href="…"`, `'…'`).
     private static func stopsLink(_ b: UInt8) -> Bool {
-        b <= 0x20 || b >= 0x7F || b == 0x22 || b == 0x27 || b == 0x3C || b == 0x3E || b == 0x5C || b == 0x60 || b == 0x7B || b == 0x7D
+        b <= 0x20 || b == 0x7F || b == 0x22 || b == 0x27 || b == 0x3C || b == 0x3E || b == 0x5C || b == 0x60 || b == 0x7B || b == 0x7D
+    }
+
+    /// The length of the character at `i` (outside ASCII) when it is a
+    /// letter, mark or digit, part of a link (a room named
+    /// `Geburtstag-Müller`); nil for a space or punctuation (a no-break
+    /// space, `”`, `»`, `。`, `…`), which ends one, or a broken sequence.
+    private static func letterLength(_ b: [UInt8], at i: Int) -> Int? {
+        let length = b[i] >= 0xF0 ? 4 : b[i] >= 0xE0 ? 3 : b[i] >= 0xC0 ? 2 : 0
+        guard length > 0, i + length <= b.count, b[(i + 1)..<(i + length)].allSatisfy({ $0 & 0xC0 == 0x80 }),
+            let scalar = String(decoding: b[i..<(i + length)], as: UTF8.self).unicodeScalars.first
+        else { return nil }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .nonspacingMark, .spacingMark,
+            .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+            return length
+        default: return nil
+        }
     }
 
     /// A link less the punctuation that ends the sentence around it; a
@@ -191,8 +215,10 @@ package enum MeetingLink {
         if on("whereby.com") {
             // A room is its path's one segment; the site's own pages are not rooms.
             let first = path.dropFirst().prefix { $0 != "/" }
+            // (On an organisation's own subdomain every path is a room.)
+            let site = host == "whereby.com" || host == "www.whereby.com"
             return hasPath && !["help.whereby.com", "docs.whereby.com", "blog.whereby.com"].contains(host)
-                && !MeetingLink.wherebyPages.contains(String(first))
+                && !(site && MeetingLink.wherebyPages.contains(String(first)))
         }
         if on("gotomeeting.com") { return path.hasPrefix("/join/") }
         if host == "meet.goto.com" { return hasPath }

@@ -45,8 +45,10 @@ struct ComponentExpander: @unchecked Sendable {
         return anchor.wall < window.start - 2 * 86400
     }
 
+    /// With alarms (`alarms` reads them), a reminder that starts before its
+    /// due day counts from its start: its alarms may ring from there.
     private func isAfterWindow(_ o: Occurrence) -> Bool {
-        guard let anchor = o.anchor else { return false }
+        guard let anchor = o.alarms.isEmpty ? o.anchor : (o.start ?? o.anchor) else { return false }
         return anchor.wall > window.end + 2 * 86400
     }
 

@@ -50,6 +50,9 @@ struct RevisionCandidate {
     let recurs: Bool
     /// `Revision.identity`.
     var identity: Int? = nil
+    /// Its VALARMs (`alarms` only): an override without its own rings
+    /// these, also when its master lists nothing in the window.
+    var alarms: [Alarm] = []
     /// A one-off event the prefilter skipped: it lists nothing, and is
     /// remembered in `SkippedRevisions` unless its UID is already listed.
     var skipped = false
@@ -67,6 +70,7 @@ struct RevisionCandidate {
         self.init(kind: record.kind, uid: record.matchUID,
             recurrenceKey: record.recurrenceID.map { "\($0.agendaTime.kind)\($0.agendaTime.matchKey)" },
             sequence: record.sequence, recurs: record.isRecurring)
+        alarms = record.alarms
         if !recurs && recurrenceKey == nil {
             var hasher = Hasher()
             hasher.combine(record.dtstart.map { "\($0.agendaTime.kind)\($0.agendaTime.matchKey)" })

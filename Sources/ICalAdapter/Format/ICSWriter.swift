@@ -128,7 +128,8 @@ package struct ICSWriter: OutputFormatter {
         }
         if let acknowledged = alarm.acknowledged { lines.append("ACKNOWLEDGED:" + ICSWriter.text(of: .instant(acknowledged))) }
         let says = alarm.action == "DISPLAY" || alarm.action == "EMAIL"
-        c.addAlarm(lines: lines, description: alarm.description ?? (says ? o.title : nil), summary: alarm.action == "EMAIL" ? o.title : nil)
+        c.addAlarm(lines: lines, description: alarm.description ?? (says ? o.title : nil),
+            summary: alarm.summary ?? (alarm.action == "EMAIL" ? o.title : nil), attendees: alarm.attendees)
     }
 
     /// A trigger's offset: `-P1DT600S`, `PT0S` (days and seconds of one sign).

@@ -67,11 +67,12 @@ struct ComponentBuilder: ~Copyable {
 
     /// A VALARM inside the component: its properties given as whole lines
     /// (TRIGGER, ACTION, REPEAT, …), its texts as they are (libical escapes them).
-    func addAlarm(lines: [String], description: String?, summary: String?) {
+    func addAlarm(lines: [String], description: String?, summary: String?, attendees: [String] = []) {
         guard let alarm = icalcomponent_new_valarm() else { return }
         var properties = lines.map { icalproperty_new_from_string($0) }
         if let description { properties.append(icalproperty_new_description(description)) }
         if let summary { properties.append(icalproperty_new_summary(summary)) }
+        properties += attendees.map { icalproperty_new_attendee($0) }
         for case let property? in properties { icalcomponent_add_property(alarm, property) }  // the alarm takes each
         icalcomponent_add_component(component.pointer, alarm)  // the component takes the alarm
     }

@@ -102,18 +102,30 @@ struct ComponentReader {
             }
         case ICAL_URL_PROPERTY: record.url = record.url ?? text(icalproperty_get_url(p))
         case ICAL_ATTENDEE_PROPERTY:
-            // With several of my addresses invited, an answer given counts over one not given.
-            if !me.isEmpty, record.myPartstat == nil || record.myPartstat == "NEEDS-ACTION", let address = text(icalproperty_get_attendee(p)),
-                me.contains(CalendarAddress.normalized(address))
-            {
-                // RFC 5545 3.2.12: NEEDS-ACTION when not written.
-                record.myPartstat = parameterValue(p, ICAL_PARTSTAT_PARAMETER) ?? "NEEDS-ACTION"
+            if !me.isEmpty, let address = text(icalproperty_get_attendee(p)), me.contains(CalendarAddress.normalized(address)) {
+                // RFC 5545 3.2.12: NEEDS-ACTION when not written. With several
+                // of my addresses invited, whatever their order: a decline
+                // counts first (the contract leaves out a meeting any of
+                // them declined), then a yes, a maybe, any other answer, none.
+                let answer = parameterValue(p, ICAL_PARTSTAT_PARAMETER) ?? "NEEDS-ACTION"
+                if ComponentReader.weight(of: answer) > record.myPartstat.map(ComponentReader.weight) ?? -1 { record.myPartstat = answer }
             }
         case ICAL_ORGANIZER_PROPERTY:
             if !me.isEmpty, let address = text(icalproperty_get_organizer(p)), me.contains(CalendarAddress.normalized(address)) {
                 record.organizedByMe = true
             }
         default: break
+        }
+    }
+
+    /// How much one of my answers counts against another (`readMeeting`).
+    static func weight(of partstat: String) -> Int {
+        switch partstat {
+        case "DECLINED": 4
+        case "ACCEPTED": 3
+        case "TENTATIVE": 2
+        case "NEEDS-ACTION": 0
+        default: 1
         }
     }
 

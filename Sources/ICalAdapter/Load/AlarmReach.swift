@@ -18,6 +18,8 @@ struct AlarmReach {
     var after: TimeInterval = 0
     /// The times of absolute triggers (`VALUE=DATE-TIME`), at most `maxAbsolute`.
     var absolute: [Date] = []
+    /// More absolute triggers than that: read as if one rang now.
+    var absoluteOverflowed = false
 
     /// At most this far: a `-P1000W` is a mistake, and a year is what the agenda reads.
     static let longest: TimeInterval = 366 * 86400
@@ -28,12 +30,30 @@ struct AlarmReach {
     static let slack: TimeInterval = 86400
 
     init(scanning text: UnsafeBufferPointer<UInt8>) {
-        // `TRIGGER` then `:` or `;` at a line's start, in any case, found
-        // around its first G: eight bytes at a time while none is a g or G
-        // (the scan runs on every input of every `alarms` run).
+        // `TRIGGER` then `:` or `;` at a line's start, in any case and
+        // folded anywhere (RFC 5545 3.1), found around its first G: eight
+        // bytes at a time while none is a g or G (the scan runs on every
+        // input of every `alarms` run).
         guard let base = text.baseAddress else { return }
         let n = text.count
-        func letter(_ at: Int, _ lower: UInt8) -> Bool { at >= 0 && at < n && text[at] | 0x20 == lower && text[at] > 0x40 }
+        func letter(_ at: Int?, _ lower: UInt8) -> Bool {
+            guard let at, at >= 0, at < n else { return false }
+            return text[at] | 0x20 == lower && text[at] > 0x40
+        }
+        // The place of the byte before or after `at` on the unfolded line.
+        func before(_ at: Int?) -> Int? {
+            guard let at, at > 0 else { return nil }
+            let p = at - 1
+            guard p >= 1, text[p] == 0x20 || text[p] == 0x09, text[p - 1] == 0x0A else { return p }
+            return p >= 3 && text[p - 2] == 0x0D ? p - 3 : p - 2
+        }
+        func after(_ at: Int?) -> Int? {
+            guard let at, at + 1 < n else { return nil }
+            var p = at + 1
+            if text[p] == 0x0D && p + 1 < n && text[p + 1] == 0x0A { p += 1 }
+            guard text[p] == 0x0A else { return p }
+            return p + 1 < n && (text[p + 1] == 0x20 || text[p + 1] == 0x09) ? p + 2 : nil
+        }
         var i = 0
         while i < n {
             while i + 8 <= n {
@@ -42,11 +62,14 @@ struct AlarmReach {
                 i += 8
             }
             defer { i += 1 }
-            guard i < n, letter(i, 0x67), letter(i + 1, 0x67), letter(i - 1, 0x69), letter(i - 2, 0x72), letter(i - 3, 0x74),
-                letter(i + 2, 0x65), letter(i + 3, 0x72), i + 4 < n, text[i + 4] == 0x3A || text[i + 4] == 0x3B,
-                i == 3 || (i > 3 && text[i - 4] == 0x0A)
+            guard i < n, letter(i, 0x67) else { continue }
+            let t = before(before(before(i)))
+            let r = after(after(after(i)))
+            guard letter(before(i), 0x69), letter(before(before(i)), 0x72), letter(t, 0x74), let t, t == 0 || text[t - 1] == 0x0A,
+                letter(after(i), 0x67), letter(after(after(i)), 0x65), letter(r, 0x72), let colon = after(r),
+                text[colon] == 0x3A || text[colon] == 0x3B
             else { continue }
-            read(line: AlarmReach.unfolded(text, from: i + 4))
+            read(line: AlarmReach.unfolded(text, from: colon))
         }
     }
 
@@ -58,7 +81,7 @@ struct AlarmReach {
         var from = min(window.start, ringing.lowerBound - after - AlarmReach.slack)
         var to = max(window.end, ringing.upperBound + before + AlarmReach.slack)
         let near = (ringing.lowerBound - AlarmReach.slack)...(ringing.upperBound + AlarmReach.slack)
-        if absolute.contains(where: near.contains) {
+        if absoluteOverflowed || absolute.contains(where: near.contains) {
             from = min(from, ringing.lowerBound - AlarmReach.longest)
             to = max(to, ringing.upperBound + AlarmReach.longest)
         }
@@ -86,10 +109,12 @@ struct AlarmReach {
     /// `;RELATED=END:-P1D` or `;VALUE=DATE-TIME:20250301T090000Z`.
     private mutating func read(line: [UInt8]) {
         guard let colon = line.lastIndex(of: 0x3A) else { return }
-        let parameters = String(decoding: line[..<colon], as: UTF8.self).uppercased()
+        // Parameters in any case, their values quoted or not (`VALUE="DATE-TIME"`).
+        let parameters = String(decoding: line[..<colon].filter { $0 != 0x22 }, as: UTF8.self).uppercased()
         let value = Array(line[(colon + 1)...].filter { $0 != 0x20 && $0 != 0x09 })
         if parameters.contains("VALUE=DATE-TIME") {
-            if let time = AlarmReach.dateTime(value), absolute.count < AlarmReach.maxAbsolute { absolute.append(time) }
+            guard let time = AlarmReach.dateTime(value) else { return }
+            if absolute.count < AlarmReach.maxAbsolute { absolute.append(time) } else { absoluteOverflowed = true }
         } else if let offset = AlarmReach.duration(value) {
             if offset < 0 { before = max(before, min(-offset, AlarmReach.longest)) }
             else { after = max(after, min(offset, AlarmReach.longest)) }

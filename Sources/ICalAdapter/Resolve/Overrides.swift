@@ -65,6 +65,19 @@ struct OverrideSet {
         return Occurrence(item: o.item, start: moved(o.start), end: moved(o.end), due: moved(o.due), recurrenceID: original)
     }
 
+    /// The alarms of an override's series (of its own kind first, as the
+    /// instance it replaces is found): its master's, read from an instance
+    /// in the window or, with none there, kept by the ledger; nil for none.
+    static func seriesAlarms(of o: Override, masters: [Occurrence], ledger: RevisionLedger) -> [Alarm]? {
+        for kind in o.kind == .event ? [ComponentRecord.Kind.event, .reminder] : [.reminder, .event] {
+            if let index = ledger.seriesIndex[kind]?[o.uid], let master = ledger.series[Int(index)].revision.masters.first {
+                return masters[master].alarms.isEmpty ? nil : masters[master].alarms
+            }
+            if let quiet = ledger.quietAlarms[kind]?[o.uid] { return quiet.alarms }
+        }
+        return nil
+    }
+
     /// The file's occurrences: overrides, then the masters' instances less
     /// those an override replaces or a newer revision dropped (`ledger`).
     /// Instances are found through their series' place in `masters`, not by
@@ -82,8 +95,8 @@ struct OverrideSet {
             let series = ledger.seriesIndex[o.kind]?[o.uid].map { ledger.series[Int($0)] }
             let anchor = series?.anchor
             // Without VALARMs of its own, an instance rings as its series does.
-            if o.occurrence.alarms.isEmpty, let master = series?.revision.masters.first, !masters[master].alarms.isEmpty {
-                overrides[place].occurrence = o.occurrence.with(alarms: masters[master].alarms)
+            if o.occurrence.alarms.isEmpty, !o.uid.isEmpty, let alarms = OverrideSet.seriesAlarms(of: o, masters: masters, ledger: ledger) {
+                overrides[place].occurrence = o.occurrence.with(alarms: alarms)
             }
             let o = overrides[place]
             let rid = anchor.map { o.recurrenceID.matching(series: $0.asAnchor) } ?? o.recurrenceID
