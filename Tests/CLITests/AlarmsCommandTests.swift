@@ -250,6 +250,28 @@ import Testing
         #expect(far.stdout == "11:00 AM  Jul 1, 2025: Renew passport\n", "\(far.stdout)")
     }
 
+    /// A TRIGGER libical cannot read is told, once, on its line, by
+    /// `alarms` (its alarm never rings); an agenda, which reads no alarm,
+    /// tells nothing. One in lower case is valid (ABNF ignores case) and rings.
+    @Test func anUnreadableTriggerIsToldByAlarmsOnly() throws {
+        let folder = try AlarmsCommandTests.folder("triggers")
+        func event(_ uid: String, _ trigger: String) -> String {
+            "BEGIN:VEVENT\nUID:\(uid)\nDTSTAMP:20250301T000000Z\nDTSTART:20250329T110000Z\nDURATION:PT1H\nSUMMARY:\(uid)\n"
+                + "BEGIN:VALARM\nACTION:DISPLAY\nDESCRIPTION:x\nTRIGGER:\(trigger)\nEND:VALARM\nEND:VEVENT\n"
+        }
+        let calendar = folder.appendingPathComponent("triggers.ics")
+        try ("BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//test//EN\n" + event("bogus", "soon") + event("lower", "-pt15m") + "END:VCALENDAR\n")
+            .write(to: calendar, atomically: true, encoding: .utf8)
+        let run = try AlarmsCommandTests.alarms(folder.appendingPathComponent("state"), "2025-03-29T12:50:30+01:00", input: calendar.path)
+        #expect(run.stdout == "", "the first run looks a minute back: \(run.stdout)")
+        #expect(run.stderr == "ics-agenda: warning: \(calendar.path):13: TRIGGER: cannot read \"soon\" as a duration (in VEVENT \"bogus\"); the alarm never rings\n")
+        let since = try AlarmsCommandTests.alarms(folder.appendingPathComponent("since"), "2025-03-29T12:50:30+01:00",
+            ["--since", "2025-03-29T11:00:00+01:00", "-q"], input: calendar.path)
+        #expect(since.stdout == "11:45 AM  now: lower (late)\n" && since.stderr.isEmpty, "\(since.stdout)")
+        let agenda = try CLI.run(["--no-config", "--now", "2025-03-29T08:00:00+01:00", "--tz", "Europe/Berlin", "--days", "1", calendar.path])
+        #expect(agenda.status == 0 && agenda.stderr.isEmpty)
+    }
+
     /// `AlarmReach.maxAbsolute`: the absolute triggers an input's scan keeps one by one.
     static let absoluteRemembered = 10_000
 }

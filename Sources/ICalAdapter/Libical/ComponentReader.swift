@@ -88,8 +88,31 @@ struct ComponentReader {
             record.problems.append(.repeated(property: ComponentReader.once[i].name, times: times))
         }
         ComponentReader.checkEnd(&record)
-        if readsAlarms { record.alarms = AlarmReader.alarms(of: component) }
+        if readsAlarms {
+            record.alarms = AlarmReader.alarms(of: component)
+            readAlarmMarks(component, &record)
+        }
         return record
+    }
+
+    /// `alarms`: what libical could not read in the VALARMs (a TRIGGER it
+    /// dropped, so that the alarm never rings), told as the component's
+    /// own marks are. An agenda reads no VALARM, and so tells none of this.
+    private func readAlarmMarks(_ component: OpaquePointer, _ record: inout ComponentRecord) {
+        var inner = icalcomponent_get_first_component(component, ICAL_VALARM_COMPONENT)
+        var count = 0
+        while let alarm = inner, count < AlarmReader.maxAlarms {
+            count += 1
+            // A TRIGGER in lower case is read again, and nothing is wrong (`AlarmReader.repairedTrigger`).
+            let repaired = AlarmReader.repairedTrigger(in: alarm) != nil
+            var mark = icalcomponent_get_first_property(alarm, ICAL_XLICERROR_PROPERTY)
+            while let p = mark {
+                let message = text(icalproperty_get_xlicerror(p)) ?? ""
+                if !(repaired && LibicalMessages.propertyName(in: message) == "TRIGGER") { readLibicalMark(p, &record) }
+                mark = icalcomponent_get_next_property(alarm, ICAL_XLICERROR_PROPERTY)
+            }
+            inner = icalcomponent_get_next_component(component, ICAL_VALARM_COMPONENT)
+        }
     }
 
     /// Where a meeting is joined, and whether I am in it (`me`).
@@ -212,10 +235,11 @@ struct ComponentReader {
         readProperties.contains(name.uppercased())
     }
 
+    /// (TRIGGER: only `alarms` reads VALARMs, and only it looks for their marks.)
     private static let readProperties: Set<String> = [
         "UID", "SUMMARY", "LOCATION", "DESCRIPTION", "STATUS", "DTSTART", "DTEND", "DUE", "DURATION",
         "RRULE", "EXRULE", "RDATE", "EXDATE", "RECURRENCE-ID", "SEQUENCE", "COMPLETED", "PRIORITY",
-        "PERCENT-COMPLETE", "CATEGORIES", "TRANSP",
+        "PERCENT-COMPLETE", "CATEGORIES", "TRANSP", "TRIGGER",
     ]
 
     /// Properties RFC 5545 3.6.1 and 3.6.2 allow once in a VEVENT or VTODO, that are read here.

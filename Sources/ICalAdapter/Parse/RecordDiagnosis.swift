@@ -34,6 +34,7 @@ struct RecordDiagnosis {
             startExplained = startExplained || isStart
             let isRecurrenceID = record.unreadableRecurrenceID && told.property == "RECURRENCE-ID"
             let outcome = (isStart ? "; skipped" : "") + (isRecurrenceID ? "; the instance it changes is unknown, so it is skipped" : "")
+                + (told.property == "TRIGGER" ? "; the alarm never rings" : "")
             let text = "\(told.property.map { "\($0): " } ?? "")\(told.message) (in \(label))\(outcome)"
             // The kind: the property (when it is one iCalendar knows, not the
             // first word of a mangled line) and what is wrong up to any
