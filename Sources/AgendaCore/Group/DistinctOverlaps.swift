@@ -60,6 +60,19 @@ final class DistinctOverlaps: Sendable {
         var byColour: [(colour: Int32, span: Int32)] = []
         var made: [(start: Int64, end: Int64, place: Int32, previousEnd: Int64, size: Int32)] = []
         var spanOfMade: [Int32] = []  // the component each span of `byColour` joined, as an index in `made`
+        // At most a component a span, and a colour a span: reserved once,
+        // since arrays that double held up to twice the window's spans (the
+        // window's own index, `Overlaps.byWholeOccurrence`, has them all).
+        start.reserveCapacity(spans.count)
+        end.reserveCapacity(spans.count)
+        place.reserveCapacity(spans.count)
+        previousEnd.reserveCapacity(spans.count)
+        size.reserveCapacity(spans.count)
+        dayColours.reserveCapacity(spans.count)
+        let busiest = days.map(\.count).max() ?? 0
+        byColour.reserveCapacity(busiest)
+        made.reserveCapacity(busiest)
+        spanOfMade.reserveCapacity(busiest)
         for (d, day) in days.enumerated() {
             byColour.removeAll(keepingCapacity: true)
             for i in day {

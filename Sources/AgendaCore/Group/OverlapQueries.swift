@@ -30,16 +30,26 @@ extension Overlaps {
     var byWholeOccurrence: WholeWindow {
         wholeIndex.withLock { whole in
             if let whole { return whole }
-            var duplicate = [Bool](repeating: false, count: spans.count)
-            for list in spansOfOccurrence.values { for s in list.dropFirst() { duplicate[Int(s)] = true } }
-            var order = spans.indices.filter { !duplicate[$0] }
-            order.sort { (spans[$0].start, spans[$0].end, spans[$0].row) < (spans[$1].start, spans[$1].end, spans[$1].row) }
-            var position = [Int](repeating: -1, count: spans.count)
-            for (g, i) in order.enumerated() { position[i] = g }
-            // Keyed by the first listed span of each multi-day occurrence (`spansOfOccurrence`), which keeps the first of its list.
-            var byKey: [Int32: Int] = [:]
-            for (key, list) in spansOfOccurrence { if let first = list.first { byKey[key] = position[Int(first)] } }
-            let ordered = order.map { spans[$0] }
+            // The window's spans in order, and where each multi-day
+            // occurrence's is; what finding them takes is gone before the
+            // index is made (it holds every span of the window).
+            let (ordered, byKey): ([Span], [Int32: Int]) = {
+                var duplicate = [Bool](repeating: false, count: spans.count)
+                for list in spansOfOccurrence.values { for s in list.dropFirst() { duplicate[Int(s)] = true } }
+                var order: [Int32] = []
+                order.reserveCapacity(spans.count)
+                for i in spans.indices where !duplicate[i] { order.append(Int32(i)) }
+                order.sort { a, b in
+                    let a = spans[Int(a)], b = spans[Int(b)]
+                    return (a.start, a.end, a.row) < (b.start, b.end, b.row)
+                }
+                var position = [Int32](repeating: -1, count: spans.count)
+                for (g, i) in order.enumerated() { position[Int(i)] = Int32(g) }
+                // Keyed by the first listed span of each multi-day occurrence (`spansOfOccurrence`), which keeps the first of its list.
+                var byKey: [Int32: Int] = [:]
+                for (key, list) in spansOfOccurrence { if let first = list.first { byKey[key] = Int(position[Int(first)]) } }
+                return (order.map { spans[Int($0)] }, byKey)
+            }()
             let index = ordered.withUnsafeBufferPointer { ordered in
                 DistinctOverlaps(spans: ordered, days: ordered.isEmpty ? [] : [0..<ordered.count], first: Overlaps.uidsListed,
                     wanted: Set(byKey.values)) { $0.uid }
