@@ -53,26 +53,17 @@ final class DistinctOverlaps: Sendable {
     /// the first that many colours of each span of a day of many colours
     /// are found at once (`firstColours`).
     init(spans: UnsafeBufferPointer<Overlaps.Span>, days: [Range<Int>], first: Int? = nil, wanted: Set<Int>? = nil, colourOf: (Overlaps.Span) -> Int32) {
-        var start: [Int64] = [], end: [Int64] = [], place: [Int32] = [], previousEnd: [Int64] = [], size: [Int32] = []
+        // At most a component, and a colour, a span: reserved once, since arrays that doubled held up to twice
+        // the window's spans (the window's own index, `Overlaps.byWholeOccurrence`, has them all).
+        let n = spans.count, busiest = days.map(\.count).max() ?? 0
+        var start: [Int64] = .reserved(n), end: [Int64] = .reserved(n), place: [Int32] = .reserved(n), previousEnd: [Int64] = .reserved(n)
+        var size: [Int32] = .reserved(n)
         var componentOfSpan = [Int32](repeating: -1, count: spans.count)
         var dayOfSpan = [Int32](repeating: 0, count: spans.count)
-        var componentBounds: [Int32] = [0], colourBounds: [Int32] = [0], dayColours: [Int32] = []
-        var byColour: [(colour: Int32, span: Int32)] = []
-        var made: [(start: Int64, end: Int64, place: Int32, previousEnd: Int64, size: Int32)] = []
-        var spanOfMade: [Int32] = []  // the component each span of `byColour` joined, as an index in `made`
-        // At most a component a span, and a colour a span: reserved once,
-        // since arrays that double held up to twice the window's spans (the
-        // window's own index, `Overlaps.byWholeOccurrence`, has them all).
-        start.reserveCapacity(spans.count)
-        end.reserveCapacity(spans.count)
-        place.reserveCapacity(spans.count)
-        previousEnd.reserveCapacity(spans.count)
-        size.reserveCapacity(spans.count)
-        dayColours.reserveCapacity(spans.count)
-        let busiest = days.map(\.count).max() ?? 0
-        byColour.reserveCapacity(busiest)
-        made.reserveCapacity(busiest)
-        spanOfMade.reserveCapacity(busiest)
+        var componentBounds: [Int32] = [0], colourBounds: [Int32] = [0], dayColours: [Int32] = .reserved(n)
+        var byColour: [(colour: Int32, span: Int32)] = .reserved(busiest)
+        var made: [(start: Int64, end: Int64, place: Int32, previousEnd: Int64, size: Int32)] = .reserved(busiest)
+        var spanOfMade: [Int32] = .reserved(busiest)  // the component each span of `byColour` joined, as an index in `made`
         for (d, day) in days.enumerated() {
             byColour.removeAll(keepingCapacity: true)
             for i in day {
@@ -249,5 +240,14 @@ final class DistinctOverlaps: Sendable {
                 top += 2
             }
         }
+    }
+}
+
+extension Array {
+    /// An empty array with room for `count` elements.
+    static func reserved(_ count: Int) -> [Element] {
+        var array: [Element] = []
+        array.reserveCapacity(count)
+        return array
     }
 }
