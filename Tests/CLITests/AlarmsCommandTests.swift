@@ -234,7 +234,7 @@ import Testing
             9:00 AM  ended 11:00 AM: Weekly (late)
             9:45 AM  no date: Call the bank (late)
             10:45 AM  ended 12:00 PM: Yearly review (moved) (late)
-            10:45 AM  now: Start the report (late)
+            10:45 AM  due Jun 1, 2025 12:00 PM: Start the report (late)
 
             """ && run.stderr.isEmpty, "\(run.stdout)")
         // More absolute alarms than are remembered one by one: still read as far as they reach.
@@ -270,6 +270,43 @@ import Testing
         #expect(since.stdout == "11:45 AM  now: lower (late)\n" && since.stderr.isEmpty, "\(since.stdout)")
         let agenda = try CLI.run(["--no-config", "--now", "2025-03-29T08:00:00+01:00", "--tz", "Europe/Berlin", "--days", "1", calendar.path])
         #expect(agenda.status == 0 && agenda.stderr.isEmpty)
+    }
+
+    /// Revisions and overrides: an override rings its newest master's
+    /// alarms (none when that has none), whatever the order of the
+    /// revisions; an override's own VALARM, even one that cannot be read,
+    /// replaces them; an absolute alarm's repeats ring for one instance
+    /// (the next, when the one it was before was moved); one-off talks
+    /// sharing a UID each ring; a lower-case TRIGGER keeps RELATED=END.
+    @Test func revisionsAndOverridesRingTheirNewestAlarms() throws {
+        let folder = try AlarmsCommandTests.folder("revisions")
+        let run = try AlarmsCommandTests.alarms(folder.appendingPathComponent("state"), "2025-03-29T13:00:00+01:00",
+            ["--since", "2025-03-28T12:00:00+01:00"], input: "Fixtures/alarms/revisions.ics")
+        #expect(run.stdout == """
+            9:30 AM  tomorrow 11:00 AM: Daily (late)
+            10:00 AM  tomorrow 11:00 AM: Daily (late)
+            10:30 AM  tomorrow 11:00 AM: Daily (late)
+            11:30 AM  now: Revised (moved) (late)
+            11:45 AM  ended 12:00 PM: Ends at noon (late)
+            11:45 AM  today 4:00 PM: Talk A (late)
+            11:45 AM  today 6:00 PM: Talk B (late)
+
+            """, "\(run.stdout)")
+        #expect(run.stderr.contains("revisions.ics:98: TRIGGER: cannot read \"soon\" as a duration (in VEVENT \"Daily (moved, its own alarm unreadable)\"); the alarm never rings\n"))
+        // Read as far as alarms reach however their TRIGGER is written: an X- parameter named like VALUE, a long
+        // parameter, a fold of a lone blank line, an extended date-time (libical reads it).
+        for (name, trigger) in [("xvalue", "TRIGGER;X-VALUE=DATE-TIME;VALUE=DURATION:-P156D"),
+            ("long", "TRIGGER;X-NOTE=\(String(repeating: "n", count: 300)):-P156D"), ("fold", "TRI\n \n GGER:-P156D"),
+            ("extended", "TRIGGER;VALUE=DATE-TIME:2025-03-29T10:00:00Z")]
+        {
+            let file = folder.appendingPathComponent("\(name).ics")
+            try ("BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//test//EN\nBEGIN:VEVENT\nUID:\(name)\nDTSTAMP:20250101T000000Z\n"
+                + "DTSTART:20250901T100000Z\nDURATION:PT1H\nSUMMARY:\(name)\nBEGIN:VALARM\nACTION:DISPLAY\nDESCRIPTION:x\n\(trigger)\n"
+                + "END:VALARM\nEND:VEVENT\nEND:VCALENDAR\n").write(to: file, atomically: true, encoding: .utf8)
+            let far = try AlarmsCommandTests.alarms(folder.appendingPathComponent("state-\(name)"), "2025-03-29T13:00:00+01:00",
+                ["--since", "2025-03-28T12:00:00+01:00", "-q"], input: file.path)
+            #expect(far.stdout.hasSuffix(": \(name) (late)\n"), "\(name): \(far.stdout)")
+        }
     }
 
     /// `AlarmReach.maxAbsolute`: the absolute triggers an input's scan keeps one by one.

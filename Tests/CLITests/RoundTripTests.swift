@@ -113,7 +113,7 @@ import Testing
     /// What `alarms` and `--me` read survives too: the alarms that ring over
     /// the ICS output are those that ring over the input, and my answers
     /// (partstat, declined meetings) read back the same.
-    @Test(arguments: ["Fixtures/alarms/alarms.ics", "Fixtures/alarms/reach.ics", "Fixtures/alarms/edges.ics", "Fixtures/meetings"])
+    @Test(arguments: ["Fixtures/alarms/alarms.ics", "Fixtures/alarms/reach.ics", "Fixtures/alarms/edges.ics", "Fixtures/alarms/revisions.ics", "Fixtures/meetings"])
     func alarmsAndMyAnswersSurvive(_ input: String) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-roundtrip-alarms-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -65,23 +65,36 @@ package struct AlarmFormatter: OutputFormatter {
     }
 
     /// A reminder is not over when its time has passed: `was due Mar 28,
-    /// 2025 9:00 AM`, `since 9:00 AM` (DTSTART only), `no date`; nil when
-    /// its time is still to come.
+    /// 2025 9:00 AM`, `since 9:00 AM` (DTSTART only), `due today` (a date
+    /// still today), `due Apr 20, 2025` (begun, due later), `no date`; nil
+    /// when it has not begun.
     func pastReminder(_ o: Occurrence) -> String? {
         let clock = wording.formats.clock
         guard let anchor = o.anchor else { return "no date" }
-        let at = anchor.isDate ? clock.startOfDay(anchor.wallDate) : anchor.instant(in: clock)
-        guard at < wording.now else { return nil }
-        let day = anchor.isDate ? anchor.wallDate : clock.civilDate(of: at)
-        let today = day == clock.civilDate(of: wording.now)
-        let time = anchor.isDate
-            ? (today ? "today" : wording.formats.mediumDate(day)) : (today ? "" : wording.formats.mediumDate(day) + " ") + wording.formats.shortTime(at)
-        return (o.due != nil ? "was due " : "since ") + time
+        let today = clock.civilDate(of: wording.now)
+        func words(_ t: AgendaTime) -> String {
+            if t.isDate { return t.wallDate == today ? "today" : wording.dayWords(t.wallDate) ?? wording.formats.mediumDate(t.wallDate) }
+            let at = t.instant(in: clock), day = clock.civilDate(of: at)
+            return (day == today ? "" : (wording.dayWords(day) ?? wording.formats.mediumDate(day)) + " ") + wording.formats.shortTime(at)
+        }
+        // A date is due all day long.
+        let passed = anchor.isDate ? anchor.wallDate < today : anchor.instant(in: clock) < wording.now
+        if passed { return (o.due != nil ? "was due " : "since ") + words(anchor) }
+        guard let due = o.due, let start = o.start, (start.isDate ? clock.startOfDay(start.wallDate) : start.instant(in: clock)) <= wording.now
+        else { return anchor.isDate && anchor.wallDate == today ? "due today" : nil }
+        return "due " + words(due)
+    }
+
+    /// The alarm's time, with its day when that is not the run's.
+    func alarmTime(_ entry: AlarmSchedule.Entry) -> String {
+        let clock = wording.formats.clock, day = clock.civilDate(of: entry.time)
+        guard day != clock.civilDate(of: wording.now) else { return wording.formats.shortTime(entry.time) }
+        return wording.formats.mediumDate(day) + " " + wording.formats.shortTime(entry.time)
     }
 
     package func line(_ entry: AlarmSchedule.Entry) -> String {
         let title = UpcomingWording.marked(entry.occurrence)
         let place = entry.occurrence.location.flatMap { $0.isEmpty ? nil : " (" + RowWording.singleLine($0) + ")" } ?? ""
-        return "\(wording.formats.shortTime(entry.time))  \(when(entry)): \(title)\(place)\(entry.late ? " (late)" : "")"
+        return "\(alarmTime(entry))  \(when(entry)): \(title)\(place)\(entry.late ? " (late)" : "")"
     }
 }

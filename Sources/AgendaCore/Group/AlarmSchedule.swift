@@ -39,12 +39,13 @@ package struct AlarmSchedule: Sendable {
         let repetition: Int
     }
 
-    /// How far before an occurrence's start its alarms are looked for at
-    /// least; the loader reads each input further when its alarms reach further
-    /// (`CalendarLoader.ringing`).
-    package static let lookAhead: TimeInterval = 15 * 86400
-    /// How long after an occurrence's start or end an alarm may ring, at least.
-    package static let lookBehind: TimeInterval = 2 * 86400
+    /// How far past the span the occurrences are read at least, after and
+    /// before it (a day: zones and wall-clock days). Each input is read
+    /// further as far as its own alarms reach (`CalendarLoader.ringing`,
+    /// `AlarmReach`): a calendar of ten-minute alarms costs a few days'
+    /// agenda, so that a run every minute costs about what `next` does.
+    package static let lookAhead: TimeInterval = 86400
+    package static let lookBehind: TimeInterval = 86400
     /// An alarm that went off more than this before the run is `late`.
     package static let lateAfter: TimeInterval = 90
 
@@ -69,7 +70,8 @@ package struct AlarmSchedule: Sendable {
         // series were listed (and overrides, that ring their series'
         // alarms, and the instances `--format ics` writes one by one): the
         // one kept is the instance it is for, the first that starts at or
-        // after it, else the last before it.
+        // after its trigger, else the last before it (the same for each of
+        // its repeats).
         var absolute: [AbsoluteKey: Int] = [:]
         for section in sections {
             for row in section.rows where row.isFirstListed {
@@ -89,8 +91,9 @@ package struct AlarmSchedule: Sendable {
                             found.append((entry, found.count))
                             continue
                         }
-                        let key = AbsoluteKey(series: o.uid.isEmpty ? "\(o.itemIdentity.hashValue)" : o.uid, calendar: ObjectIdentifier(o.calendar),
-                            alarm: alarm, repetition: repetition)
+                        // A series' instances and overrides are one; one-off components that share a UID (a conference's talks) are not.
+                        let series = o.recurrenceID == nil || o.uid.isEmpty ? "\(o.itemIdentity.hashValue)" : o.uid
+                        let key = AbsoluteKey(series: series, calendar: ObjectIdentifier(o.calendar), alarm: alarm, repetition: repetition)
                         guard let kept = absolute[key] else {
                             absolute[key] = found.count
                             found.append((entry, found.count))
@@ -108,9 +111,10 @@ package struct AlarmSchedule: Sendable {
     }
 
     /// Whether an absolute alarm is for `a`'s instance rather than `b`'s:
-    /// the first that starts at or after it, else the last before it.
+    /// the first that starts at or after its trigger, else the last before it.
     static func isFor(_ a: Entry, ratherThan b: Entry) -> Bool {
-        switch (a.start >= a.time, b.start >= b.time) {
+        guard case .absolute(let trigger) = a.alarm.trigger else { return false }
+        return switch (a.start >= trigger, b.start >= trigger) {
         case (true, true): a.start < b.start
         case (false, false): a.start > b.start
         case (let aAfter, _): aAfter

@@ -67,12 +67,12 @@ struct ComponentExpander: @unchecked Sendable {
             guard record.dtstart != nil else { return }
             item = .event(Event(uid: record.uid, title: record.summary, location: record.location,
                 description: record.description, status: record.status, calendar: itemCalendar, transparency: record.transparency,
-                meetingURL: record.meetingURL, partstat: record.partstat, alarms: record.alarms))
+                meetingURL: record.meetingURL, partstat: record.partstat, alarms: record.alarms ?? []))
         case .reminder:
             item = .reminder(Reminder(uid: record.uid, title: record.summary, location: record.location,
                 description: record.description, status: record.status, isCompleted: record.isCompleted,
                 priority: record.priority, percentComplete: record.percentComplete,
-                categories: record.categories, calendar: itemCalendar, alarms: record.alarms))
+                categories: record.categories, calendar: itemCalendar, alarms: record.alarms ?? []))
         }
         out.revision = RevisionCandidate(record)
         let timing = InstanceTiming(record: record)

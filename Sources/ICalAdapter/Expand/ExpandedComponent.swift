@@ -50,9 +50,12 @@ struct RevisionCandidate {
     let recurs: Bool
     /// `Revision.identity`.
     var identity: Int? = nil
-    /// Its VALARMs (`alarms` only): an override without its own rings
-    /// these, also when its master lists nothing in the window.
-    var alarms: [Alarm] = []
+    /// Its VALARMs; nil when none are read (all but `alarms`): an override
+    /// without its own rings its master's, also when that lists nothing in
+    /// the window.
+    var alarms: [Alarm]? = nil
+    /// It has VALARMs, read or not (`ComponentRecord.hasAlarmComponents`).
+    var hasAlarmComponents = false
     /// A one-off event the prefilter skipped: it lists nothing, and is
     /// remembered in `SkippedRevisions` unless its UID is already listed.
     var skipped = false
@@ -71,6 +74,7 @@ struct RevisionCandidate {
             recurrenceKey: record.recurrenceID.map { "\($0.agendaTime.kind)\($0.agendaTime.matchKey)" },
             sequence: record.sequence, recurs: record.isRecurring)
         alarms = record.alarms
+        hasAlarmComponents = record.hasAlarmComponents
         if !recurs && recurrenceKey == nil {
             var hasher = Hasher()
             hasher.combine(record.dtstart.map { "\($0.agendaTime.kind)\($0.agendaTime.matchKey)" })

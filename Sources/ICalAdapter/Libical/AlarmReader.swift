@@ -25,9 +25,7 @@ enum AlarmReader {
 
     private static func read(_ alarm: OpaquePointer) -> Alarm? {
         let triggerProperty = icalcomponent_get_first_property(alarm, ICAL_TRIGGER_PROPERTY)
-        guard let written = triggerProperty.map(icalproperty_get_trigger) ?? repairedTrigger(in: alarm),
-            icaltriggertype_is_bad_trigger(written) == 0
-        else { return nil }
+        guard let written = triggerProperty.map(icalproperty_get_trigger), icaltriggertype_is_bad_trigger(written) == 0 else { return nil }
         let trigger: Alarm.Trigger
         let time = TimeValue(written.time)
         if !time.isNull {
@@ -54,24 +52,6 @@ enum AlarmReader {
             attendee = icalcomponent_get_next_property(alarm, ICAL_ATTENDEE_PROPERTY)
         }
         return read
-    }
-
-    /// A TRIGGER libical dropped only because it is in lower case
-    /// (`-pt15m`: RFC 5545's grammar, like all ABNF, ignores case), read
-    /// again in upper case; nil when it is unreadable in any case (then
-    /// `ComponentReader` tells it).
-    static func repairedTrigger(in alarm: OpaquePointer) -> icaltriggertype? {
-        var mark = icalcomponent_get_first_property(alarm, ICAL_XLICERROR_PROPERTY)
-        while let p = mark {
-            if let message = icalproperty_get_xlicerror(p).map({ String(cString: $0) }), LibicalMessages.propertyName(in: message) == "TRIGGER",
-                let value = LibicalMessages.removedValue(in: message)
-            {
-                let trigger = icaltriggertype_from_string(value.uppercased())
-                return icaltriggertype_is_bad_trigger(trigger) == 0 ? trigger : nil
-            }
-            mark = icalcomponent_get_next_property(alarm, ICAL_XLICERROR_PROPERTY)
-        }
-        return nil
     }
 
     /// A date-time read as UTC (a date as its midnight).

@@ -90,6 +90,7 @@ struct ComponentReader {
         ComponentReader.checkEnd(&record)
         if readsAlarms {
             record.alarms = AlarmReader.alarms(of: component)
+            record.hasAlarmComponents = icalcomponent_get_first_component(component, ICAL_VALARM_COMPONENT) != nil
             readAlarmMarks(component, &record)
         }
         return record
@@ -103,12 +104,10 @@ struct ComponentReader {
         var count = 0
         while let alarm = inner, count < AlarmReader.maxAlarms {
             count += 1
-            // A TRIGGER in lower case is read again, and nothing is wrong (`AlarmReader.repairedTrigger`).
-            let repaired = AlarmReader.repairedTrigger(in: alarm) != nil
+            // (A TRIGGER in lower case was put in capitals before libical read it: `PropertyGuard.triggerInCapitals`.)
             var mark = icalcomponent_get_first_property(alarm, ICAL_XLICERROR_PROPERTY)
             while let p = mark {
-                let message = text(icalproperty_get_xlicerror(p)) ?? ""
-                if !(repaired && LibicalMessages.propertyName(in: message) == "TRIGGER") { readLibicalMark(p, &record) }
+                readLibicalMark(p, &record, inAlarm: true)
                 mark = icalcomponent_get_next_property(alarm, ICAL_XLICERROR_PROPERTY)
             }
             inner = icalcomponent_get_next_component(component, ICAL_VALARM_COMPONENT)
@@ -181,9 +180,11 @@ struct ComponentReader {
     /// A property libical could not read, as the X-LIC-ERROR it left: an
     /// RRULE mended when it can be (`RuleDiagnosis`), else a problem told
     /// when it is damage (`DamageKind.isDamage`).
-    private func readLibicalMark(_ p: OpaquePointer, _ record: inout ComponentRecord) {
+    private func readLibicalMark(_ p: OpaquePointer, _ record: inout ComponentRecord, inAlarm: Bool = false) {
         let message = text(icalproperty_get_xlicerror(p)) ?? "unreadable property"
         let name = LibicalMessages.propertyName(in: message)
+        // A TRIGGER outside a VALARM is no alarm: nothing rings or is listed differently.
+        if name == "TRIGGER" && !inAlarm { return }
         if name == "RRULE", let value = LibicalMessages.removedValue(in: message), let mended = RuleDiagnosis.mended(value) {
             record.rrules.append(RecurrenceRule(reading: mended.rule))
             let shown = value.count > 80 ? String(value.prefix(80)) + "…" : value

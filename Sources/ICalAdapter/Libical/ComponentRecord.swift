@@ -47,7 +47,9 @@ struct ComponentRecord {
     /// ATTENDEE that is me (NEEDS-ACTION when not written), and whether I organize it.
     var myPartstat: String?
     /// Its VALARMs, when asked for (`ComponentReader.readsAlarms`).
-    var alarms: [Alarm] = []
+    var alarms: [Alarm]? = nil
+    /// It has VALARMs, read or not: an override with any rings only its own.
+    var hasAlarmComponents = false
     var organizedByMe = false
     /// Problems libical marked with X-LIC-ERROR, and values found unusable here.
     var problems: [Problem] = []

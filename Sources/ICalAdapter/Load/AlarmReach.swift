@@ -40,19 +40,27 @@ struct AlarmReach {
             guard let at, at >= 0, at < n else { return false }
             return text[at] | 0x20 == lower && text[at] > 0x40
         }
-        // The place of the byte before or after `at` on the unfolded line.
+        // The place of the byte before or after `at` on the unfolded line
+        // (over any number of folds, a line of one blank among them).
         func before(_ at: Int?) -> Int? {
-            guard let at, at > 0 else { return nil }
-            let p = at - 1
-            guard p >= 1, text[p] == 0x20 || text[p] == 0x09, text[p - 1] == 0x0A else { return p }
-            return p >= 3 && text[p - 2] == 0x0D ? p - 3 : p - 2
+            guard var p = at else { return nil }
+            while true {
+                p -= 1
+                guard p >= 0 else { return nil }
+                guard p >= 1, text[p] == 0x20 || text[p] == 0x09, text[p - 1] == 0x0A else { return p }
+                p -= p >= 2 && text[p - 2] == 0x0D ? 2 : 1
+            }
         }
         func after(_ at: Int?) -> Int? {
-            guard let at, at + 1 < n else { return nil }
-            var p = at + 1
-            if text[p] == 0x0D && p + 1 < n && text[p + 1] == 0x0A { p += 1 }
-            guard text[p] == 0x0A else { return p }
-            return p + 1 < n && (text[p + 1] == 0x20 || text[p + 1] == 0x09) ? p + 2 : nil
+            guard var p = at else { return nil }
+            while true {
+                p += 1
+                guard p < n else { return nil }
+                if text[p] == 0x0D && p + 1 < n && text[p + 1] == 0x0A { p += 1 }
+                guard text[p] == 0x0A else { return p }
+                guard p + 1 < n, text[p + 1] == 0x20 || text[p + 1] == 0x09 else { return nil }
+                p += 1
+            }
         }
         var i = 0
         while i < n {
@@ -89,11 +97,11 @@ struct AlarmReach {
         return AgendaWindow(from: from, to: to, clock: window.clock)
     }
 
-    /// The rest of a property line, unfolded, at most 200 bytes.
+    /// The rest of a property line, unfolded, at most 8 KB (parameters of `X-` names may be long).
     private static func unfolded(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> [UInt8] {
         var line: [UInt8] = []
         var i = start
-        while i < text.count && line.count < 200 {
+        while i < text.count && line.count < 8192 {
             let b = text[i]
             if b == 0x0A {
                 guard i + 1 < text.count, text[i + 1] == 0x20 || text[i + 1] == 0x09 else { break }
@@ -108,11 +116,16 @@ struct AlarmReach {
 
     /// `;RELATED=END:-P1D` or `;VALUE=DATE-TIME:20250301T090000Z`.
     private mutating func read(line: [UInt8]) {
-        guard let colon = line.lastIndex(of: 0x3A) else { return }
-        // Parameters in any case, their values quoted or not (`VALUE="DATE-TIME"`).
-        let parameters = String(decoding: line[..<colon].filter { $0 != 0x22 }, as: UTF8.self).uppercased()
+        // The value begins at the first colon outside quotes.
+        var quoted = false
+        guard let colon = line.firstIndex(where: { b in
+            if b == 0x22 { quoted.toggle() }
+            return b == 0x3A && !quoted
+        }) else { return }
+        // Parameters in any case, their values quoted or not (`VALUE="DATE-TIME"`); `X-VALUE=` is another.
+        let parameters = String(decoding: line[..<colon].filter { $0 != 0x22 }, as: UTF8.self).uppercased().split(separator: ";")
         let value = Array(line[(colon + 1)...].filter { $0 != 0x20 && $0 != 0x09 })
-        if parameters.contains("VALUE=DATE-TIME") {
+        if parameters.contains(where: { $0 == "VALUE=DATE-TIME" || $0 == "VALUE=DATE" }) {
             guard let time = AlarmReach.dateTime(value) else { return }
             if absolute.count < AlarmReach.maxAbsolute { absolute.append(time) } else { absoluteOverflowed = true }
         } else if let offset = AlarmReach.duration(value) {
@@ -156,8 +169,11 @@ struct AlarmReach {
         return sign * total
     }
 
-    /// `20250301T090000Z` (or floating): the instant, read as UTC.
-    static func dateTime(_ value: [UInt8]) -> Date? {
+    /// `20250301T090000Z` (or floating, or a date, or written with `-` and
+    /// `:`, which libical also reads): the instant, read as UTC.
+    static func dateTime(_ written: [UInt8]) -> Date? {
+        var value = written.filter { $0 != 0x2D && $0 != 0x3A }
+        if value.count == 8 { value += Array("T000000".utf8) }
         guard value.count >= 15, value[8] | 0x20 == 0x74 else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var n = 0

@@ -63,7 +63,8 @@ struct LoadRun {
         guard ledger.supersedes(candidate, component, listing: listing, line: processed.line, series: &slot) else { return }
         if let o = processed.override {
             overrides.kept.append(Override(occurrence: o.occurrence, uid: o.uid, recurrenceID: o.recurrenceID,
-                thisAndFuture: o.thisAndFuture, component: component, kind: candidate.kind, series: processed.overrideSeries))
+                thisAndFuture: o.thisAndFuture, component: component, kind: candidate.kind, ownsAlarms: candidate.hasAlarmComponents,
+                series: processed.overrideSeries))
         }
         if let anchor = processed.seriesAnchor, let slot {
             ledger.series[Int(slot)].anchor = anchor.anchor.shape

@@ -12,6 +12,8 @@ struct Override {
     let thisAndFuture: Bool
     let component: Int
     let kind: ComponentRecord.Kind
+    /// It has VALARMs of its own, read or not: it rings only those.
+    var ownsAlarms = false
     /// With RRULE or RDATE beside RECURRENCE-ID: the instances of its own
     /// rule, and its first line, for when its UID has no master.
     var series: (occurrences: [Occurrence], line: Int)? = nil
@@ -66,14 +68,11 @@ struct OverrideSet {
     }
 
     /// The alarms of an override's series (of its own kind first, as the
-    /// instance it replaces is found): its master's, read from an instance
-    /// in the window or, with none there, kept by the ledger; nil for none.
-    static func seriesAlarms(of o: Override, masters: [Occurrence], ledger: RevisionLedger) -> [Alarm]? {
+    /// instance it replaces is found): its newest master's, kept by the
+    /// ledger whether that lists anything in the window or not; nil for none.
+    static func seriesAlarms(of o: Override, ledger: RevisionLedger) -> [Alarm]? {
         for kind in o.kind == .event ? [ComponentRecord.Kind.event, .reminder] : [.reminder, .event] {
-            if let index = ledger.seriesIndex[kind]?[o.uid], let master = ledger.series[Int(index)].revision.masters.first {
-                return masters[master].alarms.isEmpty ? nil : masters[master].alarms
-            }
-            if let quiet = ledger.quietAlarms[kind]?[o.uid] { return quiet.alarms }
+            if let master = ledger.masterAlarms[kind]?[o.uid] { return master.alarms.isEmpty ? nil : master.alarms }
         }
         return nil
     }
@@ -95,7 +94,7 @@ struct OverrideSet {
             let series = ledger.seriesIndex[o.kind]?[o.uid].map { ledger.series[Int($0)] }
             let anchor = series?.anchor
             // Without VALARMs of its own, an instance rings as its series does.
-            if o.occurrence.alarms.isEmpty, !o.uid.isEmpty, let alarms = OverrideSet.seriesAlarms(of: o, masters: masters, ledger: ledger) {
+            if !o.ownsAlarms, !o.uid.isEmpty, let alarms = OverrideSet.seriesAlarms(of: o, ledger: ledger) {
                 overrides[place].occurrence = o.occurrence.with(alarms: alarms)
             }
             let o = overrides[place]

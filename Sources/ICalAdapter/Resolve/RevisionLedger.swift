@@ -24,9 +24,11 @@ struct RevisionLedger {
     /// Per UID shared by items that are not revisions of one another, the
     /// identities listed (`Revision.areDistinct`).
     var sharedUIDs: [String: Set<Int>] = [:]
-    /// The alarms of masters with nothing in the window, by UID, the
-    /// latest SEQUENCE's (`alarms` only): an override there may ring them.
-    var quietAlarms: [ComponentRecord.Kind: [String: (sequence: Int, alarms: [Alarm])]] = [:]
+    /// The alarms of each UID's master, its latest SEQUENCE's (a later one
+    /// on a tie, as revisions are kept), whether it lists anything in the
+    /// window or not (`alarms` only: nothing is kept when none are read).
+    /// An override without VALARMs of its own rings them.
+    var masterAlarms: [ComponentRecord.Kind: [String: (sequence: Int, alarms: [Alarm])]] = [:]
     /// The components listed beside a UID's series that way, to be replaced
     /// with it by a newer revision.
     var sharedExtras: [String: [Revision]] = [:]
@@ -55,6 +57,9 @@ struct RevisionLedger {
         _ record: RevisionCandidate, _ component: Int, listing: Range<Int>, line: Int, series slot: inout Int32?, far: Bool = false
     ) -> Bool {
         guard !record.uid.isEmpty else { return true }
+        if record.recurrenceKey == nil, let alarms = record.alarms, record.sequence >= masterAlarms[record.kind]?[record.uid]?.sequence ?? .min {
+            masterAlarms[record.kind, default: [:]][record.uid] = (record.sequence, alarms)
+        }
         let new = Revision(component: component, sequence: record.sequence, recurs: record.recurs, masters: listing, identity: record.identity)
         let comparison =
             record.recurrenceKey == nil
@@ -86,10 +91,6 @@ struct RevisionLedger {
         // any other of its UID (`Revision.areDistinct`), as the prefilter
         // leaves those it skips, whichever of them it could read.
         if (record.skipped || listing.isEmpty) && seriesIndex[record.kind]?[record.uid] == nil {
-            // Its alarms, for its overrides (`alarms` only: none are read otherwise).
-            if !record.alarms.isEmpty, record.sequence >= quietAlarms[record.kind]?[record.uid]?.sequence ?? .min {
-                quietAlarms[record.kind, default: [:]][record.uid] = (record.sequence, record.alarms)
-            }
             // Remembered by a fingerprint only: a file may hold millions of old events.
             if quietRevisions[record.kind, default: SkippedRevisions()].record(
                 SkippedRevisions.fingerprint(record.uid), sequence: record.sequence, recurs: record.recurs)
