@@ -586,8 +586,8 @@ def document(parts, args, info, cmdline, started, load_before, load_after):
     d.append("Target: `ics-agenda next` (polled every minute) takes no longer than a one-day agenda "
              "(`--days 1`) of the same calendar; it reads only now .. now + 24 h. `ics-agenda alarms` (run every "
              "minute from cron; here each run after the first finds nothing due) costs about what `next` does: "
-             "it reads the occurrences whose alarms can ring: a day on either side of the span, and further "
-             "as far as the calendar's own alarms reach (gencal's have none).")
+             "it reads the occurrences whose alarms can ring: an hour on either side of the span, and a day "
+             "more as far as the calendar's own alarms reach (gencal's have none; it reads the span's TRIGGER lines).")
     d.append("")
     d.append(parts["next"])
     d.append("")

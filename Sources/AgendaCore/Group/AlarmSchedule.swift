@@ -40,12 +40,13 @@ package struct AlarmSchedule: Sendable {
     }
 
     /// How far past the span the occurrences are read at least, after and
-    /// before it (a day: zones and wall-clock days). Each input is read
-    /// further as far as its own alarms reach (`CalendarLoader.ringing`,
-    /// `AlarmReach`): a calendar of ten-minute alarms costs a few days'
-    /// agenda, so that a run every minute costs about what `next` does.
-    package static let lookAhead: TimeInterval = 86400
-    package static let lookBehind: TimeInterval = 86400
+    /// before it. Each input is read further as far as its own alarms
+    /// reach, and a day more for zones and wall-clock days
+    /// (`CalendarLoader.ringing`, `AlarmReach`): a calendar of ten-minute
+    /// alarms costs about two days' agenda, one without alarms less than
+    /// `next`, so that a run every minute is cheap.
+    package static let lookAhead: TimeInterval = 3600
+    package static let lookBehind: TimeInterval = 3600
     /// An alarm that went off more than this before the run is `late`.
     package static let lateAfter: TimeInterval = 90
 

@@ -20,6 +20,8 @@ struct AlarmReach {
     var absolute: [Date] = []
     /// More absolute triggers than that: read as if one rang now.
     var absoluteOverflowed = false
+    /// Any TRIGGER was found (one of `PT0S` reaches nowhere, but rings).
+    var hasTriggers = false
 
     /// At most this far: a `-P1000W` is a mistake, and a year is what the agenda reads.
     static let longest: TimeInterval = 366 * 86400
@@ -70,11 +72,12 @@ struct AlarmReach {
                 i += 8
             }
             defer { i += 1 }
-            guard i < n, letter(i, 0x67) else { continue }
+            // The cheap test first: most g's are not followed by another.
+            guard i < n, letter(i, 0x67), letter(after(i), 0x67), letter(before(i), 0x69) else { continue }
             let t = before(before(before(i)))
             let r = after(after(after(i)))
-            guard letter(before(i), 0x69), letter(before(before(i)), 0x72), letter(t, 0x74), let t, t == 0 || text[t - 1] == 0x0A,
-                letter(after(i), 0x67), letter(after(after(i)), 0x65), letter(r, 0x72), let colon = after(r),
+            guard letter(before(before(i)), 0x72), letter(t, 0x74), let t, t == 0 || text[t - 1] == 0x0A,
+                letter(after(after(i)), 0x65), letter(r, 0x72), let colon = after(r),
                 text[colon] == 0x3A || text[colon] == 0x3B
             else { continue }
             read(line: AlarmReach.unfolded(text, from: colon))
@@ -86,6 +89,8 @@ struct AlarmReach {
     /// each side when an absolute alarm rings in it (its occurrence may be
     /// anywhere).
     func window(ringing: ClosedRange<Date>, around window: AgendaWindow) -> AgendaWindow {
+        // No TRIGGER at all: nothing of this input rings but `--default`'s, which `window` holds.
+        guard before > 0 || after > 0 || !absolute.isEmpty || absoluteOverflowed || hasTriggers else { return window }
         var from = min(window.start, ringing.lowerBound - after - AlarmReach.slack)
         var to = max(window.end, ringing.upperBound + before + AlarmReach.slack)
         let near = (ringing.lowerBound - AlarmReach.slack)...(ringing.upperBound + AlarmReach.slack)
@@ -116,6 +121,7 @@ struct AlarmReach {
 
     /// `;RELATED=END:-P1D` or `;VALUE=DATE-TIME:20250301T090000Z`.
     private mutating func read(line: [UInt8]) {
+        hasTriggers = true
         // The value begins at the first colon outside quotes.
         var quoted = false
         guard let colon = line.firstIndex(where: { b in
