@@ -32,8 +32,13 @@ package struct AlarmSchedule: Sendable {
     }
 
     private struct AbsoluteKey: Hashable {
-        /// The UID (or, without one, the item).
-        let series: String
+        enum Series: Hashable {
+            /// A series' instances and overrides.
+            case uid(String)
+            /// A one-off component, or one without UID.
+            case item(ObjectIdentifier)
+        }
+        let series: Series
         let calendar: ObjectIdentifier
         let alarm: Alarm
         let repetition: Int
@@ -43,8 +48,8 @@ package struct AlarmSchedule: Sendable {
     /// before it. Each input is read further as far as its own alarms
     /// reach, and a day more for zones and wall-clock days
     /// (`CalendarLoader.ringing`, `AlarmReach`): a calendar of ten-minute
-    /// alarms costs about two days' agenda, one without alarms less than
-    /// `next`, so that a run every minute is cheap.
+    /// alarms costs about two days' agenda, one without alarms only the
+    /// span's, so that a run every minute is cheap.
     package static let lookAhead: TimeInterval = 3600
     package static let lookBehind: TimeInterval = 3600
     /// An alarm that went off more than this before the run is `late`.
@@ -93,7 +98,7 @@ package struct AlarmSchedule: Sendable {
                             continue
                         }
                         // A series' instances and overrides are one; one-off components that share a UID (a conference's talks) are not.
-                        let series = o.recurrenceID == nil || o.uid.isEmpty ? "\(o.itemIdentity.hashValue)" : o.uid
+                        let series: AbsoluteKey.Series = o.recurrenceID == nil || o.uid.isEmpty ? .item(o.itemIdentity) : .uid(o.uid)
                         let key = AbsoluteKey(series: series, calendar: ObjectIdentifier(o.calendar), alarm: alarm, repetition: repetition)
                         guard let kept = absolute[key] else {
                             absolute[key] = found.count
