@@ -18,6 +18,8 @@ import AgendaCore
 ///   `BYMONTHDAY=4294967297` is 1. Every numeric part is checked against
 ///   RFC 5545 3.3.10 first: a COUNT past 2^31 is read as no COUNT (said so),
 ///   any other number out of range makes the rule ignored, as a bad part does.
+/// - libical drops a TRIGGER whose value is in lower case (`-pt15m`), which
+///   is valid: its value is put in capitals (`triggerInCapitals`).
 enum PropertyGuard {
     /// What libical keeps of one property (icalparser.c).
     static let maxParameters = 100
@@ -38,7 +40,8 @@ enum PropertyGuard {
     }
 
     /// Whether a logical line needs a closer look: only long lines can hold
-    /// 100 parameters or 500 values, and rules are checked whatever their length.
+    /// 100 parameters or 500 values; rules, and TRIGGERs (`triggerInCapitals`),
+    /// are checked whatever their length.
     @inline(__always)
     static func needsLook(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         if text.count > 300 { return true }
