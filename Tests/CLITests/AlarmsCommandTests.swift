@@ -18,6 +18,14 @@ import Testing
         try CLI.run(["alarms", "--no-config", "--state", state.path, "--tz", "Europe/Berlin", "--locale", "en_US", "--now", now] + extra + [input])
     }
 
+    /// `Fixtures/alarms/NAME.ics` rung from `since` to 13:00 on 2025-03-29, in a folder of its own.
+    static func replayed(_ name: String, since: String) throws -> (folder: URL, run: CLI.Result) {
+        let folder = try AlarmsCommandTests.folder(name)
+        let run = try AlarmsCommandTests.alarms(folder.appendingPathComponent("state"), "2025-03-29T13:00:00+01:00",
+            ["--since", since], input: "Fixtures/alarms/\(name).ics")
+        return (folder, run)
+    }
+
     @Test func eachRunRingsWhatWentOffSinceTheLast() throws {
         let state = try AlarmsCommandTests.folder("runs").appendingPathComponent("alarms")
         // The first run: the minute before it.
@@ -227,9 +235,7 @@ import Testing
     /// rings from its start (a TRIGGER folded in its name); ACTION:NONE
     /// (RFC 9074) never rings.
     @Test func alarmsAtTheEdgesRingOnceAtTheirTime() throws {
-        let folder = try AlarmsCommandTests.folder("edges")
-        let run = try AlarmsCommandTests.alarms(folder.appendingPathComponent("state"), "2025-03-29T13:00:00+01:00",
-            ["--since", "2025-03-28T00:00:00+01:00"], input: "Fixtures/alarms/edges.ics")
+        let (folder, run) = try AlarmsCommandTests.replayed("edges", since: "2025-03-28T00:00:00+01:00")
         #expect(run.stdout == """
             9:00 AM  ended 11:00 AM: Weekly (late)
             9:45 AM  no date: Call the bank (late)
@@ -279,9 +285,7 @@ import Testing
     /// (the next, when the one it was before was moved); one-off talks
     /// sharing a UID each ring; a lower-case TRIGGER keeps RELATED=END.
     @Test func revisionsAndOverridesRingTheirNewestAlarms() throws {
-        let folder = try AlarmsCommandTests.folder("revisions")
-        let run = try AlarmsCommandTests.alarms(folder.appendingPathComponent("state"), "2025-03-29T13:00:00+01:00",
-            ["--since", "2025-03-28T12:00:00+01:00"], input: "Fixtures/alarms/revisions.ics")
+        let (folder, run) = try AlarmsCommandTests.replayed("revisions", since: "2025-03-28T12:00:00+01:00")
         #expect(run.stdout == """
             9:30 AM  tomorrow 11:00 AM: Daily (late)
             10:00 AM  tomorrow 11:00 AM: Daily (late)
