@@ -20,10 +20,12 @@ struct AlarmsCommand: ParsableCommand, MomentCommand {
 
             An alarm rings at its TRIGGER: before or after the start, or with RELATED=END the \
             end (a reminder's DTSTART and DUE), or at its own time; REPEAT and DURATION add \
-            repeats. Each instance of a series has its alarms; an override has its own. \
-            Cancelled and declined (--me) occurrences, completed reminders and alarms \
-            ACKNOWLEDGED since do not ring. Alarms are looked for up to 15 days before the \
-            occurrence.
+            repeats; days count on the display zone's wall clock. Each instance of a series \
+            has its alarms; an override its own, else its series'. Cancelled and declined \
+            (--me) occurrences, completed reminders, ACTION:NONE and alarms ACKNOWLEDGED since \
+            do not ring. An alarm may ring up to a year before or after its occurrence: each \
+            calendar is read as far as its alarms reach. A TRIGGER that cannot be read is \
+            told, and its alarm never rings.
 
             Text: one line per alarm, "9:50 AM  in 10 min: Standup (Room 4)". --format json: \
             the agenda's keys and alarm, action, minutes_until and late.
