@@ -135,4 +135,12 @@ import Testing
         #expect(RoundTripTests.withoutSource(back.stdout) == RoundTripTests.withoutSource(direct.stdout))
         #expect(input.hasSuffix("meetings") || !direct.stdout.isEmpty, "the fixture's alarms ring in the span")
     }
+    /// A series' absolute alarm is written once, with the instance it is
+    /// for, not with every instance: another program would ring each.
+    @Test func aSeriesAbsoluteAlarmIsWrittenOnce() throws {
+        let ics = try CLI.run(["--no-config", "--tz", "Europe/Berlin", "--locale", "en_US", "--now", "2025-03-01T00:00:00Z", "--format", "ics",
+            "Fixtures/alarms/revisions.ics"])
+        let daily = ics.stdout.components(separatedBy: "TRIGGER;VALUE=DATE-TIME:20250329T083000Z").count - 1
+        #expect(daily == 1 && ics.stdout.components(separatedBy: "UID:daily@example.com").count - 1 == 20)
+    }
 }

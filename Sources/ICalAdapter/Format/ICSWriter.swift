@@ -19,12 +19,14 @@ package struct ICSWriter: OutputFormatter {
     /// DTSTAMP of every component written (RFC 5545 3.6.1 requires it): the
     /// run's clock (`--now`), so that the same run writes the same text.
     let stamp: Date
+    let clock: ZoneClock
     /// `--me`: my address, written as the ATTENDEE whose PARTSTAT an event
     /// holds, so that reading it back with the same `--me` gives it again.
     let me: String?
 
     package init(clock: ZoneClock, now: Date = Date(), me: Set<String> = []) {
         stamp = now
+        self.clock = clock
         self.me = me.min()
     }
 
@@ -39,8 +41,9 @@ package struct ICSWriter: OutputFormatter {
             out.write(ComponentBuilder.xPropertyText("X-WR-CALNAME", name))
         }
         let scopes = ICSWriter.scopes(of: listed)
-        for (o, scope) in zip(listed, scopes) {
-            guard let c = component(for: o) else { continue }
+        let alarms = alarmsWritten(listed)
+        for (i, (o, scope)) in zip(listed, scopes).enumerated() {
+            guard let c = component(for: o, alarms: alarms[i]) else { continue }
             if let scope { c.addX(ComponentRecord.scopeProperty, String(scope)) }
             if names.count > 1 { c.addX(ComponentRecord.calendarProperty, o.calendar.name) }
             out.write(c.text)
@@ -73,7 +76,44 @@ package struct ICSWriter: OutputFormatter {
         }
     }
 
-    private func component(for o: Occurrence) -> ComponentBuilder? {
+    /// The alarms written with each occurrence: its own, but a series'
+    /// absolute alarm only with the instance it is for (the first that
+    /// starts at or after it, else the last before it, as `alarms` picks),
+    /// since another program would ring it once for each instance written.
+    func alarmsWritten(_ listed: [Occurrence]) -> [[Alarm]] {
+        struct Key: Hashable {
+            let uid: String
+            let calendar: ObjectIdentifier
+            let alarm: Alarm
+        }
+        func start(_ o: Occurrence) -> Date {
+            guard let t = o.start ?? o.due else { return .distantPast }
+            return t.isDate ? clock.startOfDay(t.wallDate) : t.instant(in: clock)
+        }
+        var owner: [Key: Int] = [:]
+        for (i, o) in listed.enumerated() where o.recurrenceID != nil && !o.uid.isEmpty {
+            for alarm in o.alarms {
+                guard case .absolute(let time) = alarm.trigger else { continue }
+                let key = Key(uid: o.uid, calendar: ObjectIdentifier(o.calendar), alarm: alarm)
+                guard let kept = owner[key] else {
+                    owner[key] = i
+                    continue
+                }
+                let (a, b) = (start(o), start(listed[kept]))
+                let isFor = a >= time ? (b < time || a < b) : (b < time && a > b)
+                if isFor { owner[key] = i }
+            }
+        }
+        return listed.enumerated().map { i, o in
+            guard o.recurrenceID != nil, !o.uid.isEmpty else { return o.alarms }
+            return o.alarms.filter { alarm in
+                guard case .absolute = alarm.trigger else { return true }
+                return owner[Key(uid: o.uid, calendar: ObjectIdentifier(o.calendar), alarm: alarm)] == i
+            }
+        }
+    }
+
+    private func component(for o: Occurrence, alarms: [Alarm]) -> ComponentBuilder? {
         let reminder: Reminder? = { if case .reminder(let r) = o.item { return r } else { return nil } }()
         guard let c = ComponentBuilder(reminder == nil ? .event : .todo) else { return nil }
         // A component without UID is written without one, so that reading it back gives null again.
@@ -102,7 +142,7 @@ package struct ICSWriter: OutputFormatter {
         if let me, let partstat = o.partstat {
             c.add(line: "ATTENDEE;PARTSTAT=\(partstat):" + (me.contains(":") ? me : "mailto:" + me))
         }
-        for alarm in o.alarms { add(alarm, of: o, to: c) }
+        for alarm in alarms { add(alarm, of: o, to: c) }
         if let r = reminder {
             if let priority = r.priority { c.add(.priority, priority) }
             if let percent = r.percentComplete { c.add(.percentComplete, percent) }
