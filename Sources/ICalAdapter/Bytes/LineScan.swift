@@ -32,6 +32,27 @@ enum LineScan {
         return i
     }
 
+    /// One logical line from `start`, unfolded: a line feed followed by a
+    /// space or tab is no break, the first other line feed ends it, and
+    /// carriage returns are left out (line ends are normalized before any
+    /// stage reads them). At most `limit` bytes.
+    static func unfoldedLine(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0, limit: Int = .max) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(min(bytes.count - start, limit))
+        var i = start
+        while i < bytes.count && line.count < limit {
+            let b = bytes[i]
+            if b == 0x0A {
+                guard i + 1 < bytes.count, bytes[i + 1] == 0x20 || bytes[i + 1] == 0x09 else { break }
+                i += 2
+                continue
+            }
+            if b != 0x0D { line.append(b) }
+            i += 1
+        }
+        return line
+    }
+
     /// The upper-cased word after `BEGIN:` or `END:` on a line, if it is one.
     /// NUL bytes and a byte-order mark at the start (files concatenated
     /// with their marks) do not hide a BEGIN or END line.

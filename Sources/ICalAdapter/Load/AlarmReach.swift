@@ -80,7 +80,7 @@ struct AlarmReach {
                 letter(after(after(i)), 0x65), letter(r, 0x72), let colon = after(r),
                 text[colon] == 0x3A || text[colon] == 0x3B
             else { continue }
-            read(line: AlarmReach.unfolded(text, from: colon))
+            read(line: LineScan.unfoldedLine(text, from: colon, limit: 8192))  // parameters of `X-` names may be long
         }
     }
 
@@ -102,32 +102,11 @@ struct AlarmReach {
         return AgendaWindow(from: from, to: to, clock: window.clock)
     }
 
-    /// The rest of a property line, unfolded, at most 8 KB (parameters of `X-` names may be long).
-    private static func unfolded(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> [UInt8] {
-        var line: [UInt8] = []
-        var i = start
-        while i < text.count && line.count < 8192 {
-            let b = text[i]
-            if b == 0x0A {
-                guard i + 1 < text.count, text[i + 1] == 0x20 || text[i + 1] == 0x09 else { break }
-                i += 2
-                continue
-            }
-            if b != 0x0D { line.append(b) }
-            i += 1
-        }
-        return line
-    }
-
     /// `;RELATED=END:-P1D` or `;VALUE=DATE-TIME:20250301T090000Z`.
     private mutating func read(line: [UInt8]) {
         hasTriggers = true
-        // The value begins at the first colon outside quotes.
-        var quoted = false
-        guard let colon = line.firstIndex(where: { b in
-            if b == 0x22 { quoted.toggle() }
-            return b == 0x3A && !quoted
-        }) else { return }
+        let colon = line.withUnsafeBufferPointer { LineScan.valueColon(in: $0, from: 0, before: $0.count) }
+        guard colon < line.count else { return }
         // Parameters in any case, their values quoted or not (`VALUE="DATE-TIME"`); `X-VALUE=` is another.
         let parameters = String(decoding: line[..<colon].filter { $0 != 0x22 }, as: UTF8.self).uppercased().split(separator: ";")
         let value = Array(line[(colon + 1)...].filter { $0 != 0x20 && $0 != 0x09 })

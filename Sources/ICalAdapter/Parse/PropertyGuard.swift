@@ -44,11 +44,7 @@ enum PropertyGuard {
     /// are checked whatever their length.
     @inline(__always)
     static func needsLook(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        if text.count > 300 { return true }
-        guard let first = text.first else { return false }
-        let lower = first | 0x20
-        return (lower == 0x72 && hasName(text, "RRULE")) || (lower == 0x65 && hasName(text, "EXRULE"))
-            || (lower == 0x74 && hasName(text, "TRIGGER"))
+        text.count > 300 || isRule(text) || isTrigger(text)
     }
 
     private static func hasName(_ text: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
@@ -62,7 +58,7 @@ enum PropertyGuard {
     /// The line as libical should read it (unfolded, ending in CRLF), or nil
     /// when it can be read as it is. `notes` gets a warning for what is lost.
     static func rewrite(_ text: UnsafeBufferPointer<UInt8>, line: Int, report: inout TextRepair.Report) -> [UInt8]? {
-        if text.first.map({ $0 | 0x20 == 0x74 }) == true && hasName(text, "TRIGGER") { return triggerInCapitals(text) }
+        if isTrigger(text) { return triggerInCapitals(text) }
         guard mayNeedRewrite(text) else { return nil }
         if isRule(text) {
             report.rules += 1
@@ -83,26 +79,13 @@ enum PropertyGuard {
     /// it. Its parameters (`RELATED=END`) stay as written. No warning:
     /// nothing is wrong. nil when it needs nothing.
     static func triggerInCapitals(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        let colon = LineScan.valueColon(in: text, from: 0, before: text.count)
-        guard colon < text.count, text[(colon + 1)...].contains(where: { $0 >= 0x61 && $0 <= 0x7A }) else { return nil }
+        var bytes = LineScan.unfoldedLine(text)
+        let colon = bytes.withUnsafeBufferPointer { LineScan.valueColon(in: $0, from: 0, before: $0.count) }
+        guard colon < bytes.count, bytes[(colon + 1)...].contains(where: { $0 >= 0x61 && $0 <= 0x7A }) else { return nil }
         // Only the letters a duration or a date-time has: anything else stays as written, for its warning.
         let letters: Set<UInt8> = Set("ptwdhmsz".utf8)
-        guard text[(colon + 1)...].allSatisfy({ !($0 >= 0x61 && $0 <= 0x7A) || letters.contains($0) }) else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count + 2)
-        var i = 0
-        while i < text.count {
-            let b = text[i]
-            if b == 0x0D || b == 0x0A {
-                // A fold (a break then a blank) is no break; the line's own end is dropped.
-                var j = i
-                if b == 0x0D, j + 1 < text.count, text[j + 1] == 0x0A { j += 1 }
-                i = j + 1 < text.count && (text[j + 1] == 0x20 || text[j + 1] == 0x09) ? j + 2 : j + 1
-                continue
-            }
-            bytes.append(i > colon && b >= 0x61 && b <= 0x7A ? b - 0x20 : b)
-            i += 1
-        }
+        guard bytes[(colon + 1)...].allSatisfy({ !($0 >= 0x61 && $0 <= 0x7A) || letters.contains($0) }) else { return nil }
+        for i in (colon + 1)..<bytes.count where bytes[i] >= 0x61 && bytes[i] <= 0x7A { bytes[i] -= 0x20 }
         return bytes + [0x0D, 0x0A]
     }
 
@@ -192,32 +175,19 @@ enum PropertyGuard {
         ("BYWEEKNO", (1, 53, true)), ("BYMONTH", (1, 12, false)), ("BYSETPOS", (1, 366, true)),
     ]
 
+    @inline(__always)
     private static func isRule(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         let lower = (text.first ?? 0) | 0x20
         return (lower == 0x72 && hasName(text, "RRULE")) || (lower == 0x65 && hasName(text, "EXRULE"))
-            || (lower == 0x74 && hasName(text, "TRIGGER"))
+    }
+
+    @inline(__always)
+    private static func isTrigger(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        (text.first ?? 0) | 0x20 == 0x74 && hasName(text, "TRIGGER")
     }
 
     private static func rewriteLine(_ text: UnsafeBufferPointer<UInt8>, line: Int, notes: inout [Note]) -> [UInt8]? {
-        // Unfold: a line break followed by a space or tab is no break.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count)
-        var i = 0
-        while i < text.count {
-            let b = text[i]
-            if b == 0x0D || b == 0x0A {
-                var j = i
-                if text[j] == 0x0D, j + 1 < text.count, text[j + 1] == 0x0A { j += 1 }
-                if j + 1 < text.count, text[j + 1] == 0x20 || text[j + 1] == 0x09 {
-                    i = j + 2
-                    continue
-                }
-                i = j + 1
-                continue  // the line's own end
-            }
-            bytes.append(b)
-            i += 1
-        }
+        let bytes = LineScan.unfoldedLine(text)
         guard let parts = ContentLine(bytes) else { return nil }
         let name = String(decoding: parts.name, as: UTF8.self).uppercased()
         var changed = false
