@@ -116,13 +116,19 @@ package struct AlarmSchedule: Sendable {
         occurrences = sections.first?.occurrences ?? .none
     }
 
-    /// Whether an absolute alarm is for `a`'s instance rather than `b`'s:
-    /// the first that starts at or after its trigger, else the last before it.
+    /// Whether an absolute alarm is for `a`'s instance rather than `b`'s.
     static func isFor(_ a: Entry, ratherThan b: Entry) -> Bool {
         guard case .absolute(let trigger) = a.alarm.trigger else { return false }
-        return switch (a.start >= trigger, b.start >= trigger) {
-        case (true, true): a.start < b.start
-        case (false, false): a.start > b.start
+        return isFor(instantStarting: a.start, ratherThan: b.start, trigger: trigger)
+    }
+
+    /// Whether an alarm at `trigger` is for the instance starting at `a`
+    /// rather than the one at `b`: the first that starts at or after it,
+    /// else the last before it (`--format ics` writes it with that one).
+    package static func isFor(instantStarting a: Date, ratherThan b: Date, trigger: Date) -> Bool {
+        switch (a >= trigger, b >= trigger) {
+        case (true, true): a < b
+        case (false, false): a > b
         case (let aAfter, _): aAfter
         }
     }

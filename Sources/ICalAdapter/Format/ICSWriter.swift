@@ -99,9 +99,7 @@ package struct ICSWriter: OutputFormatter {
                     owner[key] = i
                     continue
                 }
-                let (a, b) = (start(o), start(listed[kept]))
-                let isFor = a >= time ? (b < time || a < b) : (b < time && a > b)
-                if isFor { owner[key] = i }
+                if AlarmSchedule.isFor(instantStarting: start(o), ratherThan: start(listed[kept]), trigger: time) { owner[key] = i }
             }
         }
         return listed.enumerated().map { i, o in
