@@ -48,15 +48,13 @@ package struct AlarmFormatter: OutputFormatter {
         if case .reminder = entry.occurrence.item, let past = pastReminder(entry.occurrence) { return past }
         if entry.end < wording.now {
             let allDay = entry.occurrence.isAllDay
-            let day = formats.clock.civilDate(of: allDay && entry.end > entry.start ? entry.end - 1 : entry.end)
-            let today = day == formats.clock.civilDate(of: wording.now)
-            if allDay { return "ended " + (today ? "today" : formats.mediumDate(day)) }
-            return "ended " + (today ? "" : formats.mediumDate(day) + " ") + formats.shortTime(entry.end)
+            guard allDay else { return "ended " + wording.moment(entry.end) }
+            return "ended " + wording.dayName(formats.clock.civilDate(of: entry.end > entry.start ? entry.end - 1 : entry.end))
         }
         let minutes = minutesUntil(entry)
         if entry.occurrence.isAllDay && entry.start <= wording.now {
             let last = formats.clock.civilDate(of: entry.end > entry.start ? entry.end - 1 : entry.end)
-            return last == formats.clock.civilDate(of: wording.now) ? "today" : "until " + (wording.dayWords(last) ?? formats.mediumDate(last))
+            return last == formats.clock.civilDate(of: wording.now) ? "today" : "until " + wording.dayName(last)
         }
         if entry.occurrence.isAllDay {
             return wording.dayWords(wording.formats.clock.civilDate(of: entry.start)) ?? "today"
@@ -72,11 +70,7 @@ package struct AlarmFormatter: OutputFormatter {
         let clock = wording.formats.clock
         guard let anchor = o.anchor else { return "no date" }
         let today = clock.civilDate(of: wording.now)
-        func words(_ t: AgendaTime) -> String {
-            if t.isDate { return t.wallDate == today ? "today" : wording.dayWords(t.wallDate) ?? wording.formats.mediumDate(t.wallDate) }
-            let at = t.instant(in: clock), day = clock.civilDate(of: at)
-            return (day == today ? "" : (wording.dayWords(day) ?? wording.formats.mediumDate(day)) + " ") + wording.formats.shortTime(at)
-        }
+        func words(_ t: AgendaTime) -> String { t.isDate ? wording.dayName(t.wallDate) : wording.moment(t.instant(in: clock)) }
         // A date is due all day long.
         let passed = anchor.isDate ? anchor.wallDate < today : anchor.instant(in: clock) < wording.now
         if passed { return (o.due != nil ? "was due " : "since ") + words(anchor) }
@@ -85,16 +79,9 @@ package struct AlarmFormatter: OutputFormatter {
         return "due " + words(due)
     }
 
-    /// The alarm's time, with its day when that is not the run's.
-    func alarmTime(_ entry: AlarmSchedule.Entry) -> String {
-        let clock = wording.formats.clock, day = clock.civilDate(of: entry.time)
-        guard day != clock.civilDate(of: wording.now) else { return wording.formats.shortTime(entry.time) }
-        return wording.formats.mediumDate(day) + " " + wording.formats.shortTime(entry.time)
-    }
-
     package func line(_ entry: AlarmSchedule.Entry) -> String {
         let title = UpcomingWording.marked(entry.occurrence)
         let place = entry.occurrence.location.flatMap { $0.isEmpty ? nil : " (" + RowWording.singleLine($0) + ")" } ?? ""
-        return "\(alarmTime(entry))  \(when(entry)): \(title)\(place)\(entry.late ? " (late)" : "")"
+        return "\(wording.moment(entry.time))  \(when(entry)): \(title)\(place)\(entry.late ? " (late)" : "")"
     }
 }

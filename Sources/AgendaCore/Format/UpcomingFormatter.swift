@@ -54,10 +54,15 @@ package struct UpcomingWording {
         }
     }
 
-    /// A time, with its day when that is not today.
+    /// A day by name: `today`, `tomorrow`, `Wed 5`, else its date (an earlier day too).
+    func dayName(_ day: CivilDate) -> String {
+        day == formats.clock.civilDate(of: now) ? "today" : dayWords(day) ?? formats.mediumDate(day)
+    }
+
+    /// A time, with its day when that is not today (`dayName`).
     func moment(_ instant: Date) -> String {
-        let time = formats.shortTime(instant)
-        return dayWords(formats.clock.civilDate(of: instant)).map { "\($0) \(time)" } ?? time
+        let time = formats.shortTime(instant), day = formats.clock.civilDate(of: instant)
+        return day == formats.clock.civilDate(of: now) ? time : dayName(day) + " " + time
     }
 
     package func line(_ entry: Upcoming.Entry) -> String {
