@@ -74,7 +74,7 @@ package struct AlarmFormatter: OutputFormatter {
         // A date is due all day long.
         let passed = anchor.isDate ? anchor.wallDate < today : anchor.instant(in: clock) < wording.now
         if passed { return (o.due != nil ? "was due " : "since ") + words(anchor) }
-        guard let due = o.due, let start = o.start, (start.isDate ? clock.startOfDay(start.wallDate) : start.instant(in: clock)) <= wording.now
+        guard let due = o.due, let start = o.start, start.start(in: clock) <= wording.now
         else { return anchor.isDate && anchor.wallDate == today ? "due today" : nil }
         return "due " + words(due)
     }

@@ -159,9 +159,8 @@ package struct AlarmSchedule: Sendable {
         switch o.item {
         case .event: return o.span(in: clock)
         case .reminder:
-            func instant(_ t: AgendaTime) -> Date { t.isDate ? clock.startOfDay(t.wallDate) : t.instant(in: clock) }
             guard let first = o.start ?? o.due else { return nil }
-            return (instant(first), instant(o.due ?? first))
+            return (first.start(in: clock), (o.due ?? first).start(in: clock))
         }
     }
 

@@ -66,6 +66,12 @@ package struct AgendaTime: Sendable, Hashable {
         kind == .instant ? wall : zone.instant(forWallClock: wall)
     }
 
+    /// When it begins in `zone`: a date at the start of its day there
+    /// (`ZoneClock.startOfDay`, also where midnight is skipped), else its instant.
+    package func start(in zone: ZoneClock) -> Date {
+        kind == .date ? zone.startOfDay(wallDate) : instant(in: zone)
+    }
+
     /// This time moved by a whole number of seconds (exact duration).
     package func adding(seconds: Int) -> AgendaTime {
         AgendaTime(kind: kind, wall: wall + TimeInterval(seconds))

@@ -86,10 +86,7 @@ package struct ICSWriter: OutputFormatter {
             let calendar: ObjectIdentifier
             let alarm: Alarm
         }
-        func start(_ o: Occurrence) -> Date {
-            guard let t = o.start ?? o.due else { return .distantPast }
-            return t.isDate ? clock.startOfDay(t.wallDate) : t.instant(in: clock)
-        }
+        func start(_ o: Occurrence) -> Date { (o.start ?? o.due)?.start(in: clock) ?? .distantPast }
         var owner: [Key: Int] = [:]
         for (i, o) in listed.enumerated() where o.recurrenceID != nil && !o.uid.isEmpty {
             for alarm in o.alarms {
