@@ -45,6 +45,12 @@ package struct CalendarLoader {
     /// `window` widened as far as its alarms ring from their occurrences
     /// (`AlarmReach`); the calendar says so (`LoadedCalendar.window`).
     package var ringing: ClosedRange<Date>?
+    /// Warnings about the input found before it is framed (runs of NUL
+    /// bytes taken out), told with the calendar's own.
+    var readWarnings: [Warning] = []
+    /// The input is UTF-8 already (UTF-16 turned into it): its NUL bytes
+    /// are not looked at for UTF-16 again.
+    var isUTF8 = false
     /// Each VCALENDAR of the input is a file of its own (a vdir collection
     /// read joined): its zones, and what they may cost, are its own.
     var zonesPerCalendar = false
@@ -83,48 +89,36 @@ package struct CalendarLoader {
         streaming read: (UnsafeMutableRawBufferPointer) throws -> Int, path: String, defaultName: String, source: String
     ) throws -> LoadedCalendar {
         let stretch = stretchBytes
-        var buffer: [UInt8] = []
-        var ended = false
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        // UTF-16 is read as UTF-8, as it comes.
-        var utf16: UTF16Transcoder? = nil
-        func fill(upTo size: Int) throws {
-            while !ended && buffer.count < size {
-                let n = try chunk.withUnsafeMutableBytes { try read($0) }
-                if n == 0 {
-                    ended = true
-                    utf16?.finish(into: &buffer)
-                } else if utf16 != nil {
-                    chunk.withUnsafeBufferPointer { utf16!.append(UnsafeBufferPointer(rebasing: $0[0..<n]), to: &buffer) }
-                } else {
-                    buffer.append(contentsOf: chunk[0..<n])
-                }
-            }
+        var input = StreamInput()
+        try input.fill(upTo: 12, read)
+        input.decide()
+        try input.fill(upTo: stretch, read)
+        if input.ended {
+            // All of it: read as a file is, with the runs of NUL bytes taken out so far.
+            var whole = self
+            whole.isUTF8 = input.wasUTF16
+            whole.readWarnings = input.nulWarnings(linesBefore: 0)
+            return try whole.load(input.buffer, path: path, defaultName: defaultName, source: source)
         }
-        // Enough to tell UTF-16 (`BEGIN:` in two bytes a character).
-        try fill(upTo: 12)
-        if let order = buffer.withUnsafeBufferPointer({ TextBytes.utf16ByteOrder($0) }) {
-            let read = buffer
-            buffer = []
-            var transcoder = UTF16Transcoder(bigEndian: order.bigEndian)
-            read.withUnsafeBufferPointer { transcoder.append(UnsafeBufferPointer(rebasing: $0[order.skip...]), to: &buffer) }
-            if ended { transcoder.finish(into: &buffer) }
-            utf16 = transcoder
+        if input.buffer.isEmpty {
+            // A stretch of NUL bytes and nothing else (`/dev/zero`).
+            throw NotICalendar(path: path, reason: "it looks like binary data (NUL bytes only)")
         }
-        try fill(upTo: stretch)
-        if ended {
-            // All of it: read as a file is.
-            return try load(buffer, path: path, defaultName: defaultName, source: source)
-        }
-        if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { buffer.removeFirst(3) }
+        input.skipByteOrderMark()
         // Rules after the window are parsed: a RANGE=THISANDFUTURE later in the stream could move them.
         var reader = StretchReader(loader: self, path: path, defaultName: defaultName, source: source, release: nil)
         // Within a component too large to read: its bytes are dropped as they come, up to the next one.
         var skipping = false
         while true {
-            try fill(upTo: stretch)
-            if buffer.isEmpty { break }
-            let consumed: Int = try buffer.withUnsafeBufferPointer { bytes in
+            try input.fill(upTo: stretch, read)
+            if input.buffer.isEmpty {
+                // Past a stretch of NUL bytes (an endless stream of them is read on in bounded memory).
+                if input.ended { break }
+                continue
+            }
+            for warning in input.nulWarnings(linesBefore: reader.lines) { reader.warn(warning) }
+            let ended = input.ended
+            let consumed: Int = try input.buffer.withUnsafeBufferPointer { bytes in
                 if skipping {
                     // The component ends where the next begins.
                     if let cut = InputSegments.firstCut(in: bytes, from: 0, before: bytes.count) {
@@ -150,9 +144,10 @@ package struct CalendarLoader {
                 return cut
             }
             if consumed == 0 && ended { break }
-            buffer.removeFirst(consumed)
+            input.consume(consumed)
         }
-        return try buffer.withUnsafeBufferPointer { try reader.finish($0) }
+        for warning in input.nulWarnings(linesBefore: reader.lines) { reader.warn(warning) }
+        return try input.buffer.withUnsafeBufferPointer { try reader.finish($0) }
     }
 
     /// Reads a calendar from memory the caller owns (a mapped file).
@@ -162,7 +157,7 @@ package struct CalendarLoader {
     package func load(
         _ input: UnsafeBufferPointer<UInt8>, release: ((Range<Int>) -> Void)? = nil, path: String, defaultName: String, source: String
     ) throws -> LoadedCalendar {
-        if TextBytes.utf16ByteOrder(input) != nil {
+        if !isUTF8, TextBytes.utf16ByteOrder(input) != nil {
             // Read as a stream is, as UTF-8 a stretch at a time; the pages
             // read go back as they are copied.
             var offset = 0
@@ -175,6 +170,11 @@ package struct CalendarLoader {
                     offset += n
                     return n
                 }, path: path, defaultName: defaultName, source: source)
+        }
+        // Runs of NUL bytes (a zero-filled tail): taken out (a copy), each told.
+        let runs = NULRuns.find(in: input, large: stretchBytes, release: release)
+        if !runs.isEmpty {
+            return try loadWithout(runs, of: input, path: path, defaultName: defaultName, source: source)
         }
         // Line ends of CR alone, CR CR LF or LF CR: read as LF (a copy).
         if let text = LineEndings.normalized(input) {
@@ -229,5 +229,21 @@ package struct CalendarLoader {
             start = stopped
         } while start < buffer.count
         return try reader.finish(buffer)
+    }
+}
+
+extension CalendarLoader {
+    /// Reads the input without its runs of NUL bytes (`NULRuns`), each told
+    /// on the line it starts on. Only NUL bytes: not a calendar.
+    func loadWithout(_ runs: [Range<Int>], of input: UnsafeBufferPointer<UInt8>, path: String, defaultName: String, source: String)
+        throws -> LoadedCalendar
+    {
+        let text = NULRuns.removing(runs, from: input)
+        if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+            throw NotICalendar(path: path, reason: "it looks like binary data (NUL bytes only)")
+        }
+        var loader = self
+        loader.readWarnings += NULRuns.warnings(runs, in: input)
+        return try text.withUnsafeBufferPointer { try loader.load($0, release: nil, path: path, defaultName: defaultName, source: source) }
     }
 }

@@ -28,6 +28,9 @@ struct StretchReader {
     private var calendarsSeen = 0
     /// Components too large to read, told once the calendar is known.
     private var tooLarge: [(line: Int, message: String)] = []
+    /// Warnings about the text found as it was read (`CalendarLoader.readWarnings`, runs of
+    /// NUL bytes in a stream), told once the calendar is known.
+    private var early: [Warning] = []
 
     init(loader: CalendarLoader, path: String, defaultName: String, source: String, release: ((Range<Int>) -> Void)?) {
         self.loader = loader
@@ -79,6 +82,11 @@ struct StretchReader {
         lines += InputSegments.lineFeeds(in: bytes, range)
     }
 
+    /// Tells a warning about the text read, now or once the calendar is known.
+    mutating func warn(_ warning: Warning) {
+        if run != nil { run!.warn(warning) } else { early.append(warning) }
+    }
+
     /// The component a stretch starts with, when its first line is a BEGIN line.
     private static func beginName(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
         let end = LineScan.lineFeed(in: bytes, from: range.lowerBound, before: min(range.upperBound, range.lowerBound + 200))
@@ -103,6 +111,7 @@ struct StretchReader {
             run.zoneDefinitions.zones.isScopedToCalendars = true
             run.zoneDefinitions.zoneCost.isPerCalendar = true
         }
+        for w in loader.readWarnings + early { run.warn(w) }
         for w in tooLarge { run.warn(w.line, .componentTooLarge, w.message) }
         for zone in zoneStarts {
             let split = ComponentSplitter.split(bytes, in: zone.at..<min(bytes.count, zone.at + loader.stretchBytes),
@@ -112,6 +121,7 @@ struct StretchReader {
             run.zoneDefinitions.zonesRead.insert(zone.at)
         }
         tooLarge = []
+        early = []
         wrTimezone = split.wrTimezone
         self.run = run
     }

@@ -3,9 +3,11 @@
 /// read, not of the whole input (`CalendarLoader.load(streaming:)`).
 ///
 /// Code units that are not valid UTF-16 (a surrogate without its other
-/// half) become U+FFFD, each; U+0000 and U+FEFF (a byte-order mark, also
-/// one in the middle where files were joined) are dropped, so that the
-/// result is never read as UTF-16 again. An odd last byte is dropped.
+/// half) become U+FFFD, each; U+FEFF (a byte-order mark, also one in the
+/// middle where files were joined) is dropped. U+0000 stays a NUL byte, so
+/// that a run of them is told (`NULRuns`) as in UTF-8; the result is then
+/// not looked at for UTF-16 again (`CalendarLoader.isUTF8`). An odd last
+/// byte is dropped.
 struct UTF16Transcoder {
     let bigEndian: Bool
     /// A byte waiting for the other half of its code unit.
@@ -56,7 +58,7 @@ struct UTF16Transcoder {
         switch unit {
         case 0xD800...0xDBFF: high = unit
         case 0xDC00...0xDFFF: UTF16Transcoder.encode(0xFFFD, into: &out)
-        case 0, 0xFEFF: break
+        case 0xFEFF: break
         default: UTF16Transcoder.encode(unit, into: &out)
         }
     }
