@@ -194,7 +194,7 @@ struct ComponentReader {
         }
         guard DamageKind.isDamage(libicalMark: message, property: name) else { return }
         record.problems.append(.libical(property: name, message: LibicalMessages.describe(message, property: name),
-            value: LibicalMessages.removedValue(in: message)))
+            value: LibicalMessages.removedValue(in: message), locator: LibicalWording.locator(for: message)))
         if name == "RECURRENCE-ID" { record.unreadableRecurrenceID = true }
     }
 

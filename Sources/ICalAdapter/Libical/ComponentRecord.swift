@@ -66,7 +66,9 @@ struct ComponentRecord {
     enum Problem {
         /// An X-LIC-ERROR: libical dropped a property it could not read;
         /// `value` is the value it quotes, to find the line.
-        case libical(property: String?, message: String, value: String?, damage: DamageKind = .libicalMark)
+        /// `locator`: where its line is, when libical names no property.
+        case libical(property: String?, message: String, value: String?, damage: DamageKind = .libicalMark,
+            locator: LibicalWording.Locator? = nil)
         /// A date or date-time whose fields do not make a real time (month 13, hour 25).
         /// A property RFC 5545 allows once, given `times` times: the first is read.
         case repeated(property: String, times: Int)

@@ -3,18 +3,23 @@ internal import CLibical
 
 /// Turns libical's X-LIC-ERROR texts into the words of a warning.
 enum LibicalMessages {
-    /// The property a libical message is about, when it names one
-    /// ("No value for DTSTART property", "Parse error in property name: FOO").
+    /// The property a libical message is about, as libical names it whole:
+    /// "No value for DTSTART property", "Can't parse as DATE-TIME value in
+    /// DTEND property", "Invalid VALUE type for property DTEND". A message
+    /// about a name, a parameter or a line names none (`Locator` finds its line).
     static func propertyName(in message: String) -> String? {
-        let words = message.split(whereSeparator: { !$0.isLetter && $0 != "-" })
-        for (i, word) in words.enumerated() where word == "property" || word == "Property" {
-            if i > 0, isPropertyName(words[i - 1]) { return String(words[i - 1]) }
+        func between(_ head: String, _ tail: String) -> String? {
+            guard message.hasPrefix(head), let end = message.range(of: tail, range: message.index(message.startIndex,
+                offsetBy: head.count)..<message.endIndex) else { return nil }
+            let name = message[message.index(message.startIndex, offsetBy: head.count)..<end.lowerBound]
+            return name.isEmpty ? nil : String(name)
         }
-        return words.first(where: isPropertyName).map(String.init)
-    }
-
-    private static func isPropertyName(_ word: Substring) -> Bool {
-        word.count >= 2 && word.allSatisfy { $0.isUppercase || $0 == "-" } && word != "TZID" && word != "VALUE"
+        if let name = between("No value for ", " property") { return name }
+        if message.hasPrefix("Can't parse as "), let at = message.range(of: " value in ") {
+            return between(String(message[..<at.upperBound]), " property")
+        }
+        if let name = between("Invalid VALUE type for property ", ":") { return name }
+        return nil
     }
 
     static let maxLength = 160
@@ -73,34 +78,14 @@ enum LibicalMessages {
         return value.isEmpty ? nil : value
     }
 
-    /// The words of a warning for an X-LIC-ERROR: libical's message, or for
-    /// a rule it refused, which part of the rule is at fault.
+    /// The words of a warning for an X-LIC-ERROR, in this program's words
+    /// (`LibicalWording`): never libical's own, which name a part of a name
+    /// ("PERCENT" for `PERCENT_COMPLETE`) and quote lines unbounded.
     static func describe(_ message: String, property: String?) -> String {
         if property == "RRULE" || property == "EXRULE", message.contains("RECUR"), let value = removedValue(in: message) {
             return RuleDiagnosis.explain(value) + "; the rule is ignored"
         }
-        // "Can't parse as DATE-TIME value in DTSTART property. Removing entire property: next tuesday"
-        let prefix = "Can't parse as "
-        if message.hasPrefix(prefix), let value = removedValue(in: message),
-            let end = message.range(of: " value", range: message.index(message.startIndex, offsetBy: prefix.count)..<message.endIndex)
-        {
-            let type = String(message[message.index(message.startIndex, offsetBy: prefix.count)..<end.lowerBound])
-            let words = ["DATE-TIME": "a date-time", "DATE": "a date", "DURATION": "a duration", "PERIOD": "a period",
-                "INTEGER": "a number", "UTC-OFFSET": "a UTC offset", "FLOAT": "a number"][type] ?? "a \(type) value"
-            let shown = value.count > 80 ? String(value.prefix(80)) + "…" : value
-            return "cannot read \"\(shown)\" as \(words)"
-        }
-        return clean(message)
-    }
-
-    /// libical ends some messages with "Removing entire property:" and the raw line.
-    static func clean(_ message: String) -> String {
-        var m = message.trimmingWhitespace()
-        if let range = m.range(of: "Removing entire property:") { m = String(m[..<range.lowerBound]).trimmingWhitespace() }
-        while m.hasSuffix(".") || m.hasSuffix(":") { m.removeLast() }
-        // Some messages quote the line they could not read, which may be megabytes long.
-        if m.count > maxLength { m = String(m.prefix(maxLength)) + "…" }
-        return m
+        return LibicalWording.words(for: message, property: property)
     }
 }
 
@@ -127,7 +112,7 @@ extension DamageKind {
         // A line that is no content line, or whose name is not one
         // (`FOO BAR:baz`, `ATTENDEE X:…`): the word that looks like a
         // property may be any, so it is told.
-        if message.hasPrefix("Got a data line") || message.hasPrefix("Parse error in property name") { return true }
+        // (libical's message names no property for these: `property` is nil.)
         return property.map(ComponentReader.readsProperty) ?? true
     }
 }

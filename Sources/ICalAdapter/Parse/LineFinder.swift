@@ -80,6 +80,15 @@ final class LineFinder {
         return nil
     }
 
+    /// The line a libical message that names no property is about
+    /// (`LibicalWording.Locator`), and the property on it when the message
+    /// is about one of its parameters.
+    func find(_ locator: LibicalWording.Locator) -> (line: Int, property: String?)? {
+        marked.find(locator)
+    }
+
+    private lazy var marked = MarkedLines(chunk, buffer)
+
     /// The `occurrence`-th line (from 0) of a property.
     func find(_ property: String, occurrence: Int) -> (line: Int, value: String)? {
         guard let entries = entries(of: property.uppercased()), occurrence < entries.count else { return nil }

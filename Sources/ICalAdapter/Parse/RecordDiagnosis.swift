@@ -71,11 +71,14 @@ struct RecordDiagnosis {
         var value: String? = nil
         var foundLine: Int? = nil
         switch problem {
-        case .libical(let name, let text, let quoted, let kind):
-            property = name
+        case .libical(let name, let text, let quoted, let kind, let locator):
             message = text
             value = quoted
             damage = kind
+            // A name, parameter or line libical could not read: found by its text.
+            let found = locator.flatMap(lines.find)
+            property = name ?? found?.property
+            foundLine = found?.line
         case .invalidTime(let name, let written):
             property = name
             damage = .unreadableDate
