@@ -79,7 +79,8 @@ struct WindowPrefilter {
                     hasSequence = true
                     var value = line[(colon + 1)...]
                     if value.last == 0x0D { value = value.dropLast() }
-                    guard let n = Int(String(decoding: UnsafeBufferPointer(rebasing: value), as: UTF8.self)) else { return nil }
+                    // Signed (RFC 5545 3.3.8); past 32 bits the parser reads and tells it.
+                    guard let n = Int(String(decoding: UnsafeBufferPointer(rebasing: value), as: UTF8.self)), Int32(exactly: n) != nil else { return nil }
                     sequence = n
                 }
             case 0x78:  // x

@@ -10,11 +10,16 @@ import Foundation
 enum WrittenValues {
     static func check(_ record: inout ComponentRecord, _ lines: LineFinder) {
         if let written = lines.written("SEQUENCE")?.trimmingWhitespace(), !written.isEmpty {
-            let value = Int64(written)
-            if value == nil || value! < 0 || value! > Int64(Int32.max) {
-                record.sequence = value.map { Int(clamping: max($0, 0)) } ?? max(record.sequence, 0)
+            // An INTEGER is signed (RFC 5545 3.3.8: `["+" / "-"] 1*DIGIT`): `SEQUENCE:-1`
+            // is valid, and older than 0; only what is no 32-bit integer is told.
+            let value = WrittenValues.integer(written)
+            if let value, let exact = Int32(exactly: value) {
+                record.sequence = Int(exact)
+            } else {
+                record.sequence = value.map { Int(clamping: max(min($0, Int64(Int32.max)), Int64(Int32.min))) } ?? max(record.sequence, 0)
                 record.problems.append(.libical(property: "SEQUENCE",
-                    message: "\"\(written)\" is not a whole number from 0 to 2147483647 (RFC 5545 3.8.7.4); read as \(record.sequence)", value: written, damage: .sequenceRange))
+                    message: "\"\(written)\" is not a whole number from -2147483648 to 2147483647 (RFC 5545 3.3.8, 3.8.7.4); read as \(record.sequence)",
+                    value: written, damage: .sequenceRange))
             }
         }
         if record.duration != nil, let written = lines.written("DURATION")?.trimmingWhitespace(), !isDuration(written) {
@@ -64,6 +69,16 @@ enum WrittenValues {
                     value: nil, damage: .valueNotAllowed))
             }
         }
+    }
+
+    /// An INTEGER as RFC 5545 3.3.8 writes it (`["+" / "-"] 1*DIGIT`, ASCII
+    /// digits only), up to 64 bits; nil for anything else.
+    static func integer(_ text: String) -> Int64? {
+        var digits = Substring(text)
+        if digits.first == "+" || digits.first == "-" { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        // Past 64 bits: as far as it goes that way.
+        return Int64(text) ?? (text.first == "-" ? Int64.min : Int64.max)
     }
 
     /// Whether text is a DURATION value (RFC 5545 3.3.6): `[+-]P` then
