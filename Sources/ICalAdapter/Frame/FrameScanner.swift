@@ -30,6 +30,8 @@ struct FrameScanner {
     var stoppedAt: (pos: Int, lines: Int)? = nil
     /// A calendar-level property read between components, with its folds.
     var pendingProperty: (name: String, value: [UInt8])? = nil
+    /// The line it starts on.
+    var pendingLine = 0
     /// The BEGIN:VCALENDAR lines so far, and the VCALENDAR being read (the
     /// first is 0, as are components before any).
     var calendarsSeen: Int
@@ -69,7 +71,10 @@ struct FrameScanner {
             var line = nextLine()
             // A folded continuation of a calendar-level property.
             if let first = line.text.first, first == 0x20 || first == 0x09 {
-                if pendingProperty != nil { pendingProperty!.value.append(contentsOf: line.text.dropFirst()) }
+                // (A name is one short line: a megabyte of folds is not kept.)
+                if pendingProperty != nil, pendingProperty!.value.count < CalendarName.maxFileBytes {
+                    pendingProperty!.value.append(contentsOf: line.text.dropFirst())
+                }
                 continue
             }
             finishProperty()
@@ -213,14 +218,19 @@ struct FrameScanner {
         let nameEnd = head.firstIndex(of: 0x3B) ?? colon  // ';' starts parameters
         let name = String(decoding: UnsafeBufferPointer(rebasing: line.text[..<nameEnd]), as: UTF8.self).uppercased()
         if name == "X-WR-CALNAME" || name == "X-WR-TIMEZONE" || name == "METHOD" {
-            pendingProperty = (name, Array(line.text[(colon + 1)...]))
+            pendingProperty = (name, Array(line.text[(colon + 1)...].prefix(CalendarName.maxFileBytes)))
+            pendingLine = lineNumber
         }
     }
 
     mutating func finishProperty() {
         guard let p = pendingProperty else { return }
         let value = ComponentSplitter.unescapeText(p.value)
-        if p.name == "X-WR-CALNAME", result.calendarName == nil, !value.isEmpty { result.calendarName = value }
+        if p.name == "X-WR-CALNAME", result.calendarName == nil, !value.isEmpty {
+            let (name, cut) = CalendarName.oneLine(value)
+            result.calendarName = name
+            if cut { result.notes.append(Warning(pendingLine, .valueNotAllowed, "X-WR-CALNAME cut", CalendarName.cutWords(name, from: "X-WR-CALNAME"))) }
+        }
         if p.name == "X-WR-TIMEZONE", result.wrTimezone == nil, !value.isEmpty { result.wrTimezone = value }
         if p.name == "METHOD", !value.isEmpty { calendarHasMethod = true }
         pendingProperty = nil

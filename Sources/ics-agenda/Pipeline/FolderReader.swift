@@ -102,7 +102,9 @@ struct FolderReader {
             if let alone { parts.append(alone) }
         }
         try loadJoined()
-        let merged = LoadedCalendar.merging(parts, as: calendar)
+        var merged = LoadedCalendar.merging(parts, as: calendar)
+        // A `displayname` cut to one line is told with the collection's warnings.
+        if let cut = folder.nameWarning { merged.diagnostics.insert(cut, at: 0) }
         reader.tell(merged)
         return [merged]
     }

@@ -28,12 +28,41 @@ struct InputFolder {
     mutating func mark(_ name: String, path: String) {
         guard InputFiles.fileMode(path) == S_IFREG else { return }
         isMarked = true
-        if name == "displayname", let bytes = ConfigFile.contents(of: path), bytes.count <= 4096 {
-            // UTF-8 (a byte-order mark left out), else Latin-1, as iCalendar text is read.
-            let text = (String(validating: bytes, as: UTF8.self) ?? String(bytes.map { Character(Unicode.Scalar($0)) }))
-                .drop { $0 == "\u{FEFF}" }.trimmingCharacters(in: .whitespacesAndNewlines)
-            if !text.isEmpty { displayName = text }
+        guard name == "displayname", let bytes = InputFolder.head(of: path) else { return }
+        // UTF-8 (a byte-order mark left out), else Latin-1, as iCalendar text is read;
+        // a cut in the middle of a character (at `maxFileBytes`) is no reason for Latin-1.
+        var valid = bytes[...]
+        while String(validating: valid, as: UTF8.self) == nil, bytes.count - valid.count < 4, !valid.isEmpty { valid = valid.dropLast() }
+        let text = (String(validating: valid, as: UTF8.self) ?? String(bytes.map { Character(Unicode.Scalar($0)) })).drop { $0 == "\u{FEFF}" }
+        let (shown, cut) = CalendarName.oneLine(String(text))
+        if !shown.isEmpty { displayName = shown }
+        if cut || bytes.count >= CalendarName.maxFileBytes {
+            nameWarning = Diagnostic(path: path, line: 1, message: CalendarName.cutWords(shown, from: "displayname"), kind: "displayname cut")
         }
+    }
+
+    /// What the name's file said that was left out, told with the collection's warnings.
+    private(set) var nameWarning: Diagnostic?
+
+    /// The first `CalendarName.maxFileBytes` of a file: opened without
+    /// waiting (a FIFO named `displayname` must not stop the run) and
+    /// without following a link, and read only when it is a regular file.
+    /// A name is one line: a file of 768 MB was read whole, 7 s and 1.5 GB.
+    static func head(of path: String) -> [UInt8]? {
+        let fd = InputFiles.withFileSystemPath(path) { open($0, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var bytes = [UInt8](repeating: 0, count: CalendarName.maxFileBytes)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            count += n
+        }
+        return Array(bytes[..<count])
     }
 
     /// The collection as a calendar: its `displayname`, else the folder's
