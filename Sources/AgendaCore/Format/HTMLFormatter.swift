@@ -69,16 +69,23 @@ package struct HTMLFormatter: OutputFormatter {
         return "<tr>\(cells)</tr>\n"
     }
 
+    /// Text as HTML: markup characters as entities, and control characters
+    /// (C0 but tab and line ends, DEL, C1: HTML forbids them in text, and
+    /// a browser shows some as Windows-1252 letters) shown escaped as the
+    /// terminal formats show them (`PrintableText`, `\x85`). Line ends stay
+    /// for the caller (a location's become `<br>`).
     func escape(_ s: String) -> String {
         var out = ""
-        for c in s {
-            switch c {
+        for scalar in s.unicodeScalars {
+            switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
-            default: out.append(c)
+            case "\n", "\r", "\t": out.unicodeScalars.append(scalar)
+            case _ where PrintableText.needsEscape(scalar): out += PrintableText.escaped(String(scalar))
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out
