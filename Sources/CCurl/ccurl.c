@@ -78,10 +78,16 @@ CURLcode ics_curl_set_text(CURL *handle, CURLoption option, const char *value) {
 CURLcode ics_curl_set_pointer(CURL *handle, CURLoption option, void *value) { return api.easy_setopt(handle, option, value); }
 CURLcode ics_curl_set_list(CURL *handle, CURLoption option, struct curl_slist *value) { return api.easy_setopt(handle, option, value); }
 CURLcode ics_curl_set_write(CURL *handle, CURLoption option, curl_write_callback value) { return api.easy_setopt(handle, option, value); }
-long ics_curl_response_code(CURL *handle) {
-    long code = 0;
-    api.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &code);
-    return code;
+long ics_curl_response_code(CURL *handle) { return ics_curl_info_long(handle, CURLINFO_RESPONSE_CODE); }
+long ics_curl_info_long(CURL *handle, CURLINFO info) {
+    long value = 0;
+    if (api.easy_getinfo(handle, info, &value) != CURLE_OK) return 0;
+    return value;
+}
+const char *ics_curl_info_text(CURL *handle, CURLINFO info) {
+    const char *value = NULL;
+    if (api.easy_getinfo(handle, info, &value) != CURLE_OK) return NULL;
+    return value;
 }
 
 CURLM *ics_curl_multi_init(void) { return api.multi_init(); }

@@ -36,6 +36,12 @@ CURLcode ics_curl_set_list(CURL *handle, CURLoption option, struct curl_slist *v
 CURLcode ics_curl_set_write(CURL *handle, CURLoption option, curl_write_callback value);
 /* The status of the last response; 0 when none came. */
 long ics_curl_response_code(CURL *handle);
+/* A number libcurl keeps about the transfer (CURLINFO_REDIRECT_COUNT, ...);
+ * 0 when it has none. */
+long ics_curl_info_long(CURL *handle, CURLINFO info);
+/* A text libcurl keeps about the transfer (CURLINFO_EFFECTIVE_URL, ...), or
+ * NULL: libcurl's, valid until the handle is cleaned up; copy it at once. */
+const char *ics_curl_info_text(CURL *handle, CURLINFO info);
 
 CURLM *ics_curl_multi_init(void);
 CURLMcode ics_curl_multi_cleanup(CURLM *multi);

@@ -1,0 +1,57 @@
+import CCurl
+
+/// What a failed transfer is told as: each libcurl result in words of its
+/// own, so that a warning names what went wrong, not a neighbour of it
+/// (an answer that is not HTTP was once told as a redirect). None quotes
+/// libcurl's error buffer: it may hold a part of the URL, a secret.
+enum TransferFailure {
+    /// Why a transfer that ended with `code` failed; nil for `CURLE_OK`.
+    /// - Parameter redirectRefused: a redirect was followed to an address
+    ///   of a scheme the URL may not go to (`CurlTransfer.redirectRefused`).
+    static func words(for code: CURLcode, redirectRefused: Bool, isHTTPS: Bool, limits: CurlTransfer.Limits) -> String?
+    {
+        switch code {
+        case CURLE_OK: return nil
+        // libcurl gives the same code for a redirect to a scheme refused and
+        // (7.66 and later) for an answer without a status line, HTTP/0.9.
+        case CURLE_UNSUPPORTED_PROTOCOL where redirectRefused:
+            return isHTTPS
+                ? "redirected from https to another scheme (refused)"
+                : "redirected to a scheme other than http or https (refused)"
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY:
+            return "the server's answer is not HTTP (no status line, or one that cannot be read)"
+        case CURLE_OPERATION_TIMEDOUT:
+            return "timed out (\(limits.connectSeconds) s to connect, \(limits.totalSeconds) s in all)"
+        case CURLE_COULDNT_RESOLVE_HOST: return "unknown host"
+        case CURLE_COULDNT_RESOLVE_PROXY: return "unknown proxy host (as http_proxy or https_proxy names it)"
+        case CURLE_COULDNT_CONNECT: return "could not connect"
+        case CURLE_PROXY: return "the proxy refused or broke the connection"
+        case CURLE_TOO_MANY_REDIRECTS: return "more than \(limits.maxRedirects) redirects"
+        case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR: return "the transfer was cut short"
+        case CURLE_SEND_ERROR: return "the connection broke while the request was sent"
+        case CURLE_GOT_NOTHING: return "the server closed the connection without an answer"
+        case CURLE_BAD_CONTENT_ENCODING: return "the server's compressed body is damaged"
+        case CURLE_HTTP2, CURLE_HTTP2_STREAM: return "the server broke the HTTP/2 exchange"
+        case CURLE_HTTP3, CURLE_QUIC_CONNECT_ERROR: return "the server broke the HTTP/3 exchange"
+        case CURLE_LOGIN_DENIED, CURLE_AUTH_ERROR: return "the server refused the login"
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
+            CURLE_SSL_INVALIDCERTSTATUS,
+            CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_CRL_BADFILE:
+            return "TLS: the server's certificate could not be verified: \(libcurl(code))"
+        case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CIPHER: return "TLS: the handshake with the server failed"
+        case CURLE_SSL_CERTPROBLEM, CURLE_SSL_CLIENTCERT, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
+            CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_SHUTDOWN_FAILED, CURLE_USE_SSL_FAILED:
+            return "TLS: \(libcurl(code))"
+        case CURLE_WRITE_ERROR: return "the body could not be kept in memory"
+        case CURLE_OUT_OF_MEMORY: return "out of memory"
+        case CURLE_URL_MALFORMAT: return "libcurl cannot read the address"
+        case CURLE_FAILED_INIT: return "libcurl could not start the transfer"
+        default: return libcurl(code)
+        }
+    }
+
+    /// libcurl's own words for `code` (`curl_easy_strerror`): they name no URL.
+    private static func libcurl(_ code: CURLcode) -> String {
+        String(cString: ics_curl_easy_strerror(code))
+    }
+}
