@@ -61,10 +61,12 @@ struct BufferedOutput: ByteOutputStream {
 /// closed, full, or a pipe whose reader has gone) is given up quietly: a
 /// warning that cannot be told must never stop the agenda or change the
 /// exit status. (`FileHandle.write` traps on such an error; `fputs` to
-/// `stderr` does not compile under strict concurrency.)
+/// `stderr` does not compile under strict concurrency.) Every message is
+/// written without the secrets an address may hold (`SecretText`),
+/// whichever path it came by.
 enum StandardError {
     static func write(_ text: String) {
-        var bytes = Array(text.utf8)
+        var bytes = Array(SecretText.redacted(text).utf8)
         bytes.withUnsafeMutableBytes { buffer in
             var offset = 0
             while offset < buffer.count {
