@@ -61,7 +61,7 @@ struct RootCommand: ParsableCommand {
         #endif
         CommandRunner.prepareStreams()
         Signals.endRunsQuietly()
-        let arguments = RootCommand.withConfiguration(CommandRunner.arguments)
+        let arguments = RootCommand.withConfiguration(SubcommandFirst.reordered(CommandRunner.arguments))
         // The error path parses again to word its message: the packed line
         // too, or a long line that ends in an error is quadratic after all.
         let packed = ArgumentPacking.packed(arguments) { (try? parseAsRoot($0)) != nil }
