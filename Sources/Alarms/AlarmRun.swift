@@ -56,6 +56,7 @@ package struct AlarmRun {
             stateWarning = "\(store.path): the last run's time, \(AlarmState.text(time)), is after now; read as the first run"
         case .time(let time): previous = time
         case .unreadable(let line, let reason): stateWarning = "\(store.path):\(line): \(reason); read as the first run"
+        case .notAFile(let reason): stateWarning = "\(store.path): \(reason); read as the first run"
         }
         var span = AlarmSpan(previous: previous, since: since, now: now, catchUp: catchUp)
         let window = AlarmSchedule.window(after: span.countedFrom, through: now, clock: clock, defaultLead: defaultLead)

@@ -57,7 +57,8 @@ package struct AlarmState: Sendable {
     package func lock() throws -> Lock {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) }
-        let descriptor = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // Not through a link, and without waiting for a writer: a FIFO left at that name must not hold every cron run.
+        let descriptor = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard descriptor >= 0 else { throw Failure(path: path + ".lock", reason: String(cString: strerror(errno))) }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
@@ -76,17 +77,29 @@ package struct AlarmState: Sendable {
         case time(Date)
         /// Not a time this program wrote: the line and what is wrong.
         case unreadable(line: Int, reason: String)
+        /// Not a regular file (a FIFO, a device, a link, a folder): never read, since
+        /// reading a FIFO waits for a writer while the lock is held.
+        case notAFile(String)
     }
 
+    /// The largest state file read: what this program writes is one line and a comment.
+    static let maxSize = 4096
+
     package func read() throws -> Content {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else {
             if errno == ENOENT { return .none }
+            if errno == ELOOP { return .notAFile("is a symbolic link, not a file") }
             throw Failure(path: path, reason: String(cString: strerror(errno)))
         }
         defer { close(descriptor) }
-        // What this program writes is one line and a comment: the first 4 KB say all.
-        var buffer = [UInt8](repeating: 0, count: 4096)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .notAFile("is \(AlarmState.kind(of: info.st_mode)), not a file") }
+        guard info.st_size <= AlarmState.maxSize else {
+            return .notAFile("holds \(info.st_size) bytes, more than a state file ever does (\(AlarmState.maxSize))")
+        }
+        var buffer = [UInt8](repeating: 0, count: AlarmState.maxSize)
         let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
         guard count >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
         let data = buffer[..<count]
@@ -129,6 +142,18 @@ package struct AlarmState: Sendable {
         if folder >= 0 {
             fsync(folder)
             close(folder)
+        }
+    }
+
+    /// What kind of file a mode is, in words.
+    static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO"
+        case S_IFDIR: "a folder"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFLNK: "a symbolic link"
+        default: "a special file"
         }
     }
 
