@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// `ics-agenda alarms`: the alarms (VALARM) that go off in a span of time,
 /// picked from an agenda built over the window that holds every occurrence
@@ -6,7 +7,8 @@ import Foundation
 ///
 /// An alarm goes off at its TRIGGER: relative to the occurrence's start, or
 /// with `RELATED=END` to its end (a reminder's DTSTART and DUE), days on the
-/// wall clock of the display zone and seconds after; or at an absolute time,
+/// wall clock of that time's own zone (`Alarm.dayZone`: the display zone's
+/// for a floating or all-day time) and seconds after; or at an absolute time,
 /// once, whatever the occurrences. `REPEAT` and `DURATION` add further times.
 /// Cancelled and declined occurrences and completed reminders do not ring
 /// (the agenda's selection leaves them out), nor does a time at or before
@@ -164,6 +166,22 @@ package struct AlarmSchedule: Sendable {
         }
     }
 
+    /// The clocks of the zones alarms count days in, made once each (a
+    /// table of a zone's offsets costs more than the few alarms of a run).
+    private static let dayClocks = Mutex<[String: ZoneClock]>([:])
+
+    /// The clock of an alarm's `dayZone`; nil when it has none (or none Foundation knows).
+    static func dayClock(_ name: String?) -> ZoneClock? {
+        guard let name else { return nil }
+        return dayClocks.withLock { clocks in
+            if let known = clocks[name] { return known }
+            guard let zone = TimeZone(identifier: name) else { return nil }
+            let made = ZoneClock(zone)
+            clocks[name] = made
+            return made
+        }
+    }
+
     /// The times an alarm goes off for one occurrence after `from`, up to
     /// `to`, with their repetitions (0, the trigger; then each repeat):
     /// picked by arithmetic, not listed, since a series may have thousands
@@ -178,7 +196,8 @@ package struct AlarmSchedule: Sendable {
         case .relative(let days, let seconds, let toEnd):
             guard let bounds else { return [] }
             let base = toEnd ? bounds.end : bounds.start
-            let moved = days == 0 ? base : clock.instant(forWallClock: clock.wallClock(of: base) + TimeInterval(days) * 86400)
+            let counting = days == 0 ? clock : AlarmSchedule.dayClock(alarm.dayZone) ?? clock
+            let moved = days == 0 ? base : counting.instant(forWallClock: counting.wallClock(of: base) + TimeInterval(days) * 86400)
             first = moved + TimeInterval(seconds)
         }
         let repeats = alarm.repeatInterval > 0 ? min(max(alarm.repeatCount, 0), Alarm.maxRepeats) : 0

@@ -27,6 +27,12 @@ package struct Alarm: Sendable, Hashable {
     /// mail), as written: `--format ics` writes them back.
     package var summary: String? = nil
     package var attendees: [String] = []
+    /// The zone on whose wall clock a relative trigger's days count (RFC
+    /// 5545 3.3.6: a day is a day on the clock of the time it is counted
+    /// from): the IANA name of the start's zone (the end's with
+    /// `RELATED=END`), `UTC` for a UTC time; nil for floating and all-day
+    /// times, and zones with no IANA name, which count on the display zone's.
+    package var dayZone: String? = nil
 
     package init(trigger: Trigger, action: String, repeatCount: Int = 0, repeatInterval: Int = 0, acknowledged: Date? = nil, description: String? = nil) {
         self.trigger = trigger
