@@ -107,6 +107,13 @@ struct AlarmsCommand: ParsableCommand, MomentCommand {
         if warnings.detail != .none {
             if let warning = outcome.stateWarning { StandardError.write("ics-agenda: warning: \(PrintableText.escaped(warning))\n") }
             if outcome.span.missed > 0 { StandardError.write("ics-agenda: \(outcome.span.missedLine(clock: settings.clock))\n") }
+            // `REPEAT:1000000000` is a mistake, not a wish: at most `Alarm.maxRepeats` ring, and the run
+            // that rings the first of them says so (once an alarm, not in every run that rings a repeat).
+            for entry in outcome.schedule.entries where entry.repetition == 0 && entry.alarm.repeatCount > Alarm.maxRepeats {
+                let title = PrintableText.escaped(entry.occurrence.title)
+                StandardError.write("ics-agenda: warning: alarm of \"\(title)\": REPEAT:\(entry.alarm.repeatCount) is more than "
+                    + "\(Alarm.maxRepeats) repeats; \(Alarm.maxRepeats) ring\n")
+            }
         }
         let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
         let formatter = AlarmFormatter(formats: formats, now: now, format: format)
