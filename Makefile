@@ -126,7 +126,7 @@ differential: build
 # each fuzz target. Run it before calling an issue that touches those areas done.
 check-all: build
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	ICS_AGENDA_FULL_SIMULATION=1 $(SWIFT) test --skip-build
 	python3 scripts/window_independence.py --binary .build/debug/ics-agenda
 	python3 scripts/differential.py --binary .build/debug/ics-agenda --seeds 1000
 	python3 scripts/conformance.py --binary .build/debug/ics-agenda --min-agreement 88 --write .build/conformance.md
