@@ -33,7 +33,7 @@ import Testing
             // cron's environment: PATH and HOME, no session bus, no display.
             "env -i PATH=/usr/bin:/bin HOME=\(folder.path) \(bus) '\(CLI.binary.path)' alarms --no-config --state \(folder.path)/\(state)"
                 + " --tz Europe/Berlin --locale en_US --now 2025-03-29T08:50:30+01:00"
-                + " --exec 'notify-send -a ics-agenda {title} {when}' '\(CLI.root.path)/Fixtures/alarms/alarms.ics'"
+                + " --exec 'notify-send -a ics-agenda -- {title} {when}' '\(CLI.root.path)/Fixtures/alarms/alarms.ics'"
         }
         let output = folder.appendingPathComponent("output")
         // Everything goes to a file, not a pipe: a bus daemon left behind
