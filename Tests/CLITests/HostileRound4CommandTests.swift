@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+
+/// The fourth hostile round, on the command line: an address holding a
+/// secret given where it does not belong is never printed whole, options
+/// written before a subcommand are its own, and an `alarms` state that is
+/// not a file holds no run.
+@Suite struct HostileRound4CommandTests {
+    /// The parts of an address that are secret: its password, its path's
+    /// token and its query. None may reach any message.
+    static let secrets = ["pa55w0rd", "S3CRET", "T0KEN"]
+
+    /// Addresses of every shape a secret comes in, a typo'd scheme and no scheme among them.
+    static let addresses = [
+        "https://ana:pa55w0rd@calendar.example.com/private-S3CRET/basic.ics?token=T0KEN",
+        "htps://ana:pa55w0rd@calendar.example.com/private-S3CRET/basic.ics",
+        "webcal://calendar.example.com/S3CRET/T0KEN/basic.ics?pa55w0rd",
+        "dav://ana:pa55w0rd@dav.example.com/S3CRET/calendars/",
+        "ana:pa55w0rd@calendar.example.com/S3CRET/basic.ics",
+    ]
+
+    static func leaked(_ text: String) -> [String] { secrets.filter { text.contains($0) } }
+
+    /// The options of each subcommand that take a value, given an address
+    /// by mistake: whatever the error or warning, no secret in it.
+    static let optionsBySubcommand: [(words: [String], options: [String])] = [
+        ([], ["--days", "--from", "--to", "--tz", "--now", "--locale", "--format", "--group-by", "--color", "--refresh", "--calendar", "--me", "--grep"]),
+        (["next"], ["--within", "--count", "--format", "--now", "--tz", "--calendar"]),
+        (["join"], ["--within", "--now", "--tz"]),
+        (["free"], ["--hours", "--weekdays", "--min", "--days", "--from"]),
+        (["alarms"], ["--since", "--catch-up", "--default", "--now"]),
+        (["calendars"], ["--format", "--refresh"]),
+    ]
+
+    @Test(arguments: optionsBySubcommand.indices)
+    func anAddressGivenAsAnOptionsValueIsNeverPrintedWhole(_ index: Int) throws {
+        let (words, options) = HostileRound4CommandTests.optionsBySubcommand[index]
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-r4-state-\(getpid())-\(index)")
+        for option in options {
+            for address in HostileRound4CommandTests.addresses.prefix(2) {
+                for arguments in [[option, address], ["\(option)=\(address)"]] {
+                    var line = words + ["--no-config"] + arguments
+                    if words == ["alarms"], option != "--state" { line += ["--state", state.path] }
+                    let run = try CLI.run(line + ["--now", "2025-03-01T08:00:00+01:00", "Fixtures/sample.ics"].suffix(option == "--now" ? 1 : 3))
+                    #expect(HostileRound4CommandTests.leaked(run.stderr).isEmpty, "\(line): \(run.stderr)")
+                }
+            }
+        }
+    }
+
+    /// Read as a file name (a scheme with a typo, none at all), on the
+    /// command line and in the configuration: the error names the input
+    /// as a URL is named, and every other input is still printed.
+    @Test func anAddressReadAsAFileNameIsRedacted() throws {
+        for address in HostileRound4CommandTests.addresses.dropFirst() {
+            for words in [["--now", "2025-03-01T08:00:00+01:00"], ["next", "--within", "3d"], ["calendars"]] {
+                let run = try CLI.run(words + ["--no-config", address])
+                #expect(run.status != 0 && !run.stderr.isEmpty, "\(words) \(address): \(run)")
+                #expect(HostileRound4CommandTests.leaked(run.stderr).isEmpty, "\(words) \(address): \(run.stderr)")
+            }
+        }
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-r4-config-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: config) }
+        for line in ["--days \(HostileRound4CommandTests.addresses[0])", HostileRound4CommandTests.addresses[1], "--tz=\(HostileRound4CommandTests.addresses[4])"] {
+            try (line + "\n").write(to: config, atomically: true, encoding: .utf8)
+            let run = try CLI.run(["--now", "2025-03-01T08:00:00+01:00"], environment: ["ICS_AGENDA_CONFIG": config.path])
+            #expect(!run.stderr.isEmpty && HostileRound4CommandTests.leaked(run.stderr).isEmpty, "\(line): \(run.stderr)")
+        }
+    }
+
+    /// What is redacted still says where: the scheme, the host and the
+    /// last segment, so that the user can tell which address was meant.
+    @Test func theRedactedAddressStillNamesItsHostAndFile() throws {
+        let run = try CLI.run(["--no-config", "--days", HostileRound4CommandTests.addresses[0], "Fixtures/sample.ics"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("https://calendar.example.com/…/basic.ics"), "\(run.stderr)")
+        let typo = try CLI.run(["--no-config", HostileRound4CommandTests.addresses[1]])
+        #expect(typo.stderr.contains("htps://calendar.example.com/…/basic.ics"), "\(typo.stderr)")
+    }
+
+    /// `ics-agenda -v next` is `ics-agenda next -v`: the options before the
+    /// subcommand are its own, and a word that is an option's value, or
+    /// that follows an input, is still what it was.
+    @Test func optionsBeforeASubcommandAreTheSubcommands() throws {
+        let clock = ["--now", "2025-03-03T09:00:00+01:00", "--tz", "Europe/Berlin", "--locale", "en_US"]
+        let after = try CLI.run(["next"] + clock + ["-v", "--no-config", "Fixtures/sample.ics"])
+        for before in [["-v", "next"], ["--no-config", "-v", "next"], ["--tz", "Europe/Berlin", "next"], ["--now=2025-03-03T09:00:00+01:00", "next"]] {
+            let run = try CLI.run(before + clock + ["--no-config", "Fixtures/sample.ics"])
+            #expect(run.stdout == after.stdout && run.status == 0 && run.stderr.isEmpty, "\(before): \(run)")
+        }
+        #expect(after.stdout == "in 30 min: Standup\n", "\(after.stdout)")
+        let calendars = try CLI.run(["--no-config", "calendars", "Fixtures/sample.ics"])
+        #expect(calendars.status == 0 && calendars.stdout.contains("sample"), "\(calendars)")
+        // An option the subcommand does not have is refused in its words.
+        let refused = try CLI.run(["--group-by", "week", "next", "Fixtures/sample.ics"])
+        #expect(refused.status == 64 && refused.stderr.contains("--group-by"), "\(refused)")
+        // `--calendar next`: a value; after an input: a file.
+        let value = try CLI.run(["--no-config", "--calendar", "next"] + clock + ["Fixtures/sample.ics"])
+        #expect(value.status == 0 && value.stderr.contains("--calendar \"next\": no such calendar"), "\(value)")
+        let file = try CLI.run(["--no-config"] + clock + ["Fixtures/sample.ics", "next"])
+        #expect(file.status == 66 && file.stderr.contains("next"), "\(file)")
+    }
+
+    /// A day in a TRIGGER is a day on the clock of the time it counts
+    /// from (RFC 5545 3.3.6): New York's across New York's change of
+    /// clocks, whatever the display zone; exactly 24 hours for a UTC time;
+    /// the display zone's only for a floating time.
+    @Test(arguments: [
+        ("Europe/Berlin", [
+            "New York, a day before its end 2025-03-08T14:00:00+01:00", "New York, a day before 2025-03-08T15:00:00+01:00",
+            "UTC, a day before 2025-03-08T19:00:00+01:00", "Floating, a day before 2025-03-29T12:00:00+01:00",
+        ]),
+        ("America/New_York", [
+            "New York, a day before its end 2025-03-08T08:00:00-05:00", "New York, a day before 2025-03-08T09:00:00-05:00",
+            "UTC, a day before 2025-03-08T13:00:00-05:00", "Floating, a day before 2025-03-29T12:00:00-04:00",
+        ]),
+    ])
+    func aTriggersDaysCountOnTheClockOfTheTimeTheyCountFrom(_ zone: String, _ expected: [String]) throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-r4-days-\(getpid())-\(zone.count)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let run = try CLI.run(["alarms", "--no-config", "--state", state.path, "--tz", zone, "--format", "json",
+            "--since", "2025-03-07T00:00:00Z", "--now", "2025-03-31T00:00:00Z", "Fixtures/alarms/day_in_event_zone.ics"])
+        let rows = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let rung = rows.map { "\($0["title"] as? String ?? "?") \($0["alarm"] as? String ?? "?")" }
+        #expect(rung == expected && run.status == 0 && run.stderr.isEmpty, "\(run)")
+    }
+
+    /// `REPEAT:1000000000` rings at most a hundred times, and says so
+    /// when the first rings, not in silence.
+    @Test func aRepeatCountCutToAHundredIsTold() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-r4-repeat-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try CLI.run(["alarms", "--no-config", "--state", folder.appendingPathComponent("alarms").path, "--tz", "UTC",
+            "--since", "2025-03-03T08:59:00Z", "--now", "2025-03-03T09:00:30Z", "Fixtures/alarms/repeat_billion.ics"])
+        #expect(run.stdout.split(separator: "\n").count == 1 && run.status == 0, "\(run)")
+        #expect(run.stderr == "ics-agenda: warning: alarm of \"Kettle\": REPEAT:1000000000 is more than 100 repeats; 100 ring\n", "\(run.stderr)")
+        let later = try CLI.run(["alarms", "--no-config", "--state", folder.appendingPathComponent("alarms").path, "--tz", "UTC",
+            "--now", "2025-03-03T09:01:30Z", "Fixtures/alarms/repeat_billion.ics"])
+        #expect(later.stdout.split(separator: "\n").count == 1 && later.stderr.isEmpty, "told once, when the first rings: \(later)")
+    }
+
+    /// A FIFO (or another special file) where the `alarms` state belongs:
+    /// read, it would wait for a writer while the run holds the lock, and
+    /// every later cron run would queue behind it. It is told once and read
+    /// as the first run; the run's time is then kept in a file.
+    @Test func anAlarmStateThatIsNotAFileHoldsNoRun() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-r4-fifo-\(getpid())")
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let state = folder.appendingPathComponent("alarms")
+        #expect(mkfifo(state.path, 0o600) == 0)
+        let arguments = ["alarms", "--no-config", "--state", state.path, "--tz", "Europe/Berlin", "--locale", "en_US",
+            "--now", "2025-03-29T08:50:30+01:00", "Fixtures/alarms/alarms.ics"]
+        let run = try CLI.runWithin(seconds: 20, arguments)
+        #expect(run.status == 0 && run.stdout == "8:50 AM  in 10 min: Standup (Room 4)\n", "\(run)")
+        #expect(run.stderr == "ics-agenda: warning: \(state.path): is a FIFO, not a file; read as the first run\n", "\(run.stderr)")
+        var info = stat()
+        #expect(lstat(state.path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG, "the run's time is kept in a file")
+        // A symbolic link is not followed.
+        try FileManager.default.removeItem(at: state)
+        try FileManager.default.createSymbolicLink(atPath: state.path, withDestinationPath: "/dev/zero")
+        let linked = try CLI.runWithin(seconds: 20, arguments)
+        #expect(linked.status == 0 && linked.stderr.contains("is a symbolic link, not a file; read as the first run"), "\(linked)")
+    }
+}
+
+extension CLI {
+    /// `run` under coreutils' `timeout`: a hang is a failure (status 124), not a stalled suite.
+    static func runWithin(seconds: Int, _ arguments: [String]) throws -> Result {
+        try run(["--kill-after=5", "\(seconds)", binary.path] + arguments, executable: URL(fileURLWithPath: "/usr/bin/timeout"))
+    }
+}
