@@ -20,7 +20,8 @@ struct AlarmsCommand: ParsableCommand, MomentCommand {
 
             An alarm rings at its TRIGGER: before or after the start, or with RELATED=END the \
             end (a reminder's DTSTART and DUE), or at its own time; REPEAT and DURATION add \
-            repeats; days count on the display zone's wall clock. Each instance of a series \
+            repeats (at most 100); days count on the wall clock of the time they count from (its \
+            TZID's zone; the display zone's for floating and all-day times). Each instance of a series \
             has its alarms; an override its own, else its series'. Cancelled and declined \
             (--me) occurrences, completed reminders, ACTION:NONE and alarms ACKNOWLEDGED since \
             do not ring. An alarm may ring up to a year before or after its occurrence: each \
