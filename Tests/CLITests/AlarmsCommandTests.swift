@@ -216,16 +216,17 @@ import Testing
             input: "Fixtures/alarms/reach.ics")
         let rows = json.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
         #expect(rows.map { $0["day"] as? String } == ["2025-03-20", "2025-04-28", "2025-03-24", "2025-07-01", "2025-03-29"])
-        // Written in lower case and folded, sixty days before (on the wall clock, across
-        // the change of clocks: 10:00 as the meeting): read as far as it reaches.
+        // Written in lower case and folded, sixty days before a UTC time (60 times 24
+        // hours, RFC 5545 3.3.6: 09:00 in Berlin before the change of clocks, as the
+        // meeting's 08:00Z is 10:00 after it): read as far as it reaches.
         let calendar = folder.appendingPathComponent("far.ics")
         try """
             BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//test//EN\nBEGIN:VEVENT\nUID:far\nDTSTAMP:20250301T000000Z\n\
             DTSTART:20250528T080000Z\nDURATION:PT1H\nSUMMARY:Far\nBEGIN:VALARM\naction:DISPLAY\ndescription:Far\n\
             trigger;related=start:-P6\n 0D\nEND:VALARM\nEND:VEVENT\nEND:VCALENDAR\n
             """.write(to: calendar, atomically: true, encoding: .utf8)
-        let far = try AlarmsCommandTests.alarms(folder.appendingPathComponent("far"), "2025-03-29T10:00:30+01:00", input: calendar.path)
-        #expect(far.stdout == "10:00 AM  May 28, 2025 10:00 AM: Far\n" && far.stderr.isEmpty)
+        let far = try AlarmsCommandTests.alarms(folder.appendingPathComponent("far"), "2025-03-29T09:00:30+01:00", input: calendar.path)
+        #expect(far.stdout == "9:00 AM  May 28, 2025 10:00 AM: Far\n" && far.stderr.isEmpty)
     }
     /// Alarms written at the edges ring once, at their time: an override
     /// of a series with nothing else in the window rings its series' alarm;

@@ -166,6 +166,30 @@ package struct AlarmSchedule: Sendable {
         }
     }
 
+    /// When an alarm first goes off for one occurrence; nil for a relative
+    /// alarm of an occurrence without dates.
+    static func trigger(of alarm: Alarm, bounds: (start: Date, end: Date)?, clock: ZoneClock) -> Date? {
+        switch alarm.trigger {
+        case .absolute(let time): return time
+        case .relative(let days, let seconds, let toEnd):
+            guard let bounds else { return nil }
+            let base = toEnd ? bounds.end : bounds.start
+            let counting = days == 0 ? clock : AlarmSchedule.dayClock(alarm.dayZone) ?? clock
+            let moved = days == 0 ? base : counting.instant(forWallClock: counting.wallClock(of: base) + TimeInterval(days) * 86400)
+            return moved + TimeInterval(seconds)
+        }
+    }
+
+    /// A relative alarm's offset for one occurrence, in seconds from the
+    /// time it counts from: `--format ics` writes it so when the days count
+    /// on a zone its UTC times do not keep (`-P1D` across a change of clocks is 23 or 25 hours).
+    package static func exactOffset(of alarm: Alarm, for o: Occurrence, clock: ZoneClock) -> Int? {
+        guard case .relative(_, _, let toEnd) = alarm.trigger, let bounds = bounds(of: o, clock: clock),
+            let time = trigger(of: alarm, bounds: bounds, clock: clock)
+        else { return nil }
+        return Int(time.timeIntervalSince(toEnd ? bounds.end : bounds.start).rounded())
+    }
+
     /// The clocks of the zones alarms count days in, made once each (a
     /// table of a zone's offsets costs more than the few alarms of a run).
     private static let dayClocks = Mutex<[String: ZoneClock]>([:])
@@ -190,16 +214,7 @@ package struct AlarmSchedule: Sendable {
     static func times(of alarm: Alarm, bounds: (start: Date, end: Date)?, clock: ZoneClock, after from: Date, through to: Date)
         -> [(repetition: Int, time: Date)]
     {
-        let first: Date
-        switch alarm.trigger {
-        case .absolute(let time): first = time
-        case .relative(let days, let seconds, let toEnd):
-            guard let bounds else { return [] }
-            let base = toEnd ? bounds.end : bounds.start
-            let counting = days == 0 ? clock : AlarmSchedule.dayClock(alarm.dayZone) ?? clock
-            let moved = days == 0 ? base : counting.instant(forWallClock: counting.wallClock(of: base) + TimeInterval(days) * 86400)
-            first = moved + TimeInterval(seconds)
-        }
+        guard let first = trigger(of: alarm, bounds: bounds, clock: clock) else { return [] }
         let repeats = alarm.repeatInterval > 0 ? min(max(alarm.repeatCount, 0), Alarm.maxRepeats) : 0
         guard repeats > 0 else { return first > from && first <= to ? [(0, first)] : [] }
         let step = TimeInterval(alarm.repeatInterval)

@@ -156,7 +156,11 @@ package struct ICSWriter: OutputFormatter {
         case .absolute(let time):
             lines.append("TRIGGER;VALUE=DATE-TIME:" + ICSWriter.text(of: .instant(time)))
         case .relative(let days, let seconds, let toEnd):
-            lines.append("TRIGGER" + (toEnd ? ";RELATED=END:" : ":") + ICSWriter.offset(days: days, seconds: seconds))
+            // Days on a zone's clock: its times are written in UTC, where a day is 24 hours; the
+            // instance's own offset is written instead (floating and all-day times stay as they are).
+            let exact = days != 0 && alarm.dayZone != nil ? AlarmSchedule.exactOffset(of: alarm, for: o, clock: clock) : nil
+            lines.append("TRIGGER" + (toEnd ? ";RELATED=END:" : ":") + (exact.map { ICSWriter.offset(days: 0, seconds: $0) }
+                ?? ICSWriter.offset(days: days, seconds: seconds)))
         }
         if alarm.repeatCount > 0 && alarm.repeatInterval > 0 {
             lines += ["REPEAT:\(alarm.repeatCount)", "DURATION:PT\(alarm.repeatInterval)S"]

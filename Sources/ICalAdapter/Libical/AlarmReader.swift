@@ -46,8 +46,8 @@ enum AlarmReader {
         return (dayZone(of: dtstart), dayZone(of: property(ICAL_DTEND_PROPERTY) ?? dtstart))
     }
 
-    /// The IANA name of a date-time property's zone: its TZID's (a vendor's
-    /// prefixed name, a Windows name), `UTC` for a UTC time, nil for a
+    /// The IANA name of a date-time property's zone: its TZID's (or a
+    /// vendor's prefixed name's), `UTC` for a UTC time, nil for a
     /// floating time, a date, or a TZID no IANA name stands for.
     static func dayZone(of property: OpaquePointer?) -> String? {
         guard let property, let value = icalproperty_get_value(property) else { return nil }
@@ -58,7 +58,6 @@ enum AlarmReader {
             let written = icalparameter_get_tzid(parameter).map({ String(cString: $0) })
         else { return nil }
         if TimeZone(identifier: written) != nil { return written }
-        if let iana = WindowsZones.iana[written] ?? DisplayNameZones.ianaName(for: written) { return iana }
         let location = Zone.builtin(tzid: written).flatMap { icaltimezone_get_location($0.pointer) }.map { String(cString: $0) }
         return location.flatMap { TimeZone(identifier: $0) != nil ? $0 : nil }
     }
