@@ -16,7 +16,8 @@ enum WrittenValues {
             if let value, let exact = Int32(exactly: value) {
                 record.sequence = Int(exact)
             } else {
-                record.sequence = value.map { Int(clamping: max(min($0, Int64(Int32.max)), Int64(Int32.min))) } ?? max(record.sequence, 0)
+                // Read as written, so that the higher revision still wins (libical's int would wrap it).
+                record.sequence = value.map { Int(clamping: $0) } ?? max(record.sequence, 0)
                 record.problems.append(.libical(property: "SEQUENCE",
                     message: "\"\(written)\" is not a whole number from -2147483648 to 2147483647 (RFC 5545 3.3.8, 3.8.7.4); read as \(record.sequence)",
                     value: written, damage: .sequenceRange))
