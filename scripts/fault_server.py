@@ -35,6 +35,20 @@ What a real server will not do when asked, each at a path of its own:
   /then/MODE/NAME    the calendar the first time, then what /MODE does
                      (/then/status/500/x.ics, /then/stall/x.ics, ...)
   /auth/basic.ics    the calendar, with HTTP basic auth alice:wonderland
+                     (any /auth/... path)
+  /to-same-host/REST a redirect to /REST on this host
+  /to-other-host/REST a redirect to /REST at localhost, another host name
+                     for this server (http)
+  /conditions/PATH   the If-None-Match and If-Modified-Since of each request
+                     PATH had, one line each (`-` when absent), as Python
+                     writes a string (repr)
+  /validators/KIND/NAME  the calendar with a validator that is not well
+                     formed (KIND: etag-control, etag-cr, etag-unquoted,
+                     etag-quote, etag-obs-text, etag-fold, lm-control,
+                     lm-long, lm-not-date; `good`: well-formed ones); a
+                     conditional request is answered 304
+  /not-http          the calendar with no status line and no headers (as
+                     HTTP/0.9 answered), then the connection closed
   /ANY/secret-token/REST   what /REST does (and .../basic.ics: the calendar),
                      under an address that must never be printed whole
 """
@@ -58,6 +72,7 @@ CALENDAR = (
 ETAG = '"v1"'
 LAST_MODIFIED = "Mon, 03 Mar 2025 08:00:00 GMT"
 counts = {}
+conditions = {}  # path: [(If-None-Match, If-Modified-Since), ...]
 inflight = [0, 0]  # now, most at once
 down = set()  # paths answered 503 from now on
 lock = threading.Lock()
@@ -99,6 +114,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with lock:
             counts[path] = counts.get(path, 0) + 1
             seen = counts[path]
+            asked = (self.headers.get("If-None-Match", "-"), self.headers.get("If-Modified-Since", "-"))
+            conditions.setdefault(path, []).append(asked)
             is_down = path in down
             inflight[0] += 1
             inflight[1] = max(inflight[1], inflight[0])
@@ -124,6 +141,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with lock:
                 n = counts.get("304:" + path[len("/count304"):], 0)
             return self.send(200, str(n).encode(), "text/plain")
+        if path.startswith("/conditions/"):
+            with lock:
+                asked = conditions.get(path[len("/conditions"):], [])
+            return self.send(200, "".join(f"{inm!r} {ims!r}\n" for inm, ims in asked).encode(), "text/plain")
         if path == "/inflight-max":
             return self.send(200, str(inflight[1]).encode(), "text/plain")
         if path.startswith("/ok") or path.endswith("/basic.ics") and not path.startswith("/auth/"):
@@ -137,6 +158,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.end_headers()
                 return
             return self.send(200, calendar(), headers=[("ETag", ETAG), ("Last-Modified", LAST_MODIFIED)])
+        if path.startswith("/validators/"):
+            return self.bad_validators(path.split("/")[2])
+        if path == "/not-http":
+            self.wfile.write(calendar())
+            self.close_connection = True
+            return
+        if path.startswith("/to-same-host/"):
+            return self.redirect(path[len("/to-same-host"):])
+        if path.startswith("/to-other-host/"):
+            return self.redirect(f"http://localhost:{ports['http']}{path[len('/to-other-host'):]}")
         if path.startswith("/status/"):
             return self.send(int(path.split("/")[2]), b"<html><body>Error</body></html>", "text/html")
         if path == "/login":
@@ -210,6 +241,38 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.send(401, b"<html>Unauthorized</html>", "text/html", [("WWW-Authenticate", 'Basic realm="cal"')])
             return self.send(200, calendar("Private event"))
         return self.send(404, b"not here", "text/plain")
+
+
+    BAD_VALIDATORS = {
+        "etag-control": [("ETag", '"v\x01"')],
+        "etag-cr": [("ETag", '"v"\rX-Injected: yes')],
+        "etag-unquoted": [("ETag", "v1")],
+        "etag-quote": [("ETag", '"v"1"')],
+        "etag-obs-text": [("ETag", '"caf\xe9"')],
+        "etag-fold": [("ETag", '"v1"'), (" ", '"more"')],
+        "lm-control": [("Last-Modified", LAST_MODIFIED + "\x07")],
+        "lm-long": [("Last-Modified", LAST_MODIFIED[:-4] + " " * 60 + "GMT")],
+        "lm-not-date": [("Last-Modified", "yesterday")],
+        "good": [("ETag", 'W/"v1"'), ("Last-Modified", LAST_MODIFIED)],
+    }
+
+    def bad_validators(self, kind):
+        """The calendar with the validators of KIND; 304 to any conditional request."""
+        if self.headers.get("If-None-Match") or self.headers.get("If-Modified-Since"):
+            self.send_response(304)
+            self.end_headers()
+            return
+        body = calendar("Validated event")
+        self.send_response(200)
+        self.send_header("Content-Type", "text/calendar")
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in self.BAD_VALIDATORS[kind]:
+            if name == " ":  # a continuation line (obs-fold) of the header before
+                self._headers_buffer.append(f" {value}\r\n".encode("latin-1"))
+            else:
+                self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):

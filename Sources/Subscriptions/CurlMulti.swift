@@ -16,7 +16,6 @@ final class CurlMulti {
         ics_curl_multi_cleanup(handle)
     }
 
-
     /// Runs every transfer to its end: the result code of each, in order.
     func run(_ transfers: [CurlTransfer]) -> [CURLcode] {
         var results = [CURLcode](repeating: CURLE_FAILED_INIT, count: transfers.count)

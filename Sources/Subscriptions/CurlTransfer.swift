@@ -4,7 +4,8 @@ import Foundation
 /// One HTTP GET through libcurl: the easy handle and the header list it
 /// sends are owned here and freed with it; the body and the response's
 /// validators are gathered as they come. libcurl does the HTTP, the TLS
-/// (certificates always verified), `~/.netrc`, redirects and decoding.
+/// (certificates always verified), redirects and decoding; the login
+/// comes from the netrc read once a run (`Netrc`), for this URL's host.
 final class CurlTransfer {
     /// Limits every transfer keeps (CONTRACT.md, *Subscriptions*).
     struct Limits: Sendable {
@@ -16,19 +17,25 @@ final class CurlTransfer {
 
     let handle: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
-    private let url: SubscriptionURL
+    let url: SubscriptionURL
     private let limits: Limits
     /// The body as it arrives (of the last response, after redirects).
     private(set) var body: [UInt8] = []
-    private(set) var etag: String?
-    private(set) var lastModified: String?
+    /// The last response's validators, each kept only when well formed.
+    private(set) var validators = HTTPValidators.none
+    /// The header last read was a validator: a line that continues it
+    /// (obs-fold) makes it one that cannot be sent back.
+    private var lastHeader = ""
     /// Set when the body grew beyond `limits.maxBytes`: the transfer was stopped.
     private(set) var tooLarge = false
     /// The strings handed to libcurl, kept alive for as long as the handle
     /// (libcurl copies most, but not all, of them).
     private var texts: [UnsafeMutablePointer<CChar>] = []
 
-    init?(_ url: SubscriptionURL, conditions: (etag: String?, lastModified: String?), limits: Limits, userAgent: String) {
+    /// - Parameter login: the netrc's login for the URL's host; libcurl
+    ///   sends it to that host only, not after a redirect to another
+    ///   (`CURLOPT_UNRESTRICTED_AUTH` is never set).
+    init?(_ url: SubscriptionURL, conditions: HTTPValidators, login: Netrc.Login?, limits: Limits, userAgent: String) {
         guard CurlTransfer.unavailable == nil, let handle = ics_curl_easy_init() else { return nil }
         self.handle = handle
         self.url = url
@@ -38,7 +45,9 @@ final class CurlTransfer {
         safe = safe && set(CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK
         // https never falls back to http on a redirect.
         safe = safe && set(CURLOPT_REDIR_PROTOCOLS_STR, url.isHTTPS ? "https" : "http,https") == CURLE_OK
-        safe = safe && set(CURLOPT_FOLLOWLOCATION, 1) == CURLE_OK && set(CURLOPT_MAXREDIRS, limits.maxRedirects) == CURLE_OK
+        safe =
+            safe && set(CURLOPT_FOLLOWLOCATION, 1) == CURLE_OK
+            && set(CURLOPT_MAXREDIRS, limits.maxRedirects) == CURLE_OK
         safe = safe && set(CURLOPT_CONNECTTIMEOUT_MS, limits.connectSeconds * 1000) == CURLE_OK
         safe = safe && set(CURLOPT_TIMEOUT_MS, limits.totalSeconds * 1000) == CURLE_OK
         safe = safe && ics_curl_set_size(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maxBytes)) == CURLE_OK
@@ -46,15 +55,21 @@ final class CurlTransfer {
         safe = safe && set(CURLOPT_SSL_VERIFYPEER, 1) == CURLE_OK && set(CURLOPT_SSL_VERIFYHOST, 2) == CURLE_OK
         set(CURLOPT_ACCEPT_ENCODING, "")
         set(CURLOPT_USERAGENT, userAgent)
-        set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
+        // Options win over the URL's own user and password in libcurl: the
+        // caller gives none when the URL names them (SubscriptionURL.user).
+        if let login {
+            if url.user == nil { safe = safe && set(CURLOPT_USERNAME, login.user) == CURLE_OK }
+            safe = safe && set(CURLOPT_PASSWORD, login.password) == CURLE_OK
+        }
         let environment = ProcessInfo.processInfo.environment
-        if let netrc = environment["NETRC"], !netrc.isEmpty { set(CURLOPT_NETRC_FILE, netrc) }
         // As OpenSSL's own tools read them; libcurl alone does not.
         if let file = environment["SSL_CERT_FILE"], !file.isEmpty { set(CURLOPT_CAINFO, file) }
         if let dir = environment["SSL_CERT_DIR"], !dir.isEmpty { set(CURLOPT_CAPATH, dir) }
         var headers: [String] = ["Accept: text/calendar, */*;q=0.5"]
-        if let etag = conditions.etag { headers.append("If-None-Match: \(etag)") }
-        if let lastModified = conditions.lastModified { headers.append("If-Modified-Since: \(lastModified)") }
+        // Checked again here, however they came: they are sent as headers.
+        let checked = HTTPValidators(etag: conditions.etag, lastModified: conditions.lastModified)
+        if let etag = checked.etag { headers.append("If-None-Match: \(etag)") }
+        if let lastModified = checked.lastModified { headers.append("If-Modified-Since: \(lastModified)") }
         for header in headers { headerList = ics_curl_slist_append(headerList, header) }
         ics_curl_set_list(handle, CURLOPT_HTTPHEADER, headerList)
         let me = Unmanaged.passUnretained(self).toOpaque()
@@ -90,6 +105,17 @@ final class CurlTransfer {
     /// The status of the last response (after redirects); 0 when none came.
     var responseCode: Int { ics_curl_response_code(handle) }
 
+    /// Whether the transfer ended on a redirect refused for its scheme:
+    /// one was followed, and the address it reached is not of a scheme the
+    /// URL may go to. Only the scheme of that address is looked at: it may
+    /// be as secret as the URL.
+    var redirectRefused: Bool {
+        guard ics_curl_info_long(handle, CURLINFO_REDIRECT_COUNT) > 0 else { return false }
+        guard let reached = ics_curl_info_text(handle, CURLINFO_EFFECTIVE_URL) else { return true }
+        let scheme = String(cString: reached).prefix { $0 != ":" }.lowercased()
+        return !(url.isHTTPS ? ["https"] : ["http", "https"]).contains(scheme)
+    }
+
     private static let receiveBody: curl_write_callback = { data, size, count, context in
         let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
         let n = size * count
@@ -97,28 +123,47 @@ final class CurlTransfer {
             transfer.tooLarge = true
             return 0  // libcurl stops the transfer (CURLE_WRITE_ERROR)
         }
-        data!.withMemoryRebound(to: UInt8.self, capacity: n) { transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
+        data!.withMemoryRebound(to: UInt8.self, capacity: n) {
+            transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n))
+        }
         return n
     }
 
     /// Each header line of each response: a new status line (a redirect's
-    /// next response) forgets the validators of the one before.
+    /// next response) forgets the validators of the one before. A
+    /// validator that is not well formed (a control character, no quotes)
+    /// is dropped, as is one continued on the next line.
     private static let receiveHeader: curl_write_callback = { data, size, count, context in
         let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
         let n = size * count
-        let line = data!.withMemoryRebound(to: UInt8.self, capacity: n) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: n), as: UTF8.self)
-        }.trimmingCharacters(in: .whitespacesAndNewlines)
-        if line.hasPrefix("HTTP/") {
-            transfer.etag = nil
-            transfer.lastModified = nil
-            transfer.body = []
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            if name == "etag", !value.isEmpty { transfer.etag = value }
-            if name == "last-modified", !value.isEmpty { transfer.lastModified = value }
+        let bytes = data!.withMemoryRebound(to: UInt8.self, capacity: n) {
+            Array(UnsafeBufferPointer(start: $0, count: n))
         }
+        transfer.receive(header: bytes)
         return n
+    }
+
+    private func receive(header bytes: [UInt8]) {
+        var end = bytes.endIndex
+        while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
+        let line = bytes[..<end]
+        if line.first == 0x20 || line.first == 0x09 {  // obs-fold: the header before goes on
+            if lastHeader == "etag" { validators = HTTPValidators(etag: nil, lastModified: validators.lastModified) }
+            if lastHeader == "last-modified" { validators = HTTPValidators(etag: validators.etag, lastModified: nil) }
+            return
+        }
+        lastHeader = ""
+        if line.starts(with: "HTTP/".utf8) {
+            validators = .none
+            body = []
+        } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
+            // Blanks around the value are not of it (RFC 9110 §5.5); nothing else is taken away.
+            let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingCharacters(
+                in: CharacterSet(charactersIn: " \t"))
+            lastHeader = name
+            if name == "etag" { validators = HTTPValidators(etag: value, lastModified: validators.lastModified) }
+            if name == "last-modified" { validators = HTTPValidators(etag: validators.etag, lastModified: value) }
+        }
     }
 }

@@ -31,48 +31,110 @@ package struct SubscriptionCache: Sendable {
         package let path: String
         /// When the server last gave or confirmed it.
         package let confirmed: Date
-        let etag: String?
-        let lastModified: String?
+        let validators: HTTPValidators
+
+        /// How old it is at `now`; nil when its time is in the future beyond
+        /// `tolerance` (a clock that was wrong when it was kept, or is now):
+        /// its age is then unknown, and it is never young enough to be read
+        /// without asking.
+        package func age(at now: Date, tolerance: TimeInterval = 60) -> TimeInterval? {
+            let age = now.timeIntervalSince(confirmed)
+            return age < -tolerance ? nil : max(0, age)
+        }
     }
+
+    /// What the cache holds for one URL: its copy, or nil; and what was
+    /// found in its place that could not be read (a FIFO, a folder, a
+    /// symbolic link, a file too large), told once.
+    package struct Lookup: Sendable {
+        package let copy: Copy?
+        package let problem: String?
+    }
+
+    /// The copy's size bound: what a fetch may bring (64 MB), and a little.
+    static let largestCopy = CurlTransfer.Limits().maxBytes + (1 << 20)
+    /// The `.meta` file's: a size and two validators.
+    static let largestMeta = 8 << 10
 
     func copyPath(_ url: SubscriptionURL) -> String { "\(folder)/\(url.cacheKey).ics" }
     private func metaPath(_ url: SubscriptionURL) -> String { "\(folder)/\(url.cacheKey).meta" }
 
     /// The copy kept for `url`, or nil: also when it cannot be read or is
-    /// not iCalendar (a copy damaged on disk is no copy: it is fetched again).
-    package func copy(of url: SubscriptionURL) -> Copy? {
+    /// not iCalendar (a copy damaged on disk is no copy: it is fetched
+    /// again). A copy that is not a regular file is no copy either, and
+    /// its `.meta` that is not one is no validators: each is told.
+    package func copy(of url: SubscriptionURL) -> Lookup {
         let path = copyPath(url)
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        var head = [UInt8](repeating: 0, count: 1 << 16)
-        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard n > 0, CalendarText.looksLikeCalendar(Array(head[..<n])) else { return nil }
-        let confirmed = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
+        let file: RegularFile
+        do throws(RegularFile.Refusal) {
+            guard let opened = try RegularFile.open(path, limit: SubscriptionCache.largestCopy) else {
+                return Lookup(copy: nil, problem: nil)
+            }
+            file = opened
+        } catch {
+            return Lookup(copy: nil, problem: "its copy \(error): not read")
+        }
+        let head = file.read(upTo: 1 << 16)
+        guard !head.isEmpty, CalendarText.looksLikeCalendar(head) else { return Lookup(copy: nil, problem: nil) }
         // The validators are those of this copy only: written for another
         // (two runs at once), they would confirm a copy the server never sent.
+        let (meta, problem) = readMeta(metaPath(url))
+        let validators = meta.size == file.size ? meta.validators : .none
+        return Lookup(copy: Copy(path: path, confirmed: file.modified, validators: validators), problem: problem)
+    }
+
+    /// The size and validators a `.meta` file holds (each dropped when it
+    /// is not well formed: the file may be an older version's, or edited),
+    /// and why it could not be read when it is there but not a small
+    /// regular file.
+    private func readMeta(_ path: String) -> (meta: (size: Int?, validators: HTTPValidators), problem: String?) {
+        let nothing = (size: Int?.none, validators: HTTPValidators.none)
+        let file: RegularFile
+        do throws(RegularFile.Refusal) {
+            guard let opened = try RegularFile.open(path, limit: SubscriptionCache.largestMeta) else {
+                return (nothing, nil)
+            }
+            file = opened
+        } catch {
+            return (nothing, "its validators \(error): not read, the copy is fetched whole")
+        }
+        let text = String(decoding: file.read(upTo: SubscriptionCache.largestMeta), as: UTF8.self)
         var etag: String?
         var lastModified: String?
         var size: Int?
-        if let meta = try? String(contentsOfFile: metaPath(url), encoding: .utf8) {
-            for line in meta.split(separator: "\n") {
-                if line.hasPrefix("etag: ") { etag = String(line.dropFirst(6)) }
-                if line.hasPrefix("last-modified: ") { lastModified = String(line.dropFirst(15)) }
-                if line.hasPrefix("size: ") { size = Int(line.dropFirst(6)) }
-            }
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("etag: ") { etag = String(line.dropFirst(6)) }
+            if line.hasPrefix("last-modified: ") { lastModified = String(line.dropFirst(15)) }
+            if line.hasPrefix("size: ") { size = Int(line.dropFirst(6)) }
         }
-        guard size == Int(info.st_size) else { return Copy(path: path, confirmed: confirmed, etag: nil, lastModified: nil) }
-        return Copy(path: path, confirmed: confirmed, etag: etag, lastModified: lastModified)
+        return ((size, HTTPValidators(etag: etag, lastModified: lastModified)), nil)
+    }
+
+    /// Why the folder cannot be used for the cache, or nil when it can (or
+    /// is not there yet: it is made). A symbolic link is refused: the
+    /// copies would go where it leads (a folder others write in, such as
+    /// /tmp), and `chmod` through it would change that folder's mode.
+    package func folderProblem() -> String? {
+        var info = stat()
+        guard lstat(folder, &info) == 0 else {
+            let code = errno
+            guard code != ENOENT else { return nil }
+            return "the cache folder \(folder) cannot be read: \(String(cString: strerror(code)))"
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR:
+            return info.st_uid == geteuid() ? nil : "the cache folder \(folder) belongs to another user"
+        case S_IFLNK: return "the cache folder \(folder) is a symbolic link"
+        default: return "the cache folder \(folder) is not a folder (\(RegularFile.kind(info.st_mode)))"
+        }
     }
 
     /// Keeps `body` as the copy of `url`, with its validators.
-    func store(_ body: [UInt8], etag: String?, lastModified: String?, for url: SubscriptionURL) throws {
+    func store(_ body: [UInt8], validators: HTTPValidators, for url: SubscriptionURL) throws {
         try makeFolder()
         var meta = "size: \(body.count)\n"
-        if let etag { meta += "etag: \(etag)\n" }
-        if let lastModified { meta += "last-modified: \(lastModified)\n" }
+        if let etag = validators.etag { meta += "etag: \(etag)\n" }
+        if let lastModified = validators.lastModified { meta += "last-modified: \(lastModified)\n" }
         // The copy first: validators newer than the copy would make the
         // server answer 304 to a copy that was never kept.
         try write(body, to: copyPath(url))
@@ -80,8 +142,9 @@ package struct SubscriptionCache: Sendable {
     }
 
     /// The server said the copy is still good (304): it is as young as now.
+    /// Not through a symbolic link put in its place since.
     func confirm(_ url: SubscriptionURL) {
-        _ = utimes(copyPath(url), nil)
+        _ = utimensat(AT_FDCWD, copyPath(url), nil, AT_SYMLINK_NOFOLLOW)
     }
 
     /// The folder, made 0700 when it is not there (its parents as needed).
@@ -92,8 +155,15 @@ package struct SubscriptionCache: Sendable {
             if part.isEmpty { continue }
             if mkdir(path, 0o700) != 0 && errno != EEXIST { throw CacheError(path: path, code: errno) }
         }
-        // One made by another program keeps its mode: the copies may be secrets.
-        chmod(folder, 0o700)
+        // One made by another program keeps its mode: the copies may be
+        // secrets. Through a descriptor that is the folder itself, never a
+        // symbolic link's target: that may be a folder every user writes in.
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { throw CacheError(path: folder, code: errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_uid == geteuid() else { throw CacheError(path: folder, code: EPERM) }
+        guard fchmod(fd, 0o700) == 0 else { throw CacheError(path: folder, code: errno) }
     }
 
     /// Writes to a new temporary file beside `path` (0600) and renames it there.

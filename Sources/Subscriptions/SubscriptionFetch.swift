@@ -1,6 +1,6 @@
+import AgendaCore
 import CCurl
 import Foundation
-import AgendaCore
 import ICalAdapter
 
 /// Brings each subscribed calendar's copy up to date, all of them at once
@@ -38,100 +38,140 @@ package struct SubscriptionFetch: Sendable {
         case bytes([UInt8])
     }
 
-    /// Every URL's outcome, in order; the fetches run side by side.
+    /// Every URL's outcome, in order; the fetches run side by side. The
+    /// netrc is read once, when the first transfer needs it, and each
+    /// transfer gets its host's login from it.
     package func fetch(_ urls: [SubscriptionURL], now: Date = Date()) -> [Outcome] {
         var outcomes = [Outcome?](repeating: nil, count: urls.count)
-        var asked: [(index: Int, copy: SubscriptionCache.Copy?, transfer: CurlTransfer)] = []
+        var asked: [(index: Int, copy: SubscriptionCache.Copy?, note: String?, transfer: CurlTransfer)] = []
+        // A folder that cannot be used is told once, with the first URL;
+        // every URL is then read as fetched, as if there were no cache.
+        let unusable = cache.folderProblem()
+        var netrc: Netrc?
         for (i, url) in urls.enumerated() {
-            let copy = cache.copy(of: url)
-            if let copy, offline || (refresh > 0 && now.timeIntervalSince(copy.confirmed) < refresh) {
-                outcomes[i] = Outcome(url: url, content: .file(copy.path), age: max(0, now.timeIntervalSince(copy.confirmed)), warning: nil, error: nil)
+            let lookup = unusable == nil ? cache.copy(of: url) : SubscriptionCache.Lookup(copy: nil, problem: nil)
+            var note = lookup.problem.map { "\(url.redacted): \($0)" }
+            if i == 0, let unusable {
+                let then = offline ? "--offline has no copy to read" : "URLs are read as fetched"
+                note = "\(unusable): it is not used (nothing is read from it or written to it); \(then)"
+            }
+            let copy = lookup.copy
+            if let copy, offline || (refresh > 0 && copy.age(at: now).map { $0 < refresh } ?? false) {
+                let age = copy.age(at: now)
+                let future = age == nil ? "\(url.redacted): \(SubscriptionFetch.futureCopy)" : nil
+                outcomes[i] = Outcome(
+                    url: url, content: .file(copy.path), age: age, warning: joined(note, future), error: nil)
                 continue
             }
             if offline {
-                outcomes[i] = Outcome(url: url, content: nil, age: nil, warning: nil, error: "\(url.redacted): no copy of it is kept (--offline fetches nothing); left out")
+                let error = "\(url.redacted): no copy of it is kept (--offline fetches nothing); left out"
+                outcomes[i] = Outcome(url: url, content: nil, age: nil, warning: note, error: error)
                 continue
             }
             if let reason = CurlTransfer.unavailable {
-                outcomes[i] = failed(url, copy: copy, reason: reason, now: now)
+                outcomes[i] = failed(url, copy: copy, reason: reason, note: note, now: now)
                 continue
             }
-            guard let transfer = CurlTransfer(url, conditions: (copy?.etag, copy?.lastModified), limits: limits, userAgent: userAgent) else {
-                outcomes[i] = failed(url, copy: copy, reason: "libcurl could not start a transfer", now: now)
+            if netrc == nil { netrc = Netrc.load(environment: ProcessInfo.processInfo.environment) }
+            let login = url.hasPassword ? nil : netrc?.login(for: url.hostName, user: url.user)
+            let conditions = copy?.validators ?? .none
+            guard
+                let transfer = CurlTransfer(
+                    url, conditions: conditions, login: login, limits: limits, userAgent: userAgent)
+            else {
+                outcomes[i] = failed(
+                    url, copy: copy, reason: "libcurl could not start a transfer", note: note, now: now)
                 continue
             }
-            asked.append((i, copy, transfer))
+            asked.append((i, copy, note, transfer))
         }
         if !asked.isEmpty {
             let codes = CurlMulti().map { $0.run(asked.map(\.transfer)) } ?? asked.map { _ in CURLE_FAILED_INIT }
             for (job, code) in zip(asked, codes) {
-                outcomes[job.index] = finish(urls[job.index], job.transfer, code, copy: job.copy, now: now)
+                let url = urls[job.index]
+                outcomes[job.index] = finish(
+                    url, job.transfer, code, copy: job.copy, note: job.note, netrcProblem: netrc?.problem,
+                    keeps: unusable == nil, now: now)
             }
         }
         return outcomes.map { $0! }
     }
 
-    /// What a finished transfer leaves to read.
-    private func finish(_ url: SubscriptionURL, _ transfer: CurlTransfer, _ code: CURLcode, copy: SubscriptionCache.Copy?, now: Date) -> Outcome {
-        if let reason = SubscriptionFetch.failure(code, transfer: transfer, url: url, limits: limits) {
-            return failed(url, copy: copy, reason: reason, now: now)
+    /// What is told of a copy whose time is in the future.
+    static let futureCopy =
+        "its copy's time is in the future (the clock was wrong when it was kept, or is now): its age is unknown"
+
+    /// What a finished transfer leaves to read; `note`, told with it.
+    private func finish(
+        _ url: SubscriptionURL, _ transfer: CurlTransfer, _ code: CURLcode, copy: SubscriptionCache.Copy?,
+        note: String?,
+        netrcProblem: String?, keeps: Bool, now: Date
+    ) -> Outcome {
+        if let reason = SubscriptionFetch.failure(code, transfer: transfer, limits: limits) {
+            return failed(url, copy: copy, reason: reason, note: note, now: now)
         }
         let status = transfer.responseCode
         if status == 304, let copy {
             cache.confirm(url)
-            return Outcome(url: url, content: .file(copy.path), age: 0, warning: nil, error: nil)
+            return Outcome(url: url, content: .file(copy.path), age: 0, warning: note, error: nil)
         }
         guard (200..<300).contains(status) else {
-            let netrc = ProcessInfo.processInfo.environment["NETRC"].flatMap { $0.isEmpty ? nil : "$NETRC" } ?? "~/.netrc"
-            let why = status == 401 || status == 403 ? " (the credentials in \(netrc) were refused, or there are none)" : ""
-            return failed(url, copy: copy, reason: "the server answered HTTP \(status)\(why)", now: now)
+            let netrc =
+                ProcessInfo.processInfo.environment["NETRC"].flatMap { $0.isEmpty ? nil : "$NETRC" } ?? "~/.netrc"
+            let unread = netrcProblem.map { ": \($0)" } ?? ""
+            let why =
+                status == 401 || status == 403
+                ? " (the credentials in \(netrc) were refused, or there are none\(unread))" : ""
+            return failed(url, copy: copy, reason: "the server answered HTTP \(status)\(why)", note: note, now: now)
         }
         if let problem = SubscriptionFetch.problem(with: transfer.body) {
-            return failed(url, copy: copy, reason: problem, now: now)
+            return failed(url, copy: copy, reason: problem, note: note, now: now)
         }
+        guard keeps else { return Outcome(url: url, content: .bytes(transfer.body), age: 0, warning: note, error: nil) }
         do {
-            try cache.store(transfer.body, etag: transfer.etag, lastModified: transfer.lastModified, for: url)
-            return Outcome(url: url, content: .file(cache.copyPath(url)), age: 0, warning: nil, error: nil)
+            try cache.store(transfer.body, validators: transfer.validators, for: url)
+            return Outcome(url: url, content: .file(cache.copyPath(url)), age: 0, warning: note, error: nil)
         } catch {
-            return Outcome(url: url, content: .bytes(transfer.body), age: 0, warning: "\(url.redacted): \(error); read as fetched", error: nil)
+            let warning = joined(note, "\(url.redacted): \(error); read as fetched")
+            return Outcome(url: url, content: .bytes(transfer.body), age: 0, warning: warning, error: nil)
         }
     }
 
     /// The copy kept, with a warning; else nothing to read.
-    private func failed(_ url: SubscriptionURL, copy: SubscriptionCache.Copy?, reason: String, now: Date) -> Outcome {
+    private func failed(_ url: SubscriptionURL, copy: SubscriptionCache.Copy?, reason: String, note: String?, now: Date)
+        -> Outcome
+    {
         guard let copy else {
-            return Outcome(url: url, content: nil, age: nil, warning: nil, error: "\(url.redacted): cannot fetch: \(reason); no copy of it is kept, left out")
+            let error = "\(url.redacted): cannot fetch: \(reason); no copy of it is kept, left out"
+            return Outcome(url: url, content: nil, age: nil, warning: note, error: error)
         }
-        let age = max(0, now.timeIntervalSince(copy.confirmed))
-        return Outcome(
-            url: url, content: .file(copy.path), age: age,
-            warning: "\(url.redacted): could not refresh: \(reason); read the copy from \(CalendarListFormatter.describe(age: age)) ago", error: nil)
+        let age = copy.age(at: now)
+        let read =
+            age.map { "read the copy from \(CalendarListFormatter.describe(age: $0)) ago" }
+            ?? "read the copy, whose time is in the future (the clock was wrong when it was kept, or is now)"
+        let warning = joined(note, "\(url.redacted): could not refresh: \(reason); \(read)")
+        return Outcome(url: url, content: .file(copy.path), age: age, warning: warning, error: nil)
+    }
+
+    /// Two things told of one URL, as one warning.
+    private func joined(_ first: String?, _ second: String?) -> String? {
+        guard let first else { return second }
+        guard let second else { return first }
+        return "\(first); \(second)"
     }
 
     /// Why a transfer failed, in words; nil when it did not.
-    static func failure(_ code: CURLcode, transfer: CurlTransfer, url: SubscriptionURL, limits: CurlTransfer.Limits) -> String? {
+    static func failure(_ code: CURLcode, transfer: CurlTransfer, limits: CurlTransfer.Limits) -> String? {
         if transfer.tooLarge || code == CURLE_FILESIZE_EXCEEDED { return "larger than \(limits.maxBytes >> 20) MB" }
-        switch code {
-        case CURLE_OK: return nil
-        case CURLE_OPERATION_TIMEDOUT: return "timed out (\(limits.connectSeconds) s to connect, \(limits.totalSeconds) s in all)"
-        case CURLE_COULDNT_RESOLVE_HOST: return "unknown host"
-        case CURLE_COULDNT_CONNECT: return "could not connect"
-        case CURLE_TOO_MANY_REDIRECTS: return "more than \(limits.maxRedirects) redirects"
-        case CURLE_UNSUPPORTED_PROTOCOL where url.isHTTPS: return "redirected from https to another scheme (refused)"
-        case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR: return "the transfer was cut short"
-        case CURLE_GOT_NOTHING: return "the server closed the connection without an answer"
-        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
-            return "TLS: the server's certificate could not be verified: \(String(cString: ics_curl_easy_strerror(code)))"
-        case CURLE_SSL_CONNECT_ERROR:
-            return "TLS: the handshake with the server failed"
-        default: return String(cString: ics_curl_easy_strerror(code))
-        }
+        return TransferFailure.words(
+            for: code, redirectRefused: transfer.redirectRefused, isHTTPS: transfer.url.isHTTPS, limits: limits)
     }
 
     /// Whether END:VCALENDAR comes in the last megabyte, and no
     /// BEGIN:VCALENDAR after it (in any case; UTF-16's zero bytes aside).
     static func endsCalendar(_ body: [UInt8]) -> Bool {
-        let end = Array("END:VCALENDAR".utf8), begin = Array("BEGIN:VCALENDAR".utf8)
+        let end = Array("END:VCALENDAR".utf8)
+        let begin = Array("BEGIN:VCALENDAR".utf8)
         var text = body.suffix(1 << 20).filter { $0 != 0 }
         for i in text.indices where text[i] >= 0x61 && text[i] <= 0x7A { text[i] -= 0x20 }
         func last(_ word: [UInt8]) -> Int? {
@@ -156,7 +196,9 @@ package struct SubscriptionFetch: Sendable {
     static func problem(with body: [UInt8]) -> String? {
         let text = body.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
         if text.isEmpty { return "the server sent an empty body" }
-        guard CalendarText.looksLikeCalendar(body) else { return "the server sent something that is not iCalendar: \(CalendarText.describe(body))" }
+        guard CalendarText.looksLikeCalendar(body) else {
+            return "the server sent something that is not iCalendar: \(CalendarText.describe(body))"
+        }
         // A transfer cut where the server had not said how long it is ends
         // anywhere: the last calendar must have ended (blank lines, or a
         // comment some servers add, may follow).

@@ -16,6 +16,15 @@ package struct SubscriptionURL: Sendable, Hashable {
     package let defaultName: String
     /// The host (and port): what names the cached copy beside its hash.
     let host: String
+    /// The host alone, without port or brackets, in lower case: what a
+    /// netrc's `machine` names (as curl matches it).
+    let hostName: String
+    /// The user the URL names (`https://USER[:PASSWORD]@host/...`),
+    /// percent-decoded, or nil. A URL that names one brings its own
+    /// credentials: they win over the netrc's, as in libcurl.
+    let user: String?
+    /// Whether the URL names a password too.
+    let hasPassword: Bool
 
     /// A URL that cannot be fetched, and why (in words that quote none of it).
     package struct Invalid: Error, CustomStringConvertible {
@@ -58,7 +67,8 @@ package struct SubscriptionURL: Sendable, Hashable {
         let shownScheme = isHTTPS ? "https" : "http"
         let rest = trimmed[trimmed.index(colon, offsetBy: 3)...]
         if rest.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
-            throw Invalid(scheme: shownScheme, reason: "it has a blank or a control character in it (write a blank as %20)")
+            throw Invalid(
+                scheme: shownScheme, reason: "it has a blank or a control character in it (write a blank as %20)")
         }
         let withoutFragment = rest[..<(rest.firstIndex(of: "#") ?? rest.endIndex)]
         let authorityEnd = withoutFragment.firstIndex { $0 == "/" || $0 == "?" } ?? withoutFragment.endIndex
@@ -68,11 +78,16 @@ package struct SubscriptionURL: Sendable, Hashable {
         guard let (host, port) = SubscriptionURL.hostAndPort(hostPort) else {
             throw Invalid(
                 scheme: shownScheme,
-                reason: "it names no host that can be reached (a password with /, ? or # in it is written %2F, %3F, %23; better, it goes in ~/.netrc)")
+                reason: "it names no host that can be reached (a password with /, ? or # in it is written "
+                    + "%2F, %3F, %23; better, it goes in ~/.netrc)")
         }
         self.host = host + (port.map { ":\($0)" } ?? "")
-        let user = at.map { String(authority[..<$0]) + "@" } ?? ""
-        address = "\(shownScheme)://\(user)\(self.host)\(withoutFragment[authorityEnd...])"
+        hostName = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        let userInfo = at.map { authority[..<$0] }
+        let userPart = userInfo.map { $0[..<($0.firstIndex(of: ":") ?? $0.endIndex)] }
+        user = userPart.flatMap { $0.isEmpty ? nil : SubscriptionURL.percentDecoded(String($0)) }
+        hasPassword = userInfo?.contains(":") ?? false
+        address = "\(shownScheme)://\(userInfo.map { "\($0)@" } ?? "")\(self.host)\(withoutFragment[authorityEnd...])"
         let pathEnd = withoutFragment[authorityEnd...].firstIndex(of: "?") ?? withoutFragment.endIndex
         let segments = withoutFragment[authorityEnd..<pathEnd].split(separator: "/", omittingEmptySubsequences: true)
         let last = segments.last.map { SubscriptionURL.percentDecoded(String($0)) } ?? ""
@@ -82,7 +97,8 @@ package struct SubscriptionURL: Sendable, Hashable {
         default: redacted = "\(shownScheme)://\(self.host)/…/\(last)"
         }
         let lower = last.lowercased()
-        let base = lower.hasSuffix(".ics") || lower.hasSuffix(".ical") ? String(last[..<last.lastIndex(of: ".")!]) : last
+        let base =
+            lower.hasSuffix(".ics") || lower.hasSuffix(".ical") ? String(last[..<last.lastIndex(of: ".")!]) : last
         defaultName = base.isEmpty ? host : base
     }
 
@@ -99,17 +115,22 @@ package struct SubscriptionURL: Sendable, Hashable {
                 guard after.hasPrefix(":") else { return nil }
                 port = after.dropFirst()
             }
-            guard host.dropFirst().dropLast().allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
+            guard host.dropFirst().dropLast().allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
+                return nil
+            }
         } else {
             if let colon = text.lastIndex(of: ":") {
                 host = text[..<colon]
                 port = text[text.index(after: colon)...]
             }
-            let allowed = { (c: Character) in c.isASCII && (c.isLetter || c.isNumber || c == "." || c == "-" || c == "_" || c == "~" || c == "%") }
+            let allowed = { (c: Character) in
+                c.isASCII && (c.isLetter || c.isNumber || c == "." || c == "-" || c == "_" || c == "~" || c == "%")
+            }
             guard !host.isEmpty, host.allSatisfy(allowed) else { return nil }
         }
         if let port, !port.isEmpty {
-            guard port.count <= 5, port.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(port), n > 0, n < 65536 else { return nil }
+            guard port.count <= 5, port.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(port), n > 0, n < 65536
+            else { return nil }
             return (host.lowercased(), String(port))
         }
         return port == nil || port!.isEmpty ? (host.lowercased(), nil) : nil
@@ -124,7 +145,9 @@ package struct SubscriptionURL: Sendable, Hashable {
     /// the host, then a hash of the whole address.
     var cacheKey: String {
         let safeHost = String(host.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }.prefix(64))
-        return "\(safeHost)-\(Self.hex(Self.fnv1a(address, basis: 0xcbf2_9ce4_8422_2325)))\(Self.hex(Self.fnv1a(address, basis: 0x8422_2325_cbf2_9ce4)))"
+        let first = Self.hex(Self.fnv1a(address, basis: 0xcbf2_9ce4_8422_2325))
+        let second = Self.hex(Self.fnv1a(address, basis: 0x8422_2325_cbf2_9ce4))
+        return "\(safeHost)-\(first)\(second)"
     }
 
     private static func fnv1a(_ text: String, basis: UInt64) -> UInt64 {
