@@ -22,9 +22,9 @@ install -m 644 README.md docs/CONTRACT.md "$STAGE/usr/share/doc/ics-agenda/"
 # Debian policy 12.5: what the package carries and under which terms.
 install -m 644 scripts/debian-copyright "$STAGE/usr/share/doc/ics-agenda/copyright"
 
-# Who answers for the package: DEB_MAINTAINER ("Name <address>") for a
-# package given to others; the placeholder is for one built for oneself.
-MAINTAINER=${DEB_MAINTAINER:-The ics-agenda developers <ics-agenda@localhost>}
+# Who answers for the package: the project by default; whoever publishes a
+# package for others sets DEB_MAINTAINER="Name <address>" (README, Install).
+MAINTAINER=${DEB_MAINTAINER:-ics-agenda maintainers <ics-agenda@localhost>}
 
 # The libraries the binary is linked to, as Debian names them (dpkg-shlibdeps
 # reads a debian/control); tzdata is read at run time.
