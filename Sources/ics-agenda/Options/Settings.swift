@@ -23,11 +23,16 @@ struct Settings {
         }
         let today = clock.civilDate(of: now)
         self.today = today
+        if let locale = options.locale, let problem = Settings.localeProblem(locale) { throw ValidationError(problem) }
+        localeIdentifier = LocaleChoice.identifier(explicit: options.locale, environment: environment)
+        // `next week`: the week as the locale begins it (asked only then: a locale's calendar costs start-up time).
+        let asksWeek = [options.from, options.to].contains { $0?.lowercased().contains("week") == true }
+        let firstWeekday = asksWeek ? Settings.firstWeekday(localeIdentifier) : 2
         let first: CivilDate
         do {
-            first = try options.from.map { try DayExpression.resolve($0, today: today) } ?? today
+            first = try options.from.map { try DayExpression.resolve($0, today: today, firstWeekday: firstWeekday) } ?? today
             if let to = options.to {
-                let last = try DayExpression.resolve(to, today: today)
+                let last = try DayExpression.resolve(to, today: today, firstWeekday: firstWeekday)
                 guard last >= first else { throw ValidationError("--to \(to) is before the first day, \(first.iso).") }
                 window = .through(last, from: first, clock: clock)
             } else if let days = options.days {
@@ -42,8 +47,13 @@ struct Settings {
         guard window.firstDay.year >= 1, window.endDay <= CivilDate(year: 10000, month: 1, day: 1) else {
             throw ValidationError("the days asked for (\(window.firstDay.iso) to \(window.endDay.adding(days: -1).iso)) go beyond the years 1 to 9999.")
         }
-        if let locale = options.locale, let problem = Settings.localeProblem(locale) { throw ValidationError(problem) }
-        localeIdentifier = LocaleChoice.identifier(explicit: options.locale, environment: environment)
+    }
+
+    /// The locale's first day of the week, 1 = Sunday ... 7 = Saturday.
+    static func firstWeekday(_ localeIdentifier: String) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.locale = Locale(identifier: localeIdentifier)
+        return calendar.firstWeekday
     }
 
     /// `--tz`, else `$TZ`, else the system zone. Each is an IANA name, a
