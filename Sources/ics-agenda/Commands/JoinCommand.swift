@@ -16,8 +16,8 @@ struct JoinCommand: ParsableCommand, MomentCommand {
             properties, else the first link to a known meeting service (Zoom, Google Meet, \
             Microsoft Teams, Webex, Jitsi, Whereby, GoToMeeting, BlueJeans, Amazon Chime) in \
             URL, LOCATION or DESCRIPTION, with Outlook's Safe Links unwrapped. Nothing within \
-            reach, or no link: nothing printed (status 0). Meetings I declined (--me) are \
-            passed over.
+            reach, or no link: nothing printed, status 1 (so that ics-agenda join && ... \
+            opens nothing). Meetings I declined (--me) are passed over.
 
             Examples:
               xdg-open "$(ics-agenda join ~/.calendars/)"
@@ -44,11 +44,14 @@ struct JoinCommand: ParsableCommand, MomentCommand {
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(self, environment: environment)
         let (upcoming, loaded) = try upcoming(within: within, settings: settings, environment: environment, includeAllDay: false, count: .max)
-        if let link = upcoming.entries.lazy.compactMap(\.occurrence.meetingURL).first {
+        let link = upcoming.entries.lazy.compactMap(\.occurrence.meetingURL).first
+        if let link {
             var out = BufferedOutput()
             out.write(PrintableText.escaped(link) + "\n")
             out.flush()
         }
         try loaded.finish()
+        // Nothing to join is a failure a script can test: `xdg-open "$(ics-agenda join)"` would open "".
+        if link == nil { throw ExitCode(1) }
     }
 }
