@@ -112,7 +112,7 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
             // A file found that is not iCalendar is a problem of the input, one
             // that could not be read is not (66).
             let problems = loaded.calendars.reduce(loaded.notCalendar) { $0 + $1.diagnostics.reduce(0) { $0 + $1.problems } }
-            let unreadable = loaded.unreadable
+            let unreadable = loaded.unreadable + loaded.missingInputs
             if problems > 0 || unreadable > 0 {
                 var parts: [String] = []
                 if unreadable > 0 { parts.append("\(unreadable) file\(unreadable == 1 ? "" : "s") or folder\(unreadable == 1 ? "" : "s") could not be read") }

@@ -13,8 +13,11 @@ struct LoadedInputs {
     var calendars: [LoadedCalendar] = []
     /// How old each URL calendar's copy is, by its place in `calendars`.
     var copyAges: [Int: TimeInterval] = [:]
-    /// A URL had nothing to read: once the others are printed, the run ends with status 66.
+    /// An input named had nothing to read (a file missing or unreadable, a
+    /// URL without copy): once the others are printed, the run ends with status 66.
     var missing = false
+    /// How many named files and folders could not be read (`--strict` fails on them).
+    var missingInputs = 0
     /// Files and folders found that could not be read, and files found
     /// that are not iCalendar: each told and skipped (`--strict` fails on them).
     var unreadable = 0
@@ -32,9 +35,11 @@ struct AgendaPipeline {
     let settings: Settings
 
     /// Reads every input. Warnings go to stderr as they come; an input named
-    /// on the command line that is missing or not iCalendar stops the run,
-    /// one found in a folder is skipped with a warning; a URL with nothing
-    /// to read is told and left out (`LoadedInputs.missing`).
+    /// (on the command line or in the configuration) that is missing or
+    /// cannot be read is told and left out, as a URL with nothing to read is
+    /// (`LoadedInputs.missing`: one moved file must not blank the cron mail);
+    /// one that is not iCalendar stops the run; one found in a folder is
+    /// skipped with a warning.
     /// Every mode reads alike: a file in a folder that is not iCalendar or
     /// cannot be read is told and skipped, and counted in `unreadable` and
     /// `notCalendar`; `--strict`'s caller fails on what the warnings tell.
@@ -53,7 +58,13 @@ struct AgendaPipeline {
         loader.readsAlarms = readsAlarms
         loader.ringing = ringing
         let reader = InputReader(loader: loader, warnings: warnings)
-        let sources = try InputFiles.expand(paths) {
+        var loaded = LoadedInputs()
+        func tell(_ error: UnreadableInput) {
+            StandardError.write("ics-agenda: \(PrintableText.escaped("\(error)"))\n")
+            loaded.missing = true
+            loaded.missingInputs += 1
+        }
+        let sources = try InputFiles.expand(paths, missing: tell) {
             if warnings != .none { StandardError.write("ics-agenda: warning: \($0)\n") }
             reader.skipped.add(notCalendar: false)
         }
@@ -62,16 +73,23 @@ struct AgendaPipeline {
         let defaultFetch = { SubscriptionFetch(cache: SubscriptionCache(folder: SubscriptionCache.location(environment: ProcessInfo.processInfo.environment))) }
         let fetched = urls.isEmpty ? [] : (fetch ?? defaultFetch()).fetch(urls)
         var outcomes = Dictionary(zip(urls, fetched), uniquingKeysWith: { a, _ in a })
-        var loaded = LoadedInputs()
         for source in sources {
             switch source {
             case .file(let file):
-                if let calendar = try reader.read(file) {
-                    reader.tell(calendar)
-                    loaded.calendars.append(calendar)
+                do {
+                    if let calendar = try reader.read(file) {
+                        reader.tell(calendar)
+                        loaded.calendars.append(calendar)
+                    }
+                } catch let error as UnreadableInput {
+                    tell(error)
                 }
             case .folder(let folder):
-                loaded.calendars += try FolderReader(reader: reader).read(folder)
+                do {
+                    loaded.calendars += try FolderReader(reader: reader).read(folder)
+                } catch let error as UnreadableInput {
+                    tell(error)
+                }
             case .url(let url):
                 guard let outcome = outcomes.removeValue(forKey: url) else { continue }
                 if let calendar = try reader.read(outcome) {

@@ -66,7 +66,9 @@ enum InputSource {
 /// searched recursively for `*.ics` and `*.ical` (sorted, symlink loops
 /// broken), `-` for standard input, URLs.
 enum InputFiles {
-    static func expand(_ arguments: [String], warn: (String) -> Void) throws -> [InputSource] {
+    /// - Parameter missing: an input named that does not exist: told by
+    ///   the caller, and the others still read (the run ends with status 66).
+    static func expand(_ arguments: [String], missing: (UnreadableInput) -> Void = { _ in }, warn: (String) -> Void) throws -> [InputSource] {
         var sources: [InputSource] = []
         for argument in arguments {
             if argument == "-" {
@@ -82,7 +84,8 @@ enum InputFiles {
                 // Only the first word of the command line is where a subcommand goes.
                 let first = argument == CommandRunner.arguments.first
                 let hint = (first ? InputFiles.subcommand(misspelledAs: argument) : nil).map { "; did you mean the subcommand '\($0)'?" } ?? ""
-                throw UnreadableInput(path: argument, reason: "no such file or directory" + hint)
+                missing(UnreadableInput(path: argument, reason: "no such file or directory" + hint))
+                continue
             }
             if mode == S_IFDIR {
                 var visited = Set<FileIdentity>()
