@@ -3,14 +3,18 @@ package struct CalendarSummary: Sendable {
     package let calendar: CalendarInfo
     package let events: Int
     package let reminders: Int
-    /// A URL's calendar: how old the copy read is, in seconds.
+    /// A URL's calendar: how old the copy read is, in seconds (nil when
+    /// its time is in the future: unknown).
     package let copyAge: Double?
+    /// It was read from a copy (a URL's), whose age may be unknown.
+    package let isCopy: Bool
 
-    package init(calendar: CalendarInfo, events: Int, reminders: Int, copyAge: Double? = nil) {
+    package init(calendar: CalendarInfo, events: Int, reminders: Int, copyAge: Double? = nil, isCopy: Bool? = nil) {
         self.calendar = calendar
         self.events = events
         self.reminders = reminders
         self.copyAge = copyAge
+        self.isCopy = isCopy ?? (copyAge != nil)
     }
 }
 
@@ -53,7 +57,8 @@ package struct CalendarListFormatter: OutputFormatter, Sendable {
                 let name = summary.calendar.name
                 let events = count(summary.events, "event")
                 out.write("  \(name)\(spaces(nameWidth - displayWidth(name)))  \(events)\(spaces(eventWidth - events.count))  ")
-                let place = summary.copyAge.map { "copy \(CalendarListFormatter.describe(age: $0)) old" } ?? summary.calendar.path
+                let place = summary.copyAge.map { "copy \(CalendarListFormatter.describe(age: $0)) old" }
+                    ?? (summary.isCopy ? "copy of unknown age" : summary.calendar.path)
                 let reminders = count(summary.reminders, "reminder")
                 out.write("\(reminders)\(spaces(reminderWidth - reminders.count))  \(style.dim(place))\n")
             }

@@ -42,7 +42,9 @@ struct CalendarsCommand: ParsableCommand {
             try AgendaPipeline.load(input.paths(), window: window, warnings: warnings.detail, fetch: subscriptions.fetch(environment: environment))
         }
         let summaries = calendars.calendars.enumerated().map { index, loaded in
-            CalendarSummary(calendar: loaded.calendar, events: loaded.eventCount, reminders: loaded.reminderCount, copyAge: calendars.copyAges[index])
+            let age = calendars.copyAges[index]
+            return CalendarSummary(calendar: loaded.calendar, events: loaded.eventCount, reminders: loaded.reminderCount, copyAge: age ?? nil,
+                isCopy: age != nil)
         }
         var out = BufferedOutput()
         let style = TerminalStyle(enabled: AgendaPipeline.useColor(color, environment: environment))

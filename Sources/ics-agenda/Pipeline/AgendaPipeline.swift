@@ -11,8 +11,9 @@ import Subscriptions
 /// What the inputs gave: the calendars read, and what the run must still say.
 struct LoadedInputs {
     var calendars: [LoadedCalendar] = []
-    /// How old each URL calendar's copy is, by its place in `calendars`.
-    var copyAges: [Int: TimeInterval] = [:]
+    /// How old each URL calendar's copy is, by its place in `calendars`
+    /// (nil: a copy whose time is in the future, of unknown age).
+    var copyAges: [Int: TimeInterval?] = [:]
     /// An input named had nothing to read (a file missing or unreadable, a
     /// URL without copy): once the others are printed, the run ends with status 66.
     var missing = false
@@ -94,7 +95,7 @@ struct AgendaPipeline {
                 guard let outcome = outcomes.removeValue(forKey: url) else { continue }
                 if let calendar = try reader.read(outcome) {
                     reader.tell(calendar)
-                    loaded.copyAges[loaded.calendars.count] = outcome.age
+                    loaded.copyAges.updateValue(outcome.age, forKey: loaded.calendars.count)
                     loaded.calendars.append(calendar)
                 } else {
                     loaded.missing = true
