@@ -69,4 +69,40 @@ import Testing
             "Fixtures/gone.ics", "Fixtures/sample.ics"])
         #expect(next.stdout == "in 10 min: Standup\n" && next.status == 66, "\(next)")
     }
+
+    /// A configuration with options for one subcommand: before any
+    /// section, for every subcommand that has them; in `[next]`, for next
+    /// only. An option no subcommand has, or one its section's subcommand
+    /// lacks, is a bad line naming its place.
+    @Test func configurationSectionsHoldEachSubcommandsOptions() throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-sections-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: config) }
+        let clock = ["--now", "2025-03-03T08:00:00+01:00", "--tz", "Europe/Berlin", "--locale", "en_US"]
+        func run(_ words: [String], _ text: String) throws -> CLI.Result {
+            try text.write(to: config, atomically: true, encoding: .utf8)
+            return try CLI.run(words + clock + ["Fixtures/sample.ics"], environment: ["ICS_AGENDA_CONFIG": config.path])
+        }
+        let text = "# every subcommand that has them\n--hours 09:00-12:00\n--within 2h\n--days 2\n[next]\n--count 2\n[free]\n--min 1h\n"
+        let agenda = try run([], text)
+        #expect(agenda.status == 0 && agenda.stderr.isEmpty && agenda.stdout.hasPrefix("Monday, March 3, 2025 (Today)\n"), "\(agenda)")
+        #expect(!agenda.stdout.contains("March 5"), "--days 2 reached the agenda: \(agenda.stdout)")
+        let next = try run(["next"], text)
+        #expect(next.status == 0 && next.stdout == "today 9:30 AM: Standup\n", "--within 2h reached next: \(next)")
+        let free = try run(["free"], text)
+        #expect(free.status == 0 && free.stdout == "Monday, March 3, 2025\n  9:45 AM - 12:00 PM (2 h 15 min)\n\nTuesday, March 4, 2025\n"
+            + "  9:00 AM - 12:00 PM (3 h)\n", "--hours and --days 2 reached free: \(free)")
+        // [free]'s --min is free's alone: the agenda and next, which lack it, do not fail on it.
+        let short = try run(["free"], text.replacingOccurrences(of: "--min 1h", with: "--min 3h"))
+        #expect(short.stdout == "Tuesday, March 4, 2025\n  9:00 AM - 12:00 PM (3 h)\n", "\(short)")
+        // The command line wins over both.
+        #expect(try run(["next", "--within", "10m"], text).stdout.isEmpty)
+        for (bad, line, says) in [
+            ("--days 1\n--bogus 3\n", 2, "Unknown option '--bogus'"), ("[next]\n--hours 09:00-17:00\n", 2, "Unknown option '--hours'"),
+            ("[nope]\n--days 1\n", 1, "[nope] is no section"), ("[free]\nFixtures/sample.ics\n", 2, "input paths go before any section"),
+        ] {
+            let refused = try run([], bad)
+            #expect(refused.status == 64 && refused.stderr.hasPrefix("ics-agenda: \(config.path):\(line): ") && refused.stderr.contains(says),
+                "\(bad): \(refused.stderr)")
+        }
+    }
 }

@@ -98,19 +98,19 @@ struct RootCommand: ParsableCommand {
     static func withConfiguration(_ arguments: [String]) -> [String] {
         guard let first = arguments.first else { return ConfigFile.withConfiguredOptions(arguments) }
         if first == NextCommand.configuration.commandName {
-            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: NextCommand.self)
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: NextCommand.self, section: first)
         }
         if first == JoinCommand.configuration.commandName {
-            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: JoinCommand.self)
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: JoinCommand.self, section: first)
         }
         if first == AlarmsCommand.configuration.commandName {
-            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: AlarmsCommand.self)
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: AlarmsCommand.self, section: first)
         }
         if first == FreeCommand.configuration.commandName {
-            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: FreeCommand.self)
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: FreeCommand.self, section: first)
         }
         if first == CalendarsCommand.configuration.commandName {
-            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: SubscriptionOptions.self)
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: SubscriptionOptions.self, section: first)
         }
         if first == ICSAgenda.configuration.commandName { return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst())) }
         return AgendaAsRoot.arguments(of: arguments) == nil ? arguments : ConfigFile.withConfiguredOptions(arguments)

@@ -35,7 +35,10 @@ struct ConfigLine: ParsableArguments, AgendaArguments {
 /// The configuration file: `$ICS_AGENDA_CONFIG`, else
 /// `$XDG_CONFIG_HOME/ics-agenda/config`, else `~/.config/ics-agenda/config`.
 /// Each line holds options written as on the command line, or input paths;
-/// `#` begins a comment. Options on the command line win: the configured
+/// `#` begins a comment. Options before any section apply to every
+/// subcommand that has them; a section (`[next]`, `[free]`, ...) holds
+/// options for that subcommand only. An option no subcommand has is a bad
+/// line; one the running subcommand lacks is left out there. Options on the command line win: the configured
 /// ones come first, so a later single-valued option replaces them, and a
 /// configured `--calendar` (or `--to`/`--days`) is left out when the
 /// command line gives its own. The configured inputs are read when no INPUT
@@ -46,7 +49,18 @@ struct ConfigFile: Sendable {
         let words: [String]
         let setsCalendar: Bool
         let setsLastDay: Bool
+        /// The section it is in (`next`), nil before any.
+        var section: String? = nil
+        /// The agenda takes it (else another subcommand does).
+        var agendaTakes = true
     }
+
+    /// The sections a configuration may have, and the options each takes
+    /// (`week` and `month` take the agenda's).
+    static let sections: [String: any ParsableArguments.Type] = [
+        "agenda": ConfigLine.self, "next": NextCommand.self, "join": JoinCommand.self, "free": FreeCommand.self,
+        "alarms": AlarmsCommand.self, "calendars": CalendarsCommand.self, "week": ConfigLine.self, "month": ConfigLine.self,
+    ]
 
     /// A line the argument parser refused, or a file that cannot be read.
     struct Bad: Error, CustomStringConvertible {
@@ -108,18 +122,45 @@ struct ConfigFile: Sendable {
         let folder = (path as NSString).deletingLastPathComponent
         var optionLines: [OptionLine] = []
         var inputs: [String] = []
+        var section: String? = nil
         let lines = text.drop { $0 == "\u{FEFF}" }.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         for (index, line) in lines.enumerated() {
             let bad = { (message: String) in Bad(path: path, line: index + 1, message: message) }
+            if let header = ConfigFile.sectionHeader(line) {
+                guard ConfigFile.sections[header] != nil else {
+                    let known = ConfigFile.sections.keys.sorted().map { "[\($0)]" }.joined(separator: ", ")
+                    throw bad("[\(header)] is no section; the sections are \(known)")
+                }
+                section = header
+                continue
+            }
             let words: [String]
             do { words = try ConfigWords.split(line) } catch { throw bad("\(error)") }
             if words.isEmpty { continue }
+            if words.contains("--no-config") { throw bad("--no-config has no place in the configuration") }
+            if words.contains(where: { $0 == "--help" || $0 == "-h" || $0 == "--version" }) {
+                throw bad("\(words.joined(separator: " ")) has no place in the configuration")
+            }
+            if let section, let takes = ConfigFile.sections[section], takes != ConfigLine.self {
+                // A section's lines are its subcommand's options, judged as it judges them.
+                do { _ = try takes.parse(words) } catch { throw bad(takes.message(for: error)) }
+                guard words.allSatisfy({ !$0.isEmpty }), words.first?.hasPrefix("-") == true else {
+                    throw bad("input paths go before any section")
+                }
+                optionLines.append(OptionLine(words: words, setsCalendar: false, setsLastDay: false, section: section, agendaTakes: false))
+                continue
+            }
             let parsed: ConfigLine
             do {
                 parsed = try ConfigLine.parse(words)
             } catch {
                 if ConfigLine.exitCode(for: error) == .success {
                     throw bad("\(words.joined(separator: " ")) has no place in the configuration")
+                }
+                // Not the agenda's: another subcommand's option (`--hours`, `--within`), for that one.
+                if section == nil, let other = ConfigFile.otherTaker(of: words) {
+                    optionLines.append(OptionLine(words: words, setsCalendar: false, setsLastDay: false, agendaTakes: other))
+                    continue
                 }
                 throw bad(ConfigLine.message(for: error))
             }
@@ -132,13 +173,28 @@ struct ConfigFile: Sendable {
                 optionLines.append(
                     OptionLine(
                         words: words, setsCalendar: !parsed.options.common.calendar.isEmpty,
-                        setsLastDay: parsed.options.to != nil || parsed.options.days != nil))
+                        setsLastDay: parsed.options.to != nil || parsed.options.days != nil, section: section))
             } else {
+                if section != nil { throw bad("input paths go before any section") }
                 inputs += parsed.inputs.map { ConfigFile.resolve($0, folder: folder, environment: environment) }
             }
         }
         self.optionLines = optionLines
         self.inputs = inputs
+    }
+
+    /// `[next]`: the section a line opens (blanks around it aside), else nil.
+    static func sectionHeader(_ line: Substring) -> String? {
+        let text = line.trimmingCharacters(in: .whitespaces)
+        guard text.hasPrefix("["), text.hasSuffix("]"), text.count > 2 else { return nil }
+        return text.dropFirst().dropLast().trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    /// Whether a line the agenda refuses is another subcommand's: false
+    /// when one takes it (so the agenda leaves it out); nil when none does.
+    private static func otherTaker(of words: [String]) -> Bool? {
+        let others: [any ParsableArguments.Type] = [NextCommand.self, JoinCommand.self, FreeCommand.self, AlarmsCommand.self, CalendarsCommand.self]
+        return others.contains { (try? $0.parse(words)) != nil } ? false : nil
     }
 
     /// What the command would only find out later, without the line: a
@@ -212,10 +268,13 @@ extension ConfigFile {
     /// For a subcommand other than the agenda: the configured option lines
     /// it can parse (the options it shares with the agenda), before the
     /// command line's.
-    static func withConfiguredOptions<C: ParsableArguments>(_ arguments: [String], takenBy command: C.Type) -> [String] {
+    static func withConfiguredOptions<C: ParsableArguments>(_ arguments: [String], takenBy command: C.Type, section: String) -> [String] {
         // --no-config first: it reads no configuration, not even to find it bad.
         guard !arguments.contains("--no-config"), let config = current else { return arguments }
-        return config.optionLines.filter { (try? C.parse($0.words)) != nil }.flatMap(\.words) + arguments
+        let lines = config.optionLines.filter { line in
+            line.section == section || (line.section == nil && (try? C.parse(line.words)) != nil)
+        }
+        return lines.flatMap(\.words) + arguments
     }
 
     static func withConfiguredOptions(_ arguments: [String]) -> [String] {
@@ -224,7 +283,7 @@ extension ConfigFile {
         if ConfigFile.holdsNothing { return arguments }
         guard let given = try? ConfigLine.parse(arguments), !given.noConfig, let config = current else { return arguments }
         var words: [String] = []
-        for line in config.optionLines {
+        for line in config.optionLines where line.agendaTakes && (line.section == nil || line.section == "agenda") {
             if line.setsCalendar && !given.options.common.calendar.isEmpty { continue }
             if line.setsLastDay && (given.options.to != nil || given.options.days != nil) { continue }
             words += line.words
