@@ -35,12 +35,13 @@ help:
 
 # libical's headers and pkg-config file come from Debian's libical-dev,
 # libcurl's (the HTTP client of URL calendars) from libcurl4-openssl-dev,
-# RE2's (--grep's linear-time regular expressions) from libre2-dev.
+# RE2's (--grep's linear-time regular expressions) from libre2-dev,
+# libxml2's (CalDAV's multistatus answers) from libxml2-dev.
 setup:
-	@if ! pkg-config --exists libical libcurl re2 2>/dev/null || [ ! -d /usr/share/zoneinfo/Europe ]; then \
-		echo "Installing libical-dev, libcurl4-openssl-dev, libre2-dev and tzdata with apt-get"; \
+	@if ! pkg-config --exists libical libcurl re2 libxml-2.0 2>/dev/null || [ ! -d /usr/share/zoneinfo/Europe ]; then \
+		echo "Installing libical-dev, libcurl4-openssl-dev, libre2-dev, libxml2-dev and tzdata with apt-get"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y libical-dev libcurl4-openssl-dev libre2-dev tzdata pkg-config; \
+		$$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y libical-dev libcurl4-openssl-dev libre2-dev libxml2-dev tzdata pkg-config; \
 	fi
 	@$(RELEASE_BUILD)
 

@@ -22,6 +22,13 @@ let package = Package(
             pkgConfig: "libical",
             providers: [.apt(["libical-dev"])]
         ),
+        // libxml2 (Debian's libxml2-dev) reads CalDAV's multistatus answers;
+        // only Subscriptions/XML/ imports it.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         // libcurl (Debian's libcurl4-openssl-dev) fetches subscribed calendars,
         // opened when a URL is first fetched (not linked: it would slow every start).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),  // dlopen: in libc from glibc 2.34, libdl before
@@ -29,7 +36,7 @@ let package = Package(
         .target(name: "CRE2", linkerSettings: [.linkedLibrary("re2")]),
         .target(name: "AgendaCore", swiftSettings: optimized),
         .target(name: "ICalAdapter", dependencies: ["CLibical", "AgendaCore"], swiftSettings: optimized),
-        .target(name: "Subscriptions", dependencies: ["CCurl", "AgendaCore", "ICalAdapter"], swiftSettings: optimized),
+        .target(name: "Subscriptions", dependencies: ["CCurl", "CLibXML2", "AgendaCore", "ICalAdapter"], swiftSettings: optimized),
         // `ics-agenda alarms`: the time of the last run, kept and locked between runs.
         .target(name: "Alarms", dependencies: ["AgendaCore"], swiftSettings: optimized),
         .executableTarget(
@@ -46,6 +53,7 @@ let package = Package(
         .testTarget(name: "AgendaCoreTests", dependencies: ["AgendaCore"], swiftSettings: optimized),
         .testTarget(name: "ICalAdapterTests", dependencies: ["ICalAdapter", "AgendaCore"], swiftSettings: optimized),
         .testTarget(name: "CLITests", dependencies: ["ics-agenda"], swiftSettings: optimized),
+        .testTarget(name: "CalDAVTests", dependencies: ["Subscriptions"], swiftSettings: optimized),
         .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "ICalAdapter", "AgendaCore"], swiftSettings: optimized),
     ],
     swiftLanguageModes: [.v6],
