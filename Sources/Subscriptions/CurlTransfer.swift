@@ -35,7 +35,24 @@ final class CurlTransfer {
     /// - Parameter login: the netrc's login for the URL's host; libcurl
     ///   sends it to that host only, not after a redirect to another
     ///   (`CURLOPT_UNRESTRICTED_AUTH` is never set).
-    init?(_ url: SubscriptionURL, conditions: HTTPValidators, login: Netrc.Login?, limits: Limits, userAgent: String) {
+    /// A WebDAV request in place of a GET (`CalDAV/`): its method, body and
+    /// headers. libcurl then follows no redirect (after a 301-303 it would
+    /// send the method again, or a GET): the caller reads `location` and
+    /// follows it itself.
+    struct DAVMethod {
+        let name: String
+        let body: [UInt8]
+        let headers: [String]
+    }
+
+    /// The `Location` of the last response, as sent (a redirect of a
+    /// `DAVMethod` request, which libcurl did not follow).
+    private(set) var location: String?
+
+    init?(
+        _ url: SubscriptionURL, conditions: HTTPValidators, login: Netrc.Login?, limits: Limits, userAgent: String,
+        method: DAVMethod? = nil
+    ) {
         guard CurlTransfer.unavailable == nil, let handle = ics_curl_easy_init() else { return nil }
         self.handle = handle
         self.url = url
@@ -46,8 +63,15 @@ final class CurlTransfer {
         // https never falls back to http on a redirect.
         safe = safe && set(CURLOPT_REDIR_PROTOCOLS_STR, url.isHTTPS ? "https" : "http,https") == CURLE_OK
         safe =
-            safe && set(CURLOPT_FOLLOWLOCATION, 1) == CURLE_OK
+            safe && set(CURLOPT_FOLLOWLOCATION, method == nil ? 1 : 0) == CURLE_OK
             && set(CURLOPT_MAXREDIRS, limits.maxRedirects) == CURLE_OK
+        if let method {
+            safe = safe && set(CURLOPT_CUSTOMREQUEST, method.name) == CURLE_OK
+            safe = safe && ics_curl_set_size(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(method.body.count)) == CURLE_OK
+            safe = safe && method.body.withUnsafeBytes {
+                ics_curl_set_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress))
+            } == CURLE_OK
+        }
         safe = safe && set(CURLOPT_CONNECTTIMEOUT_MS, limits.connectSeconds * 1000) == CURLE_OK
         safe = safe && set(CURLOPT_TIMEOUT_MS, limits.totalSeconds * 1000) == CURLE_OK
         safe = safe && ics_curl_set_size(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maxBytes)) == CURLE_OK
@@ -65,7 +89,8 @@ final class CurlTransfer {
         // As OpenSSL's own tools read them; libcurl alone does not.
         if let file = environment["SSL_CERT_FILE"], !file.isEmpty { set(CURLOPT_CAINFO, file) }
         if let dir = environment["SSL_CERT_DIR"], !dir.isEmpty { set(CURLOPT_CAPATH, dir) }
-        var headers: [String] = ["Accept: text/calendar, */*;q=0.5"]
+        // No `Expect: 100-continue` for a WebDAV body: one round trip less.
+        var headers: [String] = method.map { $0.headers + ["Expect:"] } ?? ["Accept: text/calendar, */*;q=0.5"]
         // Checked again here, however they came: they are sent as headers.
         let checked = HTTPValidators(etag: conditions.etag, lastModified: conditions.lastModified)
         if let etag = checked.etag { headers.append("If-None-Match: \(etag)") }
@@ -155,6 +180,7 @@ final class CurlTransfer {
         lastHeader = ""
         if line.starts(with: "HTTP/".utf8) {
             validators = .none
+            location = nil
             body = []
         } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
             let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
@@ -164,6 +190,7 @@ final class CurlTransfer {
             lastHeader = name
             if name == "etag" { validators = HTTPValidators(etag: value, lastModified: validators.lastModified) }
             if name == "last-modified" { validators = HTTPValidators(etag: validators.etag, lastModified: value) }
+            if name == "location" { location = value }
         }
     }
 }

@@ -30,6 +30,8 @@ struct CalendarsCommand: ParsableCommand {
 
     @OptionGroup var subscriptions: SubscriptionOptions
 
+    @OptionGroup var naming: NamingOptions
+
     @OptionGroup var input: InputArguments
 
     func run() throws {
@@ -41,6 +43,7 @@ struct CalendarsCommand: ParsableCommand {
         let calendars = try ICSAgenda.reportingInputErrors {
             try AgendaPipeline.load(input.paths(), window: window, warnings: warnings.detail, fetch: subscriptions.fetch(environment: environment))
         }
+        _ = CalendarChoice.apply(naming.naming, asked: [], to: calendars)
         let summaries = calendars.calendars.enumerated().map { index, loaded in
             let age = calendars.copyAges[index]
             return CalendarSummary(calendar: loaded.calendar, events: loaded.eventCount, reminders: loaded.reminderCount, copyAge: age ?? nil,

@@ -64,7 +64,7 @@ struct FreeCommand: ParsableCommand, SettingsChoice {
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(self, environment: environment)
         let loaded = try ICSAgenda.loadStrictly(input.paths(), window: settings.window, strict: common.strict, warnings: warnings.detail,
-            calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me)
+            calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me, naming: common.naming.naming)
         let free = FreeTime(
             occurrences: loaded.calendars.map(\.occurrences), selection: common.selection, window: settings.window,
             hours: try FreeTime.Hours(parsing: hours), weekdays: try FreeTime.Weekdays(parsing: weekdays),

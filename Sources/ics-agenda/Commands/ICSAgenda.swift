@@ -88,7 +88,7 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
         let pipeline = AgendaPipeline(settings: settings)
         let loaded = try ICSAgenda.loadStrictly(input.paths(), window: pipeline.settings.window, strict: options.strict,
             warnings: options.warnings.detail, calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me,
-            readsAlarms: options.writesAlarms)
+            readsAlarms: options.writesAlarms, naming: common.naming.naming)
         var out = BufferedOutput()
         pipeline.render(loaded.calendars, options: options, environment: environment, to: &out)
         out.flush()
@@ -102,7 +102,7 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
     ///   names no calendar read is told, with the calendars there are.
     static func loadStrictly(
         _ paths: [String], window: AgendaWindow, strict: Bool, warnings: WarningDetail, calendars: [String] = [], fetch: SubscriptionFetch,
-        me: Set<String> = [], readsAlarms: Bool = false, ringing: ClosedRange<Date>? = nil
+        me: Set<String> = [], readsAlarms: Bool = false, ringing: ClosedRange<Date>? = nil, naming: CalendarChoice.Naming = .init()
     ) throws -> LoadedInputs {
         Signals.ignoreBrokenPipes()
         let loaded = try ICSAgenda.reportingInputErrors {
@@ -121,19 +121,20 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
                 throw ExitCode(unreadable > 0 ? 66 : 65)
             }
         }
-        if warnings != .none, let line = ICSAgenda.unknownCalendars(calendars, among: loaded.calendars.map(\.calendar.name)) {
+        let unknown = CalendarChoice.apply(naming, asked: calendars, to: loaded)
+        if warnings != .none, let line = ICSAgenda.unknownCalendars(unknown, among: CalendarChoice.every(in: loaded).map(\.name)) {
             StandardError.write("ics-agenda: warning: \(line)\n")
         }
         return loaded
     }
 
-    /// The `--calendar` names that match no calendar read, and the names
-    /// there are (`--calendar work` for `Work` selected nothing, silently).
+    /// The `--calendar` names that matched no calendar read (by name, by
+    /// folder, in any case), and the names there are.
     static func unknownCalendars(_ asked: [String], among names: [String]) -> String? {
         let known = Set(names)
         var unknown: [String] = []
         var told = Set<String>()
-        for name in asked where !known.contains(name) && told.insert(name).inserted { unknown.append(name) }
+        for name in asked where told.insert(name).inserted { unknown.append(name) }
         guard !unknown.isEmpty else { return nil }
         func quoted(_ names: some Sequence<String>) -> String { names.map { "\"\(PrintableText.escaped($0))\"" }.joined(separator: ", ") }
         // One line of a readable length, however many names were asked for.
@@ -141,11 +142,8 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
         let there = known.sorted()
         let listed = quoted(there.prefix(10))
         let more = there.count > 10 ? " and \(there.count - 10) more" : ""
-        let byLowercase = Dictionary(there.map { ($0.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
-        let hints = Array(unknown.compactMap { byLowercase[$0.lowercased()] }.prefix(10))
-        let hint = hints.isEmpty ? "" : " (did you mean \(quoted(hints))? names match by case)"
         let plural = unknown.count == 1 ? "calendar" : "calendars"
-        return "--calendar \(shown): no such \(plural)\(hint); the calendars are \(there.isEmpty ? "none" : listed + more)"
+        return "--calendar \(shown): no such \(plural); the calendars are \(there.isEmpty ? "none" : listed + more)"
     }
 
     /// Input errors end the run with the contract's status: 66 missing or

@@ -92,9 +92,9 @@ struct RootCommand: ParsableCommand {
     }
 
     /// The configured options put before the command line's (which win):
-    /// all of them for the agenda, for `next`, `join`, `alarms` and `free` the lines they take
-    /// (`--tz`, `--locale`, `--calendar`, ...); `calendars` only how URLs
-    /// are fetched (`--refresh`, `--offline`); `help` none.
+    /// all of them for the agenda, for the other subcommands the lines before any
+    /// section that they take (`--tz`, `--locale`, `--calendar`, ...) and
+    /// those of their own section; `help` none.
     static func withConfiguration(_ arguments: [String]) -> [String] {
         guard let first = arguments.first else { return ConfigFile.withConfiguredOptions(arguments) }
         if first == NextCommand.configuration.commandName {
@@ -110,7 +110,7 @@ struct RootCommand: ParsableCommand {
             return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: FreeCommand.self, section: first)
         }
         if first == CalendarsCommand.configuration.commandName {
-            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: SubscriptionOptions.self, section: first)
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: CalendarsCommand.self, section: first)
         }
         if first == ICSAgenda.configuration.commandName { return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst())) }
         return AgendaAsRoot.arguments(of: arguments) == nil ? arguments : ConfigFile.withConfiguredOptions(arguments)

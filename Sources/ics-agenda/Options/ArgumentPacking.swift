@@ -32,18 +32,20 @@ enum ArgumentPacking {
     static let maxJudged = 16
 
     /// Those that take the next word whatever it is (`--from -1d`, `--grep -x`).
-    static let unconditional: Set<String> = ["--calendar", "--days", "--from", "--grep", "--now", "--since", "--template", "--to", "--tz"]
+    static let unconditional: Set<String> = [
+        "--calendar", "--calendar-color", "--days", "--from", "--grep", "--now", "--rename", "--since", "--template", "--to", "--tz",
+    ]
 
     /// The long options that take a value (`--tz <zone>`), of every
     /// command; `ArgumentPackingTests` checks the list against their help.
     static let valueOptions: Set<String> = [
-        "--calendar", "--catch-up", "--color", "--count", "--days", "--default", "--exec", "--format", "--from", "--grep", "--group-by",
-        "--hours", "--locale", "--me", "--min", "--now", "--refresh", "--since", "--state", "--template", "--to", "--tz", "--weekdays",
-        "--within",
+        "--calendar", "--calendar-color", "--catch-up", "--color", "--count", "--days", "--default", "--exec", "--format", "--from", "--grep",
+        "--group-by", "--hours", "--locale", "--me", "--min", "--now", "--refresh", "--rename", "--since", "--state", "--template", "--to",
+        "--tz", "--weekdays", "--within",
     ]
 
     /// The options given once for each value (`--calendar work --calendar home`): packed into one.
-    static let listOptions = ["--calendar", "--me"]
+    static let listOptions = ["--calendar", "--me", "--rename", "--calendar-color"]
 
     /// The list joined into one word, as `unpacked` splits it.
     static func packed(_ arguments: [String], accepts: ([String]) -> Bool = { _ in true }) -> [String] {

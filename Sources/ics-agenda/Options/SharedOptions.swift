@@ -40,6 +40,8 @@ struct CommonOptions: ParsableArguments {
     @Flag(name: .long, help: "List the events I declined (--me), marked as such.")
     var showDeclined = false
 
+    @OptionGroup var naming: NamingOptions
+
     @Flag(name: .long, help: "Treat damaged input as an error: print the warnings (every place with --verbose), then exit with status 65 (66 for a file in a folder that cannot be read) and print nothing else.")
     var strict = false
 

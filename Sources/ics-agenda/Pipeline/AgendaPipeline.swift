@@ -74,6 +74,10 @@ struct AgendaPipeline {
         let defaultFetch = { SubscriptionFetch(cache: SubscriptionCache(folder: SubscriptionCache.location(environment: ProcessInfo.processInfo.environment))) }
         let fetched = urls.isEmpty ? [] : (fetch ?? defaultFetch()).fetch(urls)
         var outcomes = Dictionary(zip(urls, fetched), uniquingKeysWith: { a, _ in a })
+        // CalDAV accounts, as URLs are fetched (`--refresh`, `--offline`, the same cache).
+        let accounts = sources.compactMap { if case .caldav(let account) = $0 { account } else { nil } }
+        let synced = accounts.isEmpty ? [] : DAVFetch(as: fetch ?? defaultFetch()).fetch(accounts)
+        var accountOutcomes = Dictionary(zip(accounts, synced), uniquingKeysWith: { a, _ in a })
         for source in sources {
             switch source {
             case .file(let file):
@@ -100,11 +104,42 @@ struct AgendaPipeline {
                 } else {
                     loaded.missing = true
                 }
+            case .caldav(let account):
+                guard let outcome = accountOutcomes.removeValue(forKey: account) else { continue }
+                if let warning = outcome.warning, warnings != .none {
+                    StandardError.write("ics-agenda: warning: \(PrintableText.escaped(warning))\n")
+                }
+                if let error = outcome.error {
+                    StandardError.write("ics-agenda: \(PrintableText.escaped(error))\n")
+                    loaded.missing = true
+                }
+                for copy in outcome.calendars {
+                    let calendars = try FolderReader(reader: reader).read(AgendaPipeline.folder(of: copy, in: account))
+                    for calendar in calendars {
+                        loaded.copyAges.updateValue(outcome.age, forKey: loaded.calendars.count)
+                        loaded.calendars.append(calendar)
+                    }
+                }
             }
         }
         loaded.unreadable = reader.skipped.unreadable
         loaded.notCalendar = reader.skipped.notCalendar
         return loaded
+    }
+
+    /// A CalDAV calendar's copy as the vdir collection it is, read as any
+    /// other (`FolderReader`). Its path is written as the account shown and
+    /// the copy's folder name (`davs://host/…/HASH`, `davs://host//HASH`): the collection's
+    /// source is then the account as printed, not the cache folder.
+    static func folder(of copy: DAVCalendarCopy, in account: DAVAccount) -> InputFolder {
+        var folder = InputFolder(path: account.redacted + "/" + (copy.folder as NSString).lastPathComponent)
+        for marker in ["displayname", "color"] { folder.mark(marker, path: copy.folder + "/" + marker) }
+        folder.files = copy.files.map { path in
+            var info = stat()
+            let size = stat(path, &info) == 0 ? Int(info.st_size) : nil
+            return InputFile(path: path, isExplicit: false, size: size, identity: size == nil ? nil : FileIdentity(info))
+        }
+        return folder
     }
 
     func render(_ calendars: [LoadedCalendar], options: AgendaOptions, environment: [String: String], to out: inout BufferedOutput) {

@@ -60,6 +60,8 @@ enum InputSource {
     case folder(InputFolder)
     /// A calendar by its address (`Subscriptions`).
     case url(SubscriptionURL)
+    /// A CalDAV account (`davs://`, `dav://`): each of its calendars one vdir of the offline copy.
+    case caldav(DAVAccount)
 }
 
 /// Turns the INPUT arguments into what to read: files as given, folders
@@ -73,6 +75,11 @@ enum InputFiles {
         for argument in arguments {
             if argument == "-" {
                 sources.append(.file(InputFile(path: "-", isExplicit: true)))
+                continue
+            }
+            if DAVAccount.isMeant(argument) {
+                // As a URL: one that cannot be read is a bad command line, told without the text of it.
+                sources.append(.caldav(try DAVAccount(parsing: argument)))
                 continue
             }
             if SubscriptionURL.isMeant(argument) {
@@ -135,6 +142,7 @@ enum InputFiles {
         var seen = Set<FileIdentity>()
         var stdinSeen = false
         var urls = Set<String>()
+        var accounts = Set<DAVAccount>()
         func isNew(_ file: InputFile) -> Bool {
             if file.isStdin {
                 defer { stdinSeen = true }
@@ -149,6 +157,7 @@ enum InputFiles {
             switch source {
             case .file(let file): return isNew(file) ? source : nil
             case .url(let url): return urls.insert(url.address).inserted ? source : nil
+            case .caldav(let account): return accounts.insert(account).inserted ? source : nil
             case .folder(var folder):
                 folder.files = folder.files.filter(isNew)
                 return folder.files.isEmpty ? nil : .folder(folder)

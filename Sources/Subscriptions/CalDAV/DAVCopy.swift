@@ -1,0 +1,162 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The offline copy of one CalDAV account, in the cache folder
+/// (`$XDG_CACHE_HOME/ics-agenda/caldav-HOST-HASH/`, 0700): what discovery
+/// found (`account.json`), and one vdir per calendar (`HASH/`, 0700: one
+/// item a file, `HASH.ics`, each name a hash of the item's href, never a
+/// path the server chose; `displayname` and `color` as vdirsyncer writes
+/// them; `.state.json`: token, ctag and each item's href and etag). Every
+/// file is 0600, written to a temporary file, synced and renamed; a sync
+/// holds `.lock`, so two runs at once never mix their writes.
+struct DAVCopy {
+    let folder: String
+
+    struct Item: Codable, Equatable {
+        var href: String
+        var etag: String?
+        var file: String
+    }
+
+    /// One calendar's state, in its folder.
+    struct CalendarState: Codable {
+        var ctag: String?
+        var syncToken: String?
+        /// By `DAVHref.key`.
+        var items: [String: Item] = [:]
+    }
+
+    /// One calendar as the account's listing gave it.
+    struct CalendarEntry: Codable, Equatable {
+        var href: String
+        var name: String
+        var color: String?
+        var components: [String]
+        /// Its folder's name (a hash of its href).
+        var folder: String
+    }
+
+    /// What discovery found, kept so that a refresh asks the home at once.
+    struct AccountState: Codable {
+        var home: String
+        var calendars: [CalendarEntry]
+    }
+
+    static let largestState = 64 << 20
+
+    var accountPath: String { folder + "/account.json" }
+    func calendarFolder(_ entry: CalendarEntry) -> String { folder + "/" + entry.folder }
+
+    /// The account's state and when it was last confirmed by the server; nil when there is none.
+    func account() -> (state: AccountState, confirmed: Date)? {
+        guard let (bytes, modified) = DAVCopy.read(accountPath),
+            let state = try? JSONDecoder().decode(AccountState.self, from: Data(bytes))
+        else { return nil }
+        return (state, modified)
+    }
+
+    func calendarState(_ entry: CalendarEntry) -> CalendarState? {
+        guard let (bytes, _) = DAVCopy.read(calendarFolder(entry) + "/.state.json") else { return nil }
+        return try? JSONDecoder().decode(CalendarState.self, from: Data(bytes))
+    }
+
+    /// A small regular file's bytes and modification time; nil when it is
+    /// not there or not a regular file (a link, a FIFO: `RegularFile`).
+    static func read(_ path: String) -> ([UInt8], Date)? {
+        guard let file = try? RegularFile.open(path, limit: largestState) else { return nil }
+        return (file.read(upTo: largestState), file.modified)
+    }
+
+    /// Makes the folder (and the cache folder above it) 0700; refuses one
+    /// that is a symbolic link or another user's.
+    static func makeFolder(_ path: String) throws {
+        var built = ""
+        for part in path.split(separator: "/") {
+            built += "/" + part
+            if mkdir(built, 0o700) != 0 && errno != EEXIST { throw CacheError(path: built, code: errno) }
+        }
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { throw CacheError(path: path, code: errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_uid == geteuid() else { throw CacheError(path: path, code: EPERM) }
+        guard fchmod(fd, 0o700) == 0 else { throw CacheError(path: path, code: errno) }
+    }
+
+    /// Writes `bytes` to a new temporary file beside `path` (0600), syncs
+    /// it and renames it there: a reader sees the old file or the new, whole.
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        var template = Array("\(path).XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw CacheError(path: path, code: errno) }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var written = 0
+        let ok = bytes.withUnsafeBytes { raw -> Bool in
+            while written < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                written += n
+            }
+            return true
+        }
+        let code = errno
+        let synced = ok && fchmod(fd, 0o600) == 0 && fsync(fd) == 0
+        close(fd)
+        guard synced, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw CacheError(path: path, code: ok ? errno : code)
+        }
+    }
+
+    static func write<T: Encodable>(json value: T, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try write(Array(try encoder.encode(value)), to: path)
+    }
+
+    /// Holds the account's lock (`flock` on `.lock`) while `body` runs: a
+    /// second run waits for the first to finish its sync.
+    func locked(_ body: () throws -> Void) throws {
+        try DAVCopy.makeFolder(folder)
+        let fd = open(folder + "/.lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw CacheError(path: folder + "/.lock", code: errno) }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
+        try body()
+    }
+
+    /// The account as last kept, calendar by calendar: each folder, its
+    /// name and colour, and the item files its state names that are there.
+    func calendars() -> [DAVCalendarCopy]? {
+        guard let (account, _) = account() else { return nil }
+        return account.calendars.compactMap { entry in
+            guard let state = calendarState(entry) else { return nil }
+            let path = calendarFolder(entry)
+            let files = state.items.values.map { path + "/" + $0.file }.sorted().filter {
+                var info = stat()
+                return lstat($0, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+            }
+            return DAVCalendarCopy(
+                folder: path, name: entry.name, color: entry.color, files: files,
+                remindersOnly: entry.components == ["VTODO"])
+        }
+    }
+}
+
+/// One calendar of an account, as its copy holds it: a vdir to read.
+package struct DAVCalendarCopy: Sendable {
+    /// The vdir folder in the cache.
+    package let folder: String
+    /// Its `displayname`, else its href's last segment.
+    package let name: String
+    /// Its `calendar-color`, as the server wrote it (`#RRGGBBAA` from Apple's servers).
+    package let color: String?
+    /// Its item files, in name order.
+    package let files: [String]
+    /// Its `supported-calendar-component-set` holds VTODO only.
+    package let remindersOnly: Bool
+}
