@@ -34,6 +34,7 @@ import Testing
             var object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
             object["calendar"] = nil
             object["source"] = nil
+            object["calendar_color"] = nil  // the collection's colour file colours it, not a file read alone
             return String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: .sortedKeys)) ?? Data(), as: UTF8.self)
         }.sorted()
     }

@@ -70,6 +70,7 @@ package struct CalendarListFormatter: OutputFormatter, Sendable {
             for s in group.calendars {
                 let fields = [
                     ("calendar", JSONText.quote(s.calendar.name)), ("source", JSONText.quote(s.calendar.source)),
+                    ("calendar_color", s.calendar.color.map(JSONText.quote) ?? "null"),
                     ("path", JSONText.quote(s.calendar.path)), ("events", String(s.events)), ("reminders", String(s.reminders)),
                     ("copy_age_seconds", s.copyAge.map { String(Int($0)) } ?? "null"),
                 ]

@@ -65,7 +65,9 @@ package struct HTMLFormatter: OutputFormatter {
                 .replacingOccurrences(of: "\n", with: "<br>")
             title += "<br><span style=\"color:#57606a;font-size:13px\">\(lines)</span>"
         }
-        cells += "<td style=\"padding:3px 0;vertical-align:top;width:100%\">\(title)</td>"
+        // A calendar's colour as a bar before the title (its value is `#rrggbb`, checked when it was read).
+        let bar = occurrence.calendar.color.map { ";border-left:4px solid \($0);padding-left:6px" } ?? ""
+        cells += "<td style=\"padding:3px 0;vertical-align:top;width:100%\(bar)\">\(title)</td>"
         return "<tr>\(cells)</tr>\n"
     }
 

@@ -120,7 +120,7 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
         } else {
             key("null")
         }
-        p += fields.copy(item, part: 2, to: p)  // ,"location":…,"source":…,"due":
+        p += fields.copy(item, part: 2, to: p)  // ,"location":…,"source":…,"calendar_color":…,"due":
         time(o.due)
         p += fields.copy(item, part: 3, to: p)  // ,"completed":…,"priority":…
         key(",\"overlaps\":")
@@ -224,6 +224,7 @@ struct ItemFields {
         key(",\"status\":"); text(common.status)
         key(",\"calendar\":"); text(common.calendar.name)
         key(",\"source\":"); text(common.calendar.source)
+        key(",\"calendar_color\":"); text(common.calendar.color)
         key(",\"due\":")
         bounds.append(bytes.count)
         key(",\"completed\":"); key(reminder.map { $0.isCompleted ? "true" : "false" } ?? "null")

@@ -8,7 +8,8 @@ package struct TemplateFormatter: OutputFormatter {
         ("title", "SUMMARY"), ("start", "start, ISO 8601 (date for all-day)"), ("end", "end, ISO 8601"),
         ("date", "the day listed under, in the locale's medium style"), ("day", "the day listed under, YYYY-MM-DD"),
         ("time", "the time column: all day, 9:00 AM, due 5:00 PM, overdue"), ("location", "LOCATION"),
-        ("description", "DESCRIPTION"), ("calendar", "calendar name"), ("source", "the folder it came from"),
+        ("description", "DESCRIPTION"), ("calendar", "calendar name"), ("calendar_color", "its colour, #rrggbb"),
+        ("source", "the folder it came from"),
         ("uid", "UID"), ("recurrence_id", "RECURRENCE-ID, ISO 8601"), ("status", "STATUS"), ("kind", "event or reminder"),
         ("all_day", "true or false"), ("due", "reminder DUE, ISO 8601"), ("priority", "reminder PRIORITY"),
         ("completed", "reminder: true or false"), ("meeting_url", "the link to join the meeting online"),
@@ -69,6 +70,7 @@ package struct TemplateFormatter: OutputFormatter {
         case "description": return o.description ?? ""
         case "calendar": return o.calendar.name
         case "source": return o.calendar.source
+        case "calendar_color": return o.calendar.color ?? ""
         case "uid": return o.uid
         case "recurrence_id": return o.recurrenceID.map(iso.string) ?? ""
         case "status": return o.status ?? ""

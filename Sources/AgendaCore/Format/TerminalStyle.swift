@@ -1,9 +1,44 @@
 /// ANSI styling for text output; every method is the identity when colour is off.
 package struct TerminalStyle: Sendable {
     package let enabled: Bool
+    /// The terminal shows 24-bit colour (`COLORTERM=truecolor` or `24bit`);
+    /// otherwise a calendar's colour is the nearest of the 256 xterm ones.
+    package let trueColor: Bool
 
-    package init(enabled: Bool) {
+    package init(enabled: Bool, trueColor: Bool = false) {
         self.enabled = enabled
+        self.trueColor = trueColor
+    }
+
+    /// Whether the environment says the terminal shows 24-bit colour.
+    package static func trueColor(environment: [String: String]) -> Bool {
+        let value = (environment["COLORTERM"] ?? "").lowercased()
+        return value == "truecolor" || value == "24bit"
+    }
+
+    /// `s` in a calendar's colour (`#rrggbb`); as it is when colour is off or there is none.
+    package func tinted(_ s: String, _ color: String?) -> String {
+        guard enabled, let color, let code = foreground(color) else { return s }
+        return "\u{1B}[\(code)m\(s)\(TerminalStyle.off)"
+    }
+
+    /// The SGR parameters of a foreground colour: `38;2;R;G;B`, or `38;5;N`.
+    func foreground(_ color: String) -> String? {
+        guard color.count == 7, let value = Int(color.dropFirst(), radix: 16) else { return nil }
+        let (r, g, b) = (value >> 16 & 0xFF, value >> 8 & 0xFF, value & 0xFF)
+        return trueColor ? "38;2;\(r);\(g);\(b)" : "38;5;\(TerminalStyle.nearest256(r, g, b))"
+    }
+
+    /// The xterm colour (16-255: the 6x6x6 cube and the grey ramp) nearest to r, g, b.
+    static func nearest256(_ r: Int, _ g: Int, _ b: Int) -> Int {
+        let levels = [0, 95, 135, 175, 215, 255]
+        func step(_ v: Int) -> Int { levels.indices.min { abs(levels[$0] - v) < abs(levels[$1] - v) }! }
+        let (cr, cg, cb) = (step(r), step(g), step(b))
+        func distance(_ x: (Int, Int, Int)) -> Int { (x.0 - r) * (x.0 - r) + (x.1 - g) * (x.1 - g) + (x.2 - b) * (x.2 - b) }
+        let cube = 16 + 36 * cr + 6 * cg + cb
+        let grey = min(23, max(0, ((r + g + b) / 3 - 3) / 10))
+        let greyLevel = 8 + 10 * grey
+        return distance((levels[cr], levels[cg], levels[cb])) <= distance((greyLevel, greyLevel, greyLevel)) ? cube : 232 + grey
     }
 
     package func bold(_ s: String) -> String { wrap(s, "1") }

@@ -161,7 +161,7 @@ private struct TextLines: @unchecked Sendable {
                 put(style.strike(text) + " (\(struck))")
             } else {
                 put(t.checkbox)
-                put(t.text)
+                put(style.tinted(t.text, occurrence.calendar.color))
                 for mark in t.marks {
                     block.append(0x20)
                     put(mark)
@@ -184,7 +184,8 @@ private struct TextLines: @unchecked Sendable {
             }
             if showCalendar {
                 spaces(2)
-                put(style.dim("[\(RowWording.singleLine(occurrence.calendar.name))]"))
+                let tag = "[\(RowWording.singleLine(occurrence.calendar.name))]"
+                put(occurrence.calendar.color == nil ? style.dim(tag) : style.tinted(tag, occurrence.calendar.color))
             }
             block.append(0x0A)
         }

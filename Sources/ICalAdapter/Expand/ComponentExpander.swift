@@ -58,7 +58,9 @@ struct ComponentExpander: @unchecked Sendable {
         if record.unreadableRecurrenceID { return }
         // Without a UID nothing ties a component to another: each stands alone.
         out.counted = (record.kind, record.matchUID, record.recurrenceID != nil && !record.uid.isEmpty)
-        let itemCalendar = record.calendarName.map { CalendarInfo(name: $0, source: calendar.source, path: calendar.path) } ?? calendar
+        let itemCalendar =
+            record.calendarName.map { CalendarInfo(name: $0, source: calendar.source, path: calendar.path, color: record.calendarColor) }
+            ?? calendar
 
         let item: Occurrence.Item
         switch record.kind {

@@ -39,13 +39,17 @@ package struct ICSWriter: OutputFormatter {
         let names = Set(listed.map(\.calendar.name))
         if names.count == 1, let name = names.first {
             out.write(ComponentBuilder.xPropertyText("X-WR-CALNAME", name))
+            if let color = listed.first?.calendar.color { out.write(ComponentBuilder.xPropertyText("X-APPLE-CALENDAR-COLOR", color)) }
         }
         let scopes = ICSWriter.scopes(of: listed)
         let alarms = alarmsWritten(listed)
         for (i, (o, scope)) in zip(listed, scopes).enumerated() {
             guard let c = component(for: o, alarms: alarms[i]) else { continue }
             if let scope { c.addX(ComponentRecord.scopeProperty, String(scope)) }
-            if names.count > 1 { c.addX(ComponentRecord.calendarProperty, o.calendar.name) }
+            if names.count > 1 {
+                c.addX(ComponentRecord.calendarProperty, o.calendar.name)
+                if let color = o.calendar.color { c.addX(ComponentRecord.calendarColorProperty, color) }
+            }
             out.write(c.text)
         }
         out.write("END:VCALENDAR\r\n")

@@ -41,6 +41,11 @@ struct ComponentSplitter {
         var chunks: [FramedComponent] = []
         var calendarName: String?
         var wrTimezone: String?
+        /// `X-APPLE-CALENDAR-COLOR` and RFC 7986 `COLOR` of the VCALENDAR, as `#rrggbb`.
+        var appleColor: String?
+        var color: String?
+        /// The calendar's colour as the file gives it.
+        var calendarColor: String? { appleColor ?? color }
         /// Damage outside any component: lines glued together.
         var notes: [Warning] = []
         /// The warning that the input ends without END:VCALENDAR after its

@@ -217,7 +217,7 @@ struct FrameScanner {
         let head = line.text[..<colon]
         let nameEnd = head.firstIndex(of: 0x3B) ?? colon  // ';' starts parameters
         let name = String(decoding: UnsafeBufferPointer(rebasing: line.text[..<nameEnd]), as: UTF8.self).uppercased()
-        if name == "X-WR-CALNAME" || name == "X-WR-TIMEZONE" || name == "METHOD" {
+        if name == "X-WR-CALNAME" || name == "X-WR-TIMEZONE" || name == "METHOD" || name == "X-APPLE-CALENDAR-COLOR" || name == "COLOR" {
             pendingProperty = (name, Array(line.text[(colon + 1)...].prefix(CalendarName.maxFileBytes)))
             pendingLine = lineNumber
         }
@@ -232,6 +232,9 @@ struct FrameScanner {
             if cut { result.notes.append(Warning(pendingLine, .valueNotAllowed, "X-WR-CALNAME cut", CalendarName.cutWords(name, from: "X-WR-CALNAME"))) }
         }
         if p.name == "X-WR-TIMEZONE", result.wrTimezone == nil, !value.isEmpty { result.wrTimezone = value }
+        // The calendar's colour: Apple's property first, then RFC 7986's (a CSS name or #rrggbb), as the contract orders them.
+        if p.name == "X-APPLE-CALENDAR-COLOR", let color = CalendarColor.normalized(value) { result.appleColor = result.appleColor ?? color }
+        if p.name == "COLOR", let color = CalendarColor.normalized(value) { result.color = result.color ?? color }
         if p.name == "METHOD", !value.isEmpty { calendarHasMethod = true }
         pendingProperty = nil
     }

@@ -157,6 +157,7 @@ struct ComponentReader {
         switch String(cString: name).uppercased() {
         case ComponentRecord.scopeProperty: record.scope = text(icalproperty_get_x(p))
         case ComponentRecord.calendarProperty: record.calendarName = text(icalproperty_get_x(p))
+        case ComponentRecord.calendarColorProperty: record.calendarColor = text(icalproperty_get_x(p))
         case "X-GOOGLE-CONFERENCE": meetingLink(p, rank: 2, &record)
         case "X-MICROSOFT-ONLINEMEETINGEXTERNALLINK": meetingLink(p, rank: 3, &record)
         case "X-MICROSOFT-SKYPETEAMSMEETINGURL": meetingLink(p, rank: 4, &record)

@@ -8,6 +8,8 @@ struct ComponentRecord {
     /// share a UID, and name the calendar each came from (RFC 5545 3.8.8.2).
     static let scopeProperty = "X-ICS-AGENDA-SCOPE"
     static let calendarProperty = "X-ICS-AGENDA-CALENDAR"
+    /// `X-ICS-AGENDA-CALENDAR-COLOR`: that calendar's colour.
+    static let calendarColorProperty = "X-ICS-AGENDA-CALENDAR-COLOR"
 
     enum Kind { case event, reminder }
 
@@ -17,6 +19,8 @@ struct ComponentRecord {
     var scope: String?
     /// `X-ICS-AGENDA-CALENDAR`: the calendar `--format ics` took the item from.
     var calendarName: String?
+    /// `X-ICS-AGENDA-CALENDAR-COLOR`: that calendar's colour.
+    var calendarColor: String?
     var summary = ""
     var location: String?
     var description: String?

@@ -36,6 +36,9 @@ package struct CalendarLoader {
     /// The calendar's name whatever the input says (a vdir collection's
     /// `displayname`); nil: `X-WR-CALNAME`, else the default name.
     package var calendarName: String?
+    /// The calendar's colour whatever the input says (a vdir collection's
+    /// `color` file); nil: `X-APPLE-CALENDAR-COLOR`, else `COLOR`, else none.
+    package var calendarColor: String?
     /// My calendar addresses (`--me`), normalized (`CalendarAddress`):
     /// each event's PARTSTAT of me is read (`Event.partstat`).
     package var me: Set<String> = []

@@ -11,6 +11,7 @@ extension CalendarLoader {
         let text = CollectionText(files)
         var loader = self
         loader.calendarName = calendar.name
+        loader.calendarColor = calendar.color
         loader.zonesPerCalendar = true
         let loaded = try text.bytes.withUnsafeBufferPointer {
             try loader.load($0, path: calendar.path, defaultName: calendar.name, source: calendar.source)

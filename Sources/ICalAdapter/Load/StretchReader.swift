@@ -101,7 +101,9 @@ struct StretchReader {
         guard split.looksLikeICalendar || !tooLarge.isEmpty else {
             throw NotICalendar(path: path, reason: TextDecoding.describeNonCalendar(UnsafeBufferPointer(rebasing: bytes[range])))
         }
-        let info = CalendarInfo(name: loader.calendarName ?? split.calendarName ?? defaultName, source: source, path: path)
+        let info = CalendarInfo(
+            name: loader.calendarName ?? split.calendarName ?? defaultName, source: source, path: path,
+            color: loader.calendarColor ?? split.calendarColor)
         var run = LoadRun(window: loader.window, calendar: info, path: path)
         run.threads = loader.threads
         run.rowBudget = loader.rowBudget

@@ -161,7 +161,10 @@ struct AgendaPipeline {
                 switch options.format {
                 case .text:
                     TextFormatter(
-                        formats: formats, style: TerminalStyle(enabled: AgendaPipeline.useColor(options.color, environment: environment)),
+                        formats: formats,
+                        style: TerminalStyle(
+                            enabled: AgendaPipeline.useColor(options.color, environment: environment),
+                            trueColor: TerminalStyle.trueColor(environment: environment)),
                         showCalendar: options.showCalendar, today: today, threads: threads)
                 case .json: JSONLinesFormatter(clock: settings.clock, threads: threads)
                 case .markdown: MarkdownFormatter(formats: formats, today: today, showCalendar: options.showCalendar)

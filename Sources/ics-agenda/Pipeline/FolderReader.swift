@@ -67,6 +67,7 @@ struct FolderReader {
         let calendar = folder.calendar
         var loader = reader.loader
         loader.calendarName = calendar.name
+        loader.calendarColor = calendar.color
         var parts: [LoadedCalendar] = []
         var joined: [CollectionFile] = []
         var joinedBytes = 0

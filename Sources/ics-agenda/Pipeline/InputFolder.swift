@@ -20,6 +20,8 @@ struct InputFolder {
     private(set) var isMarked = false
     /// The text of its `displayname`, when it has one that says something.
     private(set) var displayName: String?
+    /// Its `color` file's colour (`#rrggbb`), when it holds one.
+    private(set) var color: String?
 
     init(path: String) {
         self.path = path
@@ -28,6 +30,11 @@ struct InputFolder {
     mutating func mark(_ name: String, path: String) {
         guard InputFiles.fileMode(path) == S_IFREG else { return }
         isMarked = true
+        if name == "color", let bytes = InputFolder.head(of: path) {
+            // vdirsyncer writes `#RRGGBB` (or with an alpha, as CalDAV's calendar-color) on one line.
+            color = CalendarColor.normalized(String(decoding: bytes.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self))
+            return
+        }
         guard name == "displayname", let bytes = InputFolder.head(of: path) else { return }
         // UTF-8 (a byte-order mark left out), else Latin-1, as iCalendar text is read;
         // a cut in the middle of a character (at `maxFileBytes`) is no reason for Latin-1.
@@ -76,7 +83,7 @@ struct InputFolder {
                 free(real)
             }
         }
-        return CalendarInfo(name: displayName ?? (name.isEmpty ? "/" : name), source: parent, path: path)
+        return CalendarInfo(name: displayName ?? (name.isEmpty ? "/" : name), source: parent, path: path, color: color)
     }
 
     /// The folder that holds a path, and its last part (`a/b/` is `a`, `b`;
