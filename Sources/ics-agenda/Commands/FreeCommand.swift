@@ -57,6 +57,19 @@ struct FreeCommand: ParsableCommand, SettingsChoice {
     var locale: String? { common.locale }
     var from: String? { range.from }
     var to: String? { range.to }
+    /// `free --from tomorrow` on a Saturday printed nothing, with no word
+    /// why: every day asked for is outside `--weekdays`. Said on stderr.
+    static func noDayNote(_ window: AgendaWindow, _ chosen: FreeTime.Weekdays, _ written: String) -> String? {
+        var day = window.firstDay
+        while day < window.endDay {
+            if chosen.days.contains(day.weekday) { return nil }
+            day = day.adding(days: 1)
+        }
+        let asked = window.endDay == window.firstDay.adding(days: 1) ? "\(window.firstDay.iso) is" : "the days asked for (\(window.firstDay.iso) to "
+            + "\(window.endDay.adding(days: -1).iso)) are"
+        return "\(asked) outside --weekdays \(written): nothing to look at (--weekdays all takes every day)"
+    }
+
     /// A week from --from unless --to or --days says otherwise.
     var days: Int? { range.days ?? (range.to == nil ? 7 : nil) }
 
@@ -65,10 +78,12 @@ struct FreeCommand: ParsableCommand, SettingsChoice {
         let settings = try Settings(self, environment: environment)
         let loaded = try ICSAgenda.loadStrictly(input.paths(), window: settings.window, strict: common.strict, warnings: warnings.detail,
             calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me, naming: common.naming.naming)
+        let chosenDays = try FreeTime.Weekdays(parsing: weekdays)
         let free = FreeTime(
             occurrences: loaded.calendars.map(\.occurrences), selection: common.selection, window: settings.window,
-            hours: try FreeTime.Hours(parsing: hours), weekdays: try FreeTime.Weekdays(parsing: weekdays),
+            hours: try FreeTime.Hours(parsing: hours), weekdays: chosenDays,
             minimum: try DurationText.seconds(min))
+        if let note = FreeCommand.noDayNote(settings.window, chosenDays, weekdays) { StandardError.write("ics-agenda: \(note)\n") }
         var out = BufferedOutput()
         let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
         FreeTimeFormatter(formats: formats, format: format).write(free.slots, to: &out)
