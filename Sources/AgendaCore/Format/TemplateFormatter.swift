@@ -33,17 +33,21 @@ package struct TemplateFormatter: OutputFormatter {
     package func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
         for section in sections {
             for row in section.rows where row.isFirstListed {
-                let occurrence = section.occurrences[row]
-                var line = ""
-                for piece in template.pieces {
-                    switch piece {
-                    case .text(let t): line += t
-                    case .field(let name): line += TemplateFormatter.escaped(value(name, row, occurrence))
-                    }
-                }
-                out.write(line + "\n")
+                out.write(line(row, section.occurrences[row]) + "\n")
             }
         }
+    }
+
+    /// The line of one occurrence, without its line feed (`next` and `join` write theirs one by one).
+    package func line(_ row: AgendaRow, _ occurrence: Occurrence) -> String {
+        var line = ""
+        for piece in template.pieces {
+            switch piece {
+            case .text(let t): line += t
+            case .field(let name): line += TemplateFormatter.escaped(value(name, row, occurrence))
+            }
+        }
+        return line
     }
 
     /// A value as one field of one line: a line break as `\n`, a tab as

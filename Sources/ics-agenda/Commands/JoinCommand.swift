@@ -20,13 +20,16 @@ struct JoinCommand: ParsableCommand, MomentCommand {
             opens nothing). Meetings I declined (--me) are passed over.
 
             Examples:
-              xdg-open "$(ics-agenda join ~/.calendars/)"
+              link=$(ics-agenda join ~/.calendars/) && xdg-open "$link"
               ics-agenda join --within 1h --me me@example.com work.ics
+              ics-agenda join --template '{start} {title}: {meeting_url}' work.ics
             """
     )
 
     @Option(name: .long, help: ArgumentHelp("How far ahead to look: 15m (default), 90m, 2h.", valueName: "duration"))
     var within = "15m"
+
+    @OptionGroup var templateOption: TemplateOption
 
     @OptionGroup var common: CommonOptions
 
@@ -44,10 +47,17 @@ struct JoinCommand: ParsableCommand, MomentCommand {
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(self, environment: environment)
         let (upcoming, loaded) = try upcoming(within: within, settings: settings, environment: environment, includeAllDay: false, count: .max)
-        let link = upcoming.entries.lazy.compactMap(\.occurrence.meetingURL).first
-        if let link {
+        // The meeting chosen: the first with a link; --template says which it is (its title, start, link).
+        let chosen = upcoming.entries.first { $0.occurrence.meetingURL != nil }
+        let link = chosen?.occurrence.meetingURL
+        if let chosen, let link {
             var out = BufferedOutput()
-            out.write(PrintableText.escaped(link) + "\n")
+            if let template = templateOption.template?.value {
+                let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
+                out.write(TemplateFormatter(template: template, formats: formats).line(chosen.row, chosen.occurrence) + "\n")
+            } else {
+                out.write(PrintableText.escaped(link) + "\n")
+            }
             out.flush()
         }
         try loaded.finish()

@@ -41,6 +41,8 @@ struct NextCommand: ParsableCommand, MomentCommand {
     @Option(name: .long, help: "Output format: text, json (JSON Lines: the agenda's keys and minutes_until) or waybar (one JSON object: text, tooltip, class).")
     var format: UpcomingFormatter.Format = .text
 
+    @OptionGroup var templateOption: TemplateOption
+
     @OptionGroup var common: CommonOptions
 
     @OptionGroup var warnings: WarningOptions
@@ -61,7 +63,12 @@ struct NextCommand: ParsableCommand, MomentCommand {
         let (upcoming, loaded) = try upcoming(within: within, settings: settings, environment: environment, includeAllDay: allDay, count: shown)
         var out = BufferedOutput()
         let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
-        UpcomingFormatter(formats: formats, now: settings.now, format: format).write(upcoming, to: &out)
+        if let template = templateOption.template?.value {
+            let lines = TemplateFormatter(template: template, formats: formats)
+            for entry in upcoming.entries { out.write(lines.line(entry.row, entry.occurrence) + "\n") }
+        } else {
+            UpcomingFormatter(formats: formats, now: settings.now, format: format).write(upcoming, to: &out)
+        }
         out.flush()
         try loaded.finish()
     }
