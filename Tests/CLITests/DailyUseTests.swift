@@ -106,3 +106,37 @@ import Testing
         }
     }
 }
+
+/// `free` says why it printed nothing when no day asked for is a weekday
+/// it looks at; `next` and `join` take `--template`; the usage names every
+/// subcommand.
+@Suite struct DailyUseMoreTests {
+    @Test func freeSaysWhenEveryDayIsOutsideItsWeekdays() throws {
+        // Saturday, 2025-03-01: tomorrow is a Sunday.
+        let run = try CLI.run(["free", "--no-config", "--now", "2025-03-01T08:00:00+01:00", "--tz", "Europe/Berlin", "--locale", "en_US",
+            "--from", "tomorrow", "--days", "1", "Fixtures/sample.ics"])
+        #expect(run.stdout.isEmpty && run.status == 0)
+        #expect(run.stderr == "ics-agenda: 2025-03-02 is outside --weekdays mon-fri: nothing to look at (--weekdays all takes every day)\n",
+            "\(run.stderr)")
+        let weekend = try CLI.run(["free", "--no-config", "--now", "2025-03-01T08:00:00+01:00", "--tz", "Europe/Berlin", "--locale", "en_US",
+            "--days", "2", "--weekdays", "all", "Fixtures/sample.ics"])
+        #expect(weekend.stderr.isEmpty && !weekend.stdout.isEmpty)
+    }
+
+    @Test func nextAndJoinTakeATemplate() throws {
+        let clock = ["--no-config", "--now", "2025-03-03T09:20:00+01:00", "--tz", "Europe/Berlin", "--locale", "en_US"]
+        let next = try CLI.run(["next"] + clock + ["--template", "{time}|{title}|{calendar}", "Fixtures/sample.ics"])
+        #expect(next.stdout == "9:30 AM|Standup|Work\n", "\(next)")
+        let join = try CLI.run(["join", "--no-config", "--now", "2025-03-03T08:50:00Z", "--template", "{title} <{meeting_url}>", "Fixtures/meetings"])
+        #expect(join.status == 0 && join.stdout.hasSuffix(">\n") && join.stdout.contains("<https://teams.microsoft.com/"), "\(join)")
+        let nothing = try CLI.run(["join", "--no-config", "--now", "2025-03-04T12:00:00Z", "--template", "{title}", "Fixtures/meetings"])
+        #expect(nothing.status == 1 && nothing.stdout.isEmpty)
+    }
+
+    @Test func theUsageNamesEverySubcommand() throws {
+        let help = try CLI.run(["--help"]).stdout
+        for subcommand in ["next", "join", "alarms", "free", "calendars", "help"] {
+            #expect(help.contains("ics-agenda \(subcommand) "), "\(subcommand) missing from the usage")
+        }
+    }
+}

@@ -19,6 +19,8 @@ struct RootCommand: ParsableCommand {
         usage: """
             ics-agenda [agenda] [OPTIONS] [INPUT ...]
             ics-agenda next [OPTIONS] [INPUT ...]
+            ics-agenda join [OPTIONS] [INPUT ...]
+            ics-agenda alarms [OPTIONS] [INPUT ...]
             ics-agenda free [OPTIONS] [INPUT ...]
             ics-agenda calendars [OPTIONS] [INPUT ...]
             ics-agenda help [SUBCOMMAND]
@@ -33,6 +35,8 @@ struct RootCommand: ParsableCommand {
               ics-agenda work.ics ~/.calendars/          the coming year
               ics-agenda --from tomorrow --days 1 cal/   tomorrow, from cron
               ics-agenda next --format waybar cal/       the next meeting
+              ics-agenda join cal/                       its link to join it
+              ics-agenda alarms --exec CMD cal/          alarms, from cron
               ics-agenda free ana.ics ben.ics cy.ics     when all three are free
               ics-agenda calendars cal/                  the calendars found
 
