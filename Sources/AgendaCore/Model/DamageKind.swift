@@ -73,7 +73,8 @@ package enum DamageKind: String, CaseIterable, Sendable {
             ("the file was cut, or rewritten, while it was read (told once, first; the warnings of what lay past the cut, read as zeros, "
                 + "are left out)", "not of the text: the file under the reader changed", "—")
         case .controlCharacters:
-            ("NUL bytes and control characters (C0 and DEL; not C1, which UTF-8 text may hold)",
+            ("NUL bytes and control characters (C0 and DEL; not C1, which UTF-8 text may hold); a run of NULs (a file preallocated, "
+                + "or cut by a crash) is cut out and told where it starts, and what came before it is read",
              "only HTAB is allowed among the controls", "3.1, 3.3.11")
         case .notUTF8:
             ("text that is not UTF-8: read as Latin-1 (Windows-1252)", "the charset is UTF-8", "3.1.4")
@@ -100,8 +101,8 @@ package enum DamageKind: String, CaseIterable, Sendable {
              "`DTEND` and `DUE` must be later than `DTSTART`; an all-day event's `DTEND` is the day after its last",
              "3.8.2.2, 3.8.2.3, 3.8.2.5, 3.6.1")
         case .sequenceRange:
-            ("a `SEQUENCE` that is not a whole number from 0 to 2147483647 (read as written, so that the higher revision still wins; "
-                + "libical would wrap it)", "`integer` range", "3.3.8, 3.8.7.4")
+            ("a `SEQUENCE` that is not a whole number from -2147483648 to 2147483647 (signed, as every INTEGER: read as written, so "
+                + "that the higher revision still wins; libical would wrap it)", "`integer` range", "3.3.8, 3.8.7.4")
         case .durationGrammar:
             ("a `DURATION` the grammar does not allow (`PT90`, no unit): ignored, where libical reads some span", "`dur-value`", "3.3.6")
         case .valueNotAllowed:
