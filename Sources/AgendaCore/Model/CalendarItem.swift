@@ -13,4 +13,6 @@ package protocol CalendarItem: AnyObject, Sendable {
     var calendar: CalendarInfo { get }
     /// Its VALARMs (`ics-agenda alarms`), in the order written.
     var alarms: [Alarm] { get }
+    /// `--series`: its component as written (`WholeComponent`); nil when not asked for.
+    var whole: WholeComponent? { get }
 }

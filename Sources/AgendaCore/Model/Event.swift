@@ -22,6 +22,8 @@ package final class Event: CalendarItem {
     package let partstat: String?
     /// Its VALARMs (`ics-agenda alarms`; empty when not asked for).
     package let alarms: [Alarm]
+    /// `--series`: its component as written; nil when not asked for.
+    package let whole: WholeComponent?
     /// I declined it: left out unless `--show-declined`, and never busy.
     package let isDeclined: Bool
     /// I have not said yes: tentative, or not answered (marked `?` in text).
@@ -35,7 +37,7 @@ package final class Event: CalendarItem {
     package init(
         uid: String, title: String, location: String?, description: String?, status: String?, calendar: CalendarInfo,
         transparency: Transparency = .unspecified, meetingURL: String? = nil, partstat: String? = nil,
-        alarms: [Alarm] = []
+        alarms: [Alarm] = [], whole: WholeComponent? = nil
     ) {
         self.uid = uid
         self.title = title
@@ -49,12 +51,13 @@ package final class Event: CalendarItem {
         self.partstat = partstat
         isDeclined = partstat == "DECLINED"
         self.alarms = alarms
+        self.whole = whole
     }
 
     /// The same event with other alarms: an override without VALARMs of its
     /// own rings its master's.
     package func with(alarms: [Alarm]) -> Event {
         Event(uid: uid, title: title, location: location, description: description, status: status, calendar: calendar,
-            transparency: transparency, meetingURL: meetingURL, partstat: partstat, alarms: alarms)
+            transparency: transparency, meetingURL: meetingURL, partstat: partstat, alarms: alarms, whole: whole)
     }
 }

@@ -76,6 +76,8 @@ package final class Occurrence: Sendable {
 
     /// Its item's VALARMs (`ics-agenda alarms`; empty when not read).
     package var alarms: [Alarm] { item.common(\.alarms) }
+    /// `--series`: its component as written (`WholeComponent`).
+    package var whole: WholeComponent? { item.common(\.whole) }
 
     package var uid: String { item.common(\.uid) }
     package var title: String { item.common(\.title) }

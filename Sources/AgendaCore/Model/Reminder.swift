@@ -19,11 +19,13 @@ package final class Reminder: CalendarItem {
     package let categories: [String]
     package let calendar: CalendarInfo
     package let alarms: [Alarm]
+    /// `--series`: its component as written; nil when not asked for.
+    package let whole: WholeComponent?
 
     package init(
         uid: String, title: String, location: String?, description: String?, status: String?,
         isCompleted: Bool, priority: Int?, percentComplete: Int?, categories: [String], calendar: CalendarInfo,
-        alarms: [Alarm] = []
+        alarms: [Alarm] = [], whole: WholeComponent? = nil
     ) {
         self.uid = uid
         self.title = title
@@ -37,12 +39,13 @@ package final class Reminder: CalendarItem {
         self.categories = categories
         self.calendar = calendar
         self.alarms = alarms
+        self.whole = whole
     }
 
     /// The same reminder with other alarms: an override without VALARMs of
     /// its own rings its master's.
     package func with(alarms: [Alarm]) -> Reminder {
         Reminder(uid: uid, title: title, location: location, description: description, status: status, isCompleted: isCompleted,
-            priority: priority, percentComplete: percentComplete, categories: categories, calendar: calendar, alarms: alarms)
+            priority: priority, percentComplete: percentComplete, categories: categories, calendar: calendar, alarms: alarms, whole: whole)
     }
 }
