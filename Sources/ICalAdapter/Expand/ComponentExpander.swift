@@ -58,6 +58,7 @@ struct ComponentExpander: @unchecked Sendable {
         if record.unreadableRecurrenceID { return }
         // Without a UID nothing ties a component to another: each stands alone.
         out.counted = (record.kind, record.matchUID, record.recurrenceID != nil && !record.uid.isEmpty)
+        out.whole = record.whole
         let itemCalendar =
             record.calendarName.map { CalendarInfo(name: $0, source: calendar.source, path: calendar.path, color: record.calendarColor) }
             ?? calendar
@@ -69,12 +70,12 @@ struct ComponentExpander: @unchecked Sendable {
             guard record.dtstart != nil else { return }
             item = .event(Event(uid: record.uid, title: record.summary, location: record.location,
                 description: record.description, status: record.status, calendar: itemCalendar, transparency: record.transparency,
-                meetingURL: record.meetingURL, partstat: record.partstat, alarms: record.alarms ?? []))
+                meetingURL: record.meetingURL, partstat: record.partstat, alarms: record.alarms ?? [], whole: record.whole))
         case .reminder:
             item = .reminder(Reminder(uid: record.uid, title: record.summary, location: record.location,
                 description: record.description, status: record.status, isCompleted: record.isCompleted,
                 priority: record.priority, percentComplete: record.percentComplete,
-                categories: record.categories, calendar: itemCalendar, alarms: record.alarms ?? []))
+                categories: record.categories, calendar: itemCalendar, alarms: record.alarms ?? [], whole: record.whole))
         }
         out.revision = RevisionCandidate(record)
         let timing = InstanceTiming(record: record)

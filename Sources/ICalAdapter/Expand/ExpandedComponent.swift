@@ -26,6 +26,8 @@ struct ExpandedComponent {
     var overrideSeries: (occurrences: [Occurrence], line: Int)?
     var seriesAnchor: (uid: String, anchor: ZonedTime)?
     var masters: [Occurrence] = []
+    /// `--series`: the component as written (`ComponentRecord.whole`).
+    var whole: WholeComponent?
     /// Beside each of `masters`, the original start an override would
     /// replace it by (`noKey` when none can).
     var masterKeys: [Int64] = []

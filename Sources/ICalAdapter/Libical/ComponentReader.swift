@@ -8,6 +8,8 @@ struct ComponentReader {
     /// The zone floating date-times are read in (the calendar's
     /// `X-WR-TIMEZONE`), or nil to keep them floating.
     var floatingZone: Zone? = nil
+    /// That zone's name as the calendar wrote it (`X-WR-TIMEZONE`), for `WholeText`.
+    var floatingTZID: String? = nil
     /// The VCALENDAR of the file the component is in (its own VTIMEZONEs hold).
     var calendar = 0
     /// My calendar addresses (`--me`, `CalendarAddress.normalized`): when
@@ -15,6 +17,8 @@ struct ComponentReader {
     var me: Set<String> = []
     /// Whether VALARMs are read (`ics-agenda alarms`): no other command needs them.
     var readsAlarms = false
+    /// Whether each component's whole text is kept (`--series`, `WholeText`): no other output needs it.
+    var keepsText = false
 
     func read(_ borrowed: BorrowedComponent, kind: ComponentRecord.Kind) -> ComponentRecord {
         let component = borrowed.pointer
@@ -93,6 +97,7 @@ struct ComponentReader {
             record.hasAlarmComponents = icalcomponent_get_first_component(component, ICAL_VALARM_COMPONENT) != nil
             readAlarmMarks(component, &record)
         }
+        if keepsText { record.whole = WholeText.of(borrowed, matchUID: record.matchUID, calendar: calendar, floatingTZID: floatingTZID) }
         return record
     }
 

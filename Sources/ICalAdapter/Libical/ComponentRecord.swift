@@ -52,6 +52,8 @@ struct ComponentRecord {
     var myPartstat: String?
     /// Its VALARMs, when asked for (`ComponentReader.readsAlarms`).
     var alarms: [Alarm]? = nil
+    /// `--series`: the component as written, when asked for (`ComponentReader.keepsText`).
+    var whole: WholeComponent? = nil
     /// It has VALARMs, read or not: an override with any rings only its own.
     var hasAlarmComponents = false
     var organizedByMe = false

@@ -44,6 +44,9 @@ package struct CalendarLoader {
     package var me: Set<String> = []
     /// Whether each item's VALARMs are read (`Event.alarms`, `Reminder.alarms`).
     package var readsAlarms = false
+    /// Whether each item keeps its component's whole text (`Event.whole`,
+    /// `Reminder.whole`: `--format ics --series`); nothing is kept otherwise.
+    package var keepsText = false
     /// `alarms`: when the alarms looked for ring. Each input is read over
     /// `window` widened as far as its alarms ring from their occurrences
     /// (`AlarmReach`); the calendar says so (`LoadedCalendar.window`).

@@ -21,9 +21,10 @@ extension LoadRun {
     ///   `buffer` when nil): their pages are given back as they are passed.
     /// - Parameter me: my calendar addresses (`CalendarLoader.me`).
     /// - Parameter readsAlarms: whether VALARMs are read (`CalendarLoader.readsAlarms`).
+    /// - Parameter keepsText: whether each component's text is kept (`CalendarLoader.keepsText`).
     mutating func read(
         _ framed: inout [FramedComponent], from buffer: UnsafeBufferPointer<UInt8>, stretch: Range<Int>? = nil, wrTimezone: String? = nil,
-        me: Set<String> = [], readsAlarms: Bool = false
+        me: Set<String> = [], readsAlarms: Bool = false, keepsText: Bool = false
     ) {
         // Zones first: a VTIMEZONE may follow the events that use it.
         for zone in framed where zone.name == "VTIMEZONE" && !zoneDefinitions.zonesRead.contains(zone.range.lowerBound) {
@@ -35,6 +36,8 @@ extension LoadRun {
         var reader = ComponentReader(zones: zones, floatingZone: wrTimezone.flatMap { zones.zone(for: $0) })
         reader.me = me
         reader.readsAlarms = readsAlarms
+        reader.keepsText = keepsText
+        if reader.floatingZone != nil { reader.floatingTZID = wrTimezone }
         let parser = ComponentParser(reader: reader, zones: zones, prefilter: WindowPrefilter(window: window, skipsRules: skipsRules))
         var expander = ComponentExpander(rowBudget: rowBudget, window: window, calendar: calendar)
         expander.calendarZone = zones.soleDefinition ?? wrTimezone.flatMap { zones.zone(for: $0) }

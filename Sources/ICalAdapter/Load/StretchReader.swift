@@ -52,7 +52,8 @@ struct StretchReader {
         calendarsSeen = split.calendarsSeen
         // How the input ends: the last stretch with a component or END:VCALENDAR says.
         if !split.chunks.isEmpty || split.endedCalendar { cutAfterLastComponent = split.cutAfterLastComponent }
-        run!.read(&split.chunks, from: bytes, stretch: range.lowerBound..<split.stoppedAt, wrTimezone: wrTimezone, me: loader.me, readsAlarms: loader.readsAlarms)
+        run!.read(&split.chunks, from: bytes, stretch: range.lowerBound..<split.stoppedAt, wrTimezone: wrTimezone, me: loader.me, readsAlarms: loader.readsAlarms,
+            keepsText: loader.keepsText)
         lines += split.lines
         return split.stoppedAt
     }

@@ -28,6 +28,8 @@ struct LoadRun {
     var rowBudget = 0
     /// Whether the prefilter may skip a rule that starts after the window (`WindowPrefilter.skipsRules`).
     var skipsRules = false
+    /// `--series`: every component read, as written (`CalendarLoader.keepsText`).
+    var wholes: [WholeComponent] = []
 
     init(window: AgendaWindow, calendar: CalendarInfo, path: String) {
         self.window = window
@@ -46,6 +48,7 @@ struct LoadRun {
     mutating func apply(_ processed: ExpandedComponent) {
         log.take(processed.warnings)
         counts.count(processed)
+        if let whole = processed.whole { wholes.append(whole) }
         guard let candidate = processed.revision else { return }
         let component = componentNumber
         componentNumber += 1
@@ -82,6 +85,7 @@ struct LoadRun {
     /// UID of each of hundreds of thousands of them.
     mutating func finish() -> LoadedCalendar {
         for warning in ledger.sharedUIDWarnings() { warn(warning) }
+        joinSeries()
         let occurrences = overrides.occurrences(masters: masters, masterKeys: masterKeys, ledger: ledger, log: &log)
         return LoadedCalendar(calendar: calendar, occurrences: occurrences, eventCount: counts.items(.event, ledger: ledger),
             reminderCount: counts.items(.reminder, ledger: ledger), diagnostics: log.ordered())

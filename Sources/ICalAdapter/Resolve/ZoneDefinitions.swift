@@ -104,6 +104,12 @@ struct ZoneDefinitions {
     /// and which TZID a definition's text (by its hash) defined.
     private var zoneTexts: [Int: String] = [:]
     private var latestZoneText: [String: [UInt8]] = [:]
+
+    /// `--series`: the VTIMEZONE of `tzid` in a VCALENDAR of the file, as
+    /// written last (one read without a warning); nil when it defines none.
+    func writtenText(of tzid: String, calendar: Int) -> String? {
+        latestZoneText["\(calendar)\u{0}\(tzid)"].map { String(decoding: $0, as: UTF8.self) }
+    }
     /// The text of the definition each TZID now has, and which TZID a
     /// text (by its hash alone) defined: what another VCALENDAR may share.
     private var currentZoneText: [String: [UInt8]] = [:]
