@@ -23,11 +23,15 @@ package struct ICSWriter: OutputFormatter {
     /// `--me`: my address, written as the ATTENDEE whose PARTSTAT an event
     /// holds, so that reading it back with the same `--me` gives it again.
     let me: String?
+    /// `--series`: each component with a listed occurrence is written whole
+    /// (`writeSeries`), not each occurrence.
+    let series: Bool
 
-    package init(clock: ZoneClock, now: Date = Date(), me: Set<String> = []) {
+    package init(clock: ZoneClock, now: Date = Date(), me: Set<String> = [], series: Bool = false) {
         stamp = now
         self.clock = clock
         self.me = me.min()
+        self.series = series
     }
 
 
@@ -40,6 +44,11 @@ package struct ICSWriter: OutputFormatter {
         if names.count == 1, let name = names.first {
             out.write(ComponentBuilder.xPropertyText("X-WR-CALNAME", name))
             if let color = listed.first?.calendar.color { out.write(ComponentBuilder.xPropertyText("X-APPLE-CALENDAR-COLOR", color)) }
+        }
+        if series {
+            writeSeries(listed, calendarNames: names.count, to: &out)
+            out.write("END:VCALENDAR\r\n")
+            return
         }
         let scopes = ICSWriter.scopes(of: listed)
         let alarms = alarmsWritten(listed)

@@ -88,7 +88,7 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
         let pipeline = AgendaPipeline(settings: settings)
         let loaded = try ICSAgenda.loadStrictly(input.paths(), window: pipeline.settings.window, strict: options.strict,
             warnings: options.warnings.detail, calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me,
-            readsAlarms: options.writesAlarms, naming: common.naming.naming)
+            readsAlarms: options.writesAlarms, keepsText: options.writesSeries, naming: common.naming.naming)
         var out = BufferedOutput()
         pipeline.render(loaded.calendars, options: options, environment: environment, to: &out)
         out.flush()
@@ -102,11 +102,13 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
     ///   names no calendar read is told, with the calendars there are.
     static func loadStrictly(
         _ paths: [String], window: AgendaWindow, strict: Bool, warnings: WarningDetail, calendars: [String] = [], fetch: SubscriptionFetch,
-        me: Set<String> = [], readsAlarms: Bool = false, ringing: ClosedRange<Date>? = nil, naming: CalendarChoice.Naming = .init()
+        me: Set<String> = [], readsAlarms: Bool = false, keepsText: Bool = false, ringing: ClosedRange<Date>? = nil,
+        naming: CalendarChoice.Naming = .init()
     ) throws -> LoadedInputs {
         Signals.ignoreBrokenPipes()
         let loaded = try ICSAgenda.reportingInputErrors {
-            try AgendaPipeline.load(paths, window: window, warnings: warnings, fetch: fetch, me: me, readsAlarms: readsAlarms, ringing: ringing)
+            try AgendaPipeline.load(paths, window: window, warnings: warnings, fetch: fetch, me: me, readsAlarms: readsAlarms,
+                keepsText: keepsText, ringing: ringing)
         }
         if strict {
             // A file found that is not iCalendar is a problem of the input, one

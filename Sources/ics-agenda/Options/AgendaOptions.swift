@@ -25,6 +25,9 @@ struct PresentationOptions: ParsableArguments {
         transform: { text in ParsedValue { try Template(text) } else: { "--template: \($0)" } })
     var template: ParsedValue<Template>?
 
+    @Flag(name: .long, help: "With --format ics: print each component that has a listed occurrence whole, as the input wrote it (its RRULE, RDATE, EXDATE, overrides, VALARMs and the VTIMEZONEs it needs), each UID once per calendar, instead of each occurrence: a merge and filter of calendars that keeps their series.")
+    var series = false
+
     @Option(name: .long, help: "Sections by day (default), week (from the locale's first weekday) or month.")
     var groupBy: GroupBy = .day
 
@@ -33,6 +36,9 @@ struct PresentationOptions: ParsableArguments {
 
     func validate() throws {
         try template?.check()
+        if series && (format != .ics || template != nil) {
+            throw ValidationError("--series needs --format ics (without --template): it prints the components whole, as iCalendar")
+        }
     }
 }
 
@@ -90,6 +96,8 @@ struct AgendaOptions: SettingsChoice {
     var showCalendar: Bool { listing.showCalendar }
     /// `--format ics` writes each item's VALARMs, so they are read.
     var writesAlarms: Bool { format == .ics && template == nil }
+    /// `--series`: each item keeps its component's text, to be written whole.
+    var writesSeries: Bool { writesAlarms && presentation.series }
 
     var selection: Selection {
         var s = common.selection

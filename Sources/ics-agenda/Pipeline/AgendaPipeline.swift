@@ -48,15 +48,17 @@ struct AgendaPipeline {
     /// - Parameter fetch: how URLs are fetched (`--refresh`, `--offline`).
     /// - Parameter me: my calendar addresses (`--me`).
     /// - Parameter readsAlarms: read VALARMs (`alarms`, `--format ics`).
+    /// - Parameter keepsText: keep each component's text (`--format ics --series`).
     /// - Parameter ringing: `alarms`' span: each input is read over `window`
     ///   widened as far as its alarms ring from their occurrences.
     static func load(
         _ paths: [String], window: AgendaWindow, warnings: WarningDetail = .summary, fetch: SubscriptionFetch? = nil, me: Set<String> = [],
-        readsAlarms: Bool = false, ringing: ClosedRange<Date>? = nil
+        readsAlarms: Bool = false, keepsText: Bool = false, ringing: ClosedRange<Date>? = nil
     ) throws -> LoadedInputs {
         var loader = CalendarLoader(window: window, threads: threads)
         loader.me = me
         loader.readsAlarms = readsAlarms
+        loader.keepsText = keepsText
         loader.ringing = ringing
         let reader = InputReader(loader: loader, warnings: warnings)
         var loaded = LoadedInputs()
@@ -169,7 +171,7 @@ struct AgendaPipeline {
                 case .json: JSONLinesFormatter(clock: settings.clock, threads: threads)
                 case .markdown: MarkdownFormatter(formats: formats, today: today, showCalendar: options.showCalendar)
                 case .html: HTMLFormatter(formats: formats, today: today, showCalendar: options.showCalendar)
-                case .ics: ICSWriter(clock: settings.clock, now: settings.now, me: options.common.me)
+                case .ics: ICSWriter(clock: settings.clock, now: settings.now, me: options.common.me, series: options.writesSeries)
                 }
             }
         formatter.write(sections, to: &out)
