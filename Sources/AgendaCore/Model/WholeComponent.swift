@@ -12,16 +12,19 @@ package final class WholeComponent: @unchecked Sendable {
     package let zoneIDs: [String]
     /// Which VCALENDAR of its file holds it (each has its own VTIMEZONEs).
     package let calendarIndex: Int
+    /// Its calendar's `X-WR-TIMEZONE`, which the reader reads some of its times in.
+    package let calendarTimeZone: String?
     /// Its series: every component of its UID in its file, and the
     /// VTIMEZONEs they name. Set once, when the file is read (`LoadRun.finish`),
     /// before any occurrence is handed on; only read after.
     package private(set) var series: ComponentSeries?
 
-    package init(text: String, matchUID: String, zoneIDs: [String], calendarIndex: Int) {
+    package init(text: String, matchUID: String, zoneIDs: [String], calendarIndex: Int, calendarTimeZone: String? = nil) {
         self.text = text
         self.matchUID = matchUID
         self.zoneIDs = zoneIDs
         self.calendarIndex = calendarIndex
+        self.calendarTimeZone = calendarTimeZone
     }
 
     package func join(_ series: ComponentSeries) { self.series = series }
@@ -33,10 +36,13 @@ package final class ComponentSeries: Sendable {
     package let uid: String
     package let components: [String]
     package let zones: [(tzid: String, text: String)]
+    /// Its calendar's `X-WR-TIMEZONE` (`WholeComponent.calendarTimeZone`).
+    package let calendarTimeZone: String?
 
-    package init(uid: String, components: [String], zones: [(tzid: String, text: String)]) {
+    package init(uid: String, components: [String], zones: [(tzid: String, text: String)], calendarTimeZone: String? = nil) {
         self.uid = uid
         self.components = components
         self.zones = zones
+        self.calendarTimeZone = calendarTimeZone
     }
 }

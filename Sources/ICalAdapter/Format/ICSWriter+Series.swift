@@ -16,6 +16,12 @@ import Foundation
 extension ICSWriter {
     func writeSeries(_ listed: [Occurrence], calendarNames: Int, to out: inout some ByteOutputStream) {
         let owners = ICSWriter.seriesOwners(of: listed)
+        // Its calendars' X-WR-TIMEZONE, when they share one: some times (UTC ones in Google's
+        // exports, all-day UNTILs) are read in it. Calendars of different ones are not told apart.
+        let calendarZones = Set(owners.map(\.series.calendarTimeZone))
+        if calendarZones.count == 1, let zone = calendarZones.first ?? nil {
+            out.write(ComponentBuilder.xPropertyText("X-WR-TIMEZONE", zone))
+        }
         var zonesWritten: Set<String> = []
         for owner in owners {
             for zone in owner.series.zones where zonesWritten.insert(zone.tzid).inserted {

@@ -10,6 +10,8 @@ struct ComponentReader {
     var floatingZone: Zone? = nil
     /// That zone's name as the calendar wrote it (`X-WR-TIMEZONE`), for `WholeText`.
     var floatingTZID: String? = nil
+    /// The calendar's `X-WR-TIMEZONE` as written, known or not, for `WholeText`.
+    var calendarTimeZone: String? = nil
     /// The VCALENDAR of the file the component is in (its own VTIMEZONEs hold).
     var calendar = 0
     /// My calendar addresses (`--me`, `CalendarAddress.normalized`): when
@@ -97,7 +99,8 @@ struct ComponentReader {
             record.hasAlarmComponents = icalcomponent_get_first_component(component, ICAL_VALARM_COMPONENT) != nil
             readAlarmMarks(component, &record)
         }
-        if keepsText { record.whole = WholeText.of(borrowed, matchUID: record.matchUID, calendar: calendar, floatingTZID: floatingTZID) }
+        if keepsText { record.whole = WholeText.of(borrowed, matchUID: record.matchUID, calendar: calendar, floatingTZID: floatingTZID,
+                calendarTimeZone: calendarTimeZone) }
         return record
     }
 

@@ -13,14 +13,16 @@ enum WholeText {
     /// - Parameter floatingTZID: the calendar's `X-WR-TIMEZONE`, when its
     ///   floating date-times are read in it (`ComponentReader.floatingZone`):
     ///   they are written with that TZID, to be read the same in any calendar.
-    static func of(_ component: BorrowedComponent, matchUID: String, calendar: Int, floatingTZID: String? = nil) -> WholeComponent? {
+    static func of(_ component: BorrowedComponent, matchUID: String, calendar: Int, floatingTZID: String? = nil,
+        calendarTimeZone: String? = nil
+    ) -> WholeComponent? {
         guard let pointer = icalcomponent_new_clone(component.pointer) else { return nil }
         let clone = OwnedComponent(pointer)
         var zoneIDs: [String] = []
         if let floatingTZID { zone(floatingTZID, clone.pointer, zoneIDs: &zoneIDs) }
         strip(clone.pointer, zoneIDs: &zoneIDs)
         guard let text = takeLibicalText(icalcomponent_as_ical_string_r(clone.pointer)) else { return nil }
-        return WholeComponent(text: text, matchUID: matchUID, zoneIDs: zoneIDs, calendarIndex: calendar)
+        return WholeComponent(text: text, matchUID: matchUID, zoneIDs: zoneIDs, calendarIndex: calendar, calendarTimeZone: calendarTimeZone)
     }
 
     private static let timeProperties: Set<UInt32> = [

@@ -38,6 +38,7 @@ extension LoadRun {
         reader.readsAlarms = readsAlarms
         reader.keepsText = keepsText
         if reader.floatingZone != nil { reader.floatingTZID = wrTimezone }
+        if keepsText { reader.calendarTimeZone = wrTimezone }
         let parser = ComponentParser(reader: reader, zones: zones, prefilter: WindowPrefilter(window: window, skipsRules: skipsRules))
         var expander = ComponentExpander(rowBudget: rowBudget, window: window, calendar: calendar)
         expander.calendarZone = zones.soleDefinition ?? wrTimezone.flatMap { zones.zone(for: $0) }

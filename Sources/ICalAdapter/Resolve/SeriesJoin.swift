@@ -25,7 +25,7 @@ extension LoadRun {
                 if let text = zoneDefinitions.writtenText(of: tzid, calendar: member.calendarIndex) { zones.append((tzid, text)) }
             }
         }
-        let series = ComponentSeries(uid: members[0].matchUID, components: members.map(\.text), zones: zones)
+        let series = ComponentSeries(uid: members[0].matchUID, components: members.map(\.text), zones: zones, calendarTimeZone: members[0].calendarTimeZone)
         for member in members { member.join(series) }
     }
 }
