@@ -132,6 +132,8 @@ import Testing
         ["Fixtures/event_dt_dst.ics", "Fixtures/event_dt_fall_back_hour.ics", "Fixtures/event_dt_shared_uid.ics"],
         // Floating times read in the calendar's X-WR-TIMEZONE, merged with a calendar that has none.
         ["Fixtures/event_dt_x_wr_timezone.ics", "Fixtures/real_google_export.ics", home],
+        // UTC series kept on the wall clock of X-WR-TIMEZONE (Google's exports): the header says it again.
+        ["Fixtures/event_dt_x_wr_timezone_utc.ics"],
     ])
     func theRoundTripHoldsOverSeveralWindows(_ inputs: [String]) throws {
         for window in SeriesOutputTests.windows { try SeriesOutputTests.expectSameAgenda(inputs, window: window) }
