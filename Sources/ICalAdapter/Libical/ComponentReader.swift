@@ -99,9 +99,13 @@ struct ComponentReader {
             record.hasAlarmComponents = icalcomponent_get_first_component(component, ICAL_VALARM_COMPONENT) != nil
             readAlarmMarks(component, &record)
         }
-        if keepsText { record.whole = WholeText.of(borrowed, matchUID: record.matchUID, calendar: calendar, floatingTZID: floatingTZID,
-                calendarTimeZone: calendarTimeZone) }
+        if keepsText { record.whole = whole(of: borrowed, record) }
         return record
+    }
+
+    /// `--series`: the component as written (`WholeText`), with what its calendar reads it in.
+    private func whole(of borrowed: BorrowedComponent, _ record: ComponentRecord) -> WholeComponent? {
+        WholeText.of(borrowed, matchUID: record.matchUID, calendar: calendar, floatingTZID: floatingTZID, calendarTimeZone: calendarTimeZone)
     }
 
     /// `alarms`: what libical could not read in the VALARMs (a TRIGGER it
