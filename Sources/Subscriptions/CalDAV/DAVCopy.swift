@@ -67,7 +67,9 @@ struct DAVCopy {
     /// not there or not a regular file (a link, a FIFO: `RegularFile`).
     static func read(_ path: String) -> ([UInt8], Date)? {
         guard let file = try? RegularFile.open(path, limit: largestState) else { return nil }
-        return (file.read(upTo: largestState), file.modified)
+        // As large as the file is (and a byte, to see it grew), not the bound: a
+        // buffer of 64 MB zeroed for each state file cost a vdir read half again.
+        return (file.read(upTo: min(file.size + 1, largestState)), file.modified)
     }
 
     /// Makes the folder (and the cache folder above it) 0700; refuses one
