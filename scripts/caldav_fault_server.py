@@ -18,6 +18,9 @@ asked). Modes:
   xxe        the multiget answer has a DOCTYPE with an external entity
   cut        the multiget answer is cut short of its Content-Length
 
+A GET of /t/... answers 405, as a WebDAV server does; a GET of
+/webdav-page answers the page Nextcloud shows a browser there.
+
 /log answers what was asked, one line a request: METHOD HOST PATH AUTH
 (AUTH is `auth` when an Authorization header came). It prints `http PORT`
 and stops when its standard input ends, or after 20 minutes.
@@ -78,6 +81,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.path.startswith("/bump/"):
             BUMPED.add(self.path[len("/bump/"):])
             return self.send(200, "bumped\n")
+        if self.path.startswith("/webdav-page"):
+            # As Nextcloud's /remote.php/dav answers a browser.
+            return self.send(200, "<html><body>This is the WebDAV interface. It can only be accessed by WebDAV clients.</body></html>")
+        if self.path.startswith("/t/"):
+            return self.send(405, "", [("Allow", "OPTIONS, PROPFIND, REPORT")])
         self.send(404, "")
 
     def do_PROPFIND(self):

@@ -115,6 +115,17 @@ import Testing
         #expect(log.filter { $0.hasPrefix("REPORT") }.count == 3, "multiget, refused sync, multiget: \(log)")
     }
 
+    /// An `http(s)://` input that answers as a WebDAV server (405 to a GET,
+    /// or Nextcloud's "This is the WebDAV interface" page) gets a hint to
+    /// write `dav(s)://`.
+    @Test(arguments: ["/t/plain-hint/", "/webdav-page"])
+    func aURLThatIsAWebDAVServerGetsAHint(path: String) throws {
+        let server = try CalDAVFaultTests.server.get()
+        let result = try CalDAVFaultTests.run(["http://127.0.0.1:\(server.port)\(path)"], cache: try CalDAVFaultTests.cache())
+        #expect(result.status == 66)
+        #expect(result.stderr.contains("if it is a CalDAV server, write dav:// in place of http://"), "\(result.stderr)")
+    }
+
     /// One href twice in a multiget (Zimbra, DavMail) is one item.
     @Test func duplicateHrefsAreOneItem() throws {
         let (_, _, url) = try CalDAVFaultTests.account("dup")
