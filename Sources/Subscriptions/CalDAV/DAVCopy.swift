@@ -138,9 +138,11 @@ struct DAVCopy {
         return account.calendars.compactMap { entry in
             guard let state = calendarState(entry) else { return nil }
             let path = calendarFolder(entry)
-            let files = state.items.values.map { path + "/" + $0.file }.sorted().filter {
+            // Each file looked at once, here: the reader takes its size and identity from this.
+            let files = state.items.values.map { path + "/" + $0.file }.sorted().compactMap { file -> DAVCalendarCopy.File? in
                 var info = stat()
-                return lstat($0, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+                guard lstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+                return DAVCalendarCopy.File(path: file, size: Int(info.st_size), device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
             }
             return DAVCalendarCopy(
                 folder: path, name: entry.name, color: entry.color, files: files,
@@ -157,8 +159,15 @@ package struct DAVCalendarCopy: Sendable {
     package let name: String
     /// Its `calendar-color`, as the server wrote it (`#RRGGBBAA` from Apple's servers).
     package let color: String?
-    /// Its item files, in name order.
-    package let files: [String]
+    /// Its item files, in name order: each a regular file when it was listed.
+    package let files: [File]
+
+    package struct File: Sendable {
+        package let path: String
+        package let size: Int
+        package let device: UInt64
+        package let inode: UInt64
+    }
     /// Its `supported-calendar-component-set` holds VTODO only.
     package let remindersOnly: Bool
 }
