@@ -11,6 +11,8 @@ asked). Modes:
 
   plain      as a server should answer
   moved      PROPFIND on the account answers 301 to /t/plain-NAME/
+  nowhere    PROPFIND on the account answers 404: /.well-known/caldav is
+             asked, which answers 301 to /t/plain-wellknown/
   crosshost  the home set is on http://localhost:PORT/ (another host)
   badtoken   a sync report answers 403 with DAV:valid-sync-token
   full       a sync report answers 507
@@ -99,6 +101,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         request = self.rfile.read(length).decode("utf-8", "replace")
         host = self.headers.get("Host", "")
         LOG.append(f"{self.command} {host.split(':')[0]} {self.path} {'auth' if self.headers.get('Authorization') else '-'}")
+        if self.path.rstrip("/") == "/.well-known/caldav":
+            return self.send(301, "", [("Location", "/t/plain-wellknown/")])
         parts = self.path.split("/")
         if len(parts) < 3 or parts[1] != "t":
             return self.send(404, "")
@@ -112,6 +116,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if bumped:
             items["two.ics"] = item(f"two-{name}", f"Fault {mode} two", 4)
         token = f"http://fault/sync/{name}/{len(items)}"
+        if self.command == "PROPFIND" and rest in ("", "/") and mode == "nowhere":
+            return self.send(404, "")
         if self.command == "PROPFIND" and rest in ("", "/") and mode == "moved":
             return self.send(301, "", [("Location", f"/t/plain-{name}/")])
         if self.command == "PROPFIND" and rest in ("", "/"):

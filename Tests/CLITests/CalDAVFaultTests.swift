@@ -83,6 +83,19 @@ import Testing
         #expect(!log.contains { $0.hasPrefix("GET") })
     }
 
+    /// RFC 6764 §5: no principal at the URL (404), so `/.well-known/caldav`
+    /// is asked, whose 301 is followed with PROPFIND kept.
+    @Test func withoutAPrincipalAtTheURLTheWellKnownAddressIsAsked() throws {
+        let (server, name, url) = try CalDAVFaultTests.account("nowhere")
+        let result = try CalDAVFaultTests.run(["--show-calendar", url], cache: try CalDAVFaultTests.cache())
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Fault plain one  [Fault plain]"), "\(result.stdout)")
+        #expect(try server.log(name) == ["PROPFIND 127.0.0.1 /t/\(name)/ auth"])
+        let wellKnown = try server.ask("/log").split(separator: "\n").filter { $0.contains("/.well-known/caldav") }
+        #expect(wellKnown.allSatisfy { $0.hasPrefix("PROPFIND 127.0.0.1 /.well-known/caldav") }, "\(wellKnown)")
+        #expect(!wellKnown.isEmpty)
+    }
+
     /// A home set on another host (as iCloud's pNN-caldav.icloud.com) is
     /// followed; the login goes only to hosts of the account's own domain:
     /// `localhost` is not `127.0.0.1`'s, and gets none.
