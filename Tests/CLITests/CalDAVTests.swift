@@ -226,6 +226,19 @@ import Testing
         #expect(!chosen.stdout.contains("Standup"))
     }
 
+    /// An account in the configuration file is read as an account, not as
+    /// a path beside the file.
+    @Test func aConfiguredAccountIsRead() throws {
+        let server = try CalDAVAccountTests.started()
+        var run = try Run()
+        let config = run.home.appendingPathComponent("config")
+        try "--tz Europe/Berlin\n\(server.account)\n".write(to: config, atomically: true, encoding: .utf8)
+        run.environment["ICS_AGENDA_CONFIG"] = config.path
+        let result = try CLI.run(["--now", "2025-03-01T08:00:00+01:00", "--days", "7"], environment: run.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Swimming lessons"), "\(result.stdout)")
+    }
+
     /// The copy, read as a vdir, gives what the same items give read as files.
     @Test func theAgendaIsTheSameAsTheItemsReadAsFiles() throws {
         let server = try CalDAVAccountTests.started()

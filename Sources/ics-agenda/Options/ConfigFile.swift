@@ -221,9 +221,9 @@ struct ConfigFile: Sendable {
     }
 
     /// `~` and `~user` expanded; a relative path is taken from the file's
-    /// folder; a URL is kept as it is.
+    /// folder; a URL or a CalDAV account (`davs://`) is kept as it is.
     static func resolve(_ input: String, folder: String, environment: [String: String]) -> String {
-        if input == "-" || SubscriptionURL.isMeant(input) { return input }
+        if input == "-" || SubscriptionURL.isMeant(input) || DAVAccount.isMeant(input) { return input }
         if input == "~" || input.hasPrefix("~/") {
             return homeDirectory(environment: environment) + input.dropFirst()
         }
