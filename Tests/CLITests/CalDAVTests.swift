@@ -312,6 +312,27 @@ import Testing
         #expect(!synced.contains("REPORT /alice/chores list/"), "an unchanged calendar is not asked: \(synced)")
     }
 
+    /// A calendar deleted on the server is no longer read after
+    /// `--refresh 0`, and its copy is removed from the cache.
+    @Test func aCalendarRemovedFromTheAccountGoesFromTheCopy() throws {
+        let server = try CalDAVAccountTests.started()
+        let run = try Run()
+        let before = try run(["calendars", "--no-config", server.account], fixed: false)
+        #expect(before.stdout.contains("  Family "), "\(before.stdout)")
+        let account = try FileManager.default.contentsOfDirectory(atPath: run.cache.path).filter { $0.hasPrefix("caldav-") }
+        #expect(account.count == 1)
+        let folder = run.cache.appendingPathComponent(account[0])
+        let calendarsBefore = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.contains(".") }
+        #expect(calendarsBefore.count == 3, "\(calendarsBefore)")
+        #expect(try server.send("DELETE", "/alice/family/") == "200")
+        let after = try run(["calendars", "--no-config", "--refresh", "0", server.account], fixed: false)
+        #expect(after.status == 0, "\(after.stderr)")
+        #expect(!after.stdout.contains("Family"), "\(after.stdout)")
+        #expect(after.stdout.contains("  Work "))
+        let calendarsAfter = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.contains(".") }
+        #expect(calendarsAfter.count == 2, "\(calendarsAfter)")
+    }
+
     /// A wrong password and a server that is down keep the copy, with one
     /// warning that names the account as printed and no secret.
     @Test func failuresKeepTheCopyWithOneWarning() throws {

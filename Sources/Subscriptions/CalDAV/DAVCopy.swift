@@ -131,6 +131,26 @@ struct DAVCopy {
         try body()
     }
 
+    /// Removes a calendar's folder (a hash name of ours, directly in the
+    /// account's folder) and the regular files in it; anything else found
+    /// there is left, and with it the folder.
+    func remove(_ name: String) {
+        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else { return }
+        let path = folder + "/" + name
+        guard let dir = opendir(path) else { return }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if entryName != "." && entryName != ".." { names.append(entryName) }
+        }
+        closedir(dir)
+        for entryName in names {
+            var info = stat()
+            if lstat(path + "/" + entryName, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { unlink(path + "/" + entryName) }
+        }
+        rmdir(path)
+    }
+
     /// The account as last kept, calendar by calendar: each folder, its
     /// name and colour, and the item files its state names that are there.
     func calendars() -> [DAVCalendarCopy]? {

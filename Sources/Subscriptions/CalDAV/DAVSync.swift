@@ -52,6 +52,7 @@ struct DAVSync {
     /// after its items).
     func run() throws(Failure) {
         let kept = copy.account()?.state
+        let previous = kept?.calendars ?? []
         var home: String
         if let found = kept?.home { home = found } else { home = try discover() }
         var listing: (Multistatus, DAVClient.Reply)
@@ -158,6 +159,9 @@ struct DAVSync {
         } catch {
             throw Failure(reason: "\(error)")
         }
+        // A calendar gone from the account: its copy goes too, once the account no longer names it.
+        let listed = Set(entries.map(\.entry.folder))
+        for old in previous where !listed.contains(old.folder) { copy.remove(old.folder) }
     }
 
     /// The `displayname` and `color` files of a calendar's vdir, as vdirsyncer writes them.
