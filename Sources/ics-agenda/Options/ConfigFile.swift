@@ -137,6 +137,7 @@ struct ConfigFile: Sendable {
             let words: [String]
             do { words = try ConfigWords.split(line) } catch { throw bad("\(error)") }
             if words.isEmpty { continue }
+            for word in words { SecretText.register(word) }
             if words.contains("--no-config") { throw bad("--no-config has no place in the configuration") }
             if words.contains(where: { $0 == "--help" || $0 == "-h" || $0 == "--version" }) {
                 throw bad("\(words.joined(separator: " ")) has no place in the configuration")
