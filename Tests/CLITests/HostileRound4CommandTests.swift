@@ -132,6 +132,19 @@ import Testing
         #expect(rung == expected && run.status == 0 && run.stderr.isEmpty, "\(run)")
     }
 
+    /// Zones named the Outlook way (a Windows name with its VTIMEZONE), with
+    /// a vendor's prefix, or by their display name count days on the same
+    /// New York clock as its IANA name does.
+    @Test func triggerDaysCountOnZonesOfEveryName() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-r4-named-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let run = try CLI.run(["alarms", "--no-config", "-q", "--state", state.path, "--tz", "Europe/Berlin", "--format", "json",
+            "--since", "2025-03-07T00:00:00Z", "--now", "2025-03-10T00:00:00Z", "Fixtures/alarms/day_in_named_zones.ics"])
+        let rows = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(rows.count == 3 && rows.allSatisfy { $0["alarm"] as? String == "2025-03-08T15:00:00+01:00" },
+            "\(rows.map { "\($0["title"]!) \($0["alarm"]!)" })")
+    }
+
     /// `REPEAT:1000000000` rings at most a hundred times, and says so
     /// when the first rings, not in silence.
     @Test func aRepeatCountCutToAHundredIsTold() throws {
