@@ -536,6 +536,89 @@ def where_calendars_live(args, binary, out_dir, env):
     return "\n".join(L)
 
 
+CALDAV_ITEMS = 2000
+CALDAV_SERVER = os.path.join(REPO, "scripts", "caldav_server.py")
+RADICALE_PYTHON = os.environ.get("ICS_AGENDA_RADICALE_PYTHON", os.path.join(REPO, ".venv-servers", "bin", "python"))
+
+
+def caldav_account(args, binary, out_dir, env):
+    """A CalDAV account of CALDAV_ITEMS items on Radicale (loopback): the
+    first sync (requests, time), a refresh with nothing changed, and the
+    agenda from the copy against the same files read as a vdir: a markdown
+    table. Needs .venv-servers (make test makes it)."""
+    if not os.path.exists(RADICALE_PYTHON):
+        return "(no Radicale: run `make test` once, it puts Radicale into .venv-servers)"
+    vdir = os.path.join(out_dir, f"vdir-{LIVE_SIZE}")
+    names = sorted(n for n in os.listdir(vdir) if n.endswith(".ics"))[:CALDAV_ITEMS]
+    folder = os.path.join(out_dir, "caldav")
+    shutil.rmtree(folder, ignore_errors=True)
+    files = os.path.join(folder, "files", "bench")
+    os.makedirs(files)
+    with open(os.path.join(files, "displayname"), "w") as f:
+        f.write("Bench")
+    spec = '{"user": "alice", "password": "bench", "calendars": [{"path": "bench", "displayname": "Bench", "components": "VEVENT,VTODO"}]}'
+    server = subprocess.Popen([RADICALE_PYTHON, CALDAV_SERVER, folder, spec], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        port = server.stdout.readline().split()[1]
+        store = os.path.join(folder, "store", "collection-root", "alice", "bench")
+        for name in names:
+            shutil.copy(os.path.join(vdir, name), os.path.join(store, name))
+            shutil.copy(os.path.join(vdir, name), os.path.join(files, name))
+        # Radicale hashes every item the first time it lists them: that is its cost, not ours.
+        warm = ["curl", "-s", "-o", "/dev/null", "-u", "alice:bench", "-X", "PROPFIND", "-H", "Depth: 1",
+                f"http://127.0.0.1:{port}/alice/bench/"]
+        subprocess.run(warm, timeout=600)
+        home = os.path.join(folder, "home")
+        os.makedirs(home)
+        with open(os.path.join(home, ".netrc"), "w") as f:
+            f.write("machine 127.0.0.1 login alice password bench\n")
+        dav_env = dict(env, XDG_CACHE_HOME=os.path.join(home, "cache"), HOME=home)
+        dav_env.pop("NETRC", None)
+        account = f"dav://127.0.0.1:{port}/"
+        log_path = os.path.join(folder, "radicale.log")
+
+        def requests():
+            with open(log_path) as f:
+                return [line for line in f if " request for " in line and "GET request" not in line]
+
+        out = os.path.join(out_dir, "out-caldav.txt")
+        agenda = [binary] + AGENDA_ARGS + ["--format", "text"]
+        before = len(requests())
+        first = run_measured(agenda + [account], out, args.timeout, dav_env)
+        check(first, agenda + [account], out, "first sync of the CalDAV account")
+        first_requests = requests()[before:]
+        before = len(requests())
+        refresh = run_measured(agenda + ["--refresh", "0", account], out, args.timeout, dav_env)
+        check(refresh, agenda + ["--refresh", "0", account], out, "an unchanged refresh")
+        refresh_requests = requests()[before:]
+        rows = [("copy", agenda + ["--offline", account]), ("vdir", agenda + [files])]
+        timed = {name: [] for name, _ in rows}
+        for _ in range(args.runs):
+            for name, cmd in rows:
+                r = run_measured(cmd, out, args.timeout, dav_env)
+                check(r, cmd, out, f"the agenda from the {name}")
+                timed[name].append(r)
+    finally:
+        server.stdin.close()
+        server.wait()
+    copy, plain = med(timed["copy"], "wall"), med(timed["vdir"], "wall")
+    reports = lambda rs: sum(1 for line in rs if "REPORT request" in line)  # noqa: E731
+    L = [f"Radicale on loopback, one calendar of {len(names):,} items (the first of the vdir above); "
+         f"text agenda, medians of {args.runs} runs for the last two rows.",
+         "",
+         "| run | wall | requests | of which REPORT |", "|---|---:|---:|---:|",
+         f"| first sync | {fmt_s(first.wall)} | {len(first_requests)} | {reports(first_requests)} |",
+         f"| refresh, nothing changed (`--refresh 0`) | {fmt_s(refresh.wall)} | {len(refresh_requests)} | {reports(refresh_requests)} |",
+         f"| agenda from the copy (`--offline`) | {fmt_s(copy)} | 0 | 0 |",
+         f"| the same items read as a vdir | {fmt_s(plain)} | | |",
+         "",
+         f"Targets: an unchanged refresh asks at most three requests and no REPORT "
+         f"({'met' if len(refresh_requests) <= 3 and reports(refresh_requests) == 0 else 'NOT met'}); "
+         f"the agenda from the copy within 1.2x of the vdir "
+         f"({'met' if copy is not None and plain and copy <= 1.2 * plain else 'NOT met'}: {ratio(copy, plain)})."]
+    return "\n".join(L)
+
+
 def fmt_count(n):
     return "?" if n is None else f"{n:,}"
 
@@ -595,6 +678,11 @@ def document(parts, args, info, cmdline, started, load_before, load_after):
     d.append("")
     d.append(parts["live"])
     d.append("")
+    if parts.get("caldav"):
+        d.append("## A CalDAV account")
+        d.append("")
+        d.append(parts["caldav"])
+        d.append("")
     d.append("## Linearity")
     d.append("")
     d.append("Target: cost grows linearly with the number of components.")
@@ -786,11 +874,15 @@ def main(argv=None):
     log("where calendars live: one file, a vdir collection, a URL")
     live = where_calendars_live(args, binary, out_dir, env)
 
+    log(f"a CalDAV account of {CALDAV_ITEMS} items on Radicale")
+    caldav = caldav_account(args, binary, out_dir, env)
+
     load_after = loadavg()
     info = machine_info(binary)
     parts = render(results, startup, args, info, cmdline, started, load_before, load_after)
     parts["next"] = render_next(polled)
     parts["live"] = live
+    parts["caldav"] = caldav
     parts["profile"] = profile(args, binary, floor, out_dir, env) if args.profile else None
     if parts["profile"]:
         print(parts["profile"])
@@ -806,6 +898,8 @@ def main(argv=None):
     print(parts["next"])
     print()
     print(parts["live"])
+    print()
+    print(parts["caldav"])
     print()
     print(parts["lin_line"])
     print()

@@ -15,8 +15,9 @@ package struct AlarmRun {
     package var selection = Selection()
 
     /// A state time at most this far after now is a clock set back a little
-    /// (NTP): nothing rings again. One further ahead is not believed.
-    package static let aheadAllowed: TimeInterval = 3600
+    /// (NTP): nothing rings again. One further ahead is stale, not believed:
+    /// it would swallow every alarm until then.
+    package static let aheadAllowed: TimeInterval = 60
 
     /// How much further than what was read the agenda of a run reaches, for
     /// reminders due long after they start.
@@ -44,11 +45,13 @@ package struct AlarmRun {
     package func run(
         now: Date, since: Date?, load: (AgendaWindow, ClosedRange<Date>) throws -> (parts: [[Occurrence]], window: AgendaWindow)
     ) throws -> Outcome {
-        let lock = try store.lock()
-        defer { lock.release() }
+        // A state that is not a file is neither read nor written: the run is a first run, and keeps nothing.
+        let refused = store.refusal()
+        let lock = refused == nil ? try store.lock() : nil
+        defer { lock?.release() }
         var previous: Date? = nil
-        var stateWarning: String? = nil
-        switch try store.read() {
+        var stateWarning: String? = refused.map { "\($0); read as the first run, and this run's time is not kept" }
+        switch refused == nil ? try store.read() : .none {
         case .none: break
         case .time(let time) where time > now + AlarmRun.aheadAllowed:
             // The clock was once set ahead (or the file copied from a machine that was):
@@ -76,7 +79,7 @@ package struct AlarmRun {
         }
         let schedule = AlarmSchedule(sections: sections, after: span.from, through: now, clock: clock, defaultLead: defaultLead)
         // A clock set back does not move the time back: what rang stays rung.
-        if now > (previous ?? .distantPast) || stateWarning != nil { try store.write(now) }
+        if refused == nil && (now > (previous ?? .distantPast) || stateWarning != nil) { try store.write(now) }
         return Outcome(schedule: schedule, span: span, stateWarning: stateWarning)
     }
 }

@@ -53,6 +53,19 @@ package struct AlarmState: Sendable {
         deinit { release() }
     }
 
+    /// Why the state cannot be kept at all: its path, or its lock's, holds
+    /// something that is not a regular file (a FIFO, a device, a link, a
+    /// folder). Such a thing is never read, locked through or replaced: a
+    /// run as root with `--state /dev/null` must leave /dev/null a device.
+    package func refusal() -> String? {
+        for (path, what) in [(path, "the state"), (path + ".lock", "its lock")] {
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            if info.st_mode & S_IFMT != S_IFREG { return "\(path): \(what) is \(AlarmState.kind(of: info.st_mode)), not a file" }
+        }
+        return nil
+    }
+
     /// Waits until no other run holds the state, then holds it.
     package func lock() throws -> Lock {
         let folder = (path as NSString).deletingLastPathComponent

@@ -122,10 +122,12 @@ package struct SubscriptionFetch: Sendable {
             let why =
                 status == 401 || status == 403
                 ? " (the credentials in \(netrc) were refused, or there are none\(unread))" : ""
-            return failed(url, copy: copy, reason: "the server answered HTTP \(status)\(why)", note: note, now: now)
+            let hint = status == 405 ? SubscriptionFetch.davHint(url) : ""
+            return failed(url, copy: copy, reason: "the server answered HTTP \(status)\(why)\(hint)", note: note, now: now)
         }
         if let problem = SubscriptionFetch.problem(with: transfer.body) {
-            return failed(url, copy: copy, reason: problem, note: note, now: now)
+            let hint = SubscriptionFetch.speaksWebDAV(transfer.body) ? SubscriptionFetch.davHint(url) : ""
+            return failed(url, copy: copy, reason: problem + hint, note: note, now: now)
         }
         guard keeps else { return Outcome(url: url, content: .bytes(transfer.body), age: 0, warning: note, error: nil) }
         do {
@@ -190,6 +192,20 @@ package struct SubscriptionFetch: Sendable {
             i += 1
         }
         return true
+    }
+
+    /// What is told when a URL answers as a WebDAV server does (405 to a
+    /// GET, or a page that says it is a WebDAV interface: Nextcloud's
+    /// `/remote.php/dav`): it may be a CalDAV account, read as `davs://`.
+    static func davHint(_ url: SubscriptionURL) -> String {
+        url.isHTTPS
+            ? "; if it is a CalDAV server, write davs:// in place of https:// to read its calendars"
+            : "; if it is a CalDAV server, write dav:// in place of http:// to read its calendars"
+    }
+
+    /// Whether a body that is not iCalendar says it is a WebDAV interface.
+    static func speaksWebDAV(_ body: [UInt8]) -> Bool {
+        String(decoding: body.prefix(1 << 16), as: UTF8.self).lowercased().contains("webdav")
     }
 
     /// What keeps a body that arrived whole from being the new copy.

@@ -213,7 +213,7 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { section 
 
     @Test func everyJSONLineHasEveryContractKey() throws {
         let keys = ["kind", "uid", "recurrence_id", "title", "start", "end", "all_day", "day", "location", "description",
-            "status", "calendar", "source", "due", "completed", "priority", "overlaps", "overlap_count",
+            "status", "calendar", "source", "calendar_color", "due", "completed", "priority", "overlaps", "overlap_count",
             "meeting_url", "partstat"]
         let json = render([
             event("meeting \"quoted\"\nline", at("2025-03-02T08:00:00Z")),

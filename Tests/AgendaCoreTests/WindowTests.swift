@@ -70,7 +70,7 @@ func instant(_ text: String) -> Date { try! ClockReading.parse(text, zone: utc) 
         #expect(try DayExpression.resolve(text, today: day("2025-03-01")) == day(expected))
     }
 
-    @Test(arguments: ["2025-02-29", "2025-13-01", "next week", "+d", "3d", "2025-3-1"])
+    @Test(arguments: ["2025-02-29", "2025-13-01", "next fortnight", "+d", "3d", "2025-3-1"])
     func badDayExpressions(_ text: String) {
         #expect(throws: DayExpression.Invalid.self) { try DayExpression.resolve(text, today: day("2025-03-01")) }
     }

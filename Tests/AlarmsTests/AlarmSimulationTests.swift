@@ -114,13 +114,28 @@ import Testing
         #expect(try AlarmSimulationTests.run(store, at: AlarmSimulationTests.utc("2025-03-29T13:57:30Z")).schedule.entries.isEmpty)
     }
 
-    /// A clock set back rings nothing twice, and does not move the state back.
-    @Test func aClockSetBackRingsNothingAgain() throws {
+    /// A clock set back a little (NTP, under a minute) rings nothing twice,
+    /// and does not move the state back.
+    @Test func aClockSetBackALittleRingsNothingAgain() throws {
         let store = AlarmSimulationTests.temporaryState("back")
-        let later = AlarmSimulationTests.utc("2025-03-29T14:00:00Z")
-        #expect(try AlarmSimulationTests.run(store, at: later, since: AlarmSimulationTests.utc("2025-03-29T13:50:00Z")).schedule.entries.count == 3)
-        #expect(try AlarmSimulationTests.run(store, at: AlarmSimulationTests.utc("2025-03-29T13:56:00Z")).schedule.entries.isEmpty)
+        let later = AlarmSimulationTests.utc("2025-03-29T13:57:30Z")
+        #expect(try AlarmSimulationTests.run(store, at: later, since: AlarmSimulationTests.utc("2025-03-29T13:50:00Z")).schedule.entries.count == 2)
+        let back = try AlarmSimulationTests.run(store, at: AlarmSimulationTests.utc("2025-03-29T13:57:00Z"))
+        #expect(back.schedule.entries.isEmpty && back.stateWarning == nil)
         #expect(try store.read() == .time(later))
+    }
+
+    /// A state time further ahead is stale (a clock once set wrong, a file
+    /// copied from another machine): believed, it would swallow every alarm
+    /// until then. It is told, and read as the first run.
+    @Test func aStateTimeInTheFutureIsStale() throws {
+        let store = AlarmSimulationTests.temporaryState("ahead")
+        _ = try AlarmSimulationTests.run(store, at: AlarmSimulationTests.utc("2025-03-29T14:30:00Z"))
+        let now = AlarmSimulationTests.utc("2025-03-29T13:55:30Z")
+        let outcome = try AlarmSimulationTests.run(store, at: now)
+        #expect(outcome.schedule.entries.map { ISO8601DateFormatter().string(from: $0.time) } == ["2025-03-29T13:55:00Z"])
+        #expect(outcome.stateWarning?.contains("is after now; read as the first run") == true)
+        #expect(try store.read() == .time(now))
     }
 
     @Test func aStateFileThatHoldsNoTimeIsToldAndReadAsTheFirstRun() throws {

@@ -226,6 +226,19 @@ import Testing
         #expect(!chosen.stdout.contains("Standup"))
     }
 
+    /// An account in the configuration file is read as an account, not as
+    /// a path beside the file.
+    @Test func aConfiguredAccountIsRead() throws {
+        let server = try CalDAVAccountTests.started()
+        var run = try Run()
+        let config = run.home.appendingPathComponent("config")
+        try "--tz Europe/Berlin\n\(server.account)\n".write(to: config, atomically: true, encoding: .utf8)
+        run.environment["ICS_AGENDA_CONFIG"] = config.path
+        let result = try CLI.run(["--now", "2025-03-01T08:00:00+01:00", "--days", "7"], environment: run.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Swimming lessons"), "\(result.stdout)")
+    }
+
     /// The copy, read as a vdir, gives what the same items give read as files.
     @Test func theAgendaIsTheSameAsTheItemsReadAsFiles() throws {
         let server = try CalDAVAccountTests.started()
@@ -297,6 +310,27 @@ import Testing
         // The home, a sync report for each of the two calendars changed, a multiget each.
         #expect(synced.count == 5, "\(synced)")
         #expect(!synced.contains("REPORT /alice/chores list/"), "an unchanged calendar is not asked: \(synced)")
+    }
+
+    /// A calendar deleted on the server is no longer read after
+    /// `--refresh 0`, and its copy is removed from the cache.
+    @Test func aCalendarRemovedFromTheAccountGoesFromTheCopy() throws {
+        let server = try CalDAVAccountTests.started()
+        let run = try Run()
+        let before = try run(["calendars", "--no-config", server.account], fixed: false)
+        #expect(before.stdout.contains("  Family "), "\(before.stdout)")
+        let account = try FileManager.default.contentsOfDirectory(atPath: run.cache.path).filter { $0.hasPrefix("caldav-") }
+        #expect(account.count == 1)
+        let folder = run.cache.appendingPathComponent(account[0])
+        let calendarsBefore = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.contains(".") }
+        #expect(calendarsBefore.count == 3, "\(calendarsBefore)")
+        #expect(try server.send("DELETE", "/alice/family/") == "200")
+        let after = try run(["calendars", "--no-config", "--refresh", "0", server.account], fixed: false)
+        #expect(after.status == 0, "\(after.stderr)")
+        #expect(!after.stdout.contains("Family"), "\(after.stdout)")
+        #expect(after.stdout.contains("  Work "))
+        let calendarsAfter = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.contains(".") }
+        #expect(calendarsAfter.count == 2, "\(calendarsAfter)")
     }
 
     /// A wrong password and a server that is down keep the copy, with one

@@ -17,14 +17,21 @@ import Testing
         "webcal://calendar.example.com/S3CRET/T0KEN/basic.ics?pa55w0rd",
         "dav://ana:pa55w0rd@dav.example.com/S3CRET/calendars/",
         "ana:pa55w0rd@calendar.example.com/S3CRET/basic.ics",
+        // Blanks inside: a message may quote the value whole.
+        "webcal://calendar.example.com/S3CRET/a b/x.ics?T0KEN",
+        "https://calendar.example.com/pa55w0rd/x.ics?a=1 T0KEN S3CRET",
     ]
+
+    /// The addresses given to every option: the first two and those with blanks.
+    static let given = Array(addresses.prefix(2) + addresses.suffix(2))
 
     static func leaked(_ text: String) -> [String] { secrets.filter { text.contains($0) } }
 
     /// The options of each subcommand that take a value, given an address
     /// by mistake: whatever the error or warning, no secret in it.
     static let optionsBySubcommand: [(words: [String], options: [String])] = [
-        ([], ["--days", "--from", "--to", "--tz", "--now", "--locale", "--format", "--group-by", "--color", "--refresh", "--calendar", "--me", "--grep"]),
+        ([], ["--days", "--from", "--to", "--tz", "--now", "--locale", "--format", "--group-by", "--color", "--refresh", "--calendar", "--me", "--grep",
+            "--rename", "--calendar-color"]),
         (["next"], ["--within", "--count", "--format", "--now", "--tz", "--calendar"]),
         (["join"], ["--within", "--now", "--tz"]),
         (["free"], ["--hours", "--weekdays", "--min", "--days", "--from"]),
@@ -37,8 +44,8 @@ import Testing
         let (words, options) = HostileRound4CommandTests.optionsBySubcommand[index]
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-r4-state-\(getpid())-\(index)")
         for option in options {
-            for address in HostileRound4CommandTests.addresses.prefix(2) {
-                for arguments in [[option, address], ["\(option)=\(address)"]] {
+            for address in HostileRound4CommandTests.given {
+                for arguments in [[option, address], ["\(option)=\(address)"], [option, "Work=" + address]] {
                     var line = words + ["--no-config"] + arguments
                     if words == ["alarms"], option != "--state" { line += ["--state", state.path] }
                     let run = try CLI.run(line + ["--now", "2025-03-01T08:00:00+01:00", "Fixtures/sample.ics"].suffix(option == "--now" ? 1 : 3))
@@ -125,6 +132,19 @@ import Testing
         #expect(rung == expected && run.status == 0 && run.stderr.isEmpty, "\(run)")
     }
 
+    /// Zones named the Outlook way (a Windows name with its VTIMEZONE), with
+    /// a vendor's prefix, or by their display name count days on the same
+    /// New York clock as its IANA name does.
+    @Test func triggerDaysCountOnZonesOfEveryName() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-r4-named-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let run = try CLI.run(["alarms", "--no-config", "-q", "--state", state.path, "--tz", "Europe/Berlin", "--format", "json",
+            "--since", "2025-03-07T00:00:00Z", "--now", "2025-03-10T00:00:00Z", "Fixtures/alarms/day_in_named_zones.ics"])
+        let rows = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(rows.count == 3 && rows.allSatisfy { $0["alarm"] as? String == "2025-03-08T15:00:00+01:00" },
+            "\(rows.map { "\($0["title"]!) \($0["alarm"]!)" })")
+    }
+
     /// `REPEAT:1000000000` rings at most a hundred times, and says so
     /// when the first rings, not in silence.
     @Test func aRepeatCountCutToAHundredIsTold() throws {
@@ -133,10 +153,34 @@ import Testing
         let run = try CLI.run(["alarms", "--no-config", "--state", folder.appendingPathComponent("alarms").path, "--tz", "UTC",
             "--since", "2025-03-03T08:59:00Z", "--now", "2025-03-03T09:00:30Z", "Fixtures/alarms/repeat_billion.ics"])
         #expect(run.stdout.split(separator: "\n").count == 1 && run.status == 0, "\(run)")
-        #expect(run.stderr == "ics-agenda: warning: alarm of \"Kettle\": REPEAT:1000000000 is more than 100 repeats; 100 ring\n", "\(run.stderr)")
+        #expect(run.stderr == "ics-agenda: warning: Fixtures/alarms/repeat_billion.ics: alarm of \"Kettle\": REPEAT:1000000000 is more than "
+            + "100 repeats; 100 ring\n", "\(run.stderr)")
         let later = try CLI.run(["alarms", "--no-config", "--state", folder.appendingPathComponent("alarms").path, "--tz", "UTC",
             "--now", "2025-03-03T09:01:30Z", "Fixtures/alarms/repeat_billion.ics"])
         #expect(later.stdout.split(separator: "\n").count == 1 && later.stderr.isEmpty, "told once, when the first rings: \(later)")
+    }
+
+    /// An input missing for one `alarms` run loses none of its alarms: the
+    /// run ends (66) before anything rings or its time is kept, and the
+    /// next run that reads it rings what went off meanwhile, once.
+    @Test func anInputMissingForOneAlarmsRunLosesNoAlarm() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-r4-missing-\(getpid())")
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("a.ics")
+        try FileManager.default.copyItem(atPath: CLI.root.appendingPathComponent("Fixtures/alarms/alarms.ics").path, toPath: input.path)
+        func run(_ now: String) throws -> CLI.Result {
+            try CLI.run(["alarms", "--no-config", "--state", folder.appendingPathComponent("state").path, "--tz", "UTC", "--now", now,
+                input.path, "Fixtures/sample.ics"])
+        }
+        #expect(try run("2025-03-28T07:40:00Z").stdout.isEmpty)
+        try FileManager.default.moveItem(at: input, to: folder.appendingPathComponent("away.ics"))
+        let missing = try run("2025-03-28T07:55:00Z")
+        #expect(missing.status == 66 && missing.stdout.isEmpty, "\(missing)")
+        try FileManager.default.moveItem(at: folder.appendingPathComponent("away.ics"), to: input)
+        let back = try run("2025-03-28T08:00:00Z")
+        #expect(back.stdout.contains("Standup"), "the 07:50 alarm rings once its input is back: \(back)")
     }
 
     /// A FIFO (or another special file) where the `alarms` state belongs:
@@ -154,14 +198,23 @@ import Testing
             "--now", "2025-03-29T08:50:30+01:00", "Fixtures/alarms/alarms.ics"]
         let run = try CLI.runWithin(seconds: 20, arguments)
         #expect(run.status == 0 && run.stdout == "8:50 AM  in 10 min: Standup (Room 4)\n", "\(run)")
-        #expect(run.stderr == "ics-agenda: warning: \(state.path): is a FIFO, not a file; read as the first run\n", "\(run.stderr)")
+        #expect(run.stderr == "ics-agenda: warning: \(state.path): the state is a FIFO, not a file; read as the first run, "
+            + "and this run's time is not kept\n", "\(run.stderr)")
         var info = stat()
-        #expect(lstat(state.path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG, "the run's time is kept in a file")
-        // A symbolic link is not followed.
+        #expect(lstat(state.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "what is not a file is never replaced")
+        // A symbolic link (to a device, as root could be given) is neither followed nor replaced; nor is a lock that is not a file.
         try FileManager.default.removeItem(at: state)
-        try FileManager.default.createSymbolicLink(atPath: state.path, withDestinationPath: "/dev/zero")
+        let device = folder.appendingPathComponent("device")
+        try FileManager.default.createSymbolicLink(atPath: device.path, withDestinationPath: "/dev/null")
+        try FileManager.default.createSymbolicLink(atPath: state.path, withDestinationPath: device.path)
         let linked = try CLI.runWithin(seconds: 20, arguments)
-        #expect(linked.status == 0 && linked.stderr.contains("is a symbolic link, not a file; read as the first run"), "\(linked)")
+        #expect(linked.status == 0 && linked.stderr.contains("the state is a symbolic link, not a file"), "\(linked)")
+        #expect(lstat(state.path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK)
+        try FileManager.default.removeItem(at: state)
+        try FileManager.default.createDirectory(atPath: state.path + ".lock", withIntermediateDirectories: true)
+        let locked = try CLI.runWithin(seconds: 20, arguments)
+        #expect(locked.status == 0 && locked.stderr.contains("its lock is a folder, not a file"), "\(locked)")
+        #expect(!FileManager.default.fileExists(atPath: state.path), "nothing written beside a lock that is not a file")
     }
 }
 

@@ -336,11 +336,12 @@ import Testing
     }
 
     /// `calendars` takes the configured --refresh and --offline (how URLs
-    /// are fetched), not the agenda's other options (`--format json`).
-    @Test func calendarsTakesTheConfiguredFetchOptionsOnly() throws {
+    /// are fetched), and the lines before any section that it has; the
+    /// agenda's own (`--group-by`) are left out there, not refused.
+    @Test func calendarsTakesTheConfiguredOptionsItHas() throws {
         let server = try SubscriptionTests.fault
         var run = try Run()
-        try run.configure("--offline\n--format json\n")
+        try run.configure("--offline\n--group-by week\n[agenda]\n--format json\n")
         let path = "/ok-\(UUID().uuidString).ics"
         let result = try CLI.run(["calendars", server.base() + path, "Fixtures/sample.ics"], environment: run.environment)
         #expect(result.status == 66)

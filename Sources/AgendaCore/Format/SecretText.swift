@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Words of a message that may hold a secret, shown without it.
 ///
 /// A private calendar address is a password, and so is `user:pass@` in
@@ -13,10 +15,39 @@
 /// the `@`. A word is what lies between blanks: quotes and brackets around
 /// it (`'--days=https://…'`) stay where they are.
 package enum SecretText {
+    /// The words of this run's command line and configuration that may hold
+    /// a secret (`register`): a message may quote one whole, blanks and all
+    /// (`--calendar 'webcal://h/dir/a b/x.ics?token'`), where a word-by-word
+    /// look would show what follows the blank.
+    private static let given = Mutex<[String]>([])
+
+    /// Whether a word may hold a secret: it has `://` or `user:password@`.
+    package static func mayHoldSecret(_ word: String) -> Bool {
+        word.contains("://") || credentialsEnd(in: Substring(word)) != nil
+    }
+
+    /// Keeps `word` (and, for `--option=value`, its value), as given and as
+    /// messages escape it, so that `redacted` finds it whole.
+    package static func register(_ word: String) {
+        guard mayHoldSecret(word) else { return }
+        var forms = [word]
+        if word.hasPrefix("-"), let equals = word.firstIndex(of: "=") { forms.append(String(word[word.index(after: equals)...])) }
+        forms += forms.map(PrintableText.escaped)
+        given.withLock { list in
+            for form in forms where mayHoldSecret(form) && !list.contains(form) { list.append(form) }
+            list.sort { $0.count > $1.count }
+        }
+    }
+
     /// `text` with every word that may hold a secret redacted. A text
     /// already redacted comes back unchanged.
     package static func redacted(_ text: String) -> String {
         guard text.contains("://") || text.contains("@") else { return text }
+        var text = text
+        for form in given.withLock({ $0 }) where text.contains(form) {
+            // Blanks inside stand for themselves in the address shown: it ends at its last segment or query.
+            text = text.replacingOccurrences(of: form, with: redactedWord(Substring(form.replacingOccurrences(of: " ", with: "%20"))))
+        }
         var result = ""
         var word = Substring()
         var start = text.startIndex

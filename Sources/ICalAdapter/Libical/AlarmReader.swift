@@ -13,53 +13,16 @@ enum AlarmReader {
     /// one a handful of alarms).
     static let maxAlarms = 100
 
+    /// The alarms as written; `ComponentReader` gives each that counts
+    /// days the zone they count on, as its TZIDs resolved (`Alarm.dayZone`).
     static func alarms(of component: OpaquePointer) -> [Alarm] {
         var alarms: [Alarm] = []
         var inner = icalcomponent_get_first_component(component, ICAL_VALARM_COMPONENT)
-        var zones: (start: String?, end: String?)? = nil
         while let alarm = inner, alarms.count < maxAlarms {
-            if var read = read(alarm) {
-                if case .relative(let days, _, let toEnd) = read.trigger, days != 0 {
-                    let found = zones ?? dayZones(of: component)
-                    zones = found
-                    read.dayZone = toEnd ? found.end : found.start
-                }
-                alarms.append(read)
-            }
+            if let read = read(alarm) { alarms.append(read) }
             inner = icalcomponent_get_next_component(component, ICAL_VALARM_COMPONENT)
         }
         return alarms
-    }
-
-    /// The zones whose wall clocks a trigger's days count on, from the
-    /// start and from the end (`Alarm.dayZone`): an event's DTSTART and
-    /// DTEND (DTSTART's when it ends by DURATION), a reminder's DTSTART and
-    /// DUE (either standing for the other, as `AlarmSchedule.bounds` reads them).
-    static func dayZones(of component: OpaquePointer) -> (start: String?, end: String?) {
-        func property(_ kind: icalproperty_kind) -> OpaquePointer? { icalcomponent_get_first_property(component, kind) }
-        let dtstart = property(ICAL_DTSTART_PROPERTY)
-        if icalcomponent_isa(component) == ICAL_VTODO_COMPONENT {
-            let due = property(ICAL_DUE_PROPERTY)
-            let start = dtstart ?? due
-            return (dayZone(of: start), dayZone(of: due ?? start))
-        }
-        return (dayZone(of: dtstart), dayZone(of: property(ICAL_DTEND_PROPERTY) ?? dtstart))
-    }
-
-    /// The IANA name of a date-time property's zone: its TZID's (or a
-    /// vendor's prefixed name's), `UTC` for a UTC time, nil for a
-    /// floating time, a date, or a TZID no IANA name stands for.
-    static func dayZone(of property: OpaquePointer?) -> String? {
-        guard let property, let value = icalproperty_get_value(property) else { return nil }
-        let time = TimeValue(icalvalue_get_datetime(value))
-        if time.isNull || time.isDate { return nil }
-        if time.isUTC { return "UTC" }
-        guard let parameter = icalproperty_get_first_parameter(property, ICAL_TZID_PARAMETER),
-            let written = icalparameter_get_tzid(parameter).map({ String(cString: $0) })
-        else { return nil }
-        if TimeZone(identifier: written) != nil { return written }
-        let location = Zone.builtin(tzid: written).flatMap { icaltimezone_get_location($0.pointer) }.map { String(cString: $0) }
-        return location.flatMap { TimeZone(identifier: $0) != nil ? $0 : nil }
     }
 
     private static func read(_ alarm: OpaquePointer) -> Alarm? {

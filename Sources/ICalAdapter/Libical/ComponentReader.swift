@@ -95,7 +95,7 @@ struct ComponentReader {
         }
         ComponentReader.checkEnd(&record)
         if readsAlarms {
-            record.alarms = AlarmReader.alarms(of: component)
+            record.alarms = AlarmReader.alarms(of: component).map { dayZoned($0, record) }
             record.hasAlarmComponents = icalcomponent_get_first_component(component, ICAL_VALARM_COMPONENT) != nil
             readAlarmMarks(component, &record)
         }
@@ -106,6 +106,20 @@ struct ComponentReader {
     /// `--series`: the component as written (`WholeText`), with what its calendar reads it in.
     private func whole(of borrowed: BorrowedComponent, _ record: ComponentRecord) -> WholeComponent? {
         WholeText.of(borrowed, matchUID: record.matchUID, calendar: calendar, floatingTZID: floatingTZID, calendarTimeZone: calendarTimeZone)
+    }
+
+    /// An alarm whose trigger counts days, told the zone whose clock they
+    /// count on (`Alarm.dayZone`, RFC 5545 3.3.6): the zone of the time it
+    /// counts from as the component's TZIDs resolved, `UTC` for a UTC time,
+    /// none for a floating or all-day time (the display zone's then).
+    private func dayZoned(_ alarm: Alarm, _ record: ComponentRecord) -> Alarm {
+        guard case .relative(let days, _, let toEnd) = alarm.trigger, days != 0 else { return alarm }
+        let start = record.kind == .reminder ? record.dtstart ?? record.due : record.dtstart
+        let end = record.kind == .reminder ? record.due ?? record.dtstart : record.dtend ?? record.dtstart
+        guard let time = toEnd ? end : start, !time.isDate else { return alarm }
+        var zoned = alarm
+        zoned.dayZone = time.isUTC ? "UTC" : time.zone.flatMap(zones.ianaName)
+        return zoned
     }
 
     /// `alarms`: what libical could not read in the VALARMs (a TRIGGER it

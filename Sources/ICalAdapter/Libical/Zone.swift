@@ -13,6 +13,13 @@ struct Zone: Hashable, @unchecked Sendable {
     /// libical's UTC zone.
     static var utc: Zone { Zone(icaltimezone_get_utc_timezone()) }
 
+    /// A built-in zone's IANA name (`America/New_York`); nil for most a file defines.
+    /// The corresponding libical function is `icaltimezone_get_location`.
+    var location: String? { icaltimezone_get_location(pointer).map { String(cString: $0) } }
+
+    /// The TZID the zone was made with (`/freeassociation.sourceforge.net/…` for a built-in).
+    var tzid: String? { icaltimezone_get_tzid(pointer).map { String(cString: $0) } }
+
     /// libical's built-in zone of an IANA name.
     static func builtin(named name: String) -> Zone? {
         icaltimezone_get_builtin_timezone(name).map(Zone.init)

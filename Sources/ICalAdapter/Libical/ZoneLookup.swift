@@ -7,4 +7,8 @@ protocol ZoneLookup: AnyObject, Sendable {
     /// A zone guessed from a TZID no VTIMEZONE defines (a Windows or display
     /// name), and the IANA name it was read as.
     func guessed(_ tzid: String) -> (zone: Zone, iana: String)?
+    /// The IANA name a zone stands for (a built-in's own; a defined one's
+    /// TZID read as a name, a Windows name or a vendor's prefixed one), for
+    /// the zones Foundation knows; nil for a zone of a name of its own.
+    func ianaName(of zone: Zone) -> String?
 }

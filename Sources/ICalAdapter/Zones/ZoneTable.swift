@@ -222,6 +222,18 @@ final class ZoneTable: ZoneLookup, @unchecked Sendable {
     /// The zone a display name or an old region name stands for
     /// (`DisplayNameZones`), with its IANA name, for a TZID that names no
     /// zone otherwise; nil when it tells none.
+    func ianaName(of zone: Zone) -> String? {
+        var candidates: [String] = []
+        if let location = zone.location { candidates.append(location) }
+        if let tzid = zone.tzid?.trimmingWhitespace() {
+            candidates.append(tzid)
+            if let windows = WindowsZones.iana[tzid] { candidates.append(windows) }
+            if let shown = DisplayNameZones.ianaName(for: tzid) { candidates.append(shown) }
+            if let builtin = ZoneTable.builtin(tzid)?.location { candidates.append(builtin) }
+        }
+        return candidates.first { TimeZone(identifier: $0) != nil }
+    }
+
     func guessed(_ tzid: String) -> (zone: Zone, iana: String)? {
         guard let iana = DisplayNameZones.ianaName(for: tzid) else { return nil }
         guard let zone = Zone.builtin(named: iana) else { return nil }

@@ -67,7 +67,9 @@ struct DAVCopy {
     /// not there or not a regular file (a link, a FIFO: `RegularFile`).
     static func read(_ path: String) -> ([UInt8], Date)? {
         guard let file = try? RegularFile.open(path, limit: largestState) else { return nil }
-        return (file.read(upTo: largestState), file.modified)
+        // As large as the file is (and a byte, to see it grew), not the bound: a
+        // buffer of 64 MB zeroed for each state file cost a vdir read half again.
+        return (file.read(upTo: min(file.size + 1, largestState)), file.modified)
     }
 
     /// Makes the folder (and the cache folder above it) 0700; refuses one
@@ -129,6 +131,26 @@ struct DAVCopy {
         try body()
     }
 
+    /// Removes a calendar's folder (a hash name of ours, directly in the
+    /// account's folder) and the regular files in it; anything else found
+    /// there is left, and with it the folder.
+    func remove(_ name: String) {
+        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else { return }
+        let path = folder + "/" + name
+        guard let dir = opendir(path) else { return }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if entryName != "." && entryName != ".." { names.append(entryName) }
+        }
+        closedir(dir)
+        for entryName in names {
+            var info = stat()
+            if lstat(path + "/" + entryName, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { unlink(path + "/" + entryName) }
+        }
+        rmdir(path)
+    }
+
     /// The account as last kept, calendar by calendar: each folder, its
     /// name and colour, and the item files its state names that are there.
     func calendars() -> [DAVCalendarCopy]? {
@@ -136,9 +158,11 @@ struct DAVCopy {
         return account.calendars.compactMap { entry in
             guard let state = calendarState(entry) else { return nil }
             let path = calendarFolder(entry)
-            let files = state.items.values.map { path + "/" + $0.file }.sorted().filter {
+            // Each file looked at once, here: the reader takes its size and identity from this.
+            let files = state.items.values.map { path + "/" + $0.file }.sorted().compactMap { file -> DAVCalendarCopy.File? in
                 var info = stat()
-                return lstat($0, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+                guard lstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+                return DAVCalendarCopy.File(path: file, size: Int(info.st_size), device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
             }
             return DAVCalendarCopy(
                 folder: path, name: entry.name, color: entry.color, files: files,
@@ -155,8 +179,15 @@ package struct DAVCalendarCopy: Sendable {
     package let name: String
     /// Its `calendar-color`, as the server wrote it (`#RRGGBBAA` from Apple's servers).
     package let color: String?
-    /// Its item files, in name order.
-    package let files: [String]
+    /// Its item files, in name order: each a regular file when it was listed.
+    package let files: [File]
+
+    package struct File: Sendable {
+        package let path: String
+        package let size: Int
+        package let device: UInt64
+        package let inode: UInt64
+    }
     /// Its `supported-calendar-component-set` holds VTODO only.
     package let remindersOnly: Bool
 }

@@ -47,25 +47,23 @@ struct DAVSync {
         <d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getetag/></d:prop></d:propfind>
         """
 
+    /// What one changed calendar is to become: its new state, the items to
+    /// fetch and those gone.
+    typealias Plan = (entry: DAVCopy.CalendarEntry, state: DAVCopy.CalendarState, fetch: [DAVCopy.Item], removed: [DAVCopy.Item])
+    typealias Change = (entry: DAVCopy.CalendarEntry, listed: Multistatus.Response, old: DAVCopy.CalendarState?)
+
     /// Runs the whole sync; throws the first failure (the copy then stays
     /// as it was, calendar by calendar: each calendar's state is written
-    /// after its items).
+    /// after its items). The stages: the home's listing, the calendars that
+    /// changed, what each holds now, the changed items fetched, all written.
     func run() throws(Failure) {
         let kept = copy.account()?.state
+        let previous = kept?.calendars ?? []
         var home: String
         if let found = kept?.home { home = found } else { home = try discover() }
-        var listing: (Multistatus, DAVClient.Reply)
-        switch client.multistatus(.init(method: "PROPFIND", url: home, depth: "1", body: DAVSync.homeProperties)) {
-        case .success(let found): listing = found
-        case .failure(let failure) where kept != nil && [404, 301, 410].contains(failure.status ?? 0):
-            // The home moved: found again.
-            home = try discover()
-            listing = try client.multistatus(.init(method: "PROPFIND", url: home, depth: "1", body: DAVSync.homeProperties)).get()
-        case .failure(let failure): throw failure
-        }
-        let entries = DAVSync.calendars(in: listing.0, home: home, client: client)
-        // Which calendars changed.
-        var changed: [(entry: DAVCopy.CalendarEntry, listed: Multistatus.Response, old: DAVCopy.CalendarState?)] = []
+        let listing = try listHome(&home, knownBefore: kept != nil)
+        let entries = DAVSync.calendars(in: listing, home: home, client: client)
+        var changed: [Change] = []
         for (entry, listed) in entries {
             let old = copy.calendarState(entry)
             let token = listed.text(DAVNamespace.dav, "sync-token")
@@ -76,14 +74,39 @@ struct DAVSync {
             }
             changed.append((entry, listed, old))
         }
-        // What each changed calendar holds now: by sync report, else by listing.
+        let plans = try plan(changed)
+        let fetched = try fetch(plans)
+        for (i, plan) in plans.enumerated() { try write(plan, fetched[i]) }
+        do {
+            try DAVCopy.write(json: DAVCopy.AccountState(home: home, calendars: entries.map(\.entry)), to: copy.accountPath)
+        } catch {
+            throw Failure(reason: "\(error)")
+        }
+        // A calendar gone from the account: its copy goes too, once the account no longer names it.
+        let listed = Set(entries.map(\.entry.folder))
+        for old in previous where !listed.contains(old.folder) { copy.remove(old.folder) }
+    }
+
+    /// The home's calendars (Depth 1); a home that moved since it was found is found again.
+    private func listHome(_ home: inout String, knownBefore: Bool) throws(Failure) -> Multistatus {
+        switch client.multistatus(.init(method: "PROPFIND", url: home, depth: "1", body: DAVSync.homeProperties)) {
+        case .success(let found): return found.0
+        case .failure(let failure) where knownBefore && [404, 301, 410].contains(failure.status ?? 0):
+            home = try discover()
+            return try client.multistatus(.init(method: "PROPFIND", url: home, depth: "1", body: DAVSync.homeProperties)).get().0
+        case .failure(let failure): throw failure
+        }
+    }
+
+    /// What each changed calendar holds now: by sync report, else by listing.
+    private func plan(_ changed: [Change]) throws(Failure) -> [Plan] {
         let reports = client.send(changed.map { change -> DAVClient.Request in
             if let token = change.old?.syncToken, change.listed.text(DAVNamespace.dav, "sync-token") != nil {
                 return .init(method: "REPORT", url: client.account.address(change.entry.href), depth: "0", body: DAVSync.syncBody(token))
             }
             return .init(method: "PROPFIND", url: client.account.address(change.entry.href), depth: "1", body: DAVSync.etagProperties)
         })
-        var plans: [(entry: DAVCopy.CalendarEntry, state: DAVCopy.CalendarState, fetch: [DAVCopy.Item], removed: [DAVCopy.Item])] = []
+        var plans: [Plan] = []
         for (change, report) in zip(changed, reports) {
             let wasSync = change.old?.syncToken != nil && change.listed.text(DAVNamespace.dav, "sync-token") != nil
             var members: Members
@@ -112,7 +135,11 @@ struct DAVSync {
             state.ctag = change.listed.text(DAVNamespace.calendarServer, "getctag")
             plans.append((change.entry, state, fetch.sorted { $0.file < $1.file }, removed))
         }
-        // The changed items, every calendar's batches at once.
+        return plans
+    }
+
+    /// The changed items, every calendar's batches at once (`calendar-multiget`).
+    private func fetch(_ plans: [Plan]) throws(Failure) -> [[String: (item: DAVCopy.Item, data: [UInt8])]] {
         var requests: [(plan: Int, items: [DAVCopy.Item])] = []
         for (i, plan) in plans.enumerated() {
             for start in stride(from: 0, to: plan.fetch.count, by: batch) {
@@ -136,28 +163,26 @@ struct DAVSync {
                 fetched[request.plan][key] = (item, bytes)
             }
         }
-        // Written calendar by calendar: items, then the state that names them, then what went.
-        for (i, var plan) in plans.enumerated() {
-            let folder = copy.calendarFolder(plan.entry)
-            do {
-                try DAVCopy.makeFolder(folder)
-                for (key, got) in fetched[i] {
-                    try DAVCopy.write(got.data, to: folder + "/" + got.item.file)
-                    plan.state.items[key] = got.item
-                }
-                for item in plan.removed { plan.state.items[DAVHref.key(item.href)] = nil }
-                try DAVCopy.write(json: plan.state, to: folder + "/.state.json")
-                for item in plan.removed { unlink(folder + "/" + item.file) }
-            } catch {
-                throw Failure(reason: "\(error)")
-            }
-            try write(plan.entry)
-        }
+        return fetched
+    }
+
+    /// One calendar written: its items, then the state that names them, then what went.
+    private func write(_ plan: Plan, _ fetched: [String: (item: DAVCopy.Item, data: [UInt8])]) throws(Failure) {
+        var plan = plan
+        let folder = copy.calendarFolder(plan.entry)
         do {
-            try DAVCopy.write(json: DAVCopy.AccountState(home: home, calendars: entries.map(\.entry)), to: copy.accountPath)
+            try DAVCopy.makeFolder(folder)
+            for (key, got) in fetched {
+                try DAVCopy.write(got.data, to: folder + "/" + got.item.file)
+                plan.state.items[key] = got.item
+            }
+            for item in plan.removed { plan.state.items[DAVHref.key(item.href)] = nil }
+            try DAVCopy.write(json: plan.state, to: folder + "/.state.json")
+            for item in plan.removed { unlink(folder + "/" + item.file) }
         } catch {
             throw Failure(reason: "\(error)")
         }
+        try write(plan.entry)
     }
 
     /// The `displayname` and `color` files of a calendar's vdir, as vdirsyncer writes them.

@@ -99,6 +99,9 @@ struct AlarmsCommand: ParsableCommand, MomentCommand {
         do {
             outcome = try run.run(now: now, since: start) { window, ringing in
                 loaded = try load(window, environment: environment, readsAlarms: true, ringing: ringing)
+                // An input missing (told already) ends the run before anything rings or the time is kept:
+                // its alarms ring on the run that reads it again, none lost and none twice.
+                if loaded.missing { throw ExitCode(66) }
                 return (loaded.calendars.map(\.occurrences), AgendaWindow.spanning([window] + loaded.calendars.compactMap(\.window))!)
             }
         } catch let failure as AlarmState.Failure {
@@ -112,8 +115,8 @@ struct AlarmsCommand: ParsableCommand, MomentCommand {
             // that rings the first of them says so (once an alarm, not in every run that rings a repeat).
             for entry in outcome.schedule.entries where entry.repetition == 0 && entry.alarm.repeatCount > Alarm.maxRepeats {
                 let title = PrintableText.escaped(entry.occurrence.title)
-                StandardError.write("ics-agenda: warning: alarm of \"\(title)\": REPEAT:\(entry.alarm.repeatCount) is more than "
-                    + "\(Alarm.maxRepeats) repeats; \(Alarm.maxRepeats) ring\n")
+                StandardError.write("ics-agenda: warning: \(entry.occurrence.calendar.path): alarm of \"\(title)\": "
+                    + "REPEAT:\(entry.alarm.repeatCount) is more than \(Alarm.maxRepeats) repeats; \(Alarm.maxRepeats) ring\n")
             }
         }
         let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)

@@ -1,3 +1,4 @@
+import AgendaCore
 import ArgumentParser
 import Foundation
 
@@ -65,6 +66,8 @@ struct RootCommand: ParsableCommand {
         #endif
         CommandRunner.prepareStreams()
         Signals.endRunsQuietly()
+        // Any word that may hold a secret is hidden whole in every message, whichever option it went to.
+        for word in CommandRunner.arguments { SecretText.register(word) }
         let arguments = RootCommand.withConfiguration(SubcommandFirst.reordered(CommandRunner.arguments))
         // The error path parses again to word its message: the packed line
         // too, or a long line that ends in an error is quadratic after all.

@@ -137,6 +137,7 @@ struct ConfigFile: Sendable {
             let words: [String]
             do { words = try ConfigWords.split(line) } catch { throw bad("\(error)") }
             if words.isEmpty { continue }
+            for word in words { SecretText.register(word) }
             if words.contains("--no-config") { throw bad("--no-config has no place in the configuration") }
             if words.contains(where: { $0 == "--help" || $0 == "-h" || $0 == "--version" }) {
                 throw bad("\(words.joined(separator: " ")) has no place in the configuration")
@@ -221,9 +222,9 @@ struct ConfigFile: Sendable {
     }
 
     /// `~` and `~user` expanded; a relative path is taken from the file's
-    /// folder; a URL is kept as it is.
+    /// folder; a URL or a CalDAV account (`davs://`) is kept as it is.
     static func resolve(_ input: String, folder: String, environment: [String: String]) -> String {
-        if input == "-" || SubscriptionURL.isMeant(input) { return input }
+        if input == "-" || SubscriptionURL.isMeant(input) || DAVAccount.isMeant(input) { return input }
         if input == "~" || input.hasPrefix("~/") {
             return homeDirectory(environment: environment) + input.dropFirst()
         }

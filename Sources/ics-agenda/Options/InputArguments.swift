@@ -8,7 +8,7 @@ import Foundation
 
 /// The INPUT arguments both commands take: files, folders, or `-`.
 struct InputArguments: ParsableArguments {
-    @Argument(help: ArgumentHelp("Calendar files, folders, URLs, or - for standard input.", valueName: "input"), completion: .file())
+    @Argument(help: ArgumentHelp("Calendar files, folders, URLs, CalDAV accounts (davs://HOST/), or - for standard input.", valueName: "input"), completion: .file())
     var packedInputs: [String] = []
 
     /// The inputs, as many words as were given (`ArgumentPacking`).

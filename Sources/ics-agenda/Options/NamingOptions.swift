@@ -34,7 +34,8 @@ struct NamingOptions: ParsableArguments {
                 throw ValidationError("--calendar-color \(PrintableText.escaped(word)): write NAME=#RRGGBB.")
             }
             if CalendarColor.normalized(pair.to) == nil {
-                throw ValidationError("--calendar-color \(PrintableText.escaped(word)): \"\(PrintableText.escaped(pair.to))\" is not a colour #RRGGBB.")
+                // The word whole, not its part after `=`: a word that holds an address is hidden whole.
+                throw ValidationError("--calendar-color \(PrintableText.escaped(word)): the colour after = is not #RRGGBB.")
             }
         }
     }

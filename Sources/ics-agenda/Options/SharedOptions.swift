@@ -25,7 +25,8 @@ struct CommonOptions: ParsableArguments {
         help: ArgumentHelp("Only items whose title, location or description match REGEX (RE2 syntax, matched in linear time; ignores case unless REGEX has upper case).", valueName: "regex"),
         transform: { pattern in
             ParsedValue { try TextMatcher(pattern: pattern, compiled: RegexPattern(pattern)) } else: { error in
-                let reason = (error as? RegexPattern.Invalid).map { " (\($0.reason))" } ?? ""
+                // RE2's reason quotes a part of the pattern: not when the pattern may hold a secret.
+                let reason = SecretText.mayHoldSecret(pattern) ? "" : (error as? RegexPattern.Invalid).map { " (\($0.reason))" } ?? ""
                 return "--grep: \"\(PrintableText.escaped(pattern))\" is not a valid regular expression\(PrintableText.escaped(reason))."
             }
         })

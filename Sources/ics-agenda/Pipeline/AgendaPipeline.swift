@@ -136,10 +136,11 @@ struct AgendaPipeline {
     static func folder(of copy: DAVCalendarCopy, in account: DAVAccount) -> InputFolder {
         var folder = InputFolder(path: account.redacted + "/" + (copy.folder as NSString).lastPathComponent)
         for marker in ["displayname", "color"] { folder.mark(marker, path: copy.folder + "/" + marker) }
-        folder.files = copy.files.map { path in
+        folder.files = copy.files.map { file in
             var info = stat()
-            let size = stat(path, &info) == 0 ? Int(info.st_size) : nil
-            return InputFile(path: path, isExplicit: false, size: size, identity: size == nil ? nil : FileIdentity(info))
+            info.st_dev = __dev_t(file.device)
+            info.st_ino = __ino_t(file.inode)
+            return InputFile(path: file.path, isExplicit: false, size: file.size, identity: FileIdentity(info))
         }
         return folder
     }

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+
+/// CalDAV accounts against a server that misbehaves on demand
+/// (`scripts/caldav_fault_server.py`), for what Radicale will not do: a
+/// redirect of a PROPFIND, a home set on another host, a refused sync
+/// token, a 507, duplicate hrefs, a DOCTYPE, a cut body. Each account is
+/// its own path on one server, started once.
+@Suite struct CalDAVFaultTests {
+    final class FaultServer: Sendable {
+        let port: Int
+        private let process: Process
+        private let input: Pipe
+
+        init() throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-caldav-fault-\(UUID().uuidString)")
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = [CLI.root.appendingPathComponent("scripts/caldav_fault_server.py").path, folder.path]
+            input = Pipe()
+            let output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            var line = Data()
+            while !line.contains(0x0A) {
+                let more = output.fileHandleForReading.availableData
+                if more.isEmpty { break }
+                line += more
+            }
+            let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+            guard words.count == 2, let port = Int(words[1]) else {
+                throw LoopbackServer.Failure(message: "caldav_fault_server.py did not start")
+            }
+            self.port = port
+        }
+
+        /// The body of a GET, with the system's Python.
+        func ask(_ path: String) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())", "http://127.0.0.1:\(port)\(path)"]
+            return try CLI.collect(process).stdout
+        }
+
+        /// The requests asked of one account, as `METHOD HOST PATH AUTH`.
+        func log(_ name: String) throws -> [String] {
+            try ask("/log").split(separator: "\n").map(String.init).filter { $0.contains("/t/\(name)/") || $0.contains("-\(name)/") }
+        }
+    }
+
+    static let server = Result { try FaultServer() }
+
+    /// An account of its own: `/t/MODE-UUID/`.
+    static func account(_ mode: String) throws -> (server: FaultServer, name: String, url: String) {
+        let server = try CalDAVFaultTests.server.get()
+        let name = "\(mode)-\(UUID().uuidString.prefix(8))"
+        return (server, name, "dav://127.0.0.1:\(server.port)/t/\(name)/")
+    }
+
+    static func run(_ arguments: [String], cache: URL) throws -> CLI.Result {
+        try "machine 127.0.0.1 login alice password wonderland\nmachine localhost login alice password wonderland\n".write(
+            to: cache.appendingPathComponent(".netrc"), atomically: true, encoding: .utf8)
+        return try CLI.run(CalDAVAccountTests.fixed + arguments, environment: ["XDG_CACHE_HOME": cache.path, "HOME": cache.path])
+    }
+
+    static func cache() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-caldav-fault-cache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A 301 on the account's URL is followed by us with the same method
+    /// (libcurl would have sent a GET), and the source stays the account as written.
+    @Test func aMovedAccountIsFollowedWithItsOwnMethod() throws {
+        let (server, name, url) = try CalDAVFaultTests.account("moved")
+        let result = try CalDAVFaultTests.run(["--show-calendar", url], cache: try CalDAVFaultTests.cache())
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Fault plain one  [Fault plain]"), "\(result.stdout)")
+        let log = try server.log(name)
+        #expect(log.first?.hasPrefix("PROPFIND 127.0.0.1 /t/\(name)/") == true, "\(log)")
+        #expect(log.contains { $0.hasPrefix("PROPFIND 127.0.0.1 /t/plain-\(name)/ ") }, "\(log)")
+        #expect(!log.contains { $0.hasPrefix("GET") })
+    }
+
+    /// RFC 6764 §5: no principal at the URL (404), so `/.well-known/caldav`
+    /// is asked, whose 301 is followed with PROPFIND kept.
+    @Test func withoutAPrincipalAtTheURLTheWellKnownAddressIsAsked() throws {
+        let (server, name, url) = try CalDAVFaultTests.account("nowhere")
+        let result = try CalDAVFaultTests.run(["--show-calendar", url], cache: try CalDAVFaultTests.cache())
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Fault plain one  [Fault plain]"), "\(result.stdout)")
+        #expect(try server.log(name) == ["PROPFIND 127.0.0.1 /t/\(name)/ auth"])
+        let wellKnown = try server.ask("/log").split(separator: "\n").filter { $0.contains("/.well-known/caldav") }
+        #expect(wellKnown.allSatisfy { $0.hasPrefix("PROPFIND 127.0.0.1 /.well-known/caldav") }, "\(wellKnown)")
+        #expect(!wellKnown.isEmpty)
+    }
+
+    /// A home set on another host (as iCloud's pNN-caldav.icloud.com) is
+    /// followed; the login goes only to hosts of the account's own domain:
+    /// `localhost` is not `127.0.0.1`'s, and gets none.
+    @Test func aHomeOnAnotherHostIsFollowedWithoutTheLogin() throws {
+        let (server, name, url) = try CalDAVFaultTests.account("crosshost")
+        let result = try CalDAVFaultTests.run([url], cache: try CalDAVFaultTests.cache())
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Fault crosshost one"), "\(result.stdout)")
+        let log = try server.log(name)
+        #expect(log.contains("PROPFIND 127.0.0.1 /t/\(name)/ auth"), "\(log)")
+        let elsewhere = log.filter { $0.contains(" localhost ") }
+        #expect(!elsewhere.isEmpty, "\(log)")
+        #expect(elsewhere.allSatisfy { $0.hasSuffix(" -") }, "the login went to another host: \(log)")
+    }
+
+    /// RFC 6578 §3.2: a sync token refused (403 valid-sync-token) or a 507
+    /// means a full listing, and the change is still seen.
+    @Test(arguments: ["badtoken", "full"])
+    func aRefusedSyncReportFallsBackToAFullListing(mode: String) throws {
+        let (server, name, url) = try CalDAVFaultTests.account(mode)
+        let cache = try CalDAVFaultTests.cache()
+        let first = try CalDAVFaultTests.run([url], cache: cache)
+        #expect(first.status == 0, "\(first.stderr)")
+        _ = try server.ask("/bump/\(name)")
+        let second = try CalDAVFaultTests.run(["--refresh", "0", url], cache: cache)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.isEmpty, "\(second.stderr)")
+        #expect(second.stdout.contains("Fault \(mode) two"), "\(second.stdout)")
+        let log = try server.log(name)
+        #expect(log.filter { $0.hasPrefix("REPORT") }.count == 3, "multiget, refused sync, multiget: \(log)")
+    }
+
+    /// An `http(s)://` input that answers as a WebDAV server (405 to a GET,
+    /// or Nextcloud's "This is the WebDAV interface" page) gets a hint to
+    /// write `dav(s)://`.
+    @Test(arguments: ["/t/plain-hint/", "/webdav-page"])
+    func aURLThatIsAWebDAVServerGetsAHint(path: String) throws {
+        let server = try CalDAVFaultTests.server.get()
+        let result = try CalDAVFaultTests.run(["http://127.0.0.1:\(server.port)\(path)"], cache: try CalDAVFaultTests.cache())
+        #expect(result.status == 66)
+        #expect(result.stderr.contains("if it is a CalDAV server, write dav:// in place of http://"), "\(result.stderr)")
+    }
+
+    /// One href twice in a multiget (Zimbra, DavMail) is one item.
+    @Test func duplicateHrefsAreOneItem() throws {
+        let (_, _, url) = try CalDAVFaultTests.account("dup")
+        let result = try CalDAVFaultTests.run([url], cache: try CalDAVFaultTests.cache())
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.components(separatedBy: "Fault dup one").count == 2, "\(result.stdout)")
+    }
+
+    /// A DOCTYPE (an external entity) and a body cut short are refused:
+    /// with no copy, the account is told once and the status is 66; nothing
+    /// of the entity's file is read.
+    @Test(arguments: [("xxe", "DOCTYPE"), ("cut", "cut short")])
+    func aHostileOrCutAnswerIsRefused(mode: String, words: String) throws {
+        let (_, _, url) = try CalDAVFaultTests.account(mode)
+        let result = try CalDAVFaultTests.run([url], cache: try CalDAVFaultTests.cache())
+        #expect(result.status == 66)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains(words), "\(result.stderr)")
+        #expect(!result.stderr.contains("root:"))
+    }
+}

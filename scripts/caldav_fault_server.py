@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""A CalDAV server that misbehaves on demand, on loopback, for the tests of
+what Radicale will not do (Tests/CLITests/CalDAVFaultTests.swift).
+
+usage: caldav_fault_server.py FOLDER
+
+Each account is /t/MODE-ANYTHING/ (the mode is what comes before the first
+`-`): principal /t/NAME/principal/, home /t/NAME/home/, one calendar
+/t/NAME/home/cal/ holding item one.ics (and two.ics once /bump/NAME was
+asked). Modes:
+
+  plain      as a server should answer
+  moved      PROPFIND on the account answers 301 to /t/plain-NAME/
+  nowhere    PROPFIND on the account answers 404: /.well-known/caldav is
+             asked, which answers 301 to /t/plain-wellknown/
+  crosshost  the home set is on http://localhost:PORT/ (another host)
+  badtoken   a sync report answers 403 with DAV:valid-sync-token
+  full       a sync report answers 507
+  dup        the multiget names each href twice (Zimbra, DavMail)
+  xxe        the multiget answer has a DOCTYPE with an external entity
+  cut        the multiget answer is cut short of its Content-Length
+
+A GET of /t/... answers 405, as a WebDAV server does; a GET of
+/webdav-page answers the page Nextcloud shows a browser there.
+
+/log answers what was asked, one line a request: METHOD HOST PATH AUTH
+(AUTH is `auth` when an Authorization header came). It prints `http PORT`
+and stops when its standard input ends, or after 20 minutes.
+"""
+import http.server
+import os
+import socketserver
+import sys
+import threading
+import time
+
+LOG = []
+BUMPED = set()
+
+
+def item(uid, summary, day):
+    return ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//fault//EN\r\nBEGIN:VEVENT\r\n"
+            f"UID:{uid}\r\nDTSTAMP:20250101T000000Z\r\nDTSTART:202503{day:02d}T100000Z\r\n"
+            f"SUMMARY:{summary}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+
+
+def response(href, props="", status=None):
+    body = f"<d:response><d:href>{href}</d:href>"
+    if status:
+        body += f"<d:status>HTTP/1.1 {status}</d:status>"
+    if props:
+        body += f"<d:propstat><d:prop>{props}</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>"
+    return body + "</d:response>"
+
+
+def multistatus(inner, token=None):
+    return ('<?xml version="1.0" encoding="utf-8"?>\n<d:multistatus xmlns:d="DAV:" '
+            'xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:cs="http://calendarserver.org/ns/">'
+            + inner + (f"<d:sync-token>{token}</d:sync-token>" if token else "") + "</d:multistatus>")
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status, body, headers=(), length=None):
+        data = body.encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/xml; charset=utf-8")
+        self.send_header("Content-Length", str(length if length is not None else len(data)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+        if length is not None:
+            self.close_connection = True
+
+    def do_GET(self):
+        if self.path == "/log":
+            return self.send(200, "\n".join(LOG) + "\n")
+        if self.path.startswith("/bump/"):
+            BUMPED.add(self.path[len("/bump/"):])
+            return self.send(200, "bumped\n")
+        if self.path.startswith("/webdav-page"):
+            # As Nextcloud's /remote.php/dav answers a browser.
+            return self.send(200, "<html><body>This is the WebDAV interface. It can only be accessed by WebDAV clients.</body></html>")
+        if self.path.startswith("/t/"):
+            return self.send(405, "", [("Allow", "OPTIONS, PROPFIND, REPORT")])
+        self.send(404, "")
+
+    def do_PROPFIND(self):
+        self.handle_dav()
+
+    def do_REPORT(self):
+        self.handle_dav()
+
+    def handle_dav(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        request = self.rfile.read(length).decode("utf-8", "replace")
+        host = self.headers.get("Host", "")
+        LOG.append(f"{self.command} {host.split(':')[0]} {self.path} {'auth' if self.headers.get('Authorization') else '-'}")
+        if self.path.rstrip("/") == "/.well-known/caldav":
+            return self.send(301, "", [("Location", "/t/plain-wellknown/")])
+        parts = self.path.split("/")
+        if len(parts) < 3 or parts[1] != "t":
+            return self.send(404, "")
+        name = parts[2]
+        mode = name.split("-")[0]
+        base = f"/t/{name}"
+        rest = self.path[len(base):]
+        port = self.server.server_address[1]
+        bumped = name in BUMPED
+        items = {"one.ics": item(f"one-{name}", f"Fault {mode} one", 3)}
+        if bumped:
+            items["two.ics"] = item(f"two-{name}", f"Fault {mode} two", 4)
+        token = f"http://fault/sync/{name}/{len(items)}"
+        if self.command == "PROPFIND" and rest in ("", "/") and mode == "nowhere":
+            return self.send(404, "")
+        if self.command == "PROPFIND" and rest in ("", "/") and mode == "moved":
+            return self.send(301, "", [("Location", f"/t/plain-{name}/")])
+        if self.command == "PROPFIND" and rest in ("", "/"):
+            return self.send(207, multistatus(response(
+                f"{base}/", f"<d:current-user-principal><d:href>{base}/principal/</d:href></d:current-user-principal>")))
+        if self.command == "PROPFIND" and rest == "/principal/":
+            home = f"http://localhost:{port}{base}/home/" if mode == "crosshost" else f"{base}/home/"
+            return self.send(207, multistatus(response(
+                f"{base}/principal/", f"<c:calendar-home-set><d:href>{home}</d:href></c:calendar-home-set>")))
+        if self.command == "PROPFIND" and rest == "/home/":
+            return self.send(207, multistatus(
+                response(f"{base}/home/", "<d:resourcetype><d:collection/></d:resourcetype>")
+                + response(f"{base}/home/cal/",
+                           "<d:resourcetype><d:collection/><c:calendar/></d:resourcetype>"
+                           f"<d:displayname>Fault {mode}</d:displayname><cs:getctag>{len(items)}</cs:getctag>"
+                           f"<d:sync-token>{token}</d:sync-token>")))
+        if self.command == "PROPFIND" and rest == "/home/cal/":
+            inner = response(f"{base}/home/cal/", "<d:resourcetype><d:collection/><c:calendar/></d:resourcetype>")
+            for href in items:
+                inner += response(f"{base}/home/cal/{href}", f'<d:getetag>"{href}"</d:getetag>')
+            return self.send(207, multistatus(inner))
+        if self.command == "REPORT" and rest == "/home/cal/" and "sync-collection" in request:
+            if mode == "badtoken":
+                return self.send(403, '<?xml version="1.0"?><d:error xmlns:d="DAV:"><d:valid-sync-token/></d:error>')
+            if mode == "full":
+                return self.send(507, "")
+            inner = "".join(response(f"{base}/home/cal/{href}", f'<d:getetag>"{href}"</d:getetag>') for href in items)
+            return self.send(207, multistatus(inner, token))
+        if self.command == "REPORT" and rest == "/home/cal/" and "calendar-multiget" in request:
+            if mode == "xxe":
+                body = ('<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+                        '<d:multistatus xmlns:d="DAV:"><d:response><d:href>&x;</d:href></d:response></d:multistatus>')
+                return self.send(207, body)
+            inner = ""
+            for href, text in items.items():
+                if f"{base}/home/cal/{href}" not in request:
+                    continue
+                one = response(f"{base}/home/cal/{href}",
+                               f'<d:getetag>"{href}"</d:getetag><c:calendar-data>{text}</c:calendar-data>')
+                inner += one + (one if mode == "dup" else "")
+            body = multistatus(inner)
+            if mode == "cut":
+                return self.send(207, body[: len(body) // 2], length=len(body.encode()))
+            return self.send(207, body)
+        self.send(404, "")
+
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+
+
+def main():
+    os.makedirs(sys.argv[1], exist_ok=True)
+    server = Server(("127.0.0.1", 0), Handler)
+    print(f"http {server.server_address[1]}", flush=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
+    time.sleep(20 * 60)
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
