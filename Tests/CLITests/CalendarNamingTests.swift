@@ -32,6 +32,9 @@ import Testing
     @Test func renameNamesACalendarEverywhere() throws {
         let renamed = try CalendarNamingTests.rows(["--rename", "Work (synced)=Job", "--rename", "family=Home", "--calendar", "Job"])
         #expect(CalendarNamingTests.calendars(renamed) == ["Job"] && !renamed.isEmpty)
+        // Each OLD names a calendar as read: two renames swap two names, not make one of both.
+        let swapped = try CalendarNamingTests.rows(["--rename", "family=Holidays", "--rename", "Holidays=family"])
+        #expect(CalendarNamingTests.calendars(swapped).isSuperset(of: ["family", "Holidays"]), "\(CalendarNamingTests.calendars(swapped))")
         let text = try CLI.run(CalendarNamingTests.clock + ["--rename", "work=Job", "--show-calendar", "-q", "Fixtures/vdir"])
         #expect(text.stdout.contains("[Job]") && !text.stdout.contains("[Work (synced)]"), "\(text.stdout)")
         let listed = try CLI.run(["calendars", "--no-config", "--rename", "Holidays=Public holidays", "-q", "Fixtures/vdir"])

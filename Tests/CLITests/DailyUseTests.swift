@@ -98,7 +98,7 @@ import Testing
         #expect(try run(["next", "--within", "10m"], text).stdout.isEmpty)
         for (bad, line, says) in [
             ("--days 1\n--bogus 3\n", 2, "Unknown option '--bogus'"), ("[next]\n--hours 09:00-17:00\n", 2, "Unknown option '--hours'"),
-            ("[nope]\n--days 1\n", 1, "[nope] is no section"), ("[free]\nFixtures/sample.ics\n", 2, "input paths go before any section"),
+            ("[nope]\n--days 1\n", 1, "[nope] is no section"), ("--count 0\n", 1, "--count takes a whole number"), ("[free]\nFixtures/sample.ics\n", 2, "input paths go before any section"),
         ] {
             let refused = try run([], bad)
             #expect(refused.status == 64 && refused.stderr.hasPrefix("ics-agenda: \(config.path):\(line): ") && refused.stderr.contains(says),

@@ -144,7 +144,11 @@ struct ConfigFile: Sendable {
             }
             if let section, let takes = ConfigFile.sections[section], takes != ConfigLine.self {
                 // A section's lines are its subcommand's options, judged as it judges them.
-                do { _ = try takes.parse(words) } catch { throw bad(takes.message(for: error)) }
+                do { _ = try takes.parse(words) } catch {
+                    let message = takes.message(for: error)
+                    if message.hasPrefix("Unknown option") { throw bad("\(message.prefix { $0 != "." }); [\(section)] has no such option") }
+                    throw bad(message)
+                }
                 guard words.allSatisfy({ !$0.isEmpty }), words.first?.hasPrefix("-") == true else {
                     throw bad("input paths go before any section")
                 }
@@ -163,7 +167,8 @@ struct ConfigFile: Sendable {
                     optionLines.append(OptionLine(words: words, setsCalendar: false, setsLastDay: false, agendaTakes: other))
                     continue
                 }
-                throw bad(ConfigLine.message(for: error))
+                // The subcommand that has the option says what is wrong with its value (`--count 0`).
+                throw bad(ConfigFile.otherComplaint(about: words) ?? ConfigLine.message(for: error))
             }
             if parsed.noConfig { throw bad("--no-config has no place in the configuration") }
             if let problem = ConfigFile.badValue(parsed.options) { throw bad(problem) }
@@ -196,6 +201,19 @@ struct ConfigFile: Sendable {
     private static func otherTaker(of words: [String]) -> Bool? {
         let others: [any ParsableArguments.Type] = [NextCommand.self, JoinCommand.self, FreeCommand.self, AlarmsCommand.self, CalendarsCommand.self]
         return others.contains { (try? $0.parse(words)) != nil } ? false : nil
+    }
+
+    /// What a subcommand that has a line's option says of its value, when
+    /// one has it (`--count 0`: "--count takes a whole number"); nil when none does.
+    private static func otherComplaint(about words: [String]) -> String? {
+        let others: [any ParsableArguments.Type] = [NextCommand.self, JoinCommand.self, FreeCommand.self, AlarmsCommand.self, CalendarsCommand.self]
+        for other in others {
+            do { _ = try other.parse(words) } catch {
+                let message = other.message(for: error)
+                if !message.hasPrefix("Unknown option") { return message }
+            }
+        }
+        return nil
     }
 
     /// What the command would only find out later, without the line: a

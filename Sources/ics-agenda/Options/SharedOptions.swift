@@ -62,7 +62,7 @@ struct CommonOptions: ParsableArguments {
 
 /// The days shown (`--from`, `--to`, `--days`): the agenda's and `free`'s.
 struct DayRangeOptions: ParsableArguments {
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("First day shown: YYYY-MM-DD, today, tomorrow, yesterday, +Nd or -Nd.", valueName: "date"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("First day shown: YYYY-MM-DD, today, tomorrow, yesterday, +Nd, -Nd, a weekday (monday: the next one) or next week.", valueName: "date"))
     var from: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Last day shown, included (same forms as --from).", valueName: "date"))

@@ -22,8 +22,10 @@ enum CalendarChoice {
     static func apply(_ naming: Naming, asked: [String], to loaded: LoadedInputs) -> [String] {
         guard !naming.isEmpty || !asked.isEmpty else { return [] }
         let calendars = every(in: loaded)
-        for (from, to) in naming.renames {
-            for calendar in matching(from, in: calendars) { calendar.rename(to: to) }
+        // Each OLD names the calendars as they were read: `--rename A=B --rename B=A` swaps them.
+        let renamed = naming.renames.map { (matching($0.from, in: calendars), $0.to) }
+        for (found, to) in renamed {
+            for calendar in found { calendar.rename(to: to) }
         }
         for (name, color) in naming.colors {
             for calendar in matching(name, in: calendars) { calendar.setColor(color) }
