@@ -131,64 +131,20 @@ package struct SubscriptionCache: Sendable {
 
     /// Keeps `body` as the copy of `url`, with its validators.
     func store(_ body: [UInt8], validators: HTTPValidators, for url: SubscriptionURL) throws {
-        try makeFolder()
+        try CacheFiles.makeFolder(folder)
         var meta = "size: \(body.count)\n"
         if let etag = validators.etag { meta += "etag: \(etag)\n" }
         if let lastModified = validators.lastModified { meta += "last-modified: \(lastModified)\n" }
         // The copy first: validators newer than the copy would make the
         // server answer 304 to a copy that was never kept.
-        try write(body, to: copyPath(url))
-        try write(Array(meta.utf8), to: metaPath(url))
+        try CacheFiles.write(body, to: copyPath(url))
+        try CacheFiles.write(Array(meta.utf8), to: metaPath(url))
     }
 
     /// The server said the copy is still good (304): it is as young as now.
     /// Not through a symbolic link put in its place since.
     func confirm(_ url: SubscriptionURL) {
         _ = utimensat(AT_FDCWD, copyPath(url), nil, AT_SYMLINK_NOFOLLOW)
-    }
-
-    /// The folder, made 0700 when it is not there (its parents as needed).
-    private func makeFolder() throws {
-        var path = ""
-        for part in folder.split(separator: "/", omittingEmptySubsequences: false) {
-            path += (path.isEmpty && part.isEmpty) ? "/" : (path.hasSuffix("/") ? "" : "/") + part
-            if part.isEmpty { continue }
-            if mkdir(path, 0o700) != 0 && errno != EEXIST { throw CacheError(path: path, code: errno) }
-        }
-        // One made by another program keeps its mode: the copies may be
-        // secrets. Through a descriptor that is the folder itself, never a
-        // symbolic link's target: that may be a folder every user writes in.
-        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { throw CacheError(path: folder, code: errno) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_uid == geteuid() else { throw CacheError(path: folder, code: EPERM) }
-        guard fchmod(fd, 0o700) == 0 else { throw CacheError(path: folder, code: errno) }
-    }
-
-    /// Writes to a new temporary file beside `path` (0600) and renames it there.
-    private func write(_ bytes: [UInt8], to path: String) throws {
-        var template = Array("\(path).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw CacheError(path: path, code: errno) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var written = 0
-        let ok = bytes.withUnsafeBytes { raw -> Bool in
-            while written < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                written += n
-            }
-            return true
-        }
-        let code = errno
-        fchmod(fd, 0o600)
-        close(fd)
-        guard ok, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CacheError(path: path, code: ok ? errno : code)
-        }
     }
 }
 

@@ -72,47 +72,11 @@ struct DAVCopy {
         return (file.read(upTo: min(file.size + 1, largestState)), file.modified)
     }
 
-    /// Makes the folder (and the cache folder above it) 0700; refuses one
-    /// that is a symbolic link or another user's.
-    static func makeFolder(_ path: String) throws {
-        var built = ""
-        for part in path.split(separator: "/") {
-            built += "/" + part
-            if mkdir(built, 0o700) != 0 && errno != EEXIST { throw CacheError(path: built, code: errno) }
-        }
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { throw CacheError(path: path, code: errno) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_uid == geteuid() else { throw CacheError(path: path, code: EPERM) }
-        guard fchmod(fd, 0o700) == 0 else { throw CacheError(path: path, code: errno) }
-    }
+    /// Makes the folder (and the cache folder above it) 0700 (`CacheFiles`).
+    static func makeFolder(_ path: String) throws { try CacheFiles.makeFolder(path) }
 
-    /// Writes `bytes` to a new temporary file beside `path` (0600), syncs
-    /// it and renames it there: a reader sees the old file or the new, whole.
-    static func write(_ bytes: [UInt8], to path: String) throws {
-        var template = Array("\(path).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw CacheError(path: path, code: errno) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var written = 0
-        let ok = bytes.withUnsafeBytes { raw -> Bool in
-            while written < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                written += n
-            }
-            return true
-        }
-        let code = errno
-        let synced = ok && fchmod(fd, 0o600) == 0 && fsync(fd) == 0
-        close(fd)
-        guard synced, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CacheError(path: path, code: ok ? errno : code)
-        }
-    }
+    /// Replaces a file of the copy whole (`CacheFiles`).
+    static func write(_ bytes: [UInt8], to path: String) throws { try CacheFiles.write(bytes, to: path) }
 
     static func write<T: Encodable>(json value: T, to path: String) throws {
         let encoder = JSONEncoder()
