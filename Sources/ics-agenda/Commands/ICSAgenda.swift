@@ -124,7 +124,8 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
             }
         }
         let unknown = CalendarChoice.apply(naming, asked: calendars, to: loaded)
-        if warnings != .none, let line = ICSAgenda.unknownCalendars(unknown, among: CalendarChoice.every(in: loaded).map(\.name)) {
+        // The calendars there are, looked for only when a name found none: it walks every occurrence.
+        if warnings != .none, !unknown.isEmpty, let line = ICSAgenda.unknownCalendars(unknown, among: CalendarChoice.every(in: loaded).map(\.name)) {
             StandardError.write("ics-agenda: warning: \(line)\n")
         }
         return loaded
