@@ -19,6 +19,13 @@ package struct SubscriptionFetch: Sendable {
         self.cache = cache
     }
 
+    /// A whole transfer ends after `seconds` instead of 30 (connecting
+    /// after at most as many): `ICS_AGENDA_TIMEOUT`.
+    package mutating func limitTransfers(toSeconds seconds: Int) {
+        limits.totalSeconds = seconds
+        limits.connectSeconds = min(limits.connectSeconds, seconds)
+    }
+
     /// What there is to read of one URL.
     package struct Outcome: Sendable {
         package let url: SubscriptionURL

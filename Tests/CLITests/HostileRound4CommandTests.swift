@@ -43,14 +43,16 @@ import Testing
     func anAddressGivenAsAnOptionsValueIsNeverPrintedWhole(_ index: Int) throws {
         let (words, options) = HostileRound4CommandTests.optionsBySubcommand[index]
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-r4-state-\(getpid())-\(index)")
-        for option in options {
-            for address in HostileRound4CommandTests.given {
-                for arguments in [[option, address], ["\(option)=\(address)"], [option, "Work=" + address]] {
-                    var line = words + ["--no-config"] + arguments
-                    if words == ["alarms"], option != "--state" { line += ["--state", state.path] }
-                    let run = try CLI.run(line + ["--now", "2025-03-01T08:00:00+01:00", "Fixtures/sample.ics"].suffix(option == "--now" ? 1 : 3))
-                    #expect(HostileRound4CommandTests.leaked(run.stderr).isEmpty, "\(line): \(run.stderr)")
-                }
+        // Every option, address and form with the full checks; otherwise
+        // each option with a third of the pairs of address and form, in turn.
+        let shapes = HostileRound4CommandTests.given.flatMap { address in (0..<3).map { (address, $0) } }
+        for (number, option) in options.enumerated() {
+            for (address, form) in FullChecks.sample(shapes, every: 3, seed: number + index) {
+                let arguments = [[option, address], ["\(option)=\(address)"], [option, "Work=" + address]][form]
+                var line = words + ["--no-config"] + arguments
+                if words == ["alarms"], option != "--state" { line += ["--state", state.path] }
+                let run = try CLI.run(line + ["--now", "2025-03-01T08:00:00+01:00", "Fixtures/sample.ics"].suffix(option == "--now" ? 1 : 3))
+                #expect(HostileRound4CommandTests.leaked(run.stderr).isEmpty, "\(line): \(run.stderr)")
             }
         }
     }

@@ -80,7 +80,11 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-roundtrip-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        for (now, from, to, zone) in RoundTripTests.settings {
+        // make test: one setting for each fixture, in turn, every setting for
+        // the combinations and the corpus (make check-all: every one for all).
+        let settings = RoundTripTests.fixtures.contains(inputs)
+            ? FullChecks.sample(RoundTripTests.settings, every: 4, seed: RoundTripTests.fixtures.firstIndex(of: inputs) ?? 0) : RoundTripTests.settings
+        for (now, from, to, zone) in settings {
             var options = ["--now", now, "--tz", zone, "--locale", "en_US", "--show-cancelled", "--completed"]
             if let from, let to { options += ["--from", from, "--to", to] }
             let direct = try CLI.run(options + ["--format", "json"] + paths)

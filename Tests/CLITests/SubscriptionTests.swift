@@ -121,18 +121,32 @@ import Testing
     }
 
     /// Slow or down costs at most the timeouts (30 s for a whole
-    /// transfer), never a hang; the copy is read.
+    /// transfer, ICS_AGENDA_TIMEOUT's when set), never a hang; the copy is read.
     @Test func aStalledServerCostsTheTimeoutAndTheCopyIsRead() throws {
         let server = try SubscriptionTests.fault
-        let run = try Run()
+        var run = try Run()
         let url = server.base() + SubscriptionTests.unique("stall")
         _ = try run([url])
         try run.age(hours: 1)
+        // make test waits 2 s; make check-all the 30 s of the default.
+        if !FullChecks.enabled { run.environment["ICS_AGENDA_TIMEOUT"] = "2" }
         let result = try run([url, "Fixtures/sample.ics"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Kept event"))
         #expect(result.stdout.contains("Breakfast with Ana"))
-        #expect(result.stderr.contains("timed out"), "\(result.stderr)")
+        #expect(result.stderr.contains(FullChecks.enabled ? "timed out (10 s to connect, 30 s in all)" : "timed out (2 s to connect, 2 s in all)"),
+            "\(result.stderr)")
+    }
+
+    /// ICS_AGENDA_TIMEOUT takes whole seconds from 1 to 300; anything else is a usage error, before anything is read.
+    @Test(arguments: ["0", "301", "1.5", "2s", "-1", " 3"])
+    func aBadTimeoutIsAUsageError(_ value: String) throws {
+        var run = try Run()
+        run.environment["ICS_AGENDA_TIMEOUT"] = value
+        let result = try run(["Fixtures/sample.ics"])
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "ics-agenda: ICS_AGENDA_TIMEOUT \"\(value)\": takes whole seconds from 1 to 300\n")
     }
 
     /// With no copy, the URL is told and left out, the other inputs are

@@ -20,6 +20,7 @@ package struct DAVFetch: Sendable {
         offline = subscriptions.offline
         userAgent = subscriptions.userAgent
         cacheFolder = subscriptions.cache.folder
+        limits = subscriptions.limits
     }
 
     /// What there is to read of one account.

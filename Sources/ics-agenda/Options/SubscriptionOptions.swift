@@ -22,11 +22,24 @@ struct SubscriptionOptions: ParsableArguments {
     }
 
     /// The fetch these options ask for, with the cache the environment names.
-    func fetch(environment: [String: String]) -> SubscriptionFetch {
+    func fetch(environment: [String: String]) throws -> SubscriptionFetch {
         var fetch = SubscriptionFetch(cache: SubscriptionCache(folder: SubscriptionCache.location(environment: environment)))
         fetch.refresh = TimeInterval((try? refreshSeconds()) ?? 15 * 60)
         fetch.offline = offline
         fetch.userAgent = "ics-agenda/\(Version.number)"
+        if let seconds = try SubscriptionOptions.timeout(environment) { fetch.limitTransfers(toSeconds: seconds) }
         return fetch
+    }
+
+    /// `ICS_AGENDA_TIMEOUT`: how many seconds a whole transfer may take
+    /// (default 30, connecting at most 10 of them), for a status bar that
+    /// cannot wait that long; whole seconds from 1 to 300.
+    static func timeout(_ environment: [String: String]) throws -> Int? {
+        guard let text = environment["ICS_AGENDA_TIMEOUT"], !text.isEmpty else { return nil }
+        guard text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let seconds = Int(text), (1...300).contains(seconds) else {
+            StandardError.write("ics-agenda: ICS_AGENDA_TIMEOUT \"\(PrintableText.escaped(text))\": takes whole seconds from 1 to 300\n")
+            throw ExitCode.validationFailure
+        }
+        return seconds
     }
 }
