@@ -70,7 +70,7 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
             // A subcommand stays the first word and takes no agenda options.
             if words.first == "calendars" { return GoldenCase(name: parts[0], arguments: words, stdinFile: stdin, environment: environment) }
             // Other subcommands stay the first word and take the defaults after it.
-            var arguments: [String] = ["agenda", "next", "free"].contains(words.first) ? [words.removeFirst()] : []
+            var arguments: [String] = ["agenda", "next", "free", "week", "month"].contains(words.first) ? [words.removeFirst()] : []
             for (flag, value) in defaults.sorted(by: { $0.key < $1.key }) where !words.contains(flag) {
                 arguments += [flag, value]
             }

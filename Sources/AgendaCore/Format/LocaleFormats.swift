@@ -93,6 +93,9 @@ package final class LocaleFormats {
         month.string(from: CivilDate(year: year, month: m, day: 1).midnightUTC)
     }
 
+    /// The weekdays' short names, Sunday first: "Sun", "So.".
+    package var shortWeekdays: [String] { calendar.shortStandaloneWeekdaySymbols }
+
     /// A short day for rows of week and month sections: "Sat 1", "Sa. 1.".
     package func weekdayAndDay(_ day: CivilDate) -> String { weekdayAndDay.string(from: day.midnightUTC) }
 
@@ -123,8 +126,10 @@ package final class LocaleFormats {
     /// The locale's short time style for an instant in the display zone
     /// (U+202F, ICU's narrow space before AM/PM, becomes a plain space so that
     /// every terminal and mail client shows it alike).
-    package func shortTime(_ instant: Date) -> String {
-        let minute = clock.secondsIntoDay(of: instant) / 60
+    package func shortTime(_ instant: Date) -> String { timeOfDay(minutes: clock.secondsIntoDay(of: instant) / 60) }
+
+    /// The short time style of a time of day: minutes since midnight.
+    package func timeOfDay(minutes minute: Int) -> String {
         if let cached = timeCache[minute] { return cached }
         let text = time.string(from: Date(timeIntervalSince1970: TimeInterval(minute * 60)))
             .replacingOccurrences(of: "\u{202F}", with: " ")

@@ -16,13 +16,15 @@ import Foundation
 struct RootCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ics-agenda",
-        abstract: "Print a one-year agenda of iCalendar (.ics) files, grouped by day; the next meeting; free time.",
+        abstract: "Print a one-year agenda of iCalendar (.ics) files, grouped by day; the next meeting; free time; a week or month grid.",
         usage: """
             ics-agenda [agenda] [OPTIONS] [INPUT ...]
             ics-agenda next [OPTIONS] [INPUT ...]
             ics-agenda join [OPTIONS] [INPUT ...]
             ics-agenda alarms [OPTIONS] [INPUT ...]
             ics-agenda free [OPTIONS] [INPUT ...]
+            ics-agenda week [OPTIONS] [INPUT ...]
+            ics-agenda month [OPTIONS] [INPUT ...]
             ics-agenda calendars [OPTIONS] [INPUT ...]
             ics-agenda help [SUBCOMMAND]
             """,
@@ -39,6 +41,8 @@ struct RootCommand: ParsableCommand {
               ics-agenda join cal/                       its link to join it
               ics-agenda alarms --exec CMD cal/          alarms, from cron
               ics-agenda free ana.ics ben.ics cy.ics     when all three are free
+              ics-agenda week cal/                       this week, days side by side
+              ics-agenda month cal/                      this month as a calendar
               ics-agenda calendars cal/                  the calendars found
 
             Exit status: 0 printed (also when empty), 64 bad command line, 65 not \
@@ -46,7 +50,10 @@ struct RootCommand: ParsableCommand {
             74 output error.
             """,
         version: "ics-agenda \(Version.number)",
-        subcommands: [ICSAgenda.self, NextCommand.self, JoinCommand.self, AlarmsCommand.self, FreeCommand.self, CalendarsCommand.self],
+        subcommands: [
+            ICSAgenda.self, NextCommand.self, JoinCommand.self, AlarmsCommand.self, FreeCommand.self, WeekCommand.self, MonthCommand.self,
+            CalendarsCommand.self,
+        ],
         defaultSubcommand: ICSAgenda.self
     )
 
@@ -115,6 +122,12 @@ struct RootCommand: ParsableCommand {
         }
         if first == FreeCommand.configuration.commandName {
             return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: FreeCommand.self, section: first)
+        }
+        if first == WeekCommand.configuration.commandName {
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: WeekCommand.self, section: first)
+        }
+        if first == MonthCommand.configuration.commandName {
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: MonthCommand.self, section: first)
         }
         if first == CalendarsCommand.configuration.commandName {
             return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: CalendarsCommand.self, section: first)

@@ -55,11 +55,10 @@ struct ConfigFile: Sendable {
         var agendaTakes = true
     }
 
-    /// The sections a configuration may have, and the options each takes
-    /// (`week` and `month` take the agenda's).
+    /// The sections a configuration may have, and the options each takes.
     static let sections: [String: any ParsableArguments.Type] = [
         "agenda": ConfigLine.self, "next": NextCommand.self, "join": JoinCommand.self, "free": FreeCommand.self,
-        "alarms": AlarmsCommand.self, "calendars": CalendarsCommand.self, "week": ConfigLine.self, "month": ConfigLine.self,
+        "alarms": AlarmsCommand.self, "calendars": CalendarsCommand.self, "week": WeekCommand.self, "month": MonthCommand.self,
     ]
 
     /// A line the argument parser refused, or a file that cannot be read.
@@ -199,14 +198,18 @@ struct ConfigFile: Sendable {
     /// Whether a line the agenda refuses is another subcommand's: false
     /// when one takes it (so the agenda leaves it out); nil when none does.
     private static func otherTaker(of words: [String]) -> Bool? {
-        let others: [any ParsableArguments.Type] = [NextCommand.self, JoinCommand.self, FreeCommand.self, AlarmsCommand.self, CalendarsCommand.self]
+        let others: [any ParsableArguments.Type] = [
+            NextCommand.self, JoinCommand.self, FreeCommand.self, AlarmsCommand.self, CalendarsCommand.self, WeekCommand.self, MonthCommand.self,
+        ]
         return others.contains { (try? $0.parse(words)) != nil } ? false : nil
     }
 
     /// What a subcommand that has a line's option says of its value, when
     /// one has it (`--count 0`: "--count takes a whole number"); nil when none does.
     private static func otherComplaint(about words: [String]) -> String? {
-        let others: [any ParsableArguments.Type] = [NextCommand.self, JoinCommand.self, FreeCommand.self, AlarmsCommand.self, CalendarsCommand.self]
+        let others: [any ParsableArguments.Type] = [
+            NextCommand.self, JoinCommand.self, FreeCommand.self, AlarmsCommand.self, CalendarsCommand.self, WeekCommand.self, MonthCommand.self,
+        ]
         for other in others {
             do { _ = try other.parse(words) } catch {
                 let message = other.message(for: error)

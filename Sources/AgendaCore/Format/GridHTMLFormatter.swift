@@ -1,0 +1,101 @@
+import Foundation
+
+/// `week` and `month` with `--format html`: one self-contained page for
+/// mail (inline styles only, as `HTMLFormatter`): the week as a table of
+/// the days across, an all-day row and a row per hour; each month as a
+/// table of its weeks. Items carry their calendar's colour as a bar.
+package struct GridHTMLFormatter {
+    package let formats: LocaleFormats
+    package let today: CivilDate
+    let html: HTMLFormatter
+
+    package init(formats: LocaleFormats, today: CivilDate) {
+        self.formats = formats
+        self.today = today
+        html = HTMLFormatter(formats: formats)
+    }
+
+    static let cell = "border:1px solid #d0d7de;padding:4px;vertical-align:top"
+
+    func page(_ title: String, _ body: String, to out: inout some ByteOutputStream) {
+        let language = formats.locale.identifier.prefix { $0 != "@" }.replacingOccurrences(of: "_", with: "-")
+        out.write("""
+            <!DOCTYPE html>
+            <html lang="\(html.escape(language))">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(html.escape(title))</title>
+            </head>
+            <body style="margin:0;padding:16px;background:#ffffff;color:#1f2328;font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;font-size:14px;line-height:1.4">
+            \(body)</body>
+            </html>
+
+            """)
+    }
+
+    func item(_ item: GridItem) -> String {
+        let time = item.time.map { "<span style=\"color:#57606a\">\(html.escape($0))</span> " } ?? ""
+        return "<div style=\"border-left:3px solid \(item.color ?? "#8c959f");padding-left:4px;margin:2px 0\">\(time)\(html.escape(item.title))</div>"
+    }
+
+    func dayHeader(_ day: CivilDate) -> String {
+        let label = html.escape(formats.weekdayAndDay(day))
+        let style = GridHTMLFormatter.cell + ";background:#f6f8fa;text-align:left"
+        return day == today ? "<th style=\"\(style);color:#0969da\">\(label)</th>" : "<th style=\"\(style)\">\(label)</th>"
+    }
+
+    package func write(_ layout: WeekLayout, to out: inout some ByteOutputStream) {
+        guard let first = layout.days.first, let last = layout.days.last else { return }
+        let title = formats.dayRange(first, last)
+        var body = "<h2 style=\"font-size:16px;margin:0 0 8px\">\(html.escape(title))</h2>\n"
+        body += "<table cellspacing=\"0\" cellpadding=\"0\" style=\"border-collapse:collapse;width:100%;table-layout:fixed\">\n<tr><th style=\"width:5em\"></th>"
+        body += layout.days.map(dayHeader).joined() + "</tr>\n"
+        if !layout.band.isEmpty {
+            body += "<tr><td style=\"\(GridHTMLFormatter.cell);color:#57606a\">\(html.escape(formats.words.allDay))</td>"
+            for c in layout.days.indices {
+                body += "<td style=\"\(GridHTMLFormatter.cell)\">"
+                    + layout.band.filter { $0.firstColumn <= c && c <= $0.lastColumn }.sorted { $0.lane < $1.lane }.map { item($0.item) }.joined() + "</td>"
+            }
+            body += "</tr>\n"
+        }
+        let perHour = WeekLayout.slotsPerHour
+        for hour in (layout.firstSlot / perHour)..<((layout.endSlot + perHour - 1) / perHour) {
+            body += "<tr><td style=\"\(GridHTMLFormatter.cell);color:#57606a;white-space:nowrap\">\(html.escape(formats.timeOfDay(minutes: hour * 60)))</td>"
+            for c in layout.days.indices {
+                let starting = layout.blocks[c].filter { $0.start / perHour == hour }
+                body += "<td style=\"\(GridHTMLFormatter.cell)\">" + starting.map { item($0.item) }.joined() + "</td>"
+            }
+            body += "</tr>\n"
+        }
+        body += "</table>\n"
+        page(title, body, to: &out)
+    }
+
+    package func write(_ layout: MonthLayout, firstWeekday: Int, to out: inout some ByteOutputStream) {
+        var body = ""
+        let weekdays = formats.shortWeekdays
+        for month in layout.months {
+            body += "<h2 style=\"font-size:16px;margin:16px 0 8px\">\(html.escape(formats.monthHeader(year: month.year, month: month.month)))</h2>\n"
+            body += "<table cellspacing=\"0\" cellpadding=\"0\" style=\"border-collapse:collapse;width:100%;table-layout:fixed\">\n<tr>"
+            body += (0..<7).map { "<th style=\"\(GridHTMLFormatter.cell);background:#f6f8fa\">\(html.escape(weekdays[(firstWeekday - 1 + $0) % 7]))</th>" }.joined()
+            body += "</tr>\n"
+            for week in month.weeks {
+                body += "<tr>"
+                for day in week {
+                    guard day.inMonth else {
+                        body += "<td style=\"\(GridHTMLFormatter.cell);background:#f6f8fa\"></td>"
+                        continue
+                    }
+                    let number = day.date == today ? "<b style=\"color:#0969da\">\(day.date.day)</b>" : "\(day.date.day)"
+                    body += "<td style=\"\(GridHTMLFormatter.cell);height:5em\"><div style=\"color:#57606a\">\(number)</div>"
+                        + day.items.map(item).joined() + "</td>"
+                }
+                body += "</tr>\n"
+            }
+            body += "</table>\n"
+        }
+        let title = layout.months.first.map { formats.monthHeader(year: $0.year, month: $0.month) } ?? "Calendar"
+        page(title, body, to: &out)
+    }
+}

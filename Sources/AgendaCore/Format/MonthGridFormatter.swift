@@ -1,0 +1,85 @@
+import Foundation
+
+/// `ics-agenda month` as text: each month as a grid of weeks down and
+/// weekdays across, in `width` columns; each cell its day's number (today's
+/// in brackets) and up to `lines` items (`+N` on the last line when more);
+/// days of the month before and after are left empty.
+///
+///                             March 2025
+///     ┌──────────┬──────────┬──────────┬ …
+///     │Sun       │Mon       │Tue       │
+///     ├──────────┼──────────┼──────────┼ …
+///     │          │          │          │
+package struct MonthGridFormatter {
+    package let layout: MonthLayout
+    package let formats: LocaleFormats
+    package let text: GridText
+    package let style: TerminalStyle
+    package let width: Int
+    package let today: CivilDate
+    /// Lines of items under each day's number.
+    package let lines: Int
+    package let firstWeekday: Int
+
+    /// A day's cell must hold this much for the grid to be drawn.
+    package static let minimumColumn = 6
+
+    package init(
+        layout: MonthLayout, formats: LocaleFormats, text: GridText, style: TerminalStyle, width: Int, today: CivilDate, lines: Int, firstWeekday: Int
+    ) {
+        self.layout = layout
+        self.formats = formats
+        self.text = text
+        self.style = style
+        self.width = width
+        self.today = today
+        self.lines = max(1, lines)
+        self.firstWeekday = firstWeekday
+    }
+
+    package var columnWidth: Int { (width - 1) / 7 - 1 }
+
+    package var fits: Bool { columnWidth >= MonthGridFormatter.minimumColumn }
+
+    package func write(to out: inout some ByteOutputStream) {
+        let cw = columnWidth
+        let bar = String(repeating: text.horizontal, count: cw)
+        func border(_ left: String, _ middle: String, _ right: String) -> String {
+            text.unicode ? left + Array(repeating: bar, count: 7).joined(separator: middle) + right
+                : "+" + Array(repeating: bar, count: 7).joined(separator: "+") + "+"
+        }
+        let weekdays = formats.shortWeekdays
+        for (number, month) in layout.months.enumerated() {
+            if number > 0 { out.write("\n") }
+            emit(text.centred(formats.monthHeader(year: month.year, month: month.month), 7 * (cw + 1) + 1), &out)
+            emit(border("┌", "┬", "┐"), &out)
+            emit(text.vertical + (0..<7).map { text.fit(weekdays[(firstWeekday - 1 + $0) % 7], cw) }.joined(separator: text.vertical) + text.vertical, &out)
+            for week in month.weeks {
+                emit(border("├", "┼", "┤"), &out)
+                for line in 0...lines {
+                    emit(text.vertical + week.map { cellLine($0, line, cw) }.joined(separator: text.vertical) + text.vertical, &out)
+                }
+            }
+            emit(border("└", "┴", "┘"), &out)
+        }
+    }
+
+    func emit(_ line: String, _ out: inout some ByteOutputStream) {
+        out.write(GridText.trimmed(line) + "\n")
+    }
+
+    /// Line `line` of a day's cell: 0 its number, then its items.
+    func cellLine(_ day: MonthLayout.Day, _ line: Int, _ width: Int) -> String {
+        guard day.inMonth else { return String(repeating: " ", count: width) }
+        if line == 0 {
+            let number = String(day.date.day)
+            return day.date == today ? style.bold(text.fit("[\(number)]", width)) : text.fit(number, width)
+        }
+        let items = day.items
+        let index = line - 1
+        if items.count > lines && index == lines - 1 { return text.fit("+\(items.count - index)", width) }
+        guard index < items.count else { return String(repeating: " ", count: width) }
+        let item = items[index]
+        return style.tinted(text.fit((item.time.map { $0 + " " } ?? "") + item.title, width), item.color)
+    }
+}

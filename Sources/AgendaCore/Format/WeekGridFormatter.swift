@@ -1,0 +1,141 @@
+import Foundation
+
+/// `ics-agenda week` as text: the days side by side in `width` columns,
+/// the hours down the side (a line per half hour), what lasts all day in a
+/// band on top, blocks that overlap side by side in their day (as many as
+/// fit, then `+N`), today's header in brackets and the current time marked
+/// in the hours' column and across today.
+///
+///              │Mon 2      │[Tue 3]    │Wed 4
+///     ─────────┼───────────┼───────────┼──────────
+///              │▎Offsite   │→ Offsite  │
+///     ─────────┼───────────┼───────────┼──────────
+///       9:00 AM│▎Standup   │           │
+///              │           │───────────│
+package struct WeekGridFormatter {
+    package let layout: WeekLayout
+    package let formats: LocaleFormats
+    package let text: GridText
+    package let style: TerminalStyle
+    package let width: Int
+    package let today: CivilDate
+    /// The half hour the current time is in, when today is in view.
+    package let nowSlot: Int?
+
+    /// A day's column must hold this much for the grid to be drawn.
+    package static let minimumColumn = 8
+    /// Blocks side by side in a day need this much each (its edge and two letters).
+    static let minimumLane = 3
+
+    package init(layout: WeekLayout, formats: LocaleFormats, text: GridText, style: TerminalStyle, width: Int, today: CivilDate, now: Date) {
+        self.layout = layout
+        self.formats = formats
+        self.text = text
+        self.style = style
+        self.width = width
+        self.today = today
+        nowSlot = layout.days.contains(today) ? formats.clock.secondsIntoDay(of: now) / WeekLayout.slotSeconds : nil
+    }
+
+    /// The hours' labels, one per whole hour shown.
+    var hourLabels: [String] {
+        stride(from: layout.firstSlot / WeekLayout.slotsPerHour, to: (layout.endSlot + WeekLayout.slotsPerHour - 1) / WeekLayout.slotsPerHour, by: 1)
+            .map { formats.timeOfDay(minutes: $0 * 60) }
+    }
+
+    /// The hours' column: the widest label and the mark of the current time.
+    var gutter: Int { (hourLabels.map(displayWidth).max() ?? 5) + 1 }
+
+    /// Each day's width, its separator not counted.
+    package var columnWidth: Int { (width - gutter) / max(1, layout.days.count) - 1 }
+
+    /// Too narrow for the days it must show: the caller prints the agenda instead.
+    package var fits: Bool { columnWidth >= WeekGridFormatter.minimumColumn }
+
+    package func write(to out: inout some ByteOutputStream) {
+        let column = columnWidth
+        let blank = String(repeating: " ", count: gutter)
+        let rule = String(repeating: text.horizontal, count: gutter)
+            + String(repeating: text.cross + String(repeating: text.horizontal, count: column), count: layout.days.count)
+        var line = blank
+        for day in layout.days {
+            let label = formats.weekdayAndDay(day)
+            line += text.vertical + (day == today ? style.bold(text.fit("[\(label)]", column)) : text.fit(label, column))
+        }
+        emit(line, &out)
+        emit(rule, &out)
+        if layout.bandLanes > 0 {
+            for lane in 0..<layout.bandLanes { emit(blank + bandLine(lane, column), &out) }
+            emit(rule, &out)
+        }
+        if layout.earlier.contains(where: { $0 > 0 }) { emit(blank + outside(layout.earlier, text.unicode ? "↑" : "^", column), &out) }
+        let labels = hourLabels
+        for slot in layout.firstSlot..<layout.endSlot {
+            let hour = slot / WeekLayout.slotsPerHour - layout.firstSlot / WeekLayout.slotsPerHour
+            let label = slot % WeekLayout.slotsPerHour == 0 && hour < labels.count ? labels[hour] : ""
+            let mark = slot == nowSlot ? text.now : " "
+            var line = String(repeating: " ", count: gutter - 1 - displayWidth(label)) + label + (slot == nowSlot ? style.red(mark) : mark)
+            for (c, day) in layout.days.enumerated() {
+                line += text.vertical + cell(layout.blocks[c], slot: slot, width: column, isNow: day == today && slot == nowSlot)
+            }
+            emit(line, &out)
+        }
+        if layout.later.contains(where: { $0 > 0 }) { emit(blank + outside(layout.later, text.unicode ? "↓" : "v", column), &out) }
+    }
+
+    /// How many items of each day are before (or after) the hours shown: `↑ 2`.
+    func outside(_ counts: [Int], _ arrow: String, _ column: Int) -> String {
+        counts.map { text.vertical + text.fit($0 > 0 ? "\(arrow) \($0)" : "", column) }.joined()
+    }
+
+    func emit(_ line: String, _ out: inout some ByteOutputStream) {
+        out.write(GridText.trimmed(line) + "\n")
+    }
+
+    /// One lane of the band across the days: an item's title on its first
+    /// day shown, `→ title` on the days it goes on.
+    func bandLine(_ lane: Int, _ column: Int) -> String {
+        var line = ""
+        for c in layout.days.indices {
+            guard let item = layout.band.first(where: { $0.lane == lane && $0.firstColumn <= c && c <= $0.lastColumn }) else {
+                line += text.vertical + String(repeating: " ", count: column)
+                continue
+            }
+            let shown = (c == item.firstColumn ? text.edge : (text.unicode ? "→ " : "> ")) + item.item.title
+            line += text.vertical + style.tinted(text.fit(shown, column), item.item.color)
+        }
+        return line
+    }
+
+    /// One half hour of one day: each block there in its lane's share of
+    /// the width; its title on its first line, its time on the second.
+    func cell(_ blocks: [WeekLayout.Block], slot: Int, width: Int, isNow: Bool) -> String {
+        let here = blocks.filter { $0.start <= slot && slot < $0.end }
+        guard let lanes = here.map(\.lanes).max() else {
+            return isNow ? style.red(String(repeating: text.horizontal, count: width)) : String(repeating: " ", count: width)
+        }
+        let fitting = max(1, width / WeekGridFormatter.minimumLane)
+        let shown = min(lanes, fitting)
+        var cell = ""
+        for lane in 0..<shown {
+            let share = width / shown + (lane < width % shown ? 1 : 0)
+            if shown < lanes && lane == shown - 1 {
+                let more = here.filter { $0.lane >= lane }.count
+                cell += text.fit(more > 0 ? "+\(more)" : "", share)
+                continue
+            }
+            guard let block = here.first(where: { $0.lane == lane }) else {
+                cell += String(repeating: " ", count: share)
+                continue
+            }
+            let words: String =
+                switch slot - block.start {
+                case 0: block.item.title
+                case 1: block.item.time ?? ""
+                default: ""
+                }
+            cell += style.tinted(text.edge + text.fit(words, share - displayWidth(text.edge)), block.item.color)
+        }
+        return cell
+    }
+}

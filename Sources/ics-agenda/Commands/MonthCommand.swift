@@ -1,0 +1,87 @@
+import AgendaCore
+import ArgumentParser
+import Foundation
+
+/// `ics-agenda month [OPTIONS] [INPUT ...]`: a month as a grid of its weeks.
+struct MonthCommand: ParsableCommand, GridCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "month",
+        abstract: "Draw the month holding --from as a calendar grid, with titles in its days.",
+        discussion: """
+            The month holding --from (default: this month), or --months N months from it, \
+            as weeks down and weekdays across (from --week-start, else the locale's first \
+            weekday), in the terminal's width. Each day holds as many items as its height \
+            allows (LINES, else the terminal's; 3 when piped), +N for the rest; today's \
+            number is in brackets. Under 6 columns a day, the agenda of the same days is \
+            printed instead, with one line on stderr. --format html prints one page for mail.
+
+            Examples:
+              ics-agenda month ~/.calendars/
+              ics-agenda month --from 2026-12-01 --months 3 work.ics
+            """
+    )
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("A day of the month to draw (default today): YYYY-MM-DD, today, +Nd, -Nd, a weekday or next week.", valueName: "date"))
+    var from: String?
+
+    @Option(name: .long, help: ArgumentHelp("Draw N months from the one holding --from (1 to 12).", valueName: "n"))
+    var months = 1
+
+    @OptionGroup var grid: GridOptions
+
+    @OptionGroup var common: CommonOptions
+
+    @OptionGroup var warnings: WarningOptions
+
+    @OptionGroup var colorChoice: ColorOptions
+
+    @OptionGroup var listing: ListingOptions
+
+    @OptionGroup var subscriptions: SubscriptionOptions
+
+    @OptionGroup var input: InputArguments
+
+    var days: Int? { 1 }
+
+    func validate() throws {
+        if !(1...12).contains(months) { throw ValidationError("--months takes a whole number of months, from 1 to 12.") }
+    }
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let settings = try Settings(self, environment: environment)
+        let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
+        let weekStart = try grid.firstWeekday(locale: settings.localeIdentifier)
+        let asked = settings.window.firstDay
+        let shown = (0..<months).map { n -> (year: Int, month: Int) in
+            let index = asked.year * 12 + asked.month - 1 + n
+            return (index / 12, index % 12 + 1)
+        }
+        guard let firstMonth = shown.first, let lastMonth = shown.last,
+            let first = MonthLayout.days(year: firstMonth.year, month: firstMonth.month, firstWeekday: weekStart).first,
+            let last = MonthLayout.days(year: lastMonth.year, month: lastMonth.month, firstWeekday: weekStart).last
+        else { return }
+        let window = AgendaWindow(firstDay: first, endDay: last.adding(days: 1), clock: settings.clock)
+        let (sections, loaded) = try self.sections(window: window, settings: settings, environment: environment)
+        let layout = MonthLayout(sections: sections, months: shown, firstWeekday: weekStart, wording: RowWording(formats: formats))
+        var out = BufferedOutput()
+        switch grid.format {
+        case .html:
+            GridHTMLFormatter(formats: formats, today: settings.today).write(layout, firstWeekday: weekStart, to: &out)
+        case .text:
+            let width = GridOptions.width(environment: environment)
+            // A month of six weeks fits the terminal's height: 4 lines of frame, and 2 a week besides its items.
+            let lines = GridOptions.height(environment: environment).map { max(1, min(10, ($0 - 4) / 6 - 2)) } ?? 3
+            let formatter = MonthGridFormatter(layout: layout, formats: formats, text: GridText(unicode: GridText.isUTF8(environment: environment)),
+                style: style(environment: environment), width: width, today: settings.today, lines: lines, firstWeekday: weekStart)
+            guard formatter.fits else {
+                printAgendaInstead(sections, why: "\(width) columns are too narrow for a month's seven days side by side (at least \(MonthGridFormatter.minimumColumn) a day)", formats: formats, settings: settings, environment: environment)
+                try loaded.finish()
+                return
+            }
+            formatter.write(to: &out)
+        }
+        out.flush()
+        try loaded.finish()
+    }
+}

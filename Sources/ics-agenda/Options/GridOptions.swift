@@ -1,0 +1,99 @@
+import AgendaCore
+import ArgumentParser
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+enum GridFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, html
+}
+
+/// What `week` and `month` share: the first weekday, the format, and the
+/// terminal's size they draw in.
+struct GridOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The first day of the week: monday, sunday, ... (default: the locale's).", valueName: "day"))
+    var weekStart: String?
+
+    @Option(name: .long, help: "Output format: text (the grid, in the terminal's width) or html (one self-contained page).")
+    var format: GridFormat = .text
+
+    func validate() throws {
+        _ = try firstWeekday(locale: "en_US")
+    }
+
+    /// `--week-start` (1 = Sunday ... 7 = Saturday), else the locale's.
+    func firstWeekday(locale: String) throws -> Int {
+        guard let weekStart else { return Settings.firstWeekday(locale) }
+        guard let days = try? FreeTime.Weekdays(parsing: weekStart), days.days.count == 1, let day = days.days.first, weekStart.lowercased() != "all" else {
+            throw ValidationError("--week-start: cannot read \"\(PrintableText.escaped(weekStart))\" as one day of the week (use monday, sunday, ...)")
+        }
+        return day
+    }
+
+    /// The terminal's width: `COLUMNS`, else the terminal's own when standard output is one, else 80.
+    static func width(environment: [String: String]) -> Int {
+        if let text = environment["COLUMNS"], let columns = Int(text), columns > 0 { return min(columns, 1000) }
+        var size = winsize()
+        if isatty(1) != 0, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
+    }
+
+    /// The terminal's height: `LINES`, else the terminal's own; nil when neither is known (piped).
+    static func height(environment: [String: String]) -> Int? {
+        if let text = environment["LINES"], let lines = Int(text), lines > 0 { return min(lines, 1000) }
+        var size = winsize()
+        if isatty(1) != 0, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
+        return nil
+    }
+}
+
+/// A command that draws a grid: what it reads, the rows it selects, and
+/// the agenda it prints instead when the terminal is too narrow.
+protocol GridCommand: SettingsChoice {
+    var common: CommonOptions { get }
+    var warnings: WarningOptions { get }
+    var colorChoice: ColorOptions { get }
+    var listing: ListingOptions { get }
+    var subscriptions: SubscriptionOptions { get }
+    var input: InputArguments { get }
+}
+
+extension GridCommand {
+    var now: String? { common.now }
+    var tz: String? { common.tz }
+    var locale: String? { common.locale }
+    var to: String? { nil }
+
+    /// The agenda's selection: `--calendar`, `--grep`, `--me`, `--completed`, `--no-events`, ...
+    var selection: Selection {
+        var s = common.selection
+        s.includeEvents = !listing.noEvents
+        s.includeReminders = !listing.noReminders
+        s.showCompleted = listing.completed
+        s.showCancelled = listing.showCancelled
+        return s
+    }
+
+    /// The inputs read over `window`, grouped by day.
+    func sections(window: AgendaWindow, settings: Settings, environment: [String: String]) throws -> (sections: [AgendaSection], loaded: LoadedInputs) {
+        let loaded = try ICSAgenda.loadStrictly(input.paths(), window: window, strict: common.strict, warnings: warnings.detail,
+            calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me, naming: common.naming.naming)
+        let builder = AgendaBuilder(window: window, today: settings.today, selection: selection)
+        return (builder.build(parts: loaded.calendars.map(\.occurrences), threads: AgendaPipeline.workerCount), loaded)
+    }
+
+    func style(environment: [String: String]) -> TerminalStyle {
+        TerminalStyle(enabled: AgendaPipeline.useColor(colorChoice.color, environment: environment), trueColor: TerminalStyle.trueColor(environment: environment))
+    }
+
+    /// Too narrow for the grid: the agenda of the same days, and one line on stderr saying why.
+    func printAgendaInstead(_ sections: [AgendaSection], why: String, formats: LocaleFormats, settings: Settings, environment: [String: String]) {
+        StandardError.write("ics-agenda: \(why); the agenda is printed instead\n")
+        var out = BufferedOutput()
+        TextFormatter(formats: formats, style: style(environment: environment), showCalendar: listing.showCalendar, today: settings.today,
+            threads: AgendaPipeline.workerCount).write(sections, to: &out)
+        out.flush()
+    }
+}

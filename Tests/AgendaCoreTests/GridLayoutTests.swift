@@ -1,0 +1,68 @@
+import AgendaCore
+import Foundation
+import Testing
+
+/// The week grid's and the month grid's placement: what overlaps is side
+/// by side and never drawn over, every day of a month is in its grid once,
+/// and text is cut to the columns it has.
+@Suite struct GridLayoutTests {
+    /// Random blocks of one day (a fixed seed): no two blocks that share a
+    /// half hour share a lane, and every lane is below its block's lane count.
+    @Test(arguments: 1...40)
+    func overlappingBlocksNeverShareALane(_ seed: Int) {
+        var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        let blocks = (0..<(1 + next(30))).map { _ -> WeekLayout.Block in
+            let from = next(24 * 3600)
+            return WeekLayout.block(GridItem(title: "x"), from, from + next(4 * 3600))
+        }
+        let placed = WeekLayout.placedSideBySide(blocks, first: 0, end: 48)
+        #expect(placed.count == blocks.count)
+        for slot in 0..<48 {
+            let here = placed.filter { $0.start <= slot && slot < $0.end }
+            #expect(Set(here.map(\.lane)).count == here.count, "slot \(slot): two blocks in one lane")
+            for block in here {
+                #expect(block.lane < block.lanes)
+                // Side by side with every block it shares the half hour with: one lane count for all of them.
+                #expect(block.lanes >= here.count)
+            }
+        }
+    }
+
+    /// Blocks outside the hours shown are cut to them, never drawn past them.
+    @Test func blocksAreCutToTheHoursShown() {
+        let early = WeekLayout.block(GridItem(title: "early"), 6 * 3600, 10 * 3600)
+        let late = WeekLayout.block(GridItem(title: "late"), 17 * 3600, 23 * 3600)
+        let placed = WeekLayout.placedSideBySide([early, late], first: 16, end: 36)
+        #expect(placed.map(\.start) == [16, 34])
+        #expect(placed.map(\.end) == [20, 36])
+    }
+
+    /// Every month of two years, from every first weekday: whole weeks that
+    /// start on that weekday and hold each day of the month once.
+    @Test(arguments: 1...7)
+    func aMonthIsWholeWeeksHoldingEachOfItsDays(_ firstWeekday: Int) {
+        for year in [2024, 2026] {
+            for month in 1...12 {
+                let days = MonthLayout.days(year: year, month: month, firstWeekday: firstWeekday)
+                #expect(days.count % 7 == 0 && (28...42).contains(days.count))
+                #expect(days.first?.weekday == firstWeekday)
+                let inMonth = days.filter { $0.month == month && $0.year == year }
+                #expect(inMonth.count == CivilDate.daysIn(year: year, month: month))
+                #expect(zip(days, days.dropFirst()).allSatisfy { $1 == $0.adding(days: 1) })
+            }
+        }
+    }
+
+    /// Cut by display width: wide characters take two columns, the
+    /// ellipsis one; nothing is longer than asked, and what fits is kept whole.
+    @Test(arguments: [("Standup", 9, "Standup  "), ("Quarterly review", 9, "Quarterl…"), ("会議の準備", 9, "会議の準…"), ("会議の準備", 8, "会議の… "), ("🎉🎉🎉🎉🎉", 5, "🎉🎉…")])
+    func textIsCutByDisplayWidth(_ text: String, _ width: Int, _ expected: String) {
+        let grid = GridText(unicode: true)
+        #expect(grid.fit(text, width) == expected)
+        #expect(GridText(unicode: false).fit("Quarterly review", 9) == "Quarterl~")
+    }
+}
