@@ -536,6 +536,42 @@ def where_calendars_live(args, binary, out_dir, env):
     return "\n".join(L)
 
 
+GRID_SIZE = 20000
+
+
+def grids(args, binary, out_dir, env):
+    """The week grid and the month calendar against the agenda of the same
+    days, on gencal's 20k calendar: a markdown table (issue 43's target:
+    the week within the one-week agenda's time plus 20%)."""
+    path = generate(out_dir, GRID_SIZE)
+    grid_env = dict(env, COLUMNS="132")
+    out = os.path.join(out_dir, "out-grid.txt")
+    rows = [("agenda, one week (--days 7)", [binary] + AGENDA_ARGS + ["--days", "7", path]),
+            ("week (132 columns)", [binary, "week"] + AGENDA_ARGS + [path]),
+            ("agenda, six weeks (--days 42)", [binary] + AGENDA_ARGS + ["--days", "42", path]),
+            ("month (132 columns)", [binary, "month"] + AGENDA_ARGS + [path])]
+    timed = {name: [] for name, _ in rows}
+    for _ in range(args.runs):
+        for name, cmd in rows:
+            r = run_measured(cmd, out, args.timeout, grid_env)
+            check(r, cmd, out, name)
+            timed[name].append(r)
+    week_base = med(timed[rows[0][0]], "wall")
+    month_base = med(timed[rows[2][0]], "wall")
+    L = [f"Input: `gencal.py {GRID_SIZE} 7`, one file. Medians of {args.runs} runs, alternating; COLUMNS=132.",
+         "", "| run | wall | vs the agenda of its days | CPU | peak |", "|---|---:|---:|---:|---:|"]
+    for i, (name, _) in enumerate(rows):
+        rs = timed[name]
+        base = week_base if i < 2 else month_base
+        L.append(f"| {name} | {fmt_s(med(rs, 'wall'))} | {ratio(med(rs, 'wall'), base) if i % 2 else ''} "
+                 f"| {fmt_s(med(rs, 'cpu'))} | {fmt_mb(med(rs, 'rss_mb'))} |")
+    week = med(timed[rows[1][0]], "wall")
+    met = week is not None and week_base and week <= 1.2 * week_base
+    L.append("")
+    L.append(f"Target: the week grid within the one-week agenda's time plus 20% ({'met' if met else 'NOT met'}: {ratio(week, week_base)}).")
+    return "\n".join(L)
+
+
 CALDAV_ITEMS = 2000
 CALDAV_SERVER = os.path.join(REPO, "scripts", "caldav_server.py")
 RADICALE_PYTHON = os.environ.get("ICS_AGENDA_RADICALE_PYTHON", os.path.join(REPO, ".venv-servers", "bin", "python"))
@@ -682,6 +718,11 @@ def document(parts, args, info, cmdline, started, load_before, load_after):
         d.append("## A CalDAV account")
         d.append("")
         d.append(parts["caldav"])
+        d.append("")
+    if parts.get("grid"):
+        d.append("## The week grid and the month calendar")
+        d.append("")
+        d.append(parts["grid"])
         d.append("")
     d.append("## Linearity")
     d.append("")
@@ -874,6 +915,9 @@ def main(argv=None):
     log("where calendars live: one file, a vdir collection, a URL")
     live = where_calendars_live(args, binary, out_dir, env)
 
+    log(f"the week grid and the month calendar on {GRID_SIZE} components")
+    grid = grids(args, binary, out_dir, env)
+
     log(f"a CalDAV account of {CALDAV_ITEMS} items on Radicale")
     caldav = caldav_account(args, binary, out_dir, env)
 
@@ -883,6 +927,7 @@ def main(argv=None):
     parts["next"] = render_next(polled)
     parts["live"] = live
     parts["caldav"] = caldav
+    parts["grid"] = grid
     parts["profile"] = profile(args, binary, floor, out_dir, env) if args.profile else None
     if parts["profile"]:
         print(parts["profile"])
@@ -900,6 +945,8 @@ def main(argv=None):
     print(parts["live"])
     print()
     print(parts["caldav"])
+    print()
+    print(parts["grid"])
     print()
     print(parts["lin_line"])
     print()
