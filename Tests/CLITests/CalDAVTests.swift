@@ -24,7 +24,18 @@ import Testing
               {"path": "chores list", "components": "VTODO"}]}
             """
 
-        init() throws {
+        /// The server the tests run against: Radicale, or Xandikos
+        /// (`scripts/caldav_server.py` starts either), whose collections are below `/USER/calendars/`.
+        enum Kind: String { case radicale, xandikos }
+        let kind: Kind
+
+        /// Where a calendar of `calendars` is on this server: `/alice/work/`.
+        func collection(_ path: String) -> String {
+            kind == .radicale ? "/alice/\(path)/" : "/alice/calendars/\(path)/"
+        }
+
+        init(_ kind: Kind = .radicale) throws {
+            self.kind = kind
             let python = ProcessInfo.processInfo.environment["ICS_AGENDA_RADICALE_PYTHON"]
                 ?? CLI.root.appendingPathComponent(".venv-servers/bin/python").path
             guard FileManager.default.isExecutableFile(atPath: python) else {
@@ -34,7 +45,8 @@ import Testing
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             process = Process()
             process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = [CLI.root.appendingPathComponent("scripts/caldav_server.py").path, folder.path, Server.calendars]
+            let spec = kind == .radicale ? Server.calendars : String(Server.calendars.dropLast()) + ", \"server\": \"xandikos\"}"
+            process.arguments = [CLI.root.appendingPathComponent("scripts/caldav_server.py").path, folder.path, spec]
             input = Pipe()
             let output = Pipe()
             process.standardInput = input
@@ -417,5 +429,50 @@ import Testing
         #expect(result.status == 66)
         #expect(result.stderr.contains("write davs://"), "\(result.stderr)")
         #expect(result.stderr.contains("dav://calendar.example.invalid/…"))
+    }
+
+    /// The same account on a second real server, Xandikos, whose principal,
+    /// home set and collections lie elsewhere (`/alice/calendars/…`) and
+    /// which answers sync-collection its own way: every calendar is found
+    /// (its default one too), named and coloured, the items read with
+    /// their recurrences expanded here; a change, an item added under an
+    /// odd href and one deleted are each seen with `--refresh 0`.
+    @Test func aXandikosAccountIsReadAndKeptInStep() throws {
+        let server = try Server(.xandikos)
+        for item in CalDAVAccountTests.items {
+            let parts = item.path.split(separator: "/", maxSplits: 2)
+            let path = server.collection(String(parts[1]).removingPercentEncoding!.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!)
+                + String(parts[2])
+            #expect(try server.send("PUT", path, item.text) == "201", "\(path)")
+        }
+        let run = try Run()
+        let first = try run(["--show-calendar", server.account])
+        #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
+        #expect(first.stdout.contains("9:30 AM   Standup  [Work]"), "\(first.stdout)")
+        #expect(first.stdout.contains("Standup (moved)  [Work]"))
+        #expect(first.stdout.contains("Lunch with an odd href  [Work]"))
+        #expect(first.stdout.contains("Swimming lessons  [Family]"))
+        #expect(first.stdout.contains("Take the bins out"))
+        #expect(!first.stdout.contains("Wednesday, March 5, 2025"), "EXDATE leaves March 5 out")
+        let listed = try run(["calendars", "--format", "json", "--no-config", server.account], fixed: false)
+        for name in ["\"calendar\":\"Work\",\"source\":\"\(server.account)\",\"calendar_color\":\"#1e90ff\"", "\"calendar\":\"Family\"",
+            "\"calendar\":\"chores list\"", "\"calendar\":\"calendar\""]
+        {
+            #expect(listed.stdout.contains(name), "\(name): \(listed.stdout)")
+        }
+        try server.send("PUT", server.collection("family") + "dentist.ics", CalDAVAccountTests.calendar("""
+            BEGIN:VEVENT
+            UID:dentist@example.com
+            DTSTAMP:20250101T000000Z
+            DTSTART:20250305T140000Z
+            DURATION:PT1H
+            SUMMARY:Dentist
+            END:VEVENT
+            """))
+        #expect(try server.send("DELETE", server.collection("family") + "swim.ics") == "204")
+        let changed = try run(["--refresh", "0", server.account])
+        #expect(changed.status == 0 && changed.stderr.isEmpty, "\(changed.stderr)")
+        #expect(changed.stdout.contains("Dentist") && !changed.stdout.contains("Swimming lessons"), "\(changed.stdout)")
+        #expect(changed.stdout.contains("Standup"))
     }
 }
