@@ -19,6 +19,8 @@ asked). Modes:
   dup        the multiget names each href twice (Zimbra, DavMail)
   xxe        the multiget answer has a DOCTYPE with an external entity
   cut        the multiget answer is cut short of its Content-Length
+  stall      as plain until /bump/NAME was asked; then every request
+             waits 60 s before it is answered
 
 A GET of /t/... answers 405, as a WebDAV server does; a GET of
 /webdav-page answers the page Nextcloud shows a browser there.
@@ -112,6 +114,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         rest = self.path[len(base):]
         port = self.server.server_address[1]
         bumped = name in BUMPED
+        if mode == "stall" and bumped:
+            time.sleep(60)
         items = {"one.ics": item(f"one-{name}", f"Fault {mode} one", 3)}
         if bumped:
             items["two.ics"] = item(f"two-{name}", f"Fault {mode} two", 4)

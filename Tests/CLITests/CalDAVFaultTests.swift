@@ -160,4 +160,25 @@ import Testing
         #expect(result.stderr.contains(words), "\(result.stderr)")
         #expect(!result.stderr.contains("root:"))
     }
+
+    /// A server that stops answering costs the transfer's time limit (30 s,
+    /// ICS_AGENDA_TIMEOUT's when set), never a hang: the copy is read, with
+    /// one warning that says the account timed out.
+    @Test func aStalledServerCostsTheTimeoutAndTheCopyIsRead() throws {
+        let (server, name, url) = try CalDAVFaultTests.account("stall")
+        let cache = try CalDAVFaultTests.cache()
+        let first = try CalDAVFaultTests.run([url], cache: cache)
+        #expect(first.status == 0 && first.stdout.contains("Fault stall one"), "\(first.stderr)")
+        _ = try server.ask("/bump/\(name)")
+        try "machine 127.0.0.1 login alice password wonderland\n".write(to: cache.appendingPathComponent(".netrc"), atomically: true, encoding: .utf8)
+        // make test waits 2 s; make check-all the 30 s of the default.
+        var environment = ["XDG_CACHE_HOME": cache.path, "HOME": cache.path]
+        if !FullChecks.enabled { environment["ICS_AGENDA_TIMEOUT"] = "2" }
+        let stalled = try CLI.run(CalDAVAccountTests.fixed + ["--refresh", "0", url], environment: environment)
+        #expect(stalled.status == 0, "\(stalled.stderr)")
+        #expect(stalled.stdout.contains("Fault stall one"), "the copy is read: \(stalled.stdout)")
+        #expect(!stalled.stdout.contains("Fault stall two"))
+        #expect(stalled.stderr.split(separator: "\n").count == 1, "\(stalled.stderr)")
+        #expect(stalled.stderr.contains("timed out"), "\(stalled.stderr)")
+    }
 }
