@@ -108,6 +108,10 @@ import Testing
         #expect(value.status == 0 && value.stderr.contains("--calendar \"next\": no such calendar"), "\(value)")
         let file = try CLI.run(["--no-config"] + clock + ["Fixtures/sample.ics", "next"])
         #expect(file.status == 66 && file.stderr.contains("next"), "\(file)")
+        // `help` after options is help (it takes none): the subcommand's, not two files.
+        let help = try CLI.run(["-v", "--no-config", "help", "next"])
+        let plain = try CLI.run(["help", "next"])
+        #expect(help.status == 0 && help.stderr.isEmpty && help.stdout == plain.stdout && help.stdout.contains("--within"), "\(help)")
     }
 
     /// A day in a TRIGGER is a day on the clock of the time it counts
@@ -160,6 +164,23 @@ import Testing
         let later = try CLI.run(["alarms", "--no-config", "--state", folder.appendingPathComponent("alarms").path, "--tz", "UTC",
             "--now", "2025-03-03T09:01:30Z", "Fixtures/alarms/repeat_billion.ics"])
         #expect(later.stdout.split(separator: "\n").count == 1 && later.stderr.isEmpty, "told once, when the first rings: \(later)")
+    }
+
+    /// A REPEAT that is no number of repeats, and one without the DURATION
+    /// between them (RFC 5545 3.6.6 asks for both or neither): the alarm
+    /// rings once, and the run that rings it says why, once each.
+    @Test func aRepeatThatCannotRepeatIsToldAndRingsOnce() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-r4-repeat-bad-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let arguments = ["alarms", "--no-config", "--state", folder.appendingPathComponent("alarms").path, "--tz", "UTC"]
+        let run = try CLI.run(arguments + ["--since", "2025-03-03T08:59:00Z", "--now", "2025-03-03T09:00:30Z", "Fixtures/alarms/repeat_unreadable.ics"])
+        #expect(run.status == 0 && run.stdout.split(separator: "\n").count == 2, "\(run)")
+        // In the order they ring (at one time, by title).
+        #expect(run.stderr == "ics-agenda: warning: Fixtures/alarms/repeat_unreadable.ics: alarm of \"Oven\": REPEAT:2 has no DURATION between "
+            + "the repeats; it rings once\nics-agenda: warning: Fixtures/alarms/repeat_unreadable.ics: alarm of \"Tea\": REPEAT:-5 is not a number "
+            + "of repeats; it rings once\n", "\(run.stderr)")
+        let later = try CLI.run(arguments + ["--now", "2025-03-03T09:10:00Z", "Fixtures/alarms/repeat_unreadable.ics"])
+        #expect(later.stdout.isEmpty && later.stderr.isEmpty, "rings once, told once: \(later)")
     }
 
     /// An input missing for one `alarms` run loses none of its alarms: the

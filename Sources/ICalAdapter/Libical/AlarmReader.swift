@@ -45,7 +45,7 @@ enum AlarmReader {
         let interval = first(ICAL_DURATION_PROPERTY).map { NominalDuration(icalproperty_get_duration($0)) }.map { $0.days * 86400 + $0.seconds } ?? 0
         let acknowledged = first(ICAL_ACKNOWLEDGED_PROPERTY).map { TimeValue(icalproperty_get_acknowledged($0)) }.flatMap { $0.isNull ? nil : instant($0) }
         let description = first(ICAL_DESCRIPTION_PROPERTY).flatMap { icalproperty_get_description($0) }.map { String(cString: $0) }
-        var read = Alarm(trigger: trigger, action: action ?? "DISPLAY", repeatCount: max(0, repeats), repeatInterval: max(0, interval),
+        var read = Alarm(trigger: trigger, action: action ?? "DISPLAY", repeatCount: repeats, repeatInterval: max(0, interval),
             acknowledged: acknowledged, description: description?.isEmpty == false ? description : nil)
         read.summary = first(ICAL_SUMMARY_PROPERTY).flatMap { icalproperty_get_summary($0) }.map { String(cString: $0) }
         var attendee = icalcomponent_get_first_property(alarm, ICAL_ATTENDEE_PROPERTY)

@@ -113,10 +113,23 @@ struct AlarmsCommand: ParsableCommand, MomentCommand {
             if outcome.span.missed > 0 { StandardError.write("ics-agenda: \(outcome.span.missedLine(clock: settings.clock))\n") }
             // `REPEAT:1000000000` is a mistake, not a wish: at most `Alarm.maxRepeats` ring, and the run
             // that rings the first of them says so (once an alarm, not in every run that rings a repeat).
-            for entry in outcome.schedule.entries where entry.repetition == 0 && entry.alarm.repeatCount > Alarm.maxRepeats {
+            // So are a REPEAT that is no count, and one with no DURATION between the repeats (RFC 5545
+            // 3.6.6: each needs the other): the alarm rings once, and the run that rings it says why.
+            for entry in outcome.schedule.entries where entry.repetition == 0 {
+                let alarm = entry.alarm
+                let problem: String? =
+                    if alarm.repeatCount > Alarm.maxRepeats {
+                        "REPEAT:\(alarm.repeatCount) is more than \(Alarm.maxRepeats) repeats; \(Alarm.maxRepeats) ring"
+                    } else if alarm.repeatCount < 0 {
+                        "REPEAT:\(alarm.repeatCount) is not a number of repeats; it rings once"
+                    } else if alarm.repeatCount > 0 && alarm.repeatInterval == 0 {
+                        "REPEAT:\(alarm.repeatCount) has no DURATION between the repeats; it rings once"
+                    } else {
+                        nil
+                    }
+                guard let problem else { continue }
                 let title = PrintableText.escaped(entry.occurrence.title)
-                StandardError.write("ics-agenda: warning: \(entry.occurrence.calendar.path): alarm of \"\(title)\": "
-                    + "REPEAT:\(entry.alarm.repeatCount) is more than \(Alarm.maxRepeats) repeats; \(Alarm.maxRepeats) ring\n")
+                StandardError.write("ics-agenda: warning: \(entry.occurrence.calendar.path): alarm of \"\(title)\": \(problem)\n")
             }
         }
         let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
