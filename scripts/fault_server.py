@@ -49,6 +49,8 @@ What a real server will not do when asked, each at a path of its own:
                      conditional request is answered 304
   /not-http          the calendar with no status line and no headers (as
                      HTTP/0.9 answered), then the connection closed
+  /huge-header       the calendar after a header line of 200 KB
+  /bad-header        the calendar after a header line with no colon
   /ANY/secret-token/REST   what /REST does (and .../basic.ics: the calendar),
                      under an address that must never be printed whole
 """
@@ -160,6 +162,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, calendar(), headers=[("ETag", ETAG), ("Last-Modified", LAST_MODIFIED)])
         if path.startswith("/validators/"):
             return self.bad_validators(path.split("/")[2])
+        if path in ("/huge-header", "/bad-header"):
+            body = calendar()
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/calendar\r\n")
+            self.wfile.write(b"X-Padding: " + b"x" * 200_000 + b"\r\n" if path == "/huge-header" else b"This line has no colon\r\n")
+            self.wfile.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            self.close_connection = True
+            return
         if path == "/not-http":
             self.wfile.write(calendar())
             self.close_connection = True

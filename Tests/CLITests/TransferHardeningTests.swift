@@ -355,6 +355,17 @@ import Testing
         #expect(!result.stderr.contains("redirect"), "\(result.stderr)")
     }
 
+    /// A header line past libcurl's 100 KB, and one with no colon, are each
+    /// told as what they are, not as memory running out or a missing status line.
+    @Test(arguments: [("/huge-header", "a header line too long to read (over 100 KB)"), ("/bad-header", "a line of its header that cannot be read")])
+    func aBrokenHeaderIsToldAsOne(_ path: String, _ words: String) throws {
+        let server = try TransferHardeningTests.fault
+        let run = try Run()
+        let result = try run([server.base() + path, "Fixtures/sample.ics"])
+        #expect(result.status == 66 && result.stdout.contains("Breakfast with Ana"))
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains(words), "\(result.stderr)")
+    }
+
     /// A redirect from https to http is still told as one.
     @Test func aRedirectToHTTPIsStillToldAsARedirect() throws {
         let server = try TransferHardeningTests.fault
