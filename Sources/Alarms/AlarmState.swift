@@ -25,9 +25,7 @@ package struct AlarmState: Sendable {
 
     /// `$XDG_STATE_HOME/ics-agenda/alarms`, else `~/.local/state/ics-agenda/alarms`.
     package static func location(environment: [String: String]) -> String {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/ics-agenda/alarms" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return home + "/.local/state/ics-agenda/alarms"
+        UserFolders.state(environment: environment) + "/alarms"
     }
 
     /// The state file cannot be locked, read or written.
@@ -128,33 +126,13 @@ package struct AlarmState: Sendable {
         return .unreadable(line: 1, reason: "holds no time")
     }
 
-    /// Writes `time` whole or not at all: a new file, flushed, renamed over the old.
+    /// Writes `time` whole or not at all (`AtomicFile`): a crash cannot bring the old time back.
     package func write(_ time: Date) throws {
         let text = "# ics-agenda alarms: the time of the last run; alarms after it ring on the next\n\(AlarmState.text(time))\n"
-        let temporary = path + ".new"
-        // Made anew: a file or link left at that name (a run killed there) is not written through.
-        unlink(temporary)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Failure(path: temporary, reason: String(cString: strerror(errno))) }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == bytes.count, synced else {
-            unlink(temporary)
-            throw Failure(path: temporary, reason: "cannot be written")
-        }
-        try beforeRename?()
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw Failure(path: path, reason: reason)
-        }
-        // The rename itself made lasting, so that a crash cannot bring the old time back.
-        let folder = open((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
+        do {
+            try AtomicFile.replace(path, with: Array(text.utf8), beforeRename: beforeRename)
+        } catch let failure as AtomicFile.Failure {
+            throw Failure(path: failure.path, reason: String(cString: strerror(failure.code)))
         }
     }
 

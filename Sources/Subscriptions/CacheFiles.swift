@@ -1,3 +1,4 @@
+import AgendaCore
 import Foundation
 
 #if canImport(Glibc)
@@ -27,29 +28,11 @@ enum CacheFiles {
         guard fchmod(fd, 0o700) == 0 else { throw CacheError(path: folder, code: errno) }
     }
 
-    /// Writes `bytes` to a new temporary file beside `path` (0600), syncs
-    /// it and renames it there: a reader sees the old file or the new, whole.
+    /// `bytes` as the file at `path`, replaced whole (`AtomicFile`): a
+    /// reader sees the old file or the new one.
     static func write(_ bytes: [UInt8], to path: String) throws {
-        var template = Array("\(path).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw CacheError(path: path, code: errno) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var written = 0
-        let ok = bytes.withUnsafeBytes { raw -> Bool in
-            while written < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                written += n
-            }
-            return true
-        }
-        let code = errno
-        let synced = ok && fchmod(fd, 0o600) == 0 && fsync(fd) == 0
-        close(fd)
-        guard synced, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CacheError(path: path, code: ok ? errno : code)
+        do { try AtomicFile.replace(path, with: bytes) } catch let failure as AtomicFile.Failure {
+            throw CacheError(path: failure.path, code: failure.code)
         }
     }
 }

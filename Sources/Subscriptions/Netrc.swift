@@ -1,3 +1,4 @@
+import AgendaCore
 import Foundation
 
 #if canImport(Glibc)
@@ -68,9 +69,7 @@ package struct Netrc: Sendable {
     /// else `.netrc` in `$HOME`, else in the user's home directory.
     package static func location(environment: [String: String]) -> String? {
         if let netrc = environment["NETRC"], !netrc.isEmpty { return netrc }
-        if let home = environment["HOME"], !home.isEmpty { return home + "/.netrc" }
-        guard let entry = getpwuid(geteuid()), let dir = entry.pointee.pw_dir else { return nil }
-        return String(cString: dir) + "/.netrc"
+        return UserFolders.home(environment: environment) + "/.netrc"
     }
 
     /// The netrc the environment names, read once; no entries when there

@@ -1,3 +1,4 @@
+import AgendaCore
 import Foundation
 import ICalAdapter
 
@@ -20,10 +21,7 @@ package struct SubscriptionCache: Sendable {
 
     /// Where the cache is, as the environment says.
     package static func location(environment: [String: String]) -> String {
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/ics-agenda" }
-        var home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
-        if home == nil, let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir { home = String(cString: dir) }
-        return (home ?? "/") + "/.cache/ics-agenda"
+        UserFolders.cache(environment: environment)
     }
 
     /// One URL's copy, as it is on disk.

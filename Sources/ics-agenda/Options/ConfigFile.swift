@@ -83,8 +83,7 @@ struct ConfigFile: Sendable {
     /// Where the configuration is read from (it need not exist).
     static func location(environment: [String: String]) -> String {
         if let path = environment["ICS_AGENDA_CONFIG"], !path.isEmpty { return path }
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/ics-agenda/config" }
-        return homeDirectory(environment: environment) + "/.config/ics-agenda/config"
+        return UserFolders.config(environment: environment) + "/config"
     }
 
     /// The configuration, or nil when there is none.
@@ -259,11 +258,7 @@ struct ConfigFile: Sendable {
         return folder.hasSuffix("/") ? folder + input : folder + "/" + input
     }
 
-    static func homeDirectory(environment: [String: String]) -> String {
-        if let home = environment["HOME"], !home.isEmpty { return home }
-        if let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir { return String(cString: dir) }
-        return "/"
-    }
+    static func homeDirectory(environment: [String: String]) -> String { UserFolders.home(environment: environment) }
 }
 
 extension ConfigFile {
