@@ -47,7 +47,8 @@ import Testing
     func aMonthIsWholeWeeksHoldingEachOfItsDays(_ firstWeekday: Int) {
         for year in [2024, 2026] {
             for month in 1...12 {
-                let days = MonthLayout.days(year: year, month: month, firstWeekday: firstWeekday)
+                let first = CivilDate(year: year, month: month, day: 1)
+                let days = MonthLayout.days(first: first, last: first.adding(days: CivilDate.daysIn(year: year, month: month) - 1), firstWeekday: firstWeekday)
                 #expect(days.count % 7 == 0 && (28...42).contains(days.count))
                 #expect(days.first?.weekday == firstWeekday)
                 let inMonth = days.filter { $0.month == month && $0.year == year }
@@ -55,6 +56,27 @@ import Testing
                 #expect(zip(days, days.dropFirst()).allSatisfy { $1 == $0.adding(days: 1) })
             }
         }
+    }
+
+    /// A month of the locale's calendar is that calendar's: Farvardin 1404
+    /// runs from March 21 to April 20, 2025, and Iyar 5785 has 29 days.
+    @Test func aMonthOfAnotherCalendarIsThatCalendarsMonth() {
+        var persian = Calendar(identifier: .persian)
+        persian.timeZone = TimeZone(identifier: "UTC")!
+        let months = MonthLayout.months(2, from: CivilDate(year: 2025, month: 3, day: 26), calendar: persian)
+        #expect(months.map(\.first.iso) == ["2025-03-21", "2025-04-21"])
+        #expect(months.map(\.last.iso) == ["2025-04-20", "2025-05-21"])
+        var hebrew = Calendar(identifier: .hebrew)
+        hebrew.timeZone = TimeZone(identifier: "UTC")!
+        let iyar = MonthLayout.months(1, from: CivilDate(year: 2025, month: 5, day: 15), calendar: hebrew)[0]
+        #expect(iyar.last.daysSinceEpoch - iyar.first.daysSinceEpoch + 1 == 29)
+    }
+
+    /// Combining marks and format characters take no column (as glibc's
+    /// wcwidth counts): a Hindi weekday, Thai, Arabic with its vowels.
+    @Test(arguments: [("बुध", 2), ("गुरु", 2), ("ที่", 1), ("مَرْحَبًا", 5), ("a\u{2060}b", 2), ("한글", 4)])
+    func marksTakeNoColumn(_ text: String, _ width: Int) {
+        #expect(GridText.width(text) == width)
     }
 
     /// Cut by display width: wide characters take two columns, the

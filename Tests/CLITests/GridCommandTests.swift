@@ -17,7 +17,7 @@ import Testing
         let week = try CLI.run(["week"] + GridCommandTests.fixed + ["Fixtures/grid/week.ics"], environment: environment)
         #expect(week.status == 0 && week.stderr.isEmpty, "\(week.stderr)")
         let lines = week.stdout.split(separator: "\n")
-        #expect(lines.first?.contains("│Mon 24") == true)
+        #expect(lines.count > 1 && lines[1].contains("│Mon 24"), "the title, then the days")
         #expect(lines.contains { $0.hasPrefix("9:00 AM") } && !lines.contains { $0.hasPrefix("10:00 AM") || $0.contains("8:00 AM") })
         let month = try CLI.run(["month"] + GridCommandTests.fixed + ["Fixtures/grid/week.ics"], environment: environment)
         #expect(month.stdout.contains("March 2025") && month.stdout.contains("April 2025"))
@@ -56,5 +56,34 @@ import Testing
                 #expect(run.stdout.contains("Wednesday, March 26, 2025"))
             }
         }
+    }
+
+    /// What the hostile review found, each a class: a title's tab or line
+    /// separator is a blank (a cell is one line of known width); what says
+    /// an item does not count as usual comes first, where no cut takes it;
+    /// `--show-calendar` names the calendar; a band of many all-day items
+    /// is cut to its lanes and counts the rest.
+    @Test func cellsKeepTheirWidthAndWhatMatters() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-grid-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func event(_ uid: String, _ start: String, _ lines: String) -> String {
+            "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20250101T000000Z\r\nDTSTART:\(start)\r\n\(lines)END:VEVENT\r\n"
+        }
+        var body = event("tab", "20250326T090000Z", "DURATION:PT1H\r\nSUMMARY:A\tB\tC\tD\u{2028}E\r\n")
+        body += event("gone", "20250327T090000Z", "DURATION:PT1H\r\nSTATUS:CANCELLED\r\nSUMMARY:A very long title that a cell cuts\r\n")
+        for i in 0..<24 { body += event("day\(i)", "2025032\(4 + i % 3)", "SUMMARY:All day \(i)\r\n").replacingOccurrences(of: "DTSTART:", with: "DTSTART;VALUE=DATE:") }
+        let file = folder.appendingPathComponent("cells.ics")
+        try ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:t\r\nX-WR-CALNAME:Cells\r\n" + body + "END:VCALENDAR\r\n").write(to: file, atomically: true, encoding: .utf8)
+        let run = try CLI.run(["week"] + GridCommandTests.fixed + ["--show-cancelled", "--show-calendar", "--week-start", "monday", file.path],
+            environment: ["COLUMNS": "200"])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
+        #expect(!run.stdout.contains("\t") && !run.stdout.contains("\u{2028}"))
+        #expect(run.stdout.contains("A B C D E [Cells]"), "\(run.stdout)")
+        #expect(run.stdout.contains("▎(x) A very"), "the cancelled mark before the cut: \(run.stdout)")
+        let lines = run.stdout.split(separator: "\n")
+        // Six lanes of the band at most: five drawn and one line of counts.
+        #expect(lines.contains { $0.contains("│+") }, "\(run.stdout)")
+        #expect(lines.filter { $0.contains("All day") }.count == 5, "\(run.stdout)")
     }
 }

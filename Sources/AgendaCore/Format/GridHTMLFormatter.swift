@@ -36,7 +36,7 @@ package struct GridHTMLFormatter {
 
     func item(_ item: GridItem) -> String {
         let time = item.time.map { "<span style=\"color:#57606a\">\(html.escape($0))</span> " } ?? ""
-        return "<div style=\"border-left:3px solid \(item.color ?? "#8c959f");padding-left:4px;margin:2px 0\">\(time)\(html.escape(item.title))</div>"
+        return "<div style=\"border-left:3px solid \(html.escape(item.color ?? "#8c959f"));padding-left:4px;margin:2px 0\">\(time)\(html.escape(item.title))</div>"
     }
 
     func dayHeader(_ day: CivilDate) -> String {
@@ -76,7 +76,7 @@ package struct GridHTMLFormatter {
         var body = ""
         let weekdays = formats.shortWeekdays
         for month in layout.months {
-            body += "<h2 style=\"font-size:16px;margin:16px 0 8px\">\(html.escape(formats.monthHeader(year: month.year, month: month.month)))</h2>\n"
+            body += "<h2 style=\"font-size:16px;margin:16px 0 8px\">\(html.escape(formats.monthHeader(containing: month.first)))</h2>\n"
             body += "<table cellspacing=\"0\" cellpadding=\"0\" style=\"border-collapse:collapse;width:100%;table-layout:fixed\">\n<tr>"
             body += (0..<7).map { "<th style=\"\(GridHTMLFormatter.cell);background:#f6f8fa\">\(html.escape(weekdays[(firstWeekday - 1 + $0) % 7]))</th>" }.joined()
             body += "</tr>\n"
@@ -87,7 +87,8 @@ package struct GridHTMLFormatter {
                         body += "<td style=\"\(GridHTMLFormatter.cell);background:#f6f8fa\"></td>"
                         continue
                     }
-                    let number = day.date == today ? "<b style=\"color:#0969da\">\(day.date.day)</b>" : "\(day.date.day)"
+                    let digits = html.escape(formats.dayNumber(day.date))
+                    let number = day.date == today ? "<b style=\"color:#0969da\">\(digits)</b>" : digits
                     body += "<td style=\"\(GridHTMLFormatter.cell);height:5em\"><div style=\"color:#57606a\">\(number)</div>"
                         + day.items.map(item).joined() + "</td>"
                 }
@@ -95,7 +96,7 @@ package struct GridHTMLFormatter {
             }
             body += "</table>\n"
         }
-        let title = layout.months.first.map { formats.monthHeader(year: $0.year, month: $0.month) } ?? "Calendar"
+        let title = layout.months.first.map { formats.monthHeader(containing: $0.first) } ?? "Calendar"
         page(title, body, to: &out)
     }
 }

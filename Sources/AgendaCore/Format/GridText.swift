@@ -31,6 +31,9 @@ package struct GridText: Sendable {
         return lower.contains("utf-8") || lower.contains("utf8")
     }
 
+    /// How many terminal columns `s` takes (`displayWidth`).
+    package static func width(_ s: String) -> Int { displayWidth(s) }
+
     /// `s` in at most `width` columns: cut with an ellipsis when longer.
     package func cut(_ s: String, _ width: Int) -> String {
         guard width > 0 else { return "" }
@@ -58,6 +61,20 @@ package struct GridText: Sendable {
         let cut = self.cut(s, width)
         let left = max(0, width - displayWidth(cut)) / 2
         return String(repeating: " ", count: left) + cut + String(repeating: " ", count: max(0, width - displayWidth(cut) - left))
+    }
+
+    /// Text of the locale (a range of days, a month's name) as the
+    /// drawing's character set allows: in ASCII, dashes as `-` and the
+    /// narrow and thin spaces as blanks.
+    package func plain(_ s: String) -> String {
+        guard !unicode else { return s }
+        return String(String.UnicodeScalarView(s.unicodeScalars.map { scalar -> Unicode.Scalar in
+            switch scalar.value {
+            case 0x2010...0x2015: "-"
+            case 0x2000...0x200A, 0x202F, 0x00A0: " "
+            default: scalar
+            }
+        }))
     }
 
     /// A line without the spaces at its end.

@@ -13,6 +13,7 @@ package final class LocaleFormats {
     private let time: DateFormatter
     private lazy var month = make(template: "yMMMM")
     private lazy var weekdayAndDay = make(template: "EEEd")
+    private lazy var dayOfMonth = make(template: "d")
     private lazy var interval: DateIntervalFormatter = {
         let interval = DateIntervalFormatter()
         interval.locale = locale
@@ -92,6 +93,9 @@ package final class LocaleFormats {
     package func monthHeader(year: Int, month m: Int) -> String {
         month.string(from: CivilDate(year: year, month: m, day: 1).midnightUTC)
     }
+
+    /// The day of the month in the locale's calendar and digits: "26", "۶".
+    package func dayNumber(_ day: CivilDate) -> String { dayOfMonth.string(from: day.midnightUTC) }
 
     /// The weekdays' short names, Sunday first: "Sun", "So.".
     package var shortWeekdays: [String] { calendar.shortStandaloneWeekdaySymbols }

@@ -23,6 +23,8 @@ package struct MonthGridFormatter {
 
     /// A day's cell must hold this much for the grid to be drawn.
     package static let minimumColumn = 6
+    /// Cells narrower than this show titles without their times.
+    static let widthForTimes = 16
 
     package init(
         layout: MonthLayout, formats: LocaleFormats, text: GridText, style: TerminalStyle, width: Int, today: CivilDate, lines: Int, firstWeekday: Int
@@ -51,7 +53,7 @@ package struct MonthGridFormatter {
         let weekdays = formats.shortWeekdays
         for (number, month) in layout.months.enumerated() {
             if number > 0 { out.write("\n") }
-            emit(text.centred(formats.monthHeader(year: month.year, month: month.month), 7 * (cw + 1) + 1), &out)
+            emit(text.centred(text.plain(formats.monthHeader(containing: month.first)), 7 * (cw + 1) + 1), &out)
             emit(border("┌", "┬", "┐"), &out)
             emit(text.vertical + (0..<7).map { text.fit(weekdays[(firstWeekday - 1 + $0) % 7], cw) }.joined(separator: text.vertical) + text.vertical, &out)
             for week in month.weeks {
@@ -72,7 +74,7 @@ package struct MonthGridFormatter {
     func cellLine(_ day: MonthLayout.Day, _ line: Int, _ width: Int) -> String {
         guard day.inMonth else { return String(repeating: " ", count: width) }
         if line == 0 {
-            let number = String(day.date.day)
+            let number = formats.dayNumber(day.date)
             return day.date == today ? style.bold(text.fit("[\(number)]", width)) : text.fit(number, width)
         }
         let items = day.items
@@ -80,6 +82,8 @@ package struct MonthGridFormatter {
         if items.count > lines && index == lines - 1 { return text.fit("+\(items.count - index)", width) }
         guard index < items.count else { return String(repeating: " ", count: width) }
         let item = items[index]
-        return style.tinted(text.fit((item.time.map { $0 + " " } ?? "") + item.title, width), item.color)
+        // The title first: a narrow cell leaves the time out rather than show only it.
+        let time = width >= MonthGridFormatter.widthForTimes ? item.time.map { $0 + " " } ?? "" : ""
+        return style.tinted(text.fit(time + item.title, width), item.color)
     }
 }

@@ -55,18 +55,28 @@ package struct TerminalStyle: Sendable {
     static let off = "\u{1B}[0m"
 }
 
-/// How many terminal columns a string takes: East Asian wide characters
-/// take two, combining marks none.
+/// How many terminal columns a string takes, as glibc's wcwidth counts
+/// them: East Asian wide characters and emoji take two; combining marks
+/// (Thai, Devanagari, Arabic, Hebrew points, ...), format characters and
+/// Hangul's medial and final jamo take none.
 func displayWidth(_ s: String) -> Int {
     var width = 0
     for scalar in s.unicodeScalars {
         let v = scalar.value
+        if v < 0x0300 {  // Latin, the common case: one each
+            width += 1
+            continue
+        }
         switch v {
-        case 0x0300...0x036F, 0x200B...0x200F: continue
+        case 0x1160...0x11FF, 0x200B...0x200F: continue
         case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
             0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1FAFF, 0x20000...0x3FFFD:
             width += 2
-        default: width += 1
+        default:
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .format: continue
+            default: width += 1
+            }
         }
     }
     return width

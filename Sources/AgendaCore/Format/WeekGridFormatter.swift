@@ -24,8 +24,10 @@ package struct WeekGridFormatter {
 
     /// A day's column must hold this much for the grid to be drawn.
     package static let minimumColumn = 8
-    /// Blocks side by side in a day need this much each (its edge and two letters).
-    static let minimumLane = 3
+    /// Lanes of the band drawn at most; the items of the others are counted (`+N`).
+    static let maximumBandLanes = 6
+    /// Blocks side by side in a day need this much each (its edge and a word); two share a day at least.
+    static let minimumLane = 6
 
     package init(layout: WeekLayout, formats: LocaleFormats, text: GridText, style: TerminalStyle, width: Int, today: CivilDate, now: Date) {
         self.layout = layout
@@ -44,7 +46,10 @@ package struct WeekGridFormatter {
     }
 
     /// The hours' column: the widest label and the mark of the current time.
-    var gutter: Int { (hourLabels.map(displayWidth).max() ?? 5) + 1 }
+    var gutter: Int {
+        let first = formats.timeOfDay(minutes: layout.firstSlot * 60 / WeekLayout.slotsPerHour)
+        return ((hourLabels + [first]).map(displayWidth).max() ?? 5) + 1
+    }
 
     /// Each day's width, its separator not counted.
     package var columnWidth: Int { (width - gutter) / max(1, layout.days.count) - 1 }
@@ -57,22 +62,33 @@ package struct WeekGridFormatter {
         let blank = String(repeating: " ", count: gutter)
         let rule = String(repeating: text.horizontal, count: gutter)
             + String(repeating: text.cross + String(repeating: text.horizontal, count: column), count: layout.days.count)
+        if let first = layout.days.first, let last = layout.days.last {
+            emit(text.centred(text.plain(formats.dayRange(first, last)), gutter + layout.days.count * (column + 1)), &out)
+        }
         var line = blank
         for day in layout.days {
             let label = formats.weekdayAndDay(day)
-            line += text.vertical + (day == today ? style.bold(text.fit("[\(label)]", column)) : text.fit(label, column))
+            // Today's in brackets, both kept when the label is cut.
+            line += text.vertical + (day == today ? style.bold(text.fit("[" + text.cut(label, column - 2) + "]", column)) : text.fit(label, column))
         }
         emit(line, &out)
         emit(rule, &out)
         if layout.bandLanes > 0 {
-            for lane in 0..<layout.bandLanes { emit(blank + bandLine(lane, column), &out) }
+            let lanes = layout.bandLanes <= WeekGridFormatter.maximumBandLanes ? layout.bandLanes : WeekGridFormatter.maximumBandLanes - 1
+            for lane in 0..<lanes { emit(blank + bandLine(lane, column), &out) }
+            if lanes < layout.bandLanes {
+                let more = layout.days.indices.map { c in layout.band.filter { $0.lane >= lanes && $0.firstColumn <= c && c <= $0.lastColumn }.count }
+                emit(blank + more.map { text.vertical + text.fit($0 > 0 ? "+\($0)" : "", column) }.joined(), &out)
+            }
             emit(rule, &out)
         }
         if layout.earlier.contains(where: { $0 > 0 }) { emit(blank + outside(layout.earlier, text.unicode ? "↑" : "^", column), &out) }
         let labels = hourLabels
         for slot in layout.firstSlot..<layout.endSlot {
             let hour = slot / WeekLayout.slotsPerHour - layout.firstSlot / WeekLayout.slotsPerHour
-            let label = slot % WeekLayout.slotsPerHour == 0 && hour < labels.count ? labels[hour] : ""
+            // Each hour, and the first line when it is a half hour.
+            let label = slot % WeekLayout.slotsPerHour == 0 && hour < labels.count ? labels[hour]
+                : slot == layout.firstSlot ? formats.timeOfDay(minutes: slot * 60 / WeekLayout.slotsPerHour) : ""
             let mark = slot == nowSlot ? text.now : " "
             var line = String(repeating: " ", count: gutter - 1 - displayWidth(label)) + label + (slot == nowSlot ? style.red(mark) : mark)
             for (c, day) in layout.days.enumerated() {
@@ -101,7 +117,8 @@ package struct WeekGridFormatter {
                 line += text.vertical + String(repeating: " ", count: column)
                 continue
             }
-            let shown = (c == item.firstColumn ? text.edge : (text.unicode ? "→ " : "> ")) + item.item.title
+            let starts = c == item.firstColumn && !item.continues
+            let shown = (starts ? text.edge : (text.unicode ? "→ " : "> ")) + item.item.title
             line += text.vertical + style.tinted(text.fit(shown, column), item.item.color)
         }
         return line
@@ -114,7 +131,7 @@ package struct WeekGridFormatter {
         guard let lanes = here.map(\.lanes).max() else {
             return isNow ? style.red(String(repeating: text.horizontal, count: width)) : String(repeating: " ", count: width)
         }
-        let fitting = max(1, width / WeekGridFormatter.minimumLane)
+        let fitting = max(2, width / WeekGridFormatter.minimumLane)
         let shown = min(lanes, fitting)
         var cell = ""
         for lane in 0..<shown {

@@ -13,26 +13,42 @@ package struct MonthLayout: Sendable {
     }
 
     package struct Month: Sendable {
-        package let year: Int
-        package let month: Int
+        /// Its first and last day: a month of the locale's calendar (Persian, Hebrew, ...) as of the Gregorian.
+        package let first: CivilDate
+        package let last: CivilDate
         /// Weeks of seven days.
         package let weeks: [[Day]]
     }
 
     package let months: [Month]
 
-    /// The days a month grid shows: whole weeks from the one holding the
-    /// first of `year`-`month` (starting on `firstWeekday`, 1 = Sunday) to the one holding its last day.
-    package static func days(year: Int, month: Int, firstWeekday: Int) -> [CivilDate] {
-        let first = CivilDate(year: year, month: month, day: 1)
+    /// The months of `calendar` (the locale's) from the one holding `day`:
+    /// each one's first and last day.
+    package static func months(_ count: Int, from day: CivilDate, calendar: Calendar) -> [(first: CivilDate, last: CivilDate)] {
+        var months: [(first: CivilDate, last: CivilDate)] = []
+        var date = day.midnightUTC
+        for _ in 0..<count {
+            guard let interval = calendar.dateInterval(of: .month, for: date) else { break }
+            let first = CivilDate(daysSinceEpoch: Int((interval.start.timeIntervalSince1970 / 86400).rounded()))
+            let end = CivilDate(daysSinceEpoch: Int((interval.end.timeIntervalSince1970 / 86400).rounded()))
+            months.append((first, end.adding(days: -1)))
+            date = end.midnightUTC
+        }
+        return months
+    }
+
+    /// The days a month grid shows: whole weeks from the one holding
+    /// `first` (starting on `firstWeekday`, 1 = Sunday) to the one holding `last`.
+    package static func days(first: CivilDate, last: CivilDate, firstWeekday: Int) -> [CivilDate] {
         let start = first.adding(days: -((first.weekday - firstWeekday + 7) % 7))
-        let last = first.adding(days: CivilDate.daysIn(year: year, month: month) - 1)
         let end = last.adding(days: 7 - (last.weekday - firstWeekday + 7) % 7)
         return (0..<(end.daysSinceEpoch - start.daysSinceEpoch)).map { start.adding(days: $0) }
     }
 
-    /// - Parameter months: (year, month) of each month shown, in order.
-    package init(sections: [AgendaSection], months: [(year: Int, month: Int)], firstWeekday: Int, wording: RowWording) {
+    /// - Parameter months: the first and last day of each month shown, in order.
+    package init(
+        sections: [AgendaSection], months: [(first: CivilDate, last: CivilDate)], firstWeekday: Int, wording: RowWording, showCalendar: Bool = false
+    ) {
         var items: [CivilDate: [GridItem]] = [:]
         for section in sections {
             guard let day = section.day else { continue }
@@ -44,14 +60,14 @@ package struct MonthLayout: Sendable {
                     case .due(let t?): wording.formats.shortTime(t)
                     default: nil
                     }
-                return GridItem(row, occurrence, wording: wording, time: time)
+                return GridItem(row, occurrence, wording: wording, time: time, showCalendar: showCalendar)
             }
         }
         self.months = months.map { m in
-            let days = MonthLayout.days(year: m.year, month: m.month, firstWeekday: firstWeekday).map {
-                Day(date: $0, inMonth: $0.month == m.month, items: items[$0] ?? [])
+            let days = MonthLayout.days(first: m.first, last: m.last, firstWeekday: firstWeekday).map {
+                Day(date: $0, inMonth: m.first <= $0 && $0 <= m.last, items: items[$0] ?? [])
             }
-            return Month(year: m.year, month: m.month, weeks: stride(from: 0, to: days.count, by: 7).map { Array(days[$0..<$0 + 7]) })
+            return Month(first: m.first, last: m.last, weeks: stride(from: 0, to: days.count, by: 7).map { Array(days[$0..<$0 + 7]) })
         }
     }
 }

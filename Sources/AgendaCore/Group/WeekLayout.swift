@@ -14,17 +14,31 @@ package struct GridItem: Sendable {
         self.time = time
     }
 
-    /// The words of a row: `[ ] ` before a reminder, its marks after, a cancelled or declined one's word.
-    init(_ row: AgendaRow, _ occurrence: Occurrence, wording: RowWording, time: String?) {
+    /// The words of a row, short enough for a cell: what changes how the
+    /// item counts comes first, where a cut cannot take it (`(x) ` cancelled
+    /// or declined, `! ` overdue, `? ` not yet accepted), then `[ ] ` before a
+    /// reminder, the title (its tabs and line separators as blanks), its
+    /// priority and percentage, and with `--show-calendar` its calendar.
+    init(_ row: AgendaRow, _ occurrence: Occurrence, wording: RowWording, time: String?, showCalendar: Bool = false) {
         let words = wording.title(row, occurrence)
-        var text = words.checkbox + words.text
-        // "(day 2 of 3)" is left out: a grid shows the days an item covers.
+        var text = words.struck != nil ? "(x) " : ""
+        if case .overdue = row.timing { text += "! " }
+        if case .event(let event) = occurrence.item, event.isUnconfirmed { text += "? " }
+        text += words.checkbox + GridItem.oneLine(words.text)
+        // "(day 2 of 3)" and "?" are left out: a grid shows the days an item covers, and "?" is in front.
         let dayOf = row.dayCount > 1 ? wording.formats.words.dayOf(row.dayIndex, row.dayCount) : nil
-        for mark in words.marks where mark != dayOf { text += " " + mark }
-        if let struck = words.struck { text += " (\(struck))" }
+        for mark in words.marks where mark != dayOf && mark != "?" { text += " " + mark }
+        if showCalendar { text += " [\(GridItem.oneLine(occurrence.calendar.name))]" }
         title = text
         color = occurrence.calendar.color
         self.time = time
+    }
+
+    /// Tabs, and the line ends `RowWording.singleLine` leaves (U+2028,
+    /// U+2029, NEL), as blanks: a cell is one line of known width.
+    static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0 == "\t" || $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\u{85}" }) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { ["\t", "\u{2028}", "\u{2029}", "\u{85}"].contains($0) ? " " : $0 }))
     }
 }
 
@@ -56,6 +70,8 @@ package struct WeekLayout: Sendable {
         package let firstColumn: Int
         package var lastColumn: Int
         package internal(set) var lane = 0
+        /// It began before the first day shown.
+        package var continues = false
     }
 
     package let days: [CivilDate]
@@ -73,7 +89,10 @@ package struct WeekLayout: Sendable {
     /// - Parameter sections: the agenda's day sections over `days` (others are ignored).
     /// - Parameter minutes: `--hours` as minutes of the day; nil: from the
     ///   earliest to the latest timed item, and at least 08:00-18:00.
-    package init(sections: [AgendaSection], days: [CivilDate], clock: ZoneClock, wording: RowWording, minutes: (start: Int, end: Int)? = nil) {
+    package init(
+        sections: [AgendaSection], days: [CivilDate], clock: ZoneClock, wording: RowWording, minutes: (start: Int, end: Int)? = nil,
+        showCalendar: Bool = false
+    ) {
         self.days = days
         var blocks = Array(repeating: [Block](), count: days.count)
         var band: [BandItem] = []
@@ -84,6 +103,7 @@ package struct WeekLayout: Sendable {
             guard let day = section.day, let c = column[day] else { continue }
             for row in section.rows {
                 let occurrence = section.occurrences[row]
+                func item(_ time: String?) -> GridItem { GridItem(row, occurrence, wording: wording, time: time, showCalendar: showCalendar) }
                 func addToBand(_ time: String?) {
                     let id = ObjectIdentifier(occurrence)
                     if let at = bandIndex[id], band[at].lastColumn == c - 1 {
@@ -91,9 +111,10 @@ package struct WeekLayout: Sendable {
                         return
                     }
                     bandIndex[id] = band.count
-                    band.append(BandItem(item: GridItem(row, occurrence, wording: wording, time: time), firstColumn: c, lastColumn: c))
+                    band.append(BandItem(item: item(time), firstColumn: c, lastColumn: c, continues: row.dayIndex > 1))
                 }
-                let long = occurrence.span(in: clock).map { $0.end.timeIntervalSince($0.start) >= 86400 } ?? false
+                // A day or more of the wall clock (midnight to midnight over a change of clocks too) is the band's.
+                let long = occurrence.span(in: clock).map { clock.wallClock(of: $0.end).timeIntervalSince(clock.wallClock(of: $0.start)) >= 86400 } ?? false
                 switch row.timing {
                 case .allDay, .due(nil), .overdue, .undated:
                     addToBand(nil)
@@ -105,12 +126,12 @@ package struct WeekLayout: Sendable {
                     let end = occurrence.span(in: clock)?.end ?? start
                     let from = clock.secondsIntoDay(of: start)
                     let to = clock.civilDate(of: end) > day ? 86400 : clock.secondsIntoDay(of: end)
-                    blocks[c].append(WeekLayout.block(GridItem(row, occurrence, wording: wording, time: wording.formats.shortTime(start)), from, to))
+                    blocks[c].append(WeekLayout.block(item(wording.formats.shortTime(start)), from, to))
                 case .continues(let until):
-                    blocks[c].append(WeekLayout.block(GridItem(row, occurrence, wording: wording, time: nil), 0, clock.secondsIntoDay(of: until)))
+                    blocks[c].append(WeekLayout.block(item(nil), 0, clock.secondsIntoDay(of: until)))
                 case .due(let at?):
                     let from = clock.secondsIntoDay(of: at)
-                    blocks[c].append(WeekLayout.block(GridItem(row, occurrence, wording: wording, time: wording.formats.shortTime(at)), from, from))
+                    blocks[c].append(WeekLayout.block(item(wording.formats.shortTime(at)), from, from))
                 }
             }
         }

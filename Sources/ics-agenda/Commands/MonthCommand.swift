@@ -52,18 +52,19 @@ struct MonthCommand: ParsableCommand, GridCommand {
         let settings = try Settings(self, environment: environment)
         let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
         let weekStart = try grid.firstWeekday(locale: settings.localeIdentifier)
-        let asked = settings.window.firstDay
-        let shown = (0..<months).map { n -> (year: Int, month: Int) in
-            let index = asked.year * 12 + asked.month - 1 + n
-            return (index / 12, index % 12 + 1)
-        }
+        // Months of the locale's calendar (Gregorian unless it names another: fa_IR@calendar=persian).
+        let shown = MonthLayout.months(months, from: settings.window.firstDay, calendar: formats.calendar)
         guard let firstMonth = shown.first, let lastMonth = shown.last,
-            let first = MonthLayout.days(year: firstMonth.year, month: firstMonth.month, firstWeekday: weekStart).first,
-            let last = MonthLayout.days(year: lastMonth.year, month: lastMonth.month, firstWeekday: weekStart).last
+            let first = MonthLayout.days(first: firstMonth.first, last: firstMonth.last, firstWeekday: weekStart).first,
+            let last = MonthLayout.days(first: lastMonth.first, last: lastMonth.last, firstWeekday: weekStart).last
         else { return }
+        try GridCommands.checkYears(first, last)
         let window = AgendaWindow(firstDay: first, endDay: last.adding(days: 1), clock: settings.clock)
         let (sections, loaded) = try self.sections(window: window, settings: settings, environment: environment)
-        let layout = MonthLayout(sections: sections, months: shown, firstWeekday: weekStart, wording: RowWording(formats: formats))
+        // Nothing read at all (the only input missing, told): nothing drawn, as the agenda prints nothing.
+        if loaded.calendars.isEmpty && loaded.missing { try loaded.finish() }
+        let layout = MonthLayout(sections: sections, months: shown, firstWeekday: weekStart, wording: RowWording(formats: formats),
+            showCalendar: listing.showCalendar)
         var out = BufferedOutput()
         switch grid.format {
         case .html:

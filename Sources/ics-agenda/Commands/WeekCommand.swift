@@ -67,10 +67,14 @@ struct WeekCommand: ParsableCommand, GridCommand {
             first = asked.adding(days: -((asked.weekday - weekStart + 7) % 7))
         }
         let shown = (0..<(days ?? 7)).map { first.adding(days: $0) }
+        try GridCommands.checkYears(first, first.adding(days: shown.count - 1))
         let window = AgendaWindow(firstDay: first, endDay: first.adding(days: shown.count), clock: settings.clock)
         let (sections, loaded) = try self.sections(window: window, settings: settings, environment: environment)
+        // Nothing read at all (the only input missing, told): nothing drawn, as the agenda prints nothing.
+        if loaded.calendars.isEmpty && loaded.missing { try loaded.finish() }
         let hourRange = try hours.map { try FreeTime.Hours(parsing: $0) }.map { (start: $0.start, end: $0.end) }
-        let layout = WeekLayout(sections: sections, days: shown, clock: settings.clock, wording: RowWording(formats: formats), minutes: hourRange)
+        let layout = WeekLayout(sections: sections, days: shown, clock: settings.clock, wording: RowWording(formats: formats), minutes: hourRange,
+            showCalendar: listing.showCalendar)
         var out = BufferedOutput()
         switch grid.format {
         case .html:
@@ -81,7 +85,9 @@ struct WeekCommand: ParsableCommand, GridCommand {
             let formatter = WeekGridFormatter(layout: layout, formats: formats, text: GridText(unicode: unicode), style: style(environment: environment),
                 width: width, today: settings.today, now: settings.now)
             guard formatter.fits else {
-                printAgendaInstead(sections, why: "\(width) columns are too narrow for \(shown.count) day\(shown.count == 1 ? "" : "s") side by side (at least \(WeekGridFormatter.minimumColumn) a day)", formats: formats, settings: settings, environment: environment)
+                let days = shown.count == 1 ? "a day" : "\(shown.count) days side by side"
+                printAgendaInstead(sections, why: "\(width) column\(width == 1 ? " is" : "s are") too narrow for \(days) (at least \(WeekGridFormatter.minimumColumn) a day)",
+                    formats: formats, settings: settings, environment: environment)
                 try loaded.finish()
                 return
             }

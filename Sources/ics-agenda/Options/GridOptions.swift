@@ -49,6 +49,15 @@ struct GridOptions: ParsableArguments {
     }
 }
 
+enum GridCommands {
+    /// Every day drawn is a date of years 1 to 9999, as for the agenda.
+    static func checkYears(_ first: CivilDate, _ last: CivilDate) throws {
+        guard first.year >= 1, last.year <= 9999 else {
+            throw ValidationError("the days asked for (\(first.iso) to \(last.iso)) go beyond the years 1 to 9999.")
+        }
+    }
+}
+
 /// A command that draws a grid: what it reads, the rows it selects, and
 /// the agenda it prints instead when the terminal is too narrow.
 protocol GridCommand: SettingsChoice {
