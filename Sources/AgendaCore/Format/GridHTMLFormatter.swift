@@ -18,20 +18,7 @@ package struct GridHTMLFormatter {
     static let cell = "border:1px solid #d0d7de;padding:4px;vertical-align:top"
 
     func page(_ title: String, _ body: String, to out: inout some ByteOutputStream) {
-        let language = formats.locale.identifier.prefix { $0 != "@" }.replacingOccurrences(of: "_", with: "-")
-        out.write("""
-            <!DOCTYPE html>
-            <html lang="\(html.escape(language))">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(html.escape(title))</title>
-            </head>
-            <body style="margin:0;padding:16px;background:#ffffff;color:#1f2328;font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;font-size:14px;line-height:1.4">
-            \(body)</body>
-            </html>
-
-            """)
+        out.write(html.pageStart(title: title, fontSize: 14) + body + "</body>\n</html>\n")
     }
 
     func item(_ item: GridItem) -> String {

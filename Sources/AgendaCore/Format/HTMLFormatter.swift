@@ -17,19 +17,7 @@ package struct HTMLFormatter: OutputFormatter {
     package func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
         // An empty agenda prints nothing at all, so that cron mails nothing.
         guard !sections.isEmpty else { return }
-        // A language tag: `fa_IR@calendar=persian` is `fa-IR`.
-        let language = wording.formats.locale.identifier.prefix { $0 != "@" }.replacingOccurrences(of: "_", with: "-")
-        out.write("""
-            <!DOCTYPE html>
-            <html lang="\(escape(language))">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(escape(title))</title>
-            </head>
-            <body style="margin:0;padding:16px;background:#ffffff;color:#1f2328;font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;font-size:15px;line-height:1.4">
-
-            """)
+        out.write(pageStart(title: title, fontSize: 15))
         for section in sections {
             out.write("<h2 style=\"margin:20px 0 6px;font-size:16px;border-bottom:1px solid #d0d7de;padding-bottom:4px\">")
             out.write(escape(wording.header(section.period, relativeTo: today)) + "</h2>\n")
@@ -40,6 +28,23 @@ package struct HTMLFormatter: OutputFormatter {
             out.write("</table>\n")
         }
         out.write("</body>\n</html>\n")
+    }
+
+    /// A page's head and the opening of its body, in the locale's language
+    /// (`fa_IR@calendar=persian` is `fa-IR`); `week` and `month` write theirs with it too.
+    func pageStart(title: String, fontSize: Int) -> String {
+        let language = wording.formats.locale.identifier.prefix { $0 != "@" }.replacingOccurrences(of: "_", with: "-")
+        return """
+            <!DOCTYPE html>
+            <html lang="\(escape(language))">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(escape(title))</title>
+            </head>
+            <body style="margin:0;padding:16px;background:#ffffff;color:#1f2328;font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;font-size:\(fontSize)px;line-height:1.4">
+
+            """
     }
 
     func row(_ row: AgendaRow, _ occurrence: Occurrence, showDay: Bool, overlap: String = "") -> String {

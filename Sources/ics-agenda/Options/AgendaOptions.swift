@@ -58,6 +58,16 @@ struct ListingOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Show each row's calendar name.")
     var showCalendar = false
+
+    /// The selection with these kinds of rows: `--no-events`, `--no-reminders`, `--completed`, `--show-cancelled`.
+    func applied(to selection: Selection) -> Selection {
+        var s = selection
+        s.includeEvents = !noEvents
+        s.includeReminders = !noReminders
+        s.showCompleted = completed
+        s.showCancelled = showCancelled
+        return s
+    }
 }
 
 /// A command that takes the agenda's options. They are groups side by
@@ -99,14 +109,7 @@ struct AgendaOptions: SettingsChoice {
     /// `--series`: each item keeps its component's text, to be written whole.
     var writesSeries: Bool { writesAlarms && presentation.series }
 
-    var selection: Selection {
-        var s = common.selection
-        s.includeEvents = !listing.noEvents
-        s.includeReminders = !listing.noReminders
-        s.showCompleted = listing.completed
-        s.showCancelled = listing.showCancelled
-        return s
-    }
+    var selection: Selection { listing.applied(to: common.selection) }
 
     var now: String? { common.now }
     var tz: String? { common.tz }

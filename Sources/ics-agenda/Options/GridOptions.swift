@@ -76,14 +76,7 @@ extension GridCommand {
     var to: String? { nil }
 
     /// The agenda's selection: `--calendar`, `--grep`, `--me`, `--completed`, `--no-events`, ...
-    var selection: Selection {
-        var s = common.selection
-        s.includeEvents = !listing.noEvents
-        s.includeReminders = !listing.noReminders
-        s.showCompleted = listing.completed
-        s.showCancelled = listing.showCancelled
-        return s
-    }
+    var selection: Selection { listing.applied(to: common.selection) }
 
     /// The inputs read over `window`, grouped by day.
     func sections(window: AgendaWindow, settings: Settings, environment: [String: String]) throws -> (sections: [AgendaSection], loaded: LoadedInputs) {
