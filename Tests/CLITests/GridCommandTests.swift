@@ -86,4 +86,15 @@ import Testing
         #expect(lines.contains { $0.contains("│+") }, "\(run.stdout)")
         #expect(lines.filter { $0.contains("All day") }.count == 5, "\(run.stdout)")
     }
+
+    /// A page in a language written from the right says so (`dir="rtl"`),
+    /// the agenda's as the grids'; one from the left does not.
+    @Test(arguments: [("ar_EG", true), ("he_IL", true), ("fa_IR", true), ("de_DE", false), ("ja_JP", false)])
+    func anHTMLPageKnowsItsDirection(_ locale: String, _ rightToLeft: Bool) throws {
+        for command in [["week"], ["month"], []] {
+            let run = try CLI.run(command + GridCommandTests.fixed.dropLast(2) + ["--locale", locale, "--format", "html", "Fixtures/grid/week.ics"])
+            #expect(run.status == 0)
+            #expect(run.stdout.contains(" dir=\"rtl\">") == rightToLeft, "\(command) \(locale)")
+        }
+    }
 }

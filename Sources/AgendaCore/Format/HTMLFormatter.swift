@@ -1,3 +1,5 @@
+import Foundation
+
 /// `--format html`: one self-contained document with inline styles only (no
 /// stylesheet, no script, no images), as mail clients want it.
 package struct HTMLFormatter: OutputFormatter {
@@ -34,9 +36,11 @@ package struct HTMLFormatter: OutputFormatter {
     /// (`fa_IR@calendar=persian` is `fa-IR`); `week` and `month` write theirs with it too.
     func pageStart(title: String, fontSize: Int) -> String {
         let language = wording.formats.locale.identifier.prefix { $0 != "@" }.replacingOccurrences(of: "_", with: "-")
+        // Arabic, Hebrew, Persian, Urdu, ...: the page reads from the right.
+        let direction = Locale.Language(identifier: String(language)).characterDirection == .rightToLeft ? " dir=\"rtl\"" : ""
         return """
             <!DOCTYPE html>
-            <html lang="\(escape(language))">
+            <html lang="\(escape(language))"\(direction)>
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
