@@ -114,7 +114,8 @@ package struct WeekLayout: Sendable {
                     band.append(BandItem(item: item(time), firstColumn: c, lastColumn: c, continues: row.dayIndex > 1))
                 }
                 // A day or more of the wall clock (midnight to midnight over a change of clocks too) is the band's.
-                let long = occurrence.span(in: clock).map { clock.wallClock(of: $0.end).timeIntervalSince(clock.wallClock(of: $0.start)) >= 86400 } ?? false
+                let span = occurrence.span(in: clock)
+                let long = span.map { clock.wallClock(of: $0.end).timeIntervalSince(clock.wallClock(of: $0.start)) >= 86400 } ?? false
                 switch row.timing {
                 case .allDay, .due(nil), .overdue, .undated:
                     addToBand(nil)
@@ -123,7 +124,7 @@ package struct WeekLayout: Sendable {
                 case .continues where long:
                     addToBand(nil)
                 case .starts(let start):
-                    let end = occurrence.span(in: clock)?.end ?? start
+                    let end = span?.end ?? start
                     let from = clock.secondsIntoDay(of: start)
                     let to = clock.civilDate(of: end) > day ? 86400 : clock.secondsIntoDay(of: end)
                     blocks[c].append(WeekLayout.block(item(wording.formats.shortTime(start)), from, to))

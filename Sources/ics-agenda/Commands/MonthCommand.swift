@@ -58,11 +58,7 @@ struct MonthCommand: ParsableCommand, GridCommand {
             let first = MonthLayout.days(first: firstMonth.first, last: firstMonth.last, firstWeekday: weekStart).first,
             let last = MonthLayout.days(first: lastMonth.first, last: lastMonth.last, firstWeekday: weekStart).last
         else { return }
-        try GridCommands.checkYears(first, last)
-        let window = AgendaWindow(firstDay: first, endDay: last.adding(days: 1), clock: settings.clock)
-        let (sections, loaded) = try self.sections(window: window, settings: settings, environment: environment)
-        // Nothing read at all (the only input missing, told): nothing drawn, as the agenda prints nothing.
-        if loaded.calendars.isEmpty && loaded.missing { try loaded.finish() }
+        let (sections, loaded) = try self.sections(from: first, through: last, settings: settings, environment: environment)
         let layout = MonthLayout(sections: sections, months: shown, firstWeekday: weekStart, wording: RowWording(formats: formats),
             showCalendar: listing.showCalendar)
         var out = BufferedOutput()

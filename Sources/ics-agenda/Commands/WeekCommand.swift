@@ -67,11 +67,8 @@ struct WeekCommand: ParsableCommand, GridCommand {
             first = asked.adding(days: -((asked.weekday - weekStart + 7) % 7))
         }
         let shown = (0..<(days ?? 7)).map { first.adding(days: $0) }
-        try GridCommands.checkYears(first, first.adding(days: shown.count - 1))
-        let window = AgendaWindow(firstDay: first, endDay: first.adding(days: shown.count), clock: settings.clock)
-        let (sections, loaded) = try self.sections(window: window, settings: settings, environment: environment)
-        // Nothing read at all (the only input missing, told): nothing drawn, as the agenda prints nothing.
-        if loaded.calendars.isEmpty && loaded.missing { try loaded.finish() }
+        let (sections, loaded) = try self.sections(from: first, through: first.adding(days: shown.count - 1), settings: settings,
+            environment: environment)
         let hourRange = try hours.map { try FreeTime.Hours(parsing: $0) }.map { (start: $0.start, end: $0.end) }
         let layout = WeekLayout(sections: sections, days: shown, clock: settings.clock, wording: RowWording(formats: formats), minutes: hourRange,
             showCalendar: listing.showCalendar)

@@ -34,27 +34,20 @@ struct GridOptions: ParsableArguments {
 
     /// The terminal's width: `COLUMNS`, else the terminal's own when standard output is one, else 80.
     static func width(environment: [String: String]) -> Int {
-        if let text = environment["COLUMNS"], let columns = Int(text), columns > 0 { return min(columns, 1000) }
-        var size = winsize()
-        if isatty(1) != 0, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return 80
+        size(environment["COLUMNS"], \.ws_col) ?? 80
     }
 
     /// The terminal's height: `LINES`, else the terminal's own; nil when neither is known (piped).
     static func height(environment: [String: String]) -> Int? {
-        if let text = environment["LINES"], let lines = Int(text), lines > 0 { return min(lines, 1000) }
-        var size = winsize()
-        if isatty(1) != 0, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
-        return nil
+        size(environment["LINES"], \.ws_row)
     }
-}
 
-enum GridCommands {
-    /// Every day drawn is a date of years 1 to 9999, as for the agenda.
-    static func checkYears(_ first: CivilDate, _ last: CivilDate) throws {
-        guard first.year >= 1, last.year <= 9999 else {
-            throw ValidationError("the days asked for (\(first.iso) to \(last.iso)) go beyond the years 1 to 9999.")
-        }
+    /// A size the environment gives (at most 1,000), else the terminal's when standard output is one.
+    private static func size(_ given: String?, _ field: KeyPath<winsize, UInt16>) -> Int? {
+        if let given, let value = Int(given), value > 0 { return min(value, 1000) }
+        var size = winsize()
+        guard isatty(1) != 0, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size[keyPath: field] > 0 else { return nil }
+        return Int(size[keyPath: field])
     }
 }
 
@@ -78,10 +71,20 @@ extension GridCommand {
     /// The agenda's selection: `--calendar`, `--grep`, `--me`, `--completed`, `--no-events`, ...
     var selection: Selection { listing.applied(to: common.selection) }
 
-    /// The inputs read over `window`, grouped by day.
-    func sections(window: AgendaWindow, settings: Settings, environment: [String: String]) throws -> (sections: [AgendaSection], loaded: LoadedInputs) {
+    /// The inputs read over the days drawn, `first` through `last`, grouped
+    /// by day. Every day is a date of years 1 to 9999, as for the agenda;
+    /// with nothing read at all (the only input missing, told) the run ends
+    /// with status 66 and nothing is drawn, as the agenda prints nothing.
+    func sections(from first: CivilDate, through last: CivilDate, settings: Settings, environment: [String: String]) throws
+        -> (sections: [AgendaSection], loaded: LoadedInputs)
+    {
+        guard first.year >= 1, last.year <= 9999 else {
+            throw ValidationError("the days asked for (\(first.iso) to \(last.iso)) go beyond the years 1 to 9999.")
+        }
+        let window = AgendaWindow(firstDay: first, endDay: last.adding(days: 1), clock: settings.clock)
         let loaded = try ICSAgenda.loadStrictly(input.paths(), window: window, strict: common.strict, warnings: warnings.detail,
             calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me, naming: common.naming.naming)
+        if loaded.calendars.isEmpty && loaded.missing { try loaded.finish() }
         let builder = AgendaBuilder(window: window, today: settings.today, selection: selection)
         return (builder.build(parts: loaded.calendars.map(\.occurrences), threads: AgendaPipeline.workerCount), loaded)
     }
