@@ -27,7 +27,7 @@ A GET of /t/... answers 405, as a WebDAV server does; a GET of
 
 /log answers what was asked, one line a request: METHOD HOST PATH AUTH
 (AUTH is `auth` when an Authorization header came). It prints `http PORT`
-and stops when its standard input ends, or after 20 minutes.
+and stops when its standard input ends, or after an hour.
 """
 import http.server
 import os
@@ -35,6 +35,8 @@ import socketserver
 import sys
 import threading
 import time
+
+import loopback
 
 LOG = []
 BUMPED = set()
@@ -178,9 +180,7 @@ def main():
     server = Server(("127.0.0.1", 0), Handler)
     print(f"http {server.server_address[1]}", flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
-    time.sleep(20 * 60)
-    os._exit(0)
+    loopback.serve_until_parent_goes(lambda: os._exit(0))
 
 
 if __name__ == "__main__":

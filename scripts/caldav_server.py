@@ -12,7 +12,7 @@ password (HTTP basic auth, owner only), starts Radicale on a free port of
 each request to FOLDER/radicale.log (the tests count them), waits until it
 answers and prints one line, `http PORT`. It stops Radicale, and itself,
 when its standard input ends (the test that started it is done or has
-gone) or after 20 minutes.
+gone) or after an hour.
 
 With "server": "xandikos", Xandikos (a second real CalDAV server, from
 .venv-servers too) is started instead, on FOLDER/data with USER's
@@ -26,10 +26,11 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
+
+import loopback
 
 
 def free_port():
@@ -117,9 +118,7 @@ def serve(spec, server, port):
                 print(f"xandikos: MKCALENDAR {calendar['path']}: {e}", file=sys.stderr)
                 stop()
     print(f"http {port}", flush=True)
-    threading.Thread(target=lambda: (sys.stdin.read(), stop()), daemon=True).start()
-    time.sleep(20 * 60)
-    stop()
+    loopback.serve_until_parent_goes(stop)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ server certificate for 127.0.0.1 are made in CERT_DIR with openssl: the
 tests trust it through SSL_CERT_FILE), each on a port of its own, and
 prints one line, `http PORT https PORT`, once both listen. It stops by
 itself when its standard input ends (the test process that started it
-has gone) or after 20 minutes.
+has gone) or after an hour.
 
 What a real server will not do when asked, each at a path of its own:
 
@@ -63,6 +63,8 @@ import subprocess
 import sys
 import threading
 import time
+
+import loopback
 
 CALENDAR = (
     "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ics-agenda//fault server//EN\r\n"
@@ -319,10 +321,7 @@ def main():
     for server in (plain, secure):
         threading.Thread(target=server.serve_forever, daemon=True).start()
     print(f"http {ports['http']} https {ports['https']}", flush=True)
-    # Stops when the test process goes (its end of stdin closes), or after 20 minutes.
-    threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
-    time.sleep(20 * 60)
-    os._exit(0)
+    loopback.serve_until_parent_goes(lambda: os._exit(0))
 
 
 if __name__ == "__main__":

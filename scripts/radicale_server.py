@@ -10,7 +10,7 @@ Radicale on a free port of 127.0.0.1 with the Python that runs this
 script (make test puts Radicale in .venv-servers), waits until it
 answers, and prints one line, `http PORT`. It stops Radicale, and itself,
 when its standard input ends (the test process that started it has gone)
-or after 20 minutes.
+or after an hour.
 """
 import json
 import os
@@ -18,10 +18,11 @@ import shutil
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
+
+import loopback
 
 
 def free_port():
@@ -66,9 +67,7 @@ def main():
                 stop()
             time.sleep(0.1)
     print(f"http {port}", flush=True)
-    threading.Thread(target=lambda: (sys.stdin.read(), stop()), daemon=True).start()
-    time.sleep(20 * 60)
-    stop()
+    loopback.serve_until_parent_goes(stop)
 
 
 if __name__ == "__main__":

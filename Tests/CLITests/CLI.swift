@@ -47,24 +47,32 @@ enum CLI {
     }
 
     /// Runs a prepared process and takes its stdout, stderr and status.
+    ///
+    /// Both pipes are read as the child writes (a large output cannot block
+    /// it), until each ends or the child has exited and nothing is left in
+    /// them: a pipe whose write end also reached another process (a server
+    /// started by another test in the same moment) ends only when that one
+    /// goes, and the child's output is whole once the child has gone.
     static func collect(_ process: Process) throws -> Result {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        // Read both pipes before waiting, so that a large output cannot block the child.
-        let stderrBox = DataBox()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            stderrBox.data = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
+        var outputs = [Data(), Data()]
+        var polled = [out, err].map { pollfd(fd: $0.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0) }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while polled.contains(where: { $0.fd >= 0 }) {
+            let exited = !process.isRunning
+            let ready = poll(&polled, nfds_t(polled.count), exited ? 0 : 100)
+            if ready == 0 && exited { break }
+            if ready < 0 { if errno == EINTR { continue } else { break } }
+            for i in polled.indices where polled[i].fd >= 0 && polled[i].revents != 0 {
+                let count = read(polled[i].fd, &buffer, buffer.count)
+                if count > 0 { outputs[i].append(contentsOf: buffer[..<count]) } else if count == 0 || errno != EINTR { polled[i].fd = -1 }
+            }
         }
-        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
         process.waitUntilExit()
-        let stderrData = stderrBox.data
-        return Result(stdout: String(decoding: stdoutData, as: UTF8.self), stderr: String(decoding: stderrData, as: UTF8.self),
+        return Result(stdout: String(decoding: outputs[0], as: UTF8.self), stderr: String(decoding: outputs[1], as: UTF8.self),
             status: process.terminationStatus)
     }
 
@@ -86,8 +94,4 @@ enum CLI {
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
     }
-}
-
-private final class DataBox: @unchecked Sendable {
-    var data = Data()  // written by one reader thread, read after group.wait()
 }

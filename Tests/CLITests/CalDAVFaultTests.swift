@@ -8,32 +8,10 @@ import Testing
 /// its own path on one server, started once.
 @Suite struct CalDAVFaultTests {
     final class FaultServer: Sendable {
-        let port: Int
-        private let process: Process
-        private let input: Pipe
+        private let server: LoopbackServer
+        var port: Int { server.port }
 
-        init() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-caldav-fault-\(UUID().uuidString)")
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = [CLI.root.appendingPathComponent("scripts/caldav_fault_server.py").path, folder.path]
-            input = Pipe()
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
-            var line = Data()
-            while !line.contains(0x0A) {
-                let more = output.fileHandleForReading.availableData
-                if more.isEmpty { break }
-                line += more
-            }
-            let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
-            guard words.count == 2, let port = Int(words[1]) else {
-                throw LoopbackServer.Failure(message: "caldav_fault_server.py did not start")
-            }
-            self.port = port
-        }
+        init() throws { server = try LoopbackServer(script: "scripts/caldav_fault_server.py") }
 
         /// The body of a GET, with the system's Python.
         func ask(_ path: String) throws -> String {

@@ -12,10 +12,9 @@ import Testing
 
     /// Radicale with alice's calendars, stopped when the value goes.
     final class Server {
-        let port: Int
-        let folder: URL
-        private let process: Process
-        private let input: Pipe
+        private let server: LoopbackServer
+        var port: Int { server.port }
+        var folder: URL { server.folder }
 
         static let calendars = """
             {"user": "alice", "password": "wonderland", "calendars": [
@@ -36,40 +35,12 @@ import Testing
 
         init(_ kind: Kind = .radicale) throws {
             self.kind = kind
-            let python = ProcessInfo.processInfo.environment["ICS_AGENDA_RADICALE_PYTHON"]
-                ?? CLI.root.appendingPathComponent(".venv-servers/bin/python").path
-            guard FileManager.default.isExecutableFile(atPath: python) else {
-                throw LoopbackServer.Failure(message: "no Python with Radicale at \(python): run `make test`, or set ICS_AGENDA_RADICALE_PYTHON")
-            }
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-caldav-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: python)
             let spec = kind == .radicale ? Server.calendars : String(Server.calendars.dropLast()) + ", \"server\": \"xandikos\"}"
-            process.arguments = [CLI.root.appendingPathComponent("scripts/caldav_server.py").path, folder.path, spec]
-            input = Pipe()
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
-            var line = Data()
-            while !line.contains(0x0A) {
-                let more = output.fileHandleForReading.availableData
-                if more.isEmpty { break }
-                line += more
-            }
-            let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
-            guard words.count == 2, let port = Int(words[1]) else {
-                throw LoopbackServer.Failure(message: "caldav_server.py did not start: \(String(decoding: line, as: UTF8.self))")
-            }
-            self.port = port
+            server = try LoopbackServer(script: "scripts/caldav_server.py", python: try LoopbackServer.serversPython(), arguments: [spec])
         }
 
-        /// Stops Radicale: its launcher ends when its standard input does.
-        func stop() {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
-        }
+        /// Stops the server: its launcher ends when its standard input does.
+        func stop() { server.stop() }
 
         deinit { stop() }
 

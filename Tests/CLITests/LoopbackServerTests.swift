@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// The test harness itself: a pipe or socket that reaches a long-lived
+/// process must not hold a test until that process goes (CI once waited
+/// 20 minutes on one, then the server was gone).
+@Suite struct LoopbackServerTests {
+    /// A server holds nothing of the test process's but its standard input
+    /// and output: not a pipe, not a socket another test holds (Foundation's
+    /// Process opens neither with close-on-exec).
+    @Test func aServerHoldsNothingOfTheTestProcesss() throws {
+        let other = Pipe()
+        var pair: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { pair.forEach { close($0) } }
+        let ours = Set([other.fileHandleForReading.fileDescriptor, other.fileHandleForWriting.fileDescriptor, pair[0], pair[1]]
+            .map { LoopbackServerTests.target(of: $0, in: getpid()) })
+        let server = try LoopbackServer(script: "scripts/caldav_fault_server.py")
+        defer { server.stop() }
+        let pid = try #require(server.processIdentifier)
+        let held = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap(Int32.init)
+        #expect(held.count >= 3)
+        for fd in held { #expect(!ours.contains(LoopbackServerTests.target(of: fd, in: pid)), "the server holds \(fd) of ours") }
+    }
+
+    /// What a descriptor of a process is: `pipe:[INODE]`, `socket:[INODE]`, a path.
+    static func target(of fd: Int32, in pid: pid_t) -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) ?? "?"
+    }
+
+    /// `CLI.collect` takes a child's output once the child has gone, even
+    /// while a process it left behind holds its pipes.
+    @Test func collectEndsWithTheChildNotWithWhoeverHoldsItsPipes() throws {
+        // The process left behind holds stdout and stderr, and nothing else
+        // (Foundation's own socket, by which it sees the child go, is not passed on).
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", """
+            import subprocess, sys
+            print(subprocess.Popen(["sleep", "120"], stdout=sys.stdout, stderr=sys.stderr, close_fds=True).pid, flush=True)
+            print("said", file=sys.stderr)
+            """]
+        let result = try CLI.collect(process)
+        let holder = try #require(Int32(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(holder, SIGKILL) }
+        #expect(result.status == 0)
+        #expect(result.stderr == "said\n")
+        #expect(kill(holder, 0) == 0, "collect waited for the process left behind")
+    }
+}
