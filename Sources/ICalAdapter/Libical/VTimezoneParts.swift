@@ -10,7 +10,8 @@ struct PropertyHandle: Hashable {
 struct Observance {
     let component: BorrowedComponent
 
-    var dtstart: TimeValue { TimeValue(icalcomponent_get_dtstart(component.pointer)) }
+    /// DTSTART (a TZID parameter on it, against RFC 5545, makes libical look a built-in zone up).
+    var dtstart: TimeValue { Zone.withBuiltinLock { TimeValue(icalcomponent_get_dtstart(component.pointer)) } }
 
     /// TZOFFSETFROM, in seconds.
     var offsetFrom: Int? {
@@ -117,7 +118,8 @@ extension BorrowedComponent {
         func take(from start: Int?, to end: Int?) {
             guard let clone = icalcomponent_new_clone(ianaComponent.pointer) else { return }
             let part = OwnedComponent(clone)  // freed as this returns: what is left of it
-            icaltimezone_truncate_vtimezone(part.pointer, start.map(utc) ?? icaltime_null_time(), end.map(utc) ?? icaltime_null_time(), 0)
+            let (from, to) = (start.map(utc) ?? icaltime_null_time(), end.map(utc) ?? icaltime_null_time())
+            Zone.withBuiltinLock { icaltimezone_truncate_vtimezone(part.pointer, from, to, 0) }  // reads DTSTARTs as `dtstart` does
             for observance in part.borrowed.observances {
                 // Only onsets inside the part: the file's rules own the rest.
                 guard let from = observance.offsetFrom else { continue }

@@ -10,8 +10,9 @@ struct Zone: Hashable, @unchecked Sendable {
 
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
 
-    /// libical's UTC zone.
-    static var utc: Zone { Zone(icaltimezone_get_utc_timezone()) }
+    /// libical's UTC zone. Asking it first fills libical's table of
+    /// built-in zones, under `builtinLock`.
+    static let utc = builtinLock.withLock { _ in Zone(icaltimezone_get_utc_timezone()) }
 
     /// A built-in zone's IANA name (`America/New_York`); nil for most a file defines.
     /// The corresponding libical function is `icaltimezone_get_location`.
@@ -22,13 +23,34 @@ struct Zone: Hashable, @unchecked Sendable {
 
     /// libical's built-in zone of an IANA name.
     static func builtin(named name: String) -> Zone? {
-        icaltimezone_get_builtin_timezone(name).map(Zone.init)
+        builtinLock.withLock { _ in icaltimezone_get_builtin_timezone(name).map(Zone.loaded) }
     }
 
     /// libical's built-in zone for a TZID with a vendor prefix
     /// (`/freeassociation.sourceforge.net/Europe/Berlin`).
     static func builtin(tzid: String) -> Zone? {
-        icaltimezone_get_builtin_timezone_from_tzid(tzid).map(Zone.init)
+        builtinLock.withLock { _ in icaltimezone_get_builtin_timezone_from_tzid(tzid).map(Zone.loaded) }
+    }
+
+    /// Runs `body`, which may make libical look up a built-in zone (a TZID
+    /// parameter read), under `builtinLock`.
+    static func withBuiltinLock<T>(_ body: () -> T) -> T { builtinLock.withLock { _ in body() } }
+
+    /// libical 3.0 keeps one table of built-in zones for the process and
+    /// reads it without a lock: it is made visible before it is filled, a
+    /// name zone.tab does not list (`US/Eastern`) is appended to it by the
+    /// first thread that asks, and a zone's definition, loaded when first
+    /// needed, is loaded again and the first copy freed when two threads
+    /// ask at once. Files are read on several threads, so every lookup
+    /// here takes this lock, and a zone's definition is loaded before the
+    /// zone is handed out: from then on libical only reads it (its changes
+    /// have a lock of libical's own).
+    private static let builtinLock = Mutex<Void>(())
+
+    /// The zone, its definition loaded (`icaltimezone_get_component` loads a built-in's).
+    private static func loaded(_ pointer: OpaquePointer) -> Zone {
+        _ = icaltimezone_get_component(pointer)
+        return Zone(pointer)
     }
 
     /// The zone's UTC offset, in seconds, at an instant (seconds since the
