@@ -40,7 +40,7 @@ enum CommandRunner {
         do {
             var command = try type.parseAsRoot(arguments)
             try command.run()
-            exit(0)
+            ProcessEnd.finish(0)
         } catch {
             fail(type, error, arguments)
         }
@@ -52,20 +52,20 @@ enum CommandRunner {
             // `-dash.ics` reads as the short flags -d -a -s -h ...: help was never asked for.
             StandardError.write("ics-agenda: Unknown option '\(PrintableText.escaped(unknown))'\(fileHint(unknown))\n")
             StandardError.write("Usage: see '\(type.configuration.commandName ?? "ics-agenda") --help'.\n")
-            exit(ExitCode.validationFailure.rawValue)
+            ProcessEnd.finish(ExitCode.validationFailure.rawValue)
         }
         let text = BashCompletion.patched(type.fullMessage(for: error))
         if code == .success {
             var out = BufferedOutput()
             if !text.isEmpty { out.write(text + "\n") }
             out.flush()
-            exit(0)
+            ProcessEnd.finish(0)
         }
         if !text.isEmpty {
             let hint = arguments.first { $0.hasPrefix("-") && $0.count > 1 && text.contains("'\($0)'") }.map(fileHint) ?? ""
             StandardError.write(PrintableText.escapedKeepingLines(CommandRunner.inOurStyle(text)) + hint + "\n")
         }
-        exit(code.rawValue)
+        ProcessEnd.finish(code.rawValue)
     }
 
     /// ArgumentParser's `Error: ` put as every other error of ours is:

@@ -74,9 +74,7 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
         } catch let code as ExitCode where code.rawValue == 66 {
             status = 66
         }
-        // Done: the system takes the memory back at once, without freeing
-        // the hundreds of thousands of occurrences one by one.
-        Glibc.exit(status)
+        ProcessEnd.finish(status)
     }
 
     /// Reads the inputs and prints the agenda (`run` without its exit, for

@@ -82,7 +82,7 @@ struct RootCommand: ParsableCommand {
         do {
             var command = try parseAgendaDirectly(packed) ?? parseAsRoot(packed)
             try command.run()
-            Glibc.exit(0)
+            ProcessEnd.finish(0)
         } catch {
             if exitCode(for: error) != .success, let agenda = AgendaAsRoot.arguments(of: packed) {
                 AgendaAsRoot.fail(withError: error, arguments: agenda)

@@ -268,11 +268,9 @@ extension ConfigFile {
         do {
             return try load(environment: ProcessInfo.processInfo.environment)
         } catch let error as Bad {
-            StandardError.write("ics-agenda: \(error)\n")
-            exit(error.status)
+            ProcessEnd.fail("\(error)", status: error.status)
         } catch {
-            StandardError.write("ics-agenda: \(error)\n")
-            exit(64)
+            ProcessEnd.fail("\(error)", status: 64)
         }
     }()
 

@@ -130,10 +130,11 @@ final class RegexPattern: TextPattern, @unchecked Sendable {
     /// The pattern as given, for the error past the budget.
     private let source: String
 
+    /// Reached on a worker thread: the run is abandoned there (`ProcessEnd.abandon`).
     private func overBudget() -> Never {
         StandardError.write("ics-agenda: --grep: \"\(PrintableText.escaped(source))\" takes too long to match over this input "
             + "(more than \(RegexPattern.budget / 1_000_000_000) s: RE2 could not build its fast matcher for it); make the pattern simpler\n")
-        exit(64)
+        ProcessEnd.abandon(64)
     }
 
     private static func now() -> UInt64 {

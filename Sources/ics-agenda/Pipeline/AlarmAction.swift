@@ -90,44 +90,17 @@ struct AlarmAction {
         let arguments = arguments(for: entry, formatter: formatter, iso: iso)
         let name = PrintableText.escaped(arguments[0])
         let about = "alarm of \"\(PrintableText.escaped(entry.occurrence.title))\" at \(formatter.wording.formats.shortTime(entry.time))"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        // A process group of its own: what it starts is stopped with it.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, argv[0]!, &actions, &attributes, &argv, environ)
-        guard spawned == 0 else {
-            StandardError.write("ics-agenda: warning: --exec: \(name): \(String(cString: strerror(spawned))) (\(about))\n")
-            return
-        }
-        let deadline = Date() + AlarmAction.timeLimit
-        var status: Int32 = 0
-        while true {
-            let done = waitpid(pid, &status, WNOHANG)
-            if done == pid { break }
-            if done < 0 && errno != EINTR { return }
-            if Date() > deadline {
-                kill(-pid, SIGKILL)
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                StandardError.write("ics-agenda: warning: --exec: \(name) ran longer than \(Int(AlarmAction.timeLimit)) s and was stopped (\(about))\n")
-                return
-            }
-            usleep(5_000)
-        }
-        let exited = status & 0x7F == 0
-        let code = (status >> 8) & 0xFF
-        if !exited {
-            StandardError.write("ics-agenda: warning: --exec: \(name) ended by signal \(status & 0x7F) (\(about))\n")
-        } else if code != 0 {
+        switch SystemCall.runProgram(arguments, timeLimit: AlarmAction.timeLimit) {
+        case .notStarted(let code):
+            StandardError.write("ics-agenda: warning: --exec: \(name): \(String(cString: strerror(code))) (\(about))\n")
+        case .stopped:
+            StandardError.write("ics-agenda: warning: --exec: \(name) ran longer than \(Int(AlarmAction.timeLimit)) s and was stopped (\(about))\n")
+        case .signalled(let signal):
+            StandardError.write("ics-agenda: warning: --exec: \(name) ended by signal \(signal) (\(about))\n")
+        case .exited(let code) where code != 0:
             StandardError.write("ics-agenda: warning: --exec: \(name) exited with status \(code) (\(about))\n")
+        case .exited, .lost:
+            break
         }
     }
 }

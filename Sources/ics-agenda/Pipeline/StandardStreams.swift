@@ -48,9 +48,9 @@ struct BufferedOutput: ByteOutputStream {
             let written = SystemCall.write(1, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 let code = errno
-                if code == EPIPE { _exit(0) }
+                if code == EPIPE { ProcessEnd.abandon(0) }
                 StandardError.write("ics-agenda: cannot write the agenda: \(String(cString: strerror(code)))\n")
-                _exit(74)
+                ProcessEnd.abandon(74)
             }
             offset += written
         }

@@ -21,6 +21,52 @@ enum SystemCall {
         }
     }
 
+    /// How a program `runProgram` ran ended.
+    enum ProgramEnd: Equatable {
+        /// It could not be started (`errno`'s code: not found, not executable).
+        case notStarted(Int32)
+        case exited(Int32)
+        case signalled(Int32)
+        /// It ran past the time limit, and its process group was killed.
+        case stopped
+        /// Waiting for it failed (another part of the process reaped it).
+        case lost
+    }
+
+    /// Runs `arguments` (the program looked up on PATH) with standard input
+    /// /dev/null, in a process group of its own (what it starts is stopped
+    /// with it), and waits for it at most `timeLimit` seconds.
+    static func runProgram(_ arguments: [String], timeLimit: TimeInterval) -> ProgramEnd {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, argv[0]!, &actions, &attributes, &argv, environ)
+        guard spawned == 0 else { return .notStarted(spawned) }
+        let deadline = Date() + timeLimit
+        var status: Int32 = 0
+        while true {
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid { break }
+            if done < 0 && errno != EINTR { return .lost }
+            if Date() > deadline {
+                kill(-pid, SIGKILL)
+                retryingOnInterrupt { waitpid(pid, &status, 0) }
+                return .stopped
+            }
+            usleep(5_000)
+        }
+        return status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
+    }
+
     /// `call()` again for as long as a signal interrupts it (it fails with
     /// EINTR): its result, `errno` as the last call left it.
     @discardableResult
