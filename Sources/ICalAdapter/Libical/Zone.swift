@@ -11,8 +11,8 @@ struct Zone: Hashable, @unchecked Sendable {
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
 
     /// libical's UTC zone. Asking it first fills libical's table of
-    /// built-in zones, under `builtinLock`.
-    static let utc = builtinLock.withLock { _ in Zone(icaltimezone_get_utc_timezone()) }
+    /// built-in zones, under the lock of `builtins`.
+    static let utc = builtins.withLock { _ in Zone(icaltimezone_get_utc_timezone()) }
 
     /// A built-in zone's IANA name (`America/New_York`); nil for most a file defines.
     /// The corresponding libical function is `icaltimezone_get_location`.
@@ -23,18 +23,28 @@ struct Zone: Hashable, @unchecked Sendable {
 
     /// libical's built-in zone of an IANA name.
     static func builtin(named name: String) -> Zone? {
-        builtinLock.withLock { _ in icaltimezone_get_builtin_timezone(name).map(Zone.loaded) }
+        builtins.withLock { known in
+            if let zone = known.named[name] { return zone }
+            let zone = icaltimezone_get_builtin_timezone(name).map(Zone.loaded)
+            known.named[name] = zone
+            return zone
+        }
     }
 
     /// libical's built-in zone for a TZID with a vendor prefix
     /// (`/freeassociation.sourceforge.net/Europe/Berlin`).
     static func builtin(tzid: String) -> Zone? {
-        builtinLock.withLock { _ in icaltimezone_get_builtin_timezone_from_tzid(tzid).map(Zone.loaded) }
+        builtins.withLock { known in
+            if let zone = known.tzid[tzid] { return zone }
+            let zone = icaltimezone_get_builtin_timezone_from_tzid(tzid).map(Zone.loaded)
+            known.tzid[tzid] = zone
+            return zone
+        }
     }
 
     /// Runs `body`, which may make libical look up a built-in zone (a TZID
-    /// parameter read), under `builtinLock`.
-    static func withBuiltinLock<T>(_ body: () -> T) -> T { builtinLock.withLock { _ in body() } }
+    /// parameter read), under the lock of `builtins`.
+    static func withBuiltinLock<T>(_ body: () -> T) -> T { builtins.withLock { _ in body() } }
 
     /// libical 3.0 keeps one table of built-in zones for the process and
     /// reads it without a lock: it is made visible before it is filled, a
@@ -44,8 +54,11 @@ struct Zone: Hashable, @unchecked Sendable {
     /// ask at once. Files are read on several threads, so every lookup
     /// here takes this lock, and a zone's definition is loaded before the
     /// zone is handed out: from then on libical only reads it (its changes
-    /// have a lock of libical's own).
-    private static let builtinLock = Mutex<Void>(())
+    /// have a lock of libical's own). The answers are kept, by name and by
+    /// TZID (libical keeps its built-in zones for the process, and finds one
+    /// by comparing the name with each of its 450): a folder of 20,000 files
+    /// asks the same few names 20,000 times.
+    private static let builtins = Mutex<(named: [String: Zone?], tzid: [String: Zone?])>(([:], [:]))
 
     /// The zone, its definition loaded (`icaltimezone_get_component` loads a built-in's).
     private static func loaded(_ pointer: OpaquePointer) -> Zone {
