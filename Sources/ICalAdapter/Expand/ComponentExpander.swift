@@ -21,10 +21,14 @@ struct ComponentExpander: @unchecked Sendable {
         out.line = parsed.line
         out.warnings = parsed.warnings
         if let record = parsed.record {
-            add(record, parsed, maxRows: maxRows, to: &out)
+            // An override whose RECURRENCE-ID cannot be read would replace its
+            // whole series: it is left out (`RecordDiagnosis` says so).
+            if record.unreadableRecurrenceID { return out }
+            out.whole = record.whole
+            out.shape = shape(of: record, parsed, maxRows: maxRows)
         } else if let skipped = parsed.skipped {
-            out.counted = (.event, skipped.uid, false)
-            out.revision = RevisionCandidate(kind: .event, uid: skipped.uid, recurrenceKey: nil, sequence: skipped.sequence, recurs: skipped.recurs, skipped: true)
+            out.shape = .skipped(RevisionCandidate(kind: .event, uid: skipped.uid, recurrenceKey: nil, sequence: skipped.sequence,
+                recurs: skipped.recurs, skipped: true))
         }
         return out
     }
@@ -52,13 +56,9 @@ struct ComponentExpander: @unchecked Sendable {
         return anchor.wall > window.end + 2 * 86400
     }
 
-    private func add(_ record: ComponentRecord, _ parsed: ParsedComponent, maxRows: Int, to out: inout ExpandedComponent) {
-        // An override whose RECURRENCE-ID cannot be read would replace its
-        // whole series: it is left out (`RecordDiagnosis` says so).
-        if record.unreadableRecurrenceID { return }
+    private func shape(of record: ComponentRecord, _ parsed: ParsedComponent, maxRows: Int) -> ExpandedComponent.Shape {
         // Without a UID nothing ties a component to another: each stands alone.
-        out.counted = (record.kind, record.matchUID, record.recurrenceID != nil && !record.uid.isEmpty)
-        out.whole = record.whole
+        let isOverride = record.recurrenceID != nil && !record.uid.isEmpty
         let itemCalendar =
             record.calendarName.map { CalendarInfo(name: $0, source: calendar.source, path: calendar.path, color: record.calendarColor) }
             ?? calendar
@@ -67,7 +67,7 @@ struct ComponentExpander: @unchecked Sendable {
         switch record.kind {
         case .event:
             // An event without a usable DTSTART cannot be placed (`RecordDiagnosis` says so).
-            guard record.dtstart != nil else { return }
+            guard record.dtstart != nil else { return .unplaced(kind: record.kind, uid: record.matchUID, isOverride: isOverride) }
             item = .event(Event(uid: record.uid, title: record.summary, location: record.location,
                 description: record.description, status: record.status, calendar: itemCalendar, transparency: record.transparency,
                 meetingURL: record.meetingURL, partstat: record.partstat, alarms: record.alarms ?? [], whole: record.whole))
@@ -77,7 +77,7 @@ struct ComponentExpander: @unchecked Sendable {
                 priority: record.priority, percentComplete: record.percentComplete,
                 categories: record.categories, calendar: itemCalendar, alarms: record.alarms ?? [], whole: record.whole))
         }
-        out.revision = RevisionCandidate(record)
+        let revision = RevisionCandidate(record)
         let timing = InstanceTiming(record: record)
 
         if let rid = record.recurrenceID {
@@ -85,50 +85,47 @@ struct ComponentExpander: @unchecked Sendable {
             // at its own times, and the instance it replaces is dropped.
             let occurrence = timing.anchor.map { timing.occurrence(item, at: $0, recurrenceID: rid.agendaTime) }
                 ?? Occurrence(item: item, start: nil, end: nil, recurrenceID: rid.agendaTime)
-            out.override = (occurrence, record.matchUID, rid, record.thisAndFuture)
-            out.overrideIsFar = record.kind == .event && !record.thisAndFuture && !record.isRecurring
-                && futureReach[record.uid] == nil && isFarFromWindow(occurrence)
+            var override = ExpandedComponent.OverrideInstance(revision: revision, occurrence: occurrence, uid: record.matchUID, recurrenceID: rid,
+                thisAndFuture: record.thisAndFuture, isCounted: isOverride)
             if record.isRecurring, let anchor = timing.anchor {
-                var series = ExpandedComponent()
+                var series = ExpandedComponent.MasterInstances(revision: revision)
                 expand(record, item: item, timing: timing, anchor: anchor, parsed, maxRows: maxRows, to: &series)
-                out.overrideSeries = (series.masters, parsed.line)
-                (out.cutWarning, out.rowsListed, out.reachedRowLimit) = (series.cutWarning, series.rowsListed, series.reachedRowLimit)
+                override.series = (series.masters, parsed.line)
+                override.rows = series.rows
             }
-            return
+            let isFar = record.kind == .event && !record.thisAndFuture && !record.isRecurring
+                && futureReach[record.uid] == nil && isFarFromWindow(occurrence)
+            return isFar ? .farOverride(override) : .override(override)
         }
-        if !record.uid.isEmpty, let anchor = timing.anchor { out.seriesAnchor = (record.matchUID, anchor) }
-        func addMaster(_ occurrence: Occurrence, _ key: OverrideKey?) {
-            out.masters.append(occurrence)
-            out.masterKeys.append(key?.time ?? ExpandedComponent.noKey)
-        }
+        var series = ExpandedComponent.MasterInstances(revision: revision)
+        if !record.uid.isEmpty, let anchor = timing.anchor { series.anchor = (record.matchUID, anchor) }
         guard let anchor = timing.anchor else {
-            addMaster(Occurrence(item: item, start: nil, end: nil, recurrenceID: nil), nil)
-            return
+            series.add(Occurrence(item: item, start: nil, end: nil, recurrenceID: nil), nil)
+            return .series(series)
         }
         guard record.isRecurring else {
-            if !record.exdates.isEmpty && RecurrenceExpander.excludes(record.exdates, anchor) { return }
+            if !record.exdates.isEmpty && RecurrenceExpander.excludes(record.exdates, anchor) { return .series(series) }
             let anchorTime = anchor.agendaTime
             // An event far from the window lists nothing (the prefilter skips
             // most such unread): not kept, so that memory follows the rows listed.
             let occurrence = timing.occurrence(item, at: anchor, startTime: anchorTime, recurrenceID: nil)
             // A reminder done or cancelled before the window is not overdue: it lists nothing either.
             let isDone = record.isCompleted || occurrence.isCancelled
-            if record.kind == .event ? isFarFromWindow(occurrence) : isAfterWindow(occurrence) || (isDone && isBeforeWindow(occurrence)) { return }
-            addMaster(occurrence, OverrideKey.make(uid: record.matchUID, anchorTime))
-            return
+            if record.kind == .event ? isFarFromWindow(occurrence) : isAfterWindow(occurrence) || (isDone && isBeforeWindow(occurrence)) {
+                return .series(series)
+            }
+            series.add(occurrence, OverrideKey.make(uid: record.matchUID, anchorTime))
+            return .series(series)
         }
-        expand(record, item: item, timing: timing, anchor: anchor, parsed, maxRows: maxRows, to: &out)
+        expand(record, item: item, timing: timing, anchor: anchor, parsed, maxRows: maxRows, to: &series)
+        return .series(series)
     }
 
-    /// A recurring component's instances in the window, into `out.masters` with the keys an override would replace them by.
+    /// A recurring component's instances in the window, into `series` with the keys an override would replace them by.
     private func expand(
         _ record: ComponentRecord, item: Occurrence.Item, timing: InstanceTiming, anchor: ZonedTime, _ parsed: ParsedComponent,
-        maxRows: Int, to out: inout ExpandedComponent
+        maxRows: Int, to series: inout ExpandedComponent.MasterInstances
     ) {
-        func addMaster(_ occurrence: Occurrence, _ key: OverrideKey?) {
-            out.masters.append(occurrence)
-            out.masterKeys.append(key?.time ?? ExpandedComponent.noKey)
-        }
         var record = record
         if anchor.isDate { record.rrules = record.rrules.map { AllDayUntil.dated($0, calendarZone: calendarZone) } }
         var cut: String? = nil
@@ -145,15 +142,15 @@ struct ComponentExpander: @unchecked Sendable {
             if let periodEnd = instance.periodEnd, record.kind == .event {
                 occurrence = Occurrence(item: item, start: occurrence.start, end: periodEnd, recurrenceID: instance.startTime)
             }
-            addMaster(occurrence, OverrideKey.make(uid: record.matchUID, instance.startTime))
+            series.add(occurrence, OverrideKey.make(uid: record.matchUID, instance.startTime))
         }
-        out.rowsListed = rows
-        out.reachedRowLimit = limited
+        series.rows.listed = rows
+        series.rows.reachedLimit = limited
         if var cut {
             if limited && maxRows < RecurrenceExpander.maxInstances {
                 cut += " (the file's budget of \(rowBudget) rows beyond one a day is spent)"
             }
-            out.cutWarning = Warning(parsed.lines?.find("RRULE")?.line ?? parsed.line, .ruleUnbounded, "RRULE: \(cut) (in \(ParsedComponent.label(record)))")
+            series.rows.cutWarning = Warning(parsed.lines?.find("RRULE")?.line ?? parsed.line, .ruleUnbounded, "RRULE: \(cut) (in \(ParsedComponent.label(record)))")
         }
     }
 }

@@ -10,35 +10,108 @@ import Foundation
 struct ExpandedComponent {
     /// Its warnings, in the order the file's log takes them.
     var warnings = ComponentWarnings()
-    /// Counted for `calendars`: a component read, or one the prefilter skipped.
-    var counted: (kind: ComponentRecord.Kind, uid: String, isOverride: Bool)?
-    /// The revision this component is of its UID and RECURRENCE-ID; nil for
-    /// one that cannot be listed (an event without DTSTART) or was not read.
-    var revision: RevisionCandidate?
-    /// What it adds, if it is the revision kept.
-    var override: (occurrence: Occurrence, uid: String, recurrenceID: ZonedTime, thisAndFuture: Bool)?
-    /// An override of an event that is far from the window and changes
-    /// only its own instance: it lists nothing, and is kept as the instance
-    /// it replaces (`LoadRun.FarOverride`), not as an occurrence.
-    var overrideIsFar = false
-    /// An override that also has RRULE or RDATE: its own series, listed
-    /// instead of it when the file has no master for its UID (`LoadRun.finish`).
-    var overrideSeries: (occurrences: [Occurrence], line: Int)?
-    var seriesAnchor: (uid: String, anchor: ZonedTime)?
-    var masters: [Occurrence] = []
-    /// `--series`: the component as written (`ComponentRecord.whole`).
-    var whole: WholeComponent?
-    /// Beside each of `masters`, the original start an override would
-    /// replace it by (`noKey` when none can).
-    var masterKeys: [Int64] = []
-    static let noKey = Int64.min
-    /// Given only when the component is kept (it is about its expansion).
-    var cutWarning: Warning?
-    /// The rows its series makes, and whether it was cut at the rows it was allowed (`maxRows`).
-    var rowsListed = 0
-    var reachedRowLimit = false
     /// Where the component starts.
     var line = 0
+    /// `--series`: the component as written (`ComponentRecord.whole`).
+    var whole: WholeComponent?
+    /// What it is, each case with what it hands on.
+    var shape = Shape.unread
+
+    enum Shape {
+        /// Nothing to count or list: not read, or an override whose
+        /// RECURRENCE-ID cannot be read (it would replace its whole series).
+        case unread
+        /// Counted for `calendars`, but it can be neither listed nor chosen
+        /// between revisions: an event without a usable DTSTART.
+        case unplaced(kind: ComponentRecord.Kind, uid: String, isOverride: Bool)
+        /// A one-off event the prefilter skipped unread.
+        case skipped(RevisionCandidate)
+        /// A master, or a component without a UID (which stands alone): its
+        /// instances in the window.
+        case series(MasterInstances)
+        /// An override: what it adds, if it is the revision kept.
+        case override(OverrideInstance)
+        /// An override of an event that is far from the window and changes
+        /// only its own instance: it lists nothing, and is kept as the
+        /// instance it replaces (`LoadRun.FarOverride`), not as an occurrence.
+        case farOverride(OverrideInstance)
+    }
+
+    /// A master's instances in the window.
+    struct MasterInstances {
+        let revision: RevisionCandidate
+        /// Its UID and first start, when it has a UID and a start.
+        var anchor: (uid: String, anchor: ZonedTime)?
+        var masters: [Occurrence] = []
+        /// Beside each of `masters`, the original start an override would
+        /// replace it by (`noKey` when none can).
+        var masterKeys: [Int64] = []
+        var rows = RowCount()
+
+        init(revision: RevisionCandidate) { self.revision = revision }
+
+        /// One instance, with the original start an override would replace it by.
+        mutating func add(_ occurrence: Occurrence, _ key: OverrideKey?) {
+            masters.append(occurrence)
+            masterKeys.append(key?.time ?? ExpandedComponent.noKey)
+        }
+    }
+
+    /// An override, at its own times.
+    struct OverrideInstance {
+        let revision: RevisionCandidate
+        let occurrence: Occurrence
+        let uid: String
+        let recurrenceID: ZonedTime
+        let thisAndFuture: Bool
+        /// Counted as an override of its UID; one without a UID stands alone and counts as a master.
+        let isCounted: Bool
+        /// An override that also has RRULE or RDATE: its own series, listed
+        /// instead of it when the file has no master for its UID (`LoadRun.finish`).
+        var series: (occurrences: [Occurrence], line: Int)?
+        var rows = RowCount()
+    }
+
+    /// The rows a rule made, and whether it was cut at the rows it was allowed (`maxRows`).
+    struct RowCount {
+        var listed = 0
+        var reachedLimit = false
+        /// Given only when the component is kept (it is about its expansion).
+        var cutWarning: Warning?
+    }
+
+    static let noKey = Int64.min
+
+    /// The revision this component is of its UID and RECURRENCE-ID; nil for
+    /// one that cannot be listed or was not read.
+    var revision: RevisionCandidate? {
+        switch shape {
+        case .unread, .unplaced: nil
+        case .skipped(let candidate): candidate
+        case .series(let series): series.revision
+        case .override(let o), .farOverride(let o): o.revision
+        }
+    }
+
+    /// How it is counted for `calendars`: a component read, or one the prefilter skipped.
+    var counted: (kind: ComponentRecord.Kind, uid: String, isOverride: Bool)? {
+        switch shape {
+        case .unread: nil
+        case .unplaced(let kind, let uid, let isOverride): (kind, uid, isOverride)
+        case .skipped(let candidate): (candidate.kind, candidate.uid, false)
+        case .series(let series): (series.revision.kind, series.revision.uid, false)
+        case .override(let o), .farOverride(let o): (o.revision.kind, o.revision.uid, o.isCounted)
+        }
+    }
+
+    /// The rows its rule made (a master's, or an override's own series).
+    var rows: RowCount {
+        switch shape {
+        case .series(let series): series.rows
+        case .override(let o), .farOverride(let o): o.rows
+        case .unread, .unplaced, .skipped: RowCount()
+        }
+    }
 }
 
 /// What a component says of itself for the choice of the revision of

@@ -56,9 +56,9 @@ struct BatchSchedule {
             let group = DispatchGroup()
             let readsAhead = end < items.count && workers > 1
             if readsAhead { ahead.async(group: group) { [batches, spare] in batches.read(batchAt: end, into: spare, scratch: workerScratch) } }
-            for i in 0..<(end - start) where current.items[i].reachedRowLimit && rowBudget > 0 {
+            for i in 0..<(end - start) where current.items[i].rows.reachedLimit && rowBudget > 0 {
                 batches.process(start, [(i, firstRows + min(RecurrenceExpander.maxInstances - firstRows, rowBudget))], into: current, scratch: mainScratch)
-                rowBudget = max(0, rowBudget - max(0, current.items[i].rowsListed - firstRows))
+                rowBudget = max(0, rowBudget - max(0, current.items[i].rows.listed - firstRows))
             }
             for i in 0..<(end - start) {
                 apply(current.items[i])

@@ -14,7 +14,8 @@ struct ComponentCounts {
     /// Counts one component as it is applied, in file order.
     mutating func count(_ processed: ExpandedComponent) {
         if let counted = processed.counted {
-            if counted.isOverride && processed.overrideIsFar {
+            let isFar = if case .farOverride = processed.shape { true } else { false }
+            if counted.isOverride && isFar {
                 farOverrideUIDs[counted.kind, default: []].insert(SkippedRevisions.fingerprint(counted.uid))
             } else if counted.isOverride {
                 overrideUIDs[counted.kind, default: []].insert(counted.uid)

@@ -52,31 +52,35 @@ struct LoadRun {
         guard let candidate = processed.revision else { return }
         let component = componentNumber
         componentNumber += 1
-        // Where its masters will go if it is kept, to drop them should a newer revision come.
-        let listing = masters.count..<(masters.count + processed.masters.count)
         var slot: Int32? = nil
-        if processed.overrideIsFar, let o = processed.override {
+        switch processed.shape {
+        case .unread, .unplaced:
+            return
+        case .skipped:
+            _ = ledger.supersedes(candidate, component, listing: masters.count..<masters.count, line: processed.line, series: &slot)
+        case .farOverride(let o):
             // Whichever of its revisions is kept replaces this instance.
             if !o.uid.isEmpty {
                 overrides.far.append(FarOverride(uid: SkippedRevisions.fingerprint(o.uid), kind: candidate.kind, recurrenceID: o.recurrenceID))
             }
-            _ = ledger.supersedes(candidate, component, listing: listing, line: processed.line, series: &slot, far: true)
-            return
-        }
-        guard ledger.supersedes(candidate, component, listing: listing, line: processed.line, series: &slot) else { return }
-        if let o = processed.override {
+            _ = ledger.supersedes(candidate, component, listing: masters.count..<masters.count, line: processed.line, series: &slot, far: true)
+        case .override(let o):
+            guard ledger.supersedes(candidate, component, listing: masters.count..<masters.count, line: processed.line, series: &slot) else { return }
             overrides.kept.append(Override(occurrence: o.occurrence, uid: o.uid, recurrenceID: o.recurrenceID,
                 thisAndFuture: o.thisAndFuture, component: component, kind: candidate.kind, ownsAlarms: candidate.hasAlarmComponents,
-                series: processed.overrideSeries))
+                series: o.series))
+            if let cut = o.rows.cutWarning { warn(cut) }
+        case .series(let series):
+            // Where its masters go if it is kept, to drop them should a newer revision come.
+            let listing = masters.count..<(masters.count + series.masters.count)
+            guard ledger.supersedes(candidate, component, listing: listing, line: processed.line, series: &slot) else { return }
+            if let anchor = series.anchor, let slot { ledger.series[Int(slot)].anchor = anchor.anchor.shape }
+            if !series.masters.isEmpty {
+                masters += series.masters
+                masterKeys += series.masterKeys
+            }
+            if let cut = series.rows.cutWarning { warn(cut) }
         }
-        if let anchor = processed.seriesAnchor, let slot {
-            ledger.series[Int(slot)].anchor = anchor.anchor.shape
-        }
-        if !processed.masters.isEmpty {
-            masters += processed.masters
-            masterKeys += processed.masterKeys
-        }
-        if let cut = processed.cutWarning { warn(cut) }
     }
 
     /// The file's occurrences: overrides, then the masters' instances less

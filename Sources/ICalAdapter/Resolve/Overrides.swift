@@ -34,7 +34,7 @@ struct FarOverride {
 struct OverrideSet {
     /// Overrides, matched to their masters' instances once every master is read.
     var kept: [Override] = []
-    /// Overrides far from the window (`ExpandedComponent.overrideIsFar`): the
+    /// Overrides far from the window (`ExpandedComponent.Shape.farOverride`): the
     /// instance each replaces, its UID's revisions and its UID, kept by
     /// fingerprints, so that a file of millions of old overrides costs
     /// about 90 bytes each, not the occurrence each would be.
