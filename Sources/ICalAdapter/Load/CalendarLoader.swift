@@ -160,40 +160,97 @@ package struct CalendarLoader {
     /// `release` is told which byte ranges will not be read again, so that
     /// their pages can go back to the system: memory then follows the
     /// largest component, not the file.
+    ///
+    /// The bytes are first made ready to read (`decode`, a step at a time:
+    /// UTF-16, runs of NUL bytes, odd line ends, the window alarms need),
+    /// then read once (`read`).
     package func load(
         _ input: UnsafeBufferPointer<UInt8>, release: ((Range<Int>) -> Void)? = nil, path: String, defaultName: String, source: String
     ) throws -> LoadedCalendar {
-        if !isUTF8, TextBytes.utf16ByteOrder(input) != nil {
-            // Read as a stream is, as UTF-8 a stretch at a time; the pages
-            // read go back as they are copied.
-            var offset = 0
-            return try load(
-                streaming: { out in
-                    let n = min(out.count, input.count - offset)
-                    guard n > 0 else { return 0 }
-                    out.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: input[offset..<(offset + n)])))
-                    release?(offset..<(offset + n))
-                    offset += n
-                    return n
-                }, path: path, defaultName: defaultName, source: source)
+        var loader = self
+        var copy: [UInt8]? = nil
+        var widened: AgendaWindow? = nil
+        while true {
+            let step = try copy.map { text in try text.withUnsafeBufferPointer { try loader.decode($0, release: nil, path: path) } }
+                ?? loader.decode(input, release: release, path: path)
+            switch step {
+            case .copied(let text, let next):
+                (copy, loader) = (text, next)
+            case .widened(let next):
+                (loader, widened) = (next, next.window)
+            case .streamed:
+                // UTF-16: read as a stream is, as UTF-8 a stretch at a time;
+                // the pages read go back as they are copied.
+                return try (copy.map { text in try text.withUnsafeBufferPointer { try loader.loadUTF16($0, release: nil, path, defaultName, source) } }
+                    ?? loader.loadUTF16(input, release: release, path, defaultName, source))
+            case .ready:
+                var calendar = try copy.map { text in
+                    try text.withUnsafeBufferPointer { try loader.read($0, release: nil, path: path, defaultName: defaultName, source: source) }
+                } ?? loader.read(input, release: release, path: path, defaultName: defaultName, source: source)
+                if let widened { calendar.window = widened }
+                return calendar
+            }
         }
-        // Runs of NUL bytes (a zero-filled tail): taken out (a copy), each told.
+    }
+
+    /// What `decode` found the bytes need before they are read.
+    private enum DecodeStep {
+        /// UTF-16: read through the stream's decoder (`loadUTF16`).
+        case streamed
+        /// A copy to read instead, and the loader to read it with (its warnings).
+        case copied([UInt8], CalendarLoader)
+        /// The loader to read with: its window widened for the alarms that may ring.
+        case widened(CalendarLoader)
+        /// Nothing more: read them.
+        case ready
+    }
+
+    /// One step of making the bytes ready to read, in order: UTF-16, runs
+    /// of NUL bytes (a zero-filled tail: taken out, each told), line ends
+    /// of CR alone, CR CR LF or LF CR (read as LF), the window of the
+    /// alarms that may ring.
+    private func decode(_ input: UnsafeBufferPointer<UInt8>, release: ((Range<Int>) -> Void)?, path: String) throws -> DecodeStep {
+        if !isUTF8, TextBytes.utf16ByteOrder(input) != nil { return .streamed }
         let runs = NULRuns.find(in: input, large: stretchBytes, release: release)
         if !runs.isEmpty {
-            return try loadWithout(runs, of: input, path: path, defaultName: defaultName, source: source)
+            let text = NULRuns.removing(runs, from: input)
+            if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+                throw NotICalendar(path: path, reason: "it looks like binary data (NUL bytes only)")
+            }
+            var loader = self
+            loader.readWarnings += NULRuns.warnings(runs, in: input)
+            return .copied(text, loader)
         }
-        // Line ends of CR alone, CR CR LF or LF CR: read as LF (a copy).
-        if let text = LineEndings.normalized(input) {
-            return try text.withUnsafeBufferPointer { try load($0, release: nil, path: path, defaultName: defaultName, source: source) }
-        }
+        if let text = LineEndings.normalized(input) { return .copied(text, self) }
         if let ringing, readsAlarms {
             var widened = self
             widened.ringing = nil
             widened.window = AlarmReach(scanning: input).window(ringing: ringing, around: window)
-            var calendar = try widened.load(input, release: release, path: path, defaultName: defaultName, source: source)
-            calendar.window = widened.window
-            return calendar
+            return .widened(widened)
         }
+        return .ready
+    }
+
+    /// UTF-16 bytes read through the stream's decoder.
+    private func loadUTF16(
+        _ input: UnsafeBufferPointer<UInt8>, release: ((Range<Int>) -> Void)?, _ path: String, _ defaultName: String, _ source: String
+    ) throws -> LoadedCalendar {
+        var offset = 0
+        return try load(
+            streaming: { out in
+                let n = min(out.count, input.count - offset)
+                guard n > 0 else { return 0 }
+                out.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: input[offset..<(offset + n)])))
+                release?(offset..<(offset + n))
+                offset += n
+                return n
+            }, path: path, defaultName: defaultName, source: source)
+    }
+
+    /// Reads bytes that are ready (`decode`): UTF-8, LF or CRLF line ends.
+    private func read(
+        _ input: UnsafeBufferPointer<UInt8>, release: ((Range<Int>) -> Void)?, path: String, defaultName: String, source: String
+    ) throws -> LoadedCalendar {
         // A UTF-8 byte-order mark is skipped.
         let skip = TextDecoding.hasUTF8BOM(input) ? 3 : 0
         let buffer = UnsafeBufferPointer(rebasing: input[skip...])
@@ -235,21 +292,5 @@ package struct CalendarLoader {
             start = stopped
         } while start < buffer.count
         return try reader.finish(buffer)
-    }
-}
-
-extension CalendarLoader {
-    /// Reads the input without its runs of NUL bytes (`NULRuns`), each told
-    /// on the line it starts on. Only NUL bytes: not a calendar.
-    func loadWithout(_ runs: [Range<Int>], of input: UnsafeBufferPointer<UInt8>, path: String, defaultName: String, source: String)
-        throws -> LoadedCalendar
-    {
-        let text = NULRuns.removing(runs, from: input)
-        if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
-            throw NotICalendar(path: path, reason: "it looks like binary data (NUL bytes only)")
-        }
-        var loader = self
-        loader.readWarnings += NULRuns.warnings(runs, in: input)
-        return try text.withUnsafeBufferPointer { try loader.load($0, release: nil, path: path, defaultName: defaultName, source: source) }
     }
 }
