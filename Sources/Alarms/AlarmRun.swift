@@ -17,7 +17,7 @@ package struct AlarmRun {
     /// A state time at most this far after now is a clock set back a little
     /// (NTP): nothing rings again. One further ahead is stale, not believed:
     /// it would swallow every alarm until then.
-    package static let aheadAllowed: TimeInterval = 60
+    static let aheadAllowed: TimeInterval = 60
 
     /// How much further than what was read the agenda of a run reaches, for
     /// reminders due long after they start.

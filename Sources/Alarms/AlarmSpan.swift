@@ -13,18 +13,18 @@ package struct AlarmSpan: Sendable {
     /// Where the span began: the previous run's time, `--since`, or a minute ago.
     package let start: Date
     /// Alarms after `from` and up to `to` went off too long ago to ring.
-    package let missedSpan: (from: Date, to: Date)?
+    let missedSpan: (from: Date, to: Date)?
     /// How many did (set by the caller, who has the calendars).
     package var missed = 0
     /// Where the alarms looked at begin.
-    package var countedFrom: Date { missedSpan?.from ?? from }
+    var countedFrom: Date { missedSpan?.from ?? from }
     package let catchUp: TimeInterval
 
     /// Missed alarms are counted at most this far back: a machine off for a
     /// year is not made to read a year of calendars to say how many.
-    package static let maxMissedSpan: TimeInterval = 31 * 86400
+    static let maxMissedSpan: TimeInterval = 31 * 86400
     /// The span of a first run without `--since`.
-    package static let firstSpan: TimeInterval = 60
+    static let firstSpan: TimeInterval = 60
 
     package init(previous: Date?, since: Date?, now: Date, catchUp: TimeInterval) {
         self.now = now

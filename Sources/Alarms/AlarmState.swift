@@ -55,7 +55,7 @@ package struct AlarmState: Sendable {
     /// something that is not a regular file (a FIFO, a device, a link, a
     /// folder). Such a thing is never read, locked through or replaced: a
     /// run as root with `--state /dev/null` must leave /dev/null a device.
-    package func refusal() -> String? {
+    func refusal() -> String? {
         for (path, what) in [(path, "the state"), (path + ".lock", "its lock")] {
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }

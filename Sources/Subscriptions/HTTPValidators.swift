@@ -24,7 +24,7 @@ package struct HTTPValidators: Sendable, Equatable {
 
     /// `[W/] DQUOTE *etagc DQUOTE`, etagc `%x21 / %x23-7E` (obs-text, bytes
     /// above 0x7F, refused: no server needs them in a version tag).
-    package static func isEntityTag(_ text: String) -> Bool {
+    static func isEntityTag(_ text: String) -> Bool {
         var bytes = Substring(text).utf8[...]
         guard bytes.count <= longestEntityTag else { return false }
         if bytes.starts(with: "W/".utf8) { bytes = bytes.dropFirst(2) }
@@ -35,7 +35,7 @@ package struct HTTPValidators: Sendable, Equatable {
     /// The three shapes of RFC 9110 §5.6.7, printable ASCII and at most
     /// 64 characters: IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, and the
     /// obsolete `Sunday, 06-Nov-94 08:49:37 GMT` and `Sun Nov  6 08:49:37 1994`.
-    package static func isHTTPDate(_ text: String) -> Bool {
+    static func isHTTPDate(_ text: String) -> Bool {
         guard text.utf8.count <= 64, text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return false }
         return matches(text, "Www, ## Mmm #### ##:##:## GMT") || matches(text, "Wwwwww, ##-Mmm-## ##:##:## GMT")
             || matches(text, "Www Mmm _# ##:##:## ####")

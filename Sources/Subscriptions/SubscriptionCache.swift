@@ -28,7 +28,7 @@ package struct SubscriptionCache: Sendable {
     package struct Copy: Sendable {
         package let path: String
         /// When the server last gave or confirmed it.
-        package let confirmed: Date
+        let confirmed: Date
         let validators: HTTPValidators
 
         /// How old it is at `now`; nil when its time is in the future beyond
@@ -112,7 +112,7 @@ package struct SubscriptionCache: Sendable {
     /// is not there yet: it is made). A symbolic link is refused: the
     /// copies would go where it leads (a folder others write in, such as
     /// /tmp), and `chmod` through it would change that folder's mode.
-    package func folderProblem() -> String? {
+    func folderProblem() -> String? {
         var info = stat()
         guard lstat(folder, &info) == 0 else {
             let code = errno

@@ -6,7 +6,7 @@ import Foundation
 package struct SubscriptionURL: Sendable, Hashable {
     /// What is fetched: the address as given, `webcal://` read as `https://`.
     package let address: String
-    package let isHTTPS: Bool
+    let isHTTPS: Bool
     /// Scheme, host (and port) and last path segment, without user,
     /// password, query or the rest of the path:
     /// `https://calendar.example.com/…/basic.ics`.

@@ -57,7 +57,7 @@ package struct GridText: Sendable {
     }
 
     /// `s` centred in `width` columns (cut when longer).
-    package func centred(_ s: String, _ width: Int) -> String {
+    func centred(_ s: String, _ width: Int) -> String {
         let cut = self.cut(s, width)
         let left = max(0, width - displayWidth(cut)) / 2
         return String(repeating: " ", count: left) + cut + String(repeating: " ", count: max(0, width - displayWidth(cut) - left))

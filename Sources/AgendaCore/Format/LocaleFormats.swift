@@ -87,29 +87,29 @@ package final class LocaleFormats {
     }
 
     /// The header of a month of `calendar` that contains this day.
-    package func monthHeader(containing day: CivilDate) -> String { month.string(from: day.midnightUTC) }
+    func monthHeader(containing day: CivilDate) -> String { month.string(from: day.midnightUTC) }
 
     /// A month header: "March 2025", "März 2025", "2025年3月".
-    package func monthHeader(year: Int, month m: Int) -> String {
+    func monthHeader(year: Int, month m: Int) -> String {
         month.string(from: CivilDate(year: year, month: m, day: 1).midnightUTC)
     }
 
     /// The day of the month in the locale's calendar and digits: "26", "۶".
-    package func dayNumber(_ day: CivilDate) -> String { dayOfMonth.string(from: day.midnightUTC) }
+    func dayNumber(_ day: CivilDate) -> String { dayOfMonth.string(from: day.midnightUTC) }
 
     /// The weekdays' short names, Sunday first: "Sun", "So.".
-    package var shortWeekdays: [String] { calendar.shortStandaloneWeekdaySymbols }
+    var shortWeekdays: [String] { calendar.shortStandaloneWeekdaySymbols }
 
     /// A short day for rows of week and month sections: "Sat 1", "Sa. 1.".
-    package func weekdayAndDay(_ day: CivilDate) -> String { weekdayAndDay.string(from: day.midnightUTC) }
+    func weekdayAndDay(_ day: CivilDate) -> String { weekdayAndDay.string(from: day.midnightUTC) }
 
     /// A range of days in the locale's style: "March 3 – 9, 2025".
-    package func dayRange(_ first: CivilDate, _ last: CivilDate) -> String {
+    func dayRange(_ first: CivilDate, _ last: CivilDate) -> String {
         interval.string(from: first.midnightUTC, to: last.midnightUTC)
     }
 
     /// "Today" (0) or "Tomorrow" (1) in the locale's words, capitalised.
-    package func relativeDay(_ offset: Int) -> String {
+    func relativeDay(_ offset: Int) -> String {
         var utcCalendar = Calendar(identifier: .gregorian)
         utcCalendar.timeZone = TimeZone(identifier: "UTC")!
         var style = Date.RelativeFormatStyle(allowedFields: [.day], presentation: .named, unitsStyle: .wide)
@@ -125,7 +125,7 @@ package final class LocaleFormats {
     package func dayHeader(_ day: CivilDate) -> String { header.string(from: day.midnightUTC) }
 
     /// A compact date, for "due" notes.
-    package func mediumDate(_ day: CivilDate) -> String { shortDate.string(from: day.midnightUTC) }
+    func mediumDate(_ day: CivilDate) -> String { shortDate.string(from: day.midnightUTC) }
 
     /// The locale's short time style for an instant in the display zone
     /// (U+202F, ICU's narrow space before AM/PM, becomes a plain space so that
@@ -133,7 +133,7 @@ package final class LocaleFormats {
     package func shortTime(_ instant: Date) -> String { timeOfDay(minutes: clock.secondsIntoDay(of: instant) / 60) }
 
     /// The short time style of a time of day: minutes since midnight.
-    package func timeOfDay(minutes minute: Int) -> String {
+    func timeOfDay(minutes minute: Int) -> String {
         if let cached = timeCache[minute] { return cached }
         let text = time.string(from: Date(timeIntervalSince1970: TimeInterval(minute * 60)))
             .replacingOccurrences(of: "\u{202F}", with: " ")

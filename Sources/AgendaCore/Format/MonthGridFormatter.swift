@@ -39,7 +39,7 @@ package struct MonthGridFormatter {
         self.firstWeekday = firstWeekday
     }
 
-    package var columnWidth: Int { (width - 1) / 7 - 1 }
+    var columnWidth: Int { (width - 1) / 7 - 1 }
 
     package var fits: Bool { columnWidth >= MonthGridFormatter.minimumColumn }
 

@@ -17,7 +17,7 @@ extension Overlaps {
     /// Appends the row's mark (`mark`) to `bytes`, as it is asked for
     /// every overlapping row of a text agenda: no string is made. False,
     /// and nothing appended, when it overlaps nothing that day.
-    package func writeMark(_ row: AgendaRow, to bytes: inout [UInt8]) -> Bool {
+    func writeMark(_ row: AgendaRow, to bytes: inout [UInt8]) -> Bool {
         guard row.overlap >= 0 else { return false }
         let shown = Overlaps.titlesShown
         // The `shown` smallest places in the day's ascending list of title

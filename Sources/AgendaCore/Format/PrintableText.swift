@@ -7,7 +7,7 @@ package enum PrintableText {
     /// byte `b` (0x80 to 0xFF) is the scalar `rawByteBase + b` of Unicode's
     /// private use plane 16, so that the name can still be opened
     /// (`fileSystemBytes`) and is printed as `\xFF`.
-    package static let rawByteBase: UInt32 = 0x10FE00
+    static let rawByteBase: UInt32 = 0x10FE00
 
     /// `\n`, `\r`, other C0 and C1 controls and DEL as `\xNN`, a raw byte as
     /// `\xNN`, bidirectional controls as `\uNNNN`; a tab stays. Text without any of them is returned as it is.

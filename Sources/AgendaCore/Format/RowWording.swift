@@ -11,7 +11,7 @@ package struct RowWording {
         self.formats = formats
     }
 
-    package func timeLabel(_ row: AgendaRow) -> String {
+    func timeLabel(_ row: AgendaRow) -> String {
         switch row.timing {
         case .allDay: formats.words.allDay
         case .starts(let t): formats.shortTime(t)
@@ -24,7 +24,7 @@ package struct RowWording {
 
     package struct Title {
         /// `[ ] ` or `[x] ` for reminders.
-        package var checkbox = ""
+        var checkbox = ""
         package var text: String
         /// Priority, percentage, `(day 2 of 3)`: shown after the title.
         package var marks: [String] = []
@@ -32,7 +32,7 @@ package struct RowWording {
         package var overdueNote: String?
         /// For a cancelled occurrence, or one I declined: the word after
         /// the struck-through title (`cancelled`, `declined`).
-        package var struck: String?
+        var struck: String?
     }
 
     package func title(_ row: AgendaRow, _ occurrence: Occurrence) -> Title {
@@ -69,7 +69,7 @@ package struct RowWording {
     /// overlap marks): one line, its line breaks as spaces, then the one
     /// rule for text that reaches a terminal (`PrintableText.escaped`).
     /// Checking the bytes first spares nearly every row the scalar walk.
-    package static func singleLine(_ text: String) -> String {
+    static func singleLine(_ text: String) -> String {
         // Most text has none of it: a look at its bytes (C0, DEL, and the lead bytes of C1 and of the bidi controls).
         guard RowWording.mayHoldControls(text) else { return text }
         var oneLine = String.UnicodeScalarView()
@@ -103,7 +103,7 @@ package struct RowWording {
         }
     }
 
-    package func isOverdue(_ row: AgendaRow) -> Bool {
+    func isOverdue(_ row: AgendaRow) -> Bool {
         if case .overdue = row.timing { return true }
         return false
     }

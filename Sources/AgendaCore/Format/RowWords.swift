@@ -7,13 +7,13 @@ package struct RowWords: Sendable, Equatable {
     /// `until {time}`: the last day of an occurrence spanning days.
     package let until: String
     /// `due {time}`, and `due` alone for a reminder due on a date.
-    package let dueAt: String
+    let dueAt: String
     package let due: String
     package let overdue: String
     /// The time column, and the section header, of a reminder without dates.
     package let noDate: String
-    package let noDateHeader: String
-    package let noTitle: String
+    let noDateHeader: String
+    let noTitle: String
     /// `day {n} of {count}`, shown in parentheses.
     package let dayOf: String
     package let cancelled: String

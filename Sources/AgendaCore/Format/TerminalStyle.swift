@@ -17,7 +17,7 @@ package struct TerminalStyle: Sendable {
     }
 
     /// `s` in a calendar's colour (`#rrggbb`); as it is when colour is off or there is none.
-    package func tinted(_ s: String, _ color: String?) -> String {
+    func tinted(_ s: String, _ color: String?) -> String {
         guard enabled, let color, let code = foreground(color) else { return s }
         return "\u{1B}[\(code)m\(s)\(TerminalStyle.off)"
     }
@@ -41,10 +41,10 @@ package struct TerminalStyle: Sendable {
         return distance((levels[cr], levels[cg], levels[cb])) <= distance((greyLevel, greyLevel, greyLevel)) ? cube : 232 + grey
     }
 
-    package func bold(_ s: String) -> String { wrap(s, "1") }
-    package func dim(_ s: String) -> String { wrap(s, "2") }
-    package func red(_ s: String) -> String { wrap(s, "31") }
-    package func strike(_ s: String) -> String { wrap(s, "9") }
+    func bold(_ s: String) -> String { wrap(s, "1") }
+    func dim(_ s: String) -> String { wrap(s, "2") }
+    func red(_ s: String) -> String { wrap(s, "31") }
+    func strike(_ s: String) -> String { wrap(s, "9") }
 
     private func wrap(_ s: String, _ code: String) -> String {
         enabled ? "\u{1B}[\(code)m\(s)\(TerminalStyle.off)" : s

@@ -20,7 +20,7 @@ package struct WeekGridFormatter {
     package let width: Int
     package let today: CivilDate
     /// The half hour the current time is in, when today is in view.
-    package let nowSlot: Int?
+    let nowSlot: Int?
 
     /// A day's column must hold this much for the grid to be drawn.
     package static let minimumColumn = 8
@@ -52,7 +52,7 @@ package struct WeekGridFormatter {
     }
 
     /// Each day's width, its separator not counted.
-    package var columnWidth: Int { (width - gutter) / max(1, layout.days.count) - 1 }
+    var columnWidth: Int { (width - gutter) / max(1, layout.days.count) - 1 }
 
     /// Too narrow for the days it must show: the caller prints the agenda instead.
     package var fits: Bool { columnWidth >= WeekGridFormatter.minimumColumn }

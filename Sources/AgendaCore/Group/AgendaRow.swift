@@ -83,7 +83,7 @@ package struct AgendaRow: Sendable {
 
     /// For occurrences that span days: which day this is (1-based) and of how many.
     package var dayIndex: Int { Int(indexAndTiming & 0xFF_FFFF) }
-    package var dayCount: Int { Int(count) }
+    var dayCount: Int { Int(count) }
 
     init(
         source: AgendaOccurrences.Index, item: Int32, day: CivilDate?, timing: Timing, isFirstListed: Bool, dayIndex: Int, dayCount: Int, rank: Int,

@@ -28,7 +28,7 @@ package struct AlarmSchedule: Sendable {
         /// 0 for the trigger itself, then each `REPEAT`.
         package let repetition: Int
         /// Which of its component's alarms (in the order written), for telling firings apart.
-        package let alarmIndex: Int
+        let alarmIndex: Int
         /// It went off a while before the run (`AlarmSchedule.lateAfter`): the machine was off or asleep.
         package var late = false
     }
@@ -52,10 +52,10 @@ package struct AlarmSchedule: Sendable {
     /// (`CalendarLoader.ringing`, `AlarmReach`): a calendar of ten-minute
     /// alarms costs about two days' agenda, one without alarms only the
     /// span's, so that a run every minute is cheap.
-    package static let lookAhead: TimeInterval = 3600
+    static let lookAhead: TimeInterval = 3600
     package static let lookBehind: TimeInterval = 3600
     /// An alarm that went off more than this before the run is `late`.
-    package static let lateAfter: TimeInterval = 90
+    static let lateAfter: TimeInterval = 90
 
     package let entries: [Entry]
     package let overlaps: Overlaps

@@ -14,7 +14,7 @@ package struct Selection: Sendable {
     package init() {}
 
     /// Kind, completion, status and calendar: what an occurrence says of itself.
-    package func admits(_ occurrence: Occurrence) -> Bool {
+    func admits(_ occurrence: Occurrence) -> Bool {
         switch occurrence.item {
         case .event: guard includeEvents else { return false }
         case .reminder(let r):

@@ -11,10 +11,10 @@ package struct Upcoming: Sendable {
         package let start: Date
         package let end: Date
         /// Begun, not yet ended.
-        package let isNow: Bool
+        let isNow: Bool
         /// Whole minutes until it starts, rounded up; 0 once it has begun.
         package let minutesUntil: Int
-        package let isAllDay: Bool
+        let isAllDay: Bool
     }
 
     package let entries: [Entry]

@@ -51,8 +51,8 @@ package struct GridItem: Sendable {
 /// day of 23 or 25 hours (a change of clocks) is drawn as its clocks read.
 package struct WeekLayout: Sendable {
     /// Half hours: a line of the grid each.
-    package static let slotsPerHour = 2
-    package static let slotSeconds = 3600 / slotsPerHour
+    static let slotsPerHour = 2
+    static let slotSeconds = 3600 / slotsPerHour
 
     package struct Block: Sendable {
         package let item: GridItem
@@ -67,8 +67,8 @@ package struct WeekLayout: Sendable {
     package struct BandItem: Sendable {
         package let item: GridItem
         /// The columns (indexes of `days`) it covers.
-        package let firstColumn: Int
-        package var lastColumn: Int
+        let firstColumn: Int
+        var lastColumn: Int
         package internal(set) var lane = 0
         /// It began before the first day shown.
         package var continues = false
@@ -83,8 +83,8 @@ package struct WeekLayout: Sendable {
     package private(set) var earlier: [Int]
     package private(set) var later: [Int]
     /// The half hours shown, `firstSlot..<endSlot`.
-    package let firstSlot: Int
-    package let endSlot: Int
+    let firstSlot: Int
+    let endSlot: Int
 
     /// - Parameter sections: the agenda's day sections over `days` (others are ignored).
     /// - Parameter minutes: `--hours` as minutes of the day; nil: from the

@@ -25,9 +25,9 @@ package final class Event: CalendarItem {
     /// `--series`: its component as written; nil when not asked for.
     package let whole: WholeComponent?
     /// I declined it: left out unless `--show-declined`, and never busy.
-    package let isDeclined: Bool
+    let isDeclined: Bool
     /// I have not said yes: tentative, or not answered (marked `?` in text).
-    package var isUnconfirmed: Bool { partstat == "TENTATIVE" || partstat == "NEEDS-ACTION" }
+    var isUnconfirmed: Bool { partstat == "TENTATIVE" || partstat == "NEEDS-ACTION" }
 
     /// `TRANSP`, as written: absent, `OPAQUE` or `TRANSPARENT`.
     package enum Transparency: Sendable {

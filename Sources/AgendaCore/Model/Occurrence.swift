@@ -86,7 +86,7 @@ package final class Occurrence: Sendable {
     package var status: String? { item.common(\.status) }
     package var isCancelled: Bool { item.common(\.isCancelled) }
     /// An event I declined (`--me`).
-    package var isDeclined: Bool {
+    var isDeclined: Bool {
         if case .event(let e) = item { e.isDeclined } else { false }
     }
     package var meetingURL: String? {
@@ -101,13 +101,13 @@ package final class Occurrence: Sendable {
     package var itemIdentity: ObjectIdentifier { item.common { ObjectIdentifier($0) } }
 
     /// All-day: the occurrence's start (or, for a reminder, its anchor) is a date.
-    package var isAllDay: Bool { (start ?? due)?.isDate ?? false }
+    var isAllDay: Bool { (start ?? due)?.isDate ?? false }
 
     /// Takes up time, for overlaps and `free` (RFC 5545 3.8.2.7): a timed
     /// event that is not `TRANSP:TRANSPARENT`, or an all-day one marked
     /// `TRANSP:OPAQUE` (calendars write all-day events as free unless told);
     /// never a cancelled or declined one, or a reminder.
-    package var isBusy: Bool {
+    var isBusy: Bool {
         guard case .event(let e) = item, !e.isCancelled, !e.isDeclined, let start else { return false }
         return start.isDate ? e.transparency == .opaque : e.transparency != .transparent
     }

@@ -77,7 +77,7 @@ extension CivilDate {
 
     /// Calendar arithmetic on years: the same month and day, clamped to the
     /// month's length (Feb 29 becomes Feb 28 in a common year).
-    package func addingCalendarYears(_ years: Int) -> CivilDate {
+    func addingCalendarYears(_ years: Int) -> CivilDate {
         let y = year + years
         return CivilDate(year: y, month: month, day: min(day, CivilDate.daysIn(year: y, month: month)))
     }

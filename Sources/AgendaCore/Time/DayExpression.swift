@@ -67,7 +67,7 @@ extension CivilDate {
 
     /// Why text shaped `YYYY-MM-DD` names no day (`November has 30 days`);
     /// nil for a real day, or text of another shape.
-    package static func isoProblem(_ text: String) -> String? {
+    static func isoProblem(_ text: String) -> String? {
         guard let (y, m, d) = isoFields(text) else { return nil }
         guard (1...12).contains(m) else { return "a year has 12 months, not \(m)" }
         let days = daysIn(year: y, month: m)

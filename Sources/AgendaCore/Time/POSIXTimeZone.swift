@@ -134,7 +134,7 @@ package struct POSIXTimeZone: Sendable, Equatable {
     }
 
     /// The first change of offset after an instant (within three years), if any.
-    package func nextTransition(after instant: Date) -> Date? {
+    func nextTransition(after instant: Date) -> Date? {
         guard let daylight = daylightOffset, let start, let end else { return nil }
         let t = Int64(instant.timeIntervalSince1970.rounded(.down))
         let year = CivilDate(daysSinceEpoch: Int((Double(t) / 86400).rounded(.down))).year

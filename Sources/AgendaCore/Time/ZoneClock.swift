@@ -54,7 +54,7 @@ package struct ZoneClock: Sendable {
 
     /// The instant the local day begins (00:00, or the first moment after a
     /// gap at midnight).
-    package func startOfDay(_ date: CivilDate) -> Date { instant(forWallClock: date.midnightUTC) }
+    func startOfDay(_ date: CivilDate) -> Date { instant(forWallClock: date.midnightUTC) }
 
     /// Seconds since local midnight of an instant.
     package func secondsIntoDay(of instant: Date) -> Int {

@@ -31,7 +31,7 @@ package struct CalendarLoader {
     /// hostile file costs to what the same file of daily events would: a
     /// thousand `FREQ=SECONDLY` rules would otherwise make a hundred
     /// million rows.
-    package static let rowsPerFile = 1_000_000
+    static let rowsPerFile = 1_000_000
 
     /// The calendar's name whatever the input says (a vdir collection's
     /// `displayname`); nil: `X-WR-CALNAME`, else the default name.

@@ -3,7 +3,7 @@
 /// `displayname` file) and heads every row of a listing; a name of a
 /// megabyte, or of several lines, is damage, cut with one warning.
 package enum CalendarName {
-    package static let maxCharacters = 256
+    static let maxCharacters = 256
     /// What is read of a `displayname` file: a name is one line.
     package static let maxFileBytes = 4096
 

@@ -8,7 +8,7 @@ package struct DAVAccount: Sendable, Hashable {
     package let origin: String
     /// The path as written (percent-encoded), `/` when none.
     package let path: String
-    package let isHTTPS: Bool
+    let isHTTPS: Bool
     /// The host alone, lower case, without port or brackets.
     let hostName: String
     /// User and password written in the URL, percent-decoded.

@@ -153,5 +153,5 @@ package struct DAVCalendarCopy: Sendable {
         package let inode: UInt64
     }
     /// Its `supported-calendar-component-set` holds VTODO only.
-    package let remindersOnly: Bool
+    let remindersOnly: Bool
 }

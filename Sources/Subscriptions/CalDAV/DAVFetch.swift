@@ -11,7 +11,7 @@ package struct DAVFetch: Sendable {
     package var offline: Bool
     package var userAgent: String
     /// The cache folder (`SubscriptionCache.location`).
-    package var cacheFolder: String
+    var cacheFolder: String
     var limits = CurlTransfer.Limits()
 
     /// With the subscriptions' own `--refresh`, `--offline` and cache.

@@ -5,7 +5,7 @@ package enum DAVNamespace {
     package static let dav = "DAV:"
     package static let caldav = "urn:ietf:params:xml:ns:caldav"
     package static let apple = "http://apple.com/ns/ical/"
-    package static let calendarServer = "http://calendarserver.org/ns/"
+    static let calendarServer = "http://calendarserver.org/ns/"
 }
 
 /// A WebDAV `multistatus` answer (RFC 4918 §14.16, RFC 6578 §6.4): each
