@@ -170,10 +170,13 @@ package struct CalendarLoader {
         var loader = self
         var copy: [UInt8]? = nil
         var widened: AgendaWindow? = nil
+        /// `body` over the bytes to read now: the decoded copy (no pages of
+        /// it to release), else the input.
+        func current<T>(_ body: (UnsafeBufferPointer<UInt8>, ((Range<Int>) -> Void)?) throws -> T) throws -> T {
+            try copy.map { text in try text.withUnsafeBufferPointer { try body($0, nil) } } ?? body(input, release)
+        }
         while true {
-            let step = try copy.map { text in try text.withUnsafeBufferPointer { try loader.decode($0, release: nil, path: path) } }
-                ?? loader.decode(input, release: release, path: path)
-            switch step {
+            switch try current({ try loader.decode($0, release: $1, path: path) }) {
             case .copied(let text, let next):
                 (copy, loader) = (text, next)
             case .widened(let next):
@@ -181,12 +184,9 @@ package struct CalendarLoader {
             case .streamed:
                 // UTF-16: read as a stream is, as UTF-8 a stretch at a time;
                 // the pages read go back as they are copied.
-                return try (copy.map { text in try text.withUnsafeBufferPointer { try loader.loadUTF16($0, release: nil, path, defaultName, source) } }
-                    ?? loader.loadUTF16(input, release: release, path, defaultName, source))
+                return try current { try loader.loadUTF16($0, release: $1, path, defaultName, source) }
             case .ready:
-                var calendar = try copy.map { text in
-                    try text.withUnsafeBufferPointer { try loader.read($0, release: nil, path: path, defaultName: defaultName, source: source) }
-                } ?? loader.read(input, release: release, path: path, defaultName: defaultName, source: source)
+                var calendar = try current { try loader.read($0, release: $1, path: path, defaultName: defaultName, source: source) }
                 if let widened { calendar.window = widened }
                 return calendar
             }

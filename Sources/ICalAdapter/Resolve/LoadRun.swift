@@ -53,19 +53,21 @@ struct LoadRun {
         let component = componentNumber
         componentNumber += 1
         var slot: Int32? = nil
+        // What lists nothing of its own (an override, a skipped event) holds no place in `masters`.
+        let nothing = masters.count..<masters.count
         switch processed.shape {
         case .unread, .unplaced:
             return
         case .skipped:
-            _ = ledger.supersedes(candidate, component, listing: masters.count..<masters.count, line: processed.line, series: &slot)
+            _ = ledger.supersedes(candidate, component, listing: nothing, line: processed.line, series: &slot)
         case .farOverride(let o):
             // Whichever of its revisions is kept replaces this instance.
             if !o.uid.isEmpty {
                 overrides.far.append(FarOverride(uid: SkippedRevisions.fingerprint(o.uid), kind: candidate.kind, recurrenceID: o.recurrenceID))
             }
-            _ = ledger.supersedes(candidate, component, listing: masters.count..<masters.count, line: processed.line, series: &slot, far: true)
+            _ = ledger.supersedes(candidate, component, listing: nothing, line: processed.line, series: &slot, far: true)
         case .override(let o):
-            guard ledger.supersedes(candidate, component, listing: masters.count..<masters.count, line: processed.line, series: &slot) else { return }
+            guard ledger.supersedes(candidate, component, listing: nothing, line: processed.line, series: &slot) else { return }
             overrides.kept.append(Override(occurrence: o.occurrence, uid: o.uid, recurrenceID: o.recurrenceID,
                 thisAndFuture: o.thisAndFuture, component: component, kind: candidate.kind, ownsAlarms: candidate.hasAlarmComponents,
                 series: o.series))

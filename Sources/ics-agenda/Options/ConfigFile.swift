@@ -267,10 +267,8 @@ extension ConfigFile {
     static let current: ConfigFile? = {
         do {
             return try load(environment: ProcessInfo.processInfo.environment)
-        } catch let error as Bad {
-            ProcessEnd.fail("\(error)", status: error.status)
         } catch {
-            ProcessEnd.fail("\(error)", status: 64)
+            ProcessEnd.fail("\(error)", status: (error as? Bad)?.status ?? 64)
         }
     }()
 
