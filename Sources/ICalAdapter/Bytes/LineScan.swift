@@ -43,7 +43,7 @@ enum LineScan {
         while i < bytes.count && line.count < limit {
             let b = bytes[i]
             if b == 0x0A {
-                guard i + 1 < bytes.count, bytes[i + 1] == 0x20 || bytes[i + 1] == 0x09 else { break }
+                guard ContentLines.isFold(bytes, at: i + 1, before: bytes.count) else { break }
                 i += 2
                 continue
             }
@@ -77,7 +77,7 @@ enum LineScan {
         for i in 0..<w.count where line[i] | 0x20 != w[i] | 0x20 { return nil }
         var i = w.count
         // libical's make_segment trims what iswspace calls space: blank, tab, VT, FF, CR.
-        while i < line.count, line[i] == 0x20 || (0x09...0x0D).contains(line[i]) { i += 1 }
+        while i < line.count, TextBytes.isCSpace(line[i]) { i += 1 }
         guard i < line.count else { return nil }
         if line[i] == 0x3B {  // ';': parameters, up to the first colon outside quotes
             var quoted = false
@@ -94,7 +94,7 @@ enum LineScan {
             return nil
         }
         var rest = line[(i + 1)...]
-        while let last = rest.last, last == 0x20 || last == 0x09 { rest = rest.dropLast() }
+        while let last = rest.last, ContentLines.isBlank(last) { rest = rest.dropLast() }
         // Control characters are dropped, as the loader drops them (and kept out of warnings).
         if rest.contains(where: { $0 >= 0x7F || TextBytes.isControl($0) }) { return TextBytes.string(rest).uppercased() }
         return String(decoding: UnsafeBufferPointer(rebasing: rest), as: UTF8.self).uppercased()

@@ -48,6 +48,17 @@ enum TextBytes {
         (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F
     }
 
+    /// Whether a byte is a blank or a line end: what a text of nothing else is empty of.
+    static func isBlankOrLineEnd(_ byte: UInt8) -> Bool {
+        ContentLines.isBlank(byte) || byte == 0x0A || byte == 0x0D
+    }
+
+    /// Whether a byte is what C's `isspace` calls space: blank, tab, line
+    /// feed, vertical tab, form feed, carriage return.
+    static func isCSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
+    }
+
     /// Bytes as text: UTF-8 when they are, else Windows-1252; control
     /// characters dropped (line ends too: this is for one-line texts).
     static func string<C: Collection<UInt8>>(_ bytes: C) -> String {

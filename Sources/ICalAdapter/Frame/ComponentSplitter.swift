@@ -94,14 +94,6 @@ struct ComponentSplitter {
         return topLevelOnly ? LineScan.topLevelNames.contains(name) && name != "VCALENDAR" : isComponentName(name)
     }
 
-    /// Whether the line is the property `name` (then `:` or `;`), in any case.
-    static func hasPropertyName(_ line: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
-        let w = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-        guard line.count > w.count else { return false }
-        for i in 0..<w.count where line[i] | 0x20 != w[i] | 0x20 { return false }
-        return line[w.count] == 0x3A || line[w.count] == 0x3B
-    }
-
     /// Whether a BEGIN or END line's word is a component name (RFC 5545
     /// 3.6: an iana-token or x-name, letters, digits and hyphens).
     static func isComponentName(_ name: String) -> Bool {
@@ -140,9 +132,8 @@ struct ComponentSplitter {
     /// indented as no iCalendar line is (a name after the blanks): the first
     /// line of a component whose lines a script indented.
     static func indentation(after start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var i = start
-        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
-        let blanks = i - start
+        let blanks = ContentLines.leadingBlanks(UnsafeBufferPointer(rebasing: bytes[start...]))
+        let i = start + blanks
         guard blanks > 0 else { return 0 }
         // A name of letters, digits and hyphens, then ';' or ':'.
         var j = i

@@ -16,7 +16,7 @@ extension FrameScanner {
             let first = bytes[next]
             guard first > 0x20, first < 0x7F, first | 0x20 != 0x62, first | 0x20 != 0x65 else { break }
             let lineEnd = LineScan.lineFeed(in: bytes, from: next, before: end)
-            if first | 0x20 == 0x78, ComponentSplitter.hasPropertyName(UnsafeBufferPointer(rebasing: bytes[next..<lineEnd]), "X-LIC-ERROR") { break }
+            if first | 0x20 == 0x78, ContentLines.hasName(UnsafeBufferPointer(rebasing: bytes[next..<lineEnd]), "X-LIC-ERROR") { break }
             number += 1 + folds
             folds = 0
             lines += 1
@@ -39,8 +39,8 @@ extension FrameScanner {
         if lineEnd > line.start && bytes[lineEnd - 1] == 0x0D {
             line = Line(start: line.start, contentEnd: lineEnd - 1, text: UnsafeBufferPointer(rebasing: bytes[line.start..<(lineEnd - 1)]))
         }
-        guard let first = line.text.first, first == 0x20 || first == 0x09 else { return line }
-        let blanks = line.text.prefix(while: { $0 == 0x20 || $0 == 0x09 }).count
+        guard let first = line.text.first, ContentLines.isBlank(first) else { return line }
+        let blanks = ContentLines.leadingBlanks(line.text)
         let indent = open?.indent ?? 0
         let strip: Int
         if indent > 0, open != nil, line.text.count > indent, blanks >= indent {
@@ -67,7 +67,7 @@ extension FrameScanner {
     /// not libical's word on this file, which would report it as damage found now.
     mutating func readPlain(_ line: Line, first: UInt8) {
         if leftOutPastLimit(line) { return }
-        if first | 0x20 == 0x78, ComponentSplitter.hasPropertyName(line.text, "X-LIC-ERROR") {
+        if first | 0x20 == 0x78, ContentLines.hasName(line.text, "X-LIC-ERROR") {
             let next = afterFolds()
             open!.repairs.dropped.append(line.start..<next)
             pos = next
@@ -76,12 +76,8 @@ extension FrameScanner {
 
     /// Where the folds of the line just read end (counted in `foldedLines`).
     mutating func afterFolds() -> Int {
-        var next = pos
-        while next < end, bytes[next] == 0x20 || bytes[next] == 0x09 {
-            let lineEnd = LineScan.lineFeed(in: bytes, from: next, before: end)
-            next = lineEnd < end ? lineEnd + 1 : end
-            foldedLines += 1
-        }
+        let (next, folds) = ContentLines.pastFolds(bytes, from: pos, before: end)
+        foldedLines += folds
         return next
     }
 
@@ -91,7 +87,7 @@ extension FrameScanner {
         open!.lines += 1
         guard open!.lines > ComponentSplitter.maxLines else { return false }
         if open!.essentialPast.isEmpty { open!.essentialPast = [Int](repeating: 0, count: ComponentSplitter.essentialNames.count) }
-        if let e = ComponentSplitter.essentialNames.firstIndex(where: { ComponentSplitter.hasPropertyName(line.text, $0) }),
+        if let e = ComponentSplitter.essentialNames.firstIndex(where: { ContentLines.hasName(line.text, $0) }),
             open!.essentialPast[e] < ComponentSplitter.maxEssentialPast
         {
             open!.essentialPast[e] += 1
@@ -117,13 +113,13 @@ extension FrameScanner {
     /// a component (`BEGIN:VEVENT` followed by indented properties is not
     /// one folded line); `pos` then moves past the folds.
     mutating func unfoldedKeywordLine(_ line: Line) -> [UInt8]? {
-        guard pos < end, bytes[pos] == 0x20 || bytes[pos] == 0x09, line.text.count < 80, let first = line.text.first,
+        guard ContentLines.isFold(bytes, at: pos, before: end), line.text.count < 80, let first = line.text.first,
             first | 0x20 == 0x62 || first | 0x20 == 0x65 || first == 0xEF || first == 0
         else { return nil }
         var joined = Array(line.text)
         var next = pos
         var folds = 0
-        while next < end, bytes[next] == 0x20 || bytes[next] == 0x09, joined.count < 1000 {
+        while ContentLines.isFold(bytes, at: next, before: end), joined.count < 1000 {
             let lineEnd = LineScan.lineFeed(in: bytes, from: next, before: end)
             var contentEnd = lineEnd
             if contentEnd > next + 1 && bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }

@@ -70,7 +70,7 @@ struct FrameScanner {
             foldedLines = 0
             var line = nextLine()
             // A folded continuation of a calendar-level property.
-            if let first = line.text.first, first == 0x20 || first == 0x09 {
+            if let first = line.text.first, ContentLines.isBlank(first) {
                 // (A name is one short line: a megabyte of folds is not kept.)
                 if pendingProperty != nil, pendingProperty!.value.count < CalendarName.maxFileBytes {
                     pendingProperty!.value.append(contentsOf: line.text.dropFirst())

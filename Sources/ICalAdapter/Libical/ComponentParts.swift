@@ -36,7 +36,7 @@ struct ComponentParts {
             // One logical line: up to a line feed not followed by a fold.
             var end = i
             while end < n {
-                if text[end] == 0x0A, !(end + 1 < n && (text[end + 1] == 0x20 || text[end + 1] == 0x09)) { break }
+                if text[end] == 0x0A, !ContentLines.isFold(text, at: end + 1, before: n) { break }
                 end += 1
             }
             let next = min(end + 1, n)

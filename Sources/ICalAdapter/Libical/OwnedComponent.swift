@@ -64,7 +64,7 @@ extension OwnedComponent {
         let parted = text.withUnsafeBufferPointer { chars in
             chars.withMemoryRebound(to: UInt8.self) { bytes -> OpaquePointer? in
                 let whole = UnsafeBufferPointer(rebasing: bytes[..<max(0, bytes.count - 1)])  // less the NUL
-                let first = whole.firstIndex { $0 != 0x0D && $0 != 0x0A && $0 != 0x20 && $0 != 0x09 } ?? whole.count
+                let first = whole.firstIndex { !TextBytes.isBlankOrLineEnd($0) } ?? whole.count
                 startsWithBegin = ComponentParts.starts(whole, at: first, with: "BEGIN")
                 return startsWithBegin ? ComponentParts(whole)?.parse(whole) : nil
             }

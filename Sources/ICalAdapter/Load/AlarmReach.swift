@@ -44,26 +44,8 @@ struct AlarmReach {
         }
         // The place of the byte before or after `at` on the unfolded line
         // (over any number of folds, a line of one blank among them).
-        func before(_ at: Int?) -> Int? {
-            guard var p = at else { return nil }
-            while true {
-                p -= 1
-                guard p >= 0 else { return nil }
-                guard p >= 1, text[p] == 0x20 || text[p] == 0x09, text[p - 1] == 0x0A else { return p }
-                p -= p >= 2 && text[p - 2] == 0x0D ? 2 : 1
-            }
-        }
-        func after(_ at: Int?) -> Int? {
-            guard var p = at else { return nil }
-            while true {
-                p += 1
-                guard p < n else { return nil }
-                if text[p] == 0x0D && p + 1 < n && text[p + 1] == 0x0A { p += 1 }
-                guard text[p] == 0x0A else { return p }
-                guard p + 1 < n, text[p + 1] == 0x20 || text[p + 1] == 0x09 else { return nil }
-                p += 1
-            }
-        }
+        func before(_ at: Int?) -> Int? { at.flatMap { ContentLines.unfoldedByte(before: $0, in: text) } }
+        func after(_ at: Int?) -> Int? { at.flatMap { ContentLines.unfoldedByte(after: $0, in: text) } }
         var i = 0
         while i < n {
             while i + 8 <= n {
@@ -109,7 +91,7 @@ struct AlarmReach {
         guard colon < line.count else { return }
         // Parameters in any case, their values quoted or not (`VALUE="DATE-TIME"`); `X-VALUE=` is another.
         let parameters = String(decoding: line[..<colon].filter { $0 != 0x22 }, as: UTF8.self).uppercased().split(separator: ";")
-        let value = Array(line[(colon + 1)...].filter { $0 != 0x20 && $0 != 0x09 })
+        let value = Array(line[(colon + 1)...].filter { !ContentLines.isBlank($0) })
         if parameters.contains(where: { $0 == "VALUE=DATE-TIME" || $0 == "VALUE=DATE" }) {
             guard let time = AlarmReach.dateTime(value) else { return }
             if absolute.count < AlarmReach.maxAbsolute { absolute.append(time) } else { absoluteOverflowed = true }

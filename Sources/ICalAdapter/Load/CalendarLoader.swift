@@ -214,7 +214,7 @@ package struct CalendarLoader {
         let runs = NULRuns.find(in: input, large: stretchBytes, release: release)
         if !runs.isEmpty {
             let text = NULRuns.removing(runs, from: input)
-            if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+            if text.allSatisfy(TextBytes.isBlankOrLineEnd) {
                 throw NotICalendar(path: path, reason: "it looks like binary data (NUL bytes only)")
             }
             var loader = self

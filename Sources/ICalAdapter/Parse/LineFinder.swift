@@ -51,27 +51,13 @@ final class LineFinder {
     /// which must see what libical saw.
     func written(_ property: String) -> String? {
         let name = Array(property.uppercased().utf8)
-        var i = chunk.range.lowerBound
-        let end = chunk.range.upperBound
-        func isFold(_ at: Int) -> Bool { at < end && (buffer[at] == 0x20 || buffer[at] == 0x09) }
-        while i < end {
-            let lineEnd = LineScan.lineFeed(in: buffer, from: i, before: end)
-            defer { i = lineEnd + 1 }
-            guard !isFold(i) else { continue }
+        for line in ContentLines(buffer, in: chunk.range) {
             // The logical line, made only when its name matches, or when a fold
             // comes before the line's first `:` or `;` (the name may go on there).
-            let matches = LineFinder.names(name, at: i, before: lineEnd, buffer)
-            guard matches || (isFold(lineEnd + 1) && !buffer[i..<lineEnd].contains(where: { $0 == 0x3A || $0 == 0x3B })) else { continue }
-            var logical: [UInt8] = []
-            var from = i, stop = lineEnd
-            while true {
-                var last = stop
-                if last > from && buffer[last - 1] == 0x0D { last -= 1 }
-                logical += UnsafeBufferPointer(rebasing: buffer[from..<last])
-                guard isFold(stop + 1) else { break }
-                from = stop + 2
-                stop = LineScan.lineFeed(in: buffer, from: from, before: end)
-            }
+            let first = line.firstText(in: buffer)
+            let matches = LineFinder.names(name, at: 0, before: first.count, first)
+            guard matches || (line.isFolded && !first.contains(where: { $0 == 0x3A || $0 == 0x3B })) else { continue }
+            let logical = line.unfolded(in: buffer)
             let hit = logical.withUnsafeBufferPointer { LineFinder.names(name, at: 0, before: $0.count, $0) }
             guard hit else { continue }
             let k = logical.withUnsafeBufferPointer { LineScan.valueColon(in: $0, from: 0, before: $0.count) }

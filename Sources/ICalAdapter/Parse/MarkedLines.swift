@@ -14,17 +14,9 @@ final class MarkedLines {
     static let keyLength = 200
 
     init(_ chunk: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>) {
-        var line = chunk.firstLine
-        var i = chunk.range.lowerBound
-        let end = chunk.range.upperBound
-        while i < end {
-            var lineEnd = LineScan.lineFeed(in: buffer, from: i, before: end)
-            let next = lineEnd + 1
-            if lineEnd > i && buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-            let text = UnsafeBufferPointer(rebasing: buffer[i..<lineEnd])
-            if let first = text.first, first != 0x20 && first != 0x09 { index(text, line: line) }
-            line += 1
-            i = next
+        for line in ContentLines(buffer, in: chunk.range, firstLine: chunk.firstLine) {
+            let text = line.firstText(in: buffer)
+            if !text.isEmpty { index(text, line: line.number) }
         }
     }
 

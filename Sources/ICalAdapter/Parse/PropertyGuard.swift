@@ -47,14 +47,6 @@ enum PropertyGuard {
         text.count > 300 || isRule(text) || isTrigger(text)
     }
 
-    private static func hasName(_ text: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
-        let n = name.utf8CodeUnitCount
-        guard text.count > n else { return false }
-        let p = name.utf8Start
-        for i in 0..<n where text[i] & 0xDF != p[i] { return false }
-        return text[n] == 0x3A || text[n] == 0x3B
-    }
-
     /// The line as libical should read it (unfolded, ending in CRLF), or nil
     /// when it can be read as it is. `notes` gets a warning for what is lost.
     static func rewrite(_ text: UnsafeBufferPointer<UInt8>, line: Int, report: inout TextRepair.Report) -> [UInt8]? {
@@ -178,17 +170,17 @@ enum PropertyGuard {
     @inline(__always)
     private static func isRule(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         let lower = (text.first ?? 0) | 0x20
-        return (lower == 0x72 && hasName(text, "RRULE")) || (lower == 0x65 && hasName(text, "EXRULE"))
+        return (lower == 0x72 && ContentLines.hasName(text, "RRULE")) || (lower == 0x65 && ContentLines.hasName(text, "EXRULE"))
     }
 
     @inline(__always)
     private static func isTrigger(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        (text.first ?? 0) | 0x20 == 0x74 && hasName(text, "TRIGGER")
+        (text.first ?? 0) | 0x20 == 0x74 && ContentLines.hasName(text, "TRIGGER")
     }
 
     private static func rewriteLine(_ text: UnsafeBufferPointer<UInt8>, line: Int, notes: inout [Note]) -> [UInt8]? {
         let bytes = LineScan.unfoldedLine(text)
-        guard let parts = ContentLine(bytes) else { return nil }
+        guard let parts = ContentLineParts(bytes) else { return nil }
         let name = String(decoding: parts.name, as: UTF8.self).uppercased()
         var changed = false
         var parameters = parts.parameters

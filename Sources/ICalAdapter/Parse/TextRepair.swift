@@ -76,7 +76,7 @@ enum TextRepair {
                     if buffer[next] == 0x0A { blank += 1 }
                     next += 1
                 }
-                if next < end, buffer[next] == 0x20 || buffer[next] == 0x09 {
+                if ContentLines.isFold(buffer, at: next, before: end) {
                     line += blank
                     start = next
                     continue
@@ -93,7 +93,7 @@ enum TextRepair {
                     breaks += 1
                     if stop - lineStart > TextBytes.foldWidth { clean = false }
                     lineStart = stop + 1
-                    if stop + 1 < end, buffer[stop + 1] == 0x20 || buffer[stop + 1] == 0x09 {
+                    if ContentLines.isFold(buffer, at: stop + 1, before: end) {
                         stop += 1
                         continue
                     }
@@ -170,8 +170,7 @@ enum TextRepair {
             if byte == 0 { continue }
             if byte == 0x0D || byte == 0x0A {
                 // A fold inside a sequence is skipped; a line end is not text.
-                if byte == 0x0D, i < text.count, text[i] == 0x0A { i += 1 }
-                if i < text.count, text[i] == 0x20 || text[i] == 0x09 { i += 1 }
+                i = ContentLines.lineBreak(text, at: i - 1).next
                 continue
             }
             if need > 0 {
@@ -249,14 +248,9 @@ enum TextRepair {
             if TextBytes.isControl(byte) {
                 i += 1
             } else if byte == 0x0D || byte == 0x0A {
-                var j = i
-                if text[j] == 0x0D, j + 1 < text.count, text[j + 1] == 0x0A { j += 1 }
-                if j + 1 < text.count, text[j + 1] == 0x20 || text[j + 1] == 0x09 {
-                    i = j + 2  // a fold
-                } else {
-                    lineEnd.append(contentsOf: text[i...j])
-                    i = j + 1
-                }
+                let (next, isFold) = ContentLines.lineBreak(text, at: i)
+                if !isFold { lineEnd.append(contentsOf: text[i..<next]) }
+                i = next
             } else {
                 joined.append(byte)
                 i += 1

@@ -37,64 +37,57 @@ struct WindowPrefilter {
         var sequence = 0
         var hasSequence = false, hasUID = false
         var depth = 0
-        var i = chunk.range.lowerBound
-        let stop = chunk.range.upperBound
-        while i < stop {
-            let lineEnd = LineScan.lineFeed(in: buffer, from: i, before: stop)
-            let line = UnsafeBufferPointer(rebasing: buffer[i..<lineEnd])
-            i = lineEnd + 1
-            guard let first = line.first, first != 0x20, first != 0x09 else { continue }
+        for contentLine in ContentLines(buffer, in: chunk.range) {
+            let line = contentLine.firstText(in: buffer)
+            guard let first = line.first else { continue }
             // A fold inside a name (`DT` then ` END:…`, valid RFC 5545)
-            // hides the property from a line-by-line look: parsed. (A fold
+            // hides the property from a look at first lines: parsed. (A fold
             // after the name, in a long parameter, hides nothing.)
-            if i < stop && (buffer[i] == 0x20 || buffer[i] == 0x09) && !line.contains(where: { $0 == 0x3A || $0 == 0x3B }) { return nil }
+            if contentLine.isFolded && !line.contains(where: { $0 == 0x3A || $0 == 0x3B }) { return nil }
             // Only the event's own properties count, not a VALARM's.
-            if WindowPrefilter.hasName(line, "BEGIN") { depth += 1; continue }
-            if WindowPrefilter.hasName(line, "END") { depth -= 1; continue }
+            if ContentLines.hasName(line, "BEGIN") { depth += 1; continue }
+            if ContentLines.hasName(line, "END") { depth -= 1; continue }
             guard depth == 1 else { continue }
             switch first | 0x20 {
             case 0x72:  // r
-                if WindowPrefilter.hasName(line, "RRULE") {
+                if ContentLines.hasName(line, "RRULE") {
                     guard skipsRules else { return nil }
                     recurs = true
-                } else if WindowPrefilter.hasName(line, "RDATE") || WindowPrefilter.hasName(line, "RECURRENCE-ID") {
+                } else if ContentLines.hasName(line, "RDATE") || ContentLines.hasName(line, "RECURRENCE-ID") {
                     return nil
                 }
             case 0x65:  // e
-                if WindowPrefilter.hasName(line, "EXRULE") { return nil }
+                if ContentLines.hasName(line, "EXRULE") { return nil }
             case 0x64:  // d
-                if WindowPrefilter.hasName(line, "DURATION") { hasDuration = true }
+                if ContentLines.hasName(line, "DURATION") { hasDuration = true }
                 // Given twice (damage, told once parsed): the reader takes
                 // the first, so this look cannot take either.
-                if WindowPrefilter.hasName(line, "DTSTART") {
+                if ContentLines.hasName(line, "DTSTART") {
                     guard start == nil, let key = WindowPrefilter.dayKey(line) else { return nil }
                     start = key
-                } else if WindowPrefilter.hasName(line, "DTEND") {
+                } else if ContentLines.hasName(line, "DTEND") {
                     guard end == nil, let key = WindowPrefilter.dayKey(line) else { return nil }
                     end = key
                 }
             case 0x73:  // s
-                if WindowPrefilter.hasName(line, "SEQUENCE") {
+                if ContentLines.hasName(line, "SEQUENCE") {
                     guard !hasSequence, let colon = line.firstIndex(of: 0x3A) else { return nil }
                     hasSequence = true
-                    var value = line[(colon + 1)...]
-                    if value.last == 0x0D { value = value.dropLast() }
+                    let value = line[(colon + 1)...]
                     // Signed (RFC 5545 3.3.8); past 32 bits the parser reads and tells it.
                     guard let n = Int(String(decoding: UnsafeBufferPointer(rebasing: value), as: UTF8.self)), Int32(exactly: n) != nil else { return nil }
                     sequence = n
                 }
             case 0x78:  // x
                 // --format ics's own: the loader reads them (ICSWriter).
-                if WindowPrefilter.hasName(line, "X-ICS-AGENDA-SCOPE") { return nil }
+                if ContentLines.hasName(line, "X-ICS-AGENDA-SCOPE") { return nil }
             case 0x75:  // u
-                if WindowPrefilter.hasName(line, "UID") {
+                if ContentLines.hasName(line, "UID") {
                     // A folded UID is rare; read it whole only then.
-                    guard !hasUID, i >= stop || (buffer[i] != 0x20 && buffer[i] != 0x09) else { return nil }
+                    guard !hasUID, !contentLine.isFolded else { return nil }
                     hasUID = true
                     if let colon = line.firstIndex(of: 0x3A) {
-                        var value = line[(colon + 1)...]
-                        if value.last == 0x0D { value = value.dropLast() }
-                        uid = String(decoding: UnsafeBufferPointer(rebasing: value), as: UTF8.self)
+                        uid = String(decoding: UnsafeBufferPointer(rebasing: line[(colon + 1)...]), as: UTF8.self)
                     }
                 }
             default: break
@@ -146,15 +139,6 @@ struct WindowPrefilter {
             if matched == 0 { return true }
         }
         return false
-    }
-
-    /// Whether the line is the property `name` (followed by `:` or `;`).
-    static func hasName(_ line: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
-        let n = name.utf8CodeUnitCount
-        guard line.count > n else { return false }
-        let p = name.utf8Start
-        for k in 0..<n where line[k] | 0x20 != p[k] | 0x20 { return false }
-        return line[n] == 0x3A || line[n] == 0x3B
     }
 
     /// YYYYMMDD at the start of the value, as a day key, when it is one.

@@ -87,7 +87,7 @@ enum InputSegments {
             var q = name + word.count
             if bytes[q] == 0x0D { q += 1 }
             guard q + 1 < end, bytes[q] == 0x0A else { return false }
-            return bytes[q + 1] != 0x20 && bytes[q + 1] != 0x09
+            return !ContentLines.isFold(bytes, at: q + 1, before: end)
         }
         return false
     }

@@ -42,27 +42,15 @@ package struct ItemFileScan: Sendable {
         var unbalanced = false
         var first = true
         var endsCalendar = false
-        var pos = TextDecoding.hasUTF8BOM(bytes) ? 3 : 0
-        let n = bytes.count
-        // A UID is compared once its folded lines are read (long Exchange UIDs are folded).
-        var pendingUID: String? = nil
-        func settleUID() {
-            guard let value = pendingUID else { return }
-            pendingUID = nil
+        let start = TextDecoding.hasUTF8BOM(bytes) ? 3 : 0
+        // A UID is compared whole, its folds joined (long Exchange UIDs are folded).
+        func see(uid value: String) {
             if uid == nil { uid = value } else if uid != value { several = true }
         }
-        while pos < n {
-            let end = LineScan.lineFeed(in: bytes, from: pos, before: n)
-            var lineEnd = end
-            if lineEnd > pos && bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-            let line = UnsafeBufferPointer(rebasing: bytes[pos..<lineEnd])
-            pos = end + 1
-            if line.isEmpty { continue }
-            if line[0] == 0x20 || line[0] == 0x09 {
-                if pendingUID != nil { pendingUID! += String(decoding: UnsafeBufferPointer(rebasing: line.dropFirst()), as: UTF8.self) }
-                continue
-            }
-            settleUID()
+        for contentLine in ContentLines(bytes, in: start..<max(start, bytes.count)) {
+            let line = contentLine.firstText(in: bytes)
+            // Only the first line can start with a blank: the others that do are folds.
+            guard let head = line.first, !ContentLines.isBlank(head) else { continue }
             if first {
                 first = false
                 guard ItemFileScan.keyword(line, "BEGIN:VCALENDAR") else { return }
@@ -82,21 +70,24 @@ package struct ItemFileScan: Sendable {
                 if depth == 2 && !currentIsZone && !currentHasUID { componentWithoutUID = true }
                 depth -= 1
                 if depth < 0 { unbalanced = true }
-                let word = line.prefix { $0 != 0x20 && $0 != 0x09 }
+                let word = line.prefix { !ContentLines.isBlank($0) }
                 endsCalendar = depth == 0 && word.count == 13 && ItemFileScan.keyword(line, "END:VCALENDAR")
                 continue
             }
             endsCalendar = false
-            if depth == 2 && !currentIsZone, let value = ItemFileScan.value(line, of: "UID") {
+            if depth == 2 && !currentIsZone, var value = ItemFileScan.value(line, of: "UID") {
                 currentHasUID = true
-                pendingUID = value
+                if contentLine.isFolded {
+                    let whole = contentLine.unfolded(in: bytes)
+                    value = whole.withUnsafeBufferPointer { ItemFileScan.value($0, of: "UID") } ?? value
+                }
+                see(uid: value)
             } else if depth == 1 {
                 if ItemFileScan.value(line, of: "X-WR-CALNAME") != nil { namesCalendar = true }
                 if ItemFileScan.value(line, of: "X-WR-TIMEZONE") != nil { hasWRTimezone = true }
             }
             if stopsEarly && (several || namesCalendar) { return }
         }
-        settleUID()
         soleUID = several || componentWithoutUID || components == 0 ? nil : uid
         isClosedCalendar = endsCalendar && !unbalanced
     }

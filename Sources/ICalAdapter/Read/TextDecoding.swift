@@ -11,10 +11,10 @@ enum TextDecoding {
     /// A short description of an input with no iCalendar in it.
     static func describeNonCalendar(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         let head = bytes.prefix(4096)
-        if head.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+        if head.allSatisfy(TextBytes.isBlankOrLineEnd) {
             return "it is empty"
         }
-        let controls = head.filter { $0 < 0x09 || ($0 > 0x0D && $0 < 0x20) }.count
+        let controls = head.filter { $0 < 0x20 && !TextBytes.isCSpace($0) }.count
         if head.contains(0) || controls * 10 > head.count {
             return "it looks like binary data"
         }

@@ -1,7 +1,7 @@
-/// One unfolded content line, cut into name, parameters and value
+/// One unfolded content line (`ContentLine.unfolded`), cut into name, parameters and value
 /// (RFC 5545 3.1: parameter values may be quoted, and a quoted one may hold
 /// `;` and `:`).
-struct ContentLine {
+struct ContentLineParts {
     let name: [UInt8]
     let parameters: [[UInt8]]
     let value: [UInt8]
