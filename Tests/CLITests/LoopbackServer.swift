@@ -28,12 +28,18 @@ final class LoopbackServer: Sendable {
     init(script: String, python: String = "/usr/bin/python3", arguments: [String] = []) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let started = try LoopbackServer.spawn([python, CLI.root.appendingPathComponent(script).path, folder.path] + arguments)
+        let started = try LoopbackServer.spawn([python, CLI.root.appendingPathComponent(script).path, folder.path]
+            + arguments)
         running = Mutex(started)
         // The first line says where it listens: `http PORT [https PORT]`.
         var line = [UInt8]()
         var byte: UInt8 = 0
-        while byte != 0x0A, read(started.output, &byte, 1) == 1 { line.append(byte) }
+        while byte != 0x0A {
+            let got = read(started.output, &byte, 1)
+            if got == -1 && errno == EINTR { continue }
+            guard got == 1 else { break }
+            line.append(byte)
+        }
         let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
         var ports: [String: Int] = [:]
         for i in stride(from: 0, to: words.count - 1, by: 2) { ports[words[i]] = Int(words[i + 1]) }
@@ -48,22 +54,34 @@ final class LoopbackServer: Sendable {
     /// pipes of this process's, standard error this process's, and nothing
     /// else of it.
     private static func spawn(_ arguments: [String]) throws -> (pid: pid_t, input: Int32, output: Int32) {
-        // glibc 2.34's closefrom action; Swift's Glibc module leaves out the GNU extensions.
+        // glibc 2.34's closefrom action, and pipe2: Swift's Glibc module leaves out the GNU extensions.
         typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
         guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else {
             throw Failure(message: "this C library has no posix_spawn_file_actions_addclosefrom_np (glibc 2.34 has)")
         }
         let addCloseFrom = unsafeBitCast(symbol, to: CloseFrom.self)
+        typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+        guard let pipe2Symbol = dlsym(nil, "pipe2") else { throw Failure(message: "this C library has no pipe2") }
+        let pipe2 = unsafeBitCast(pipe2Symbol, to: Pipe2.self)
+        // Close-on-exec from the start (pipe2): no other child started in
+        // this moment gets them (the server's own ends are dup2'ed to 0 and 1).
         var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1]
-        guard pipe(&input) == 0, pipe(&output) == 0 else { throw Failure(message: "pipe: \(String(cString: strerror(errno)))") }
-        // This process's ends are kept out of any other child (the child's own are dup2'ed to 0 and 1 before exec).
-        for fd in input + output { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let opened = pipe2(&input, O_CLOEXEC) == 0 && pipe2(&output, O_CLOEXEC) == 0
+        let error = errno
+        func closeAll() { for fd in input + output where fd >= 0 { close(fd) } }
+        guard opened else {
+            closeAll()
+            throw Failure(message: "pipe2: \(String(cString: strerror(error)))")
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        _ = addCloseFrom(&actions, 3)
+        let planned = posix_spawn_file_actions_adddup2(&actions, input[0], 0) == 0
+            && posix_spawn_file_actions_adddup2(&actions, output[1], 1) == 0 && addCloseFrom(&actions, 3) == 0
+        guard planned else {
+            closeAll()
+            throw Failure(message: "posix_spawn_file_actions: could not plan the server's descriptors")
+        }
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
@@ -93,6 +111,7 @@ final class LoopbackServer: Sendable {
         var status: Int32 = 0
         while waitpid(started.pid, &status, 0) == -1 && errno == EINTR {}
         close(started.output)
+        try? FileManager.default.removeItem(at: folder)
     }
 
     /// The port it serves plain HTTP on.
@@ -116,7 +135,8 @@ final class LoopbackServer: Sendable {
     func ask(_ path: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())", base() + path]
+        process.arguments = ["python3", "-c",
+            "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())", base() + path]
         return try CLI.collect(process).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -129,7 +149,9 @@ final class LoopbackServer: Sendable {
     /// "Work at Radicale" (`serversPython()`).
     static let radicale: Result<LoopbackServer, any Error> = Result {
         let python = try serversPython()
-        let files = ["0b5c1e7a-standup.ics", "5f0d2b11-review.ics", "9a7e3c20-report.ics"].map { CLI.root.appendingPathComponent("Fixtures/vdir/work/\($0)").path }
-        return try LoopbackServer(script: "scripts/radicale_server.py", python: python, arguments: ["Work at Radicale"] + files)
+        let files = ["0b5c1e7a-standup.ics", "5f0d2b11-review.ics",
+            "9a7e3c20-report.ics"].map { CLI.root.appendingPathComponent("Fixtures/vdir/work/\($0)").path }
+        return try LoopbackServer(script: "scripts/radicale_server.py", python: python,
+            arguments: ["Work at Radicale"] + files)
     }
 }

@@ -55,16 +55,9 @@ struct ComponentReader {
             case ICAL_DTEND_PROPERTY: record.dtend = time(p, icalproperty_get_dtend(p), "DTEND", &record)
             case ICAL_DUE_PROPERTY: record.due = time(p, icalproperty_get_due(p), "DUE", &record)
             case ICAL_DURATION_PROPERTY: record.duration = NominalDuration(icalproperty_get_duration(p))
-            case ICAL_RRULE_PROPERTY:
-                let rule = RecurrenceRule(ParsedRule.detached(icalproperty_get_rrule(p)))
-                if rule.frequency != .none {
-                    record.rrules.append(rule)
-                } else {
-                    record.problems.append(.libical(property: "RRULE", message: "it has no FREQ; the rule is ignored", value: nil, damage: .ruleGrammar))
-                }
+            case ICAL_RRULE_PROPERTY: readRule(p, &record)
             case ICAL_RDATE_PROPERTY: readRDate(p, &record)
-            case ICAL_EXDATE_PROPERTY:
-                if let t = time(p, icalproperty_get_exdate(p), "EXDATE", &record) { record.exdates.append(t) }
+            case ICAL_EXDATE_PROPERTY: readExdate(p, &record)
             case ICAL_RECURRENCEID_PROPERTY:
                 record.recurrenceID = time(p, icalproperty_get_recurrenceid(p), "RECURRENCE-ID", &record)
                 if record.recurrenceID == nil { record.unreadableRecurrenceID = true }
@@ -84,7 +77,8 @@ struct ComponentReader {
                 if let c = text(icalproperty_get_categories(p)) {
                     record.categories += c.split(separator: ",").map { String($0).trimmingWhitespace() }
                 }
-            case ICAL_CONFERENCE_PROPERTY, ICAL_URL_PROPERTY, ICAL_ATTENDEE_PROPERTY, ICAL_ORGANIZER_PROPERTY: readMeeting(p, isa, &record)
+            case ICAL_CONFERENCE_PROPERTY, ICAL_URL_PROPERTY, ICAL_ATTENDEE_PROPERTY, ICAL_ORGANIZER_PROPERTY:
+                readMeeting(p, isa, &record)
             case ICAL_X_PROPERTY: readXProperty(p, &record)
             case ICAL_XLICERROR_PROPERTY: readLibicalMark(p, &record)
             default: break
@@ -103,9 +97,29 @@ struct ComponentReader {
         return record
     }
 
+    /// An RRULE; one without FREQ is told and left out.
+    private func readRule(_ p: OpaquePointer, _ record: inout ComponentRecord) {
+        let rule = RecurrenceRule(ParsedRule.detached(icalproperty_get_rrule(p)))
+        guard rule.frequency != .none else {
+            record.problems.append(.libical(property: "RRULE", message: "it has no FREQ; the rule is ignored",
+                value: nil, damage: .ruleGrammar))
+            return
+        }
+        record.rrules.append(rule)
+    }
+
+    /// An EXDATE. libical's EXDATE getter (alone of the getters used here)
+    /// looks its TZID up in the built-in zones, which may grow their table:
+    /// under the lock every such lookup takes (`Zone`).
+    private func readExdate(_ p: OpaquePointer, _ record: inout ComponentRecord) {
+        let exdate = Zone.withBuiltinLock { icalproperty_get_exdate(p) }
+        if let t = time(p, exdate, "EXDATE", &record) { record.exdates.append(t) }
+    }
+
     /// `--series`: the component as written (`WholeText`), with what its calendar reads it in.
     private func whole(of borrowed: BorrowedComponent, _ record: ComponentRecord) -> WholeComponent? {
-        WholeText.of(borrowed, matchUID: record.matchUID, calendar: calendar, floatingTZID: floatingTZID, calendarTimeZone: calendarTimeZone)
+        WholeText.of(borrowed, matchUID: record.matchUID, calendar: calendar, floatingTZID: floatingTZID,
+            calendarTimeZone: calendarTimeZone)
     }
 
     /// An alarm whose trigger counts days, told the zone whose clock they
@@ -140,70 +154,6 @@ struct ComponentReader {
         }
     }
 
-    /// Where a meeting is joined, and whether I am in it (`me`).
-    private func readMeeting(_ p: OpaquePointer, _ isa: icalproperty_kind, _ record: inout ComponentRecord) {
-        switch isa {
-        case ICAL_CONFERENCE_PROPERTY:
-            if let uri = text(icalproperty_get_conference(p)) {
-                let video = parameterValue(p, ICAL_FEATURE_PARAMETER)?.contains("VIDEO") ?? false
-                record.meetingProperties.append((video ? 0 : 1, uri))
-            }
-        case ICAL_URL_PROPERTY: record.url = record.url ?? text(icalproperty_get_url(p))
-        case ICAL_ATTENDEE_PROPERTY:
-            if !me.isEmpty, let address = text(icalproperty_get_attendee(p)), me.contains(CalendarAddress.normalized(address)) {
-                // RFC 5545 3.2.12: NEEDS-ACTION when not written. With several
-                // of my addresses invited, whatever their order: a decline
-                // counts first (the contract leaves out a meeting any of
-                // them declined), then a yes, a maybe, any other answer, none.
-                let answer = parameterValue(p, ICAL_PARTSTAT_PARAMETER) ?? "NEEDS-ACTION"
-                if ComponentReader.weight(of: answer) > record.myPartstat.map(ComponentReader.weight) ?? -1 { record.myPartstat = answer }
-            }
-        case ICAL_ORGANIZER_PROPERTY:
-            if !me.isEmpty, let address = text(icalproperty_get_organizer(p)), me.contains(CalendarAddress.normalized(address)) {
-                record.organizedByMe = true
-            }
-        default: break
-        }
-    }
-
-    /// How much one of my answers counts against another (`readMeeting`).
-    static func weight(of partstat: String) -> Int {
-        switch partstat {
-        case "DECLINED": 4
-        case "ACCEPTED": 3
-        case "TENTATIVE": 2
-        case "NEEDS-ACTION": 0
-        default: 1
-        }
-    }
-
-    /// This program's own properties (`--format ics` writes them; `ICSWriter`).
-    private func readXProperty(_ p: OpaquePointer, _ record: inout ComponentRecord) {
-        guard let name = icalproperty_get_x_name(p) else { return }
-        switch String(cString: name).uppercased() {
-        case ComponentRecord.scopeProperty: record.scope = text(icalproperty_get_x(p))
-        case ComponentRecord.calendarProperty: record.calendarName = text(icalproperty_get_x(p))
-        case ComponentRecord.calendarColorProperty: record.calendarColor = text(icalproperty_get_x(p))
-        case "X-GOOGLE-CONFERENCE": meetingLink(p, rank: 2, &record)
-        case "X-MICROSOFT-ONLINEMEETINGEXTERNALLINK": meetingLink(p, rank: 3, &record)
-        case "X-MICROSOFT-SKYPETEAMSMEETINGURL": meetingLink(p, rank: 4, &record)
-        default: break
-        }
-    }
-
-    private func meetingLink(_ p: OpaquePointer, rank: Int, _ record: inout ComponentRecord) {
-        if let value = text(icalproperty_get_x(p)), !value.isEmpty { record.meetingProperties.append((rank, value)) }
-    }
-
-    /// A parameter's value as written (upper case, without quotes), e.g.
-    /// `ACCEPTED` of `PARTSTAT=ACCEPTED`; a list stays one value (`AUDIO,VIDEO`).
-    private func parameterValue(_ p: OpaquePointer, _ kind: icalparameter_kind) -> String? {
-        guard let parameter = icalproperty_get_first_parameter(p, kind), let written = icalparameter_as_ical_string(parameter) else { return nil }
-        let text = String(cString: written)
-        guard let equals = text.firstIndex(of: "=") else { return nil }
-        return String(text[text.index(after: equals)...]).replacing("\"", with: "").uppercased()
-    }
-
     /// A property libical could not read, as the X-LIC-ERROR it left: an
     /// RRULE mended when it can be (`RuleDiagnosis`), else a problem told
     /// when it is damage (`DamageKind.isDamage`).
@@ -212,11 +162,13 @@ struct ComponentReader {
         let name = LibicalMessages.propertyName(in: message)
         // A TRIGGER outside a VALARM is no alarm: nothing rings or is listed differently.
         if name == "TRIGGER" && !inAlarm { return }
-        if name == "RRULE", let value = LibicalMessages.removedValue(in: message), let mended = RuleDiagnosis.mended(value) {
+        if name == "RRULE", let value = LibicalMessages.removedValue(in: message),
+            let mended = RuleDiagnosis.mended(value) {
             record.rrules.append(RecurrenceRule(reading: mended.rule))
             let shown = value.count > 80 ? String(value.prefix(80)) + "…" : value
             record.problems.append(.libical(property: "RRULE",
-                message: "cannot read \"\(shown)\" as written (\(mended.changes)); read as \"\(mended.rule)\"", value: value, damage: .ruleGrammar))
+                message: "cannot read \"\(shown)\" as written (\(mended.changes)); read as \"\(mended.rule)\"",
+                    value: value, damage: .ruleGrammar))
             return
         }
         guard DamageKind.isDamage(libicalMark: message, property: name) else { return }
@@ -234,13 +186,16 @@ struct ComponentReader {
         if let duration = record.duration, duration.days < 0 || duration.seconds < 0 {
             record.duration = nil
             record.problems.append(.libical(property: "DURATION",
-                message: "the duration is negative, so the end would be before the start; read as if there were none", value: nil, damage: .endBeforeStart))
+                message: "the duration is negative, so the end would be before the start; read as if there were none",
+                    value: nil, damage: .endBeforeStart))
         }
         if record.kind == .reminder, let start = record.dtstart, let due = record.due, start.isDate == due.isDate,
-            start.isDate ? due.civilDate < start.civilDate : start.isUTC == due.isUTC && start.zone == due.zone && due.local.wallSeconds < start.local.wallSeconds
+            start.isDate ? due.civilDate < start.civilDate : start.isUTC == due.isUTC && start.zone == due.zone
+                && due.local.wallSeconds < start.local.wallSeconds
         {
             record.problems.append(.libical(property: "DUE",
-                message: "the due time is before the start (RFC 5545 3.8.2.3); read as due at the start", value: nil, damage: .endBeforeStart))
+                message: "the due time is before the start (RFC 5545 3.8.2.3); read as due at the start", value: nil,
+                    damage: .endBeforeStart))
         }
         guard let start = record.dtstart, let end = record.dtend, start.isDate == end.isDate else { return }
         if start.isDate {
@@ -249,12 +204,16 @@ struct ComponentReader {
             if before { record.dtend = nil }
             record.problems.append(.libical(property: "DTEND", message: before
                 ? "the all-day end is before the start; read as one day"
-                : "the all-day end is the start day itself (it is the day after the last); read as one day", value: nil, damage: .endBeforeStart))
+                : "the all-day end is the start day itself (it is the day after the last); read as one day", value: nil,
+                    damage: .endBeforeStart))
             return
         }
-        guard start.isUTC == end.isUTC, start.zone == end.zone, end.local.wallSeconds < start.local.wallSeconds else { return }
+        guard start.isUTC == end.isUTC, start.zone == end.zone, end.local.wallSeconds < start.local.wallSeconds else {
+            return
+        }
         record.dtend = nil
-        record.problems.append(.libical(property: "DTEND", message: "the end is before the start; read as if there were none", value: nil, damage: .endBeforeStart))
+        record.problems.append(.libical(property: "DTEND", message: "the end is before the start; read as if " +
+            "there were none", value: nil, damage: .endBeforeStart))
     }
 
     /// The properties the agenda reads (TRANSP for busy time): damage to any
@@ -275,7 +234,8 @@ struct ComponentReader {
         (ICAL_UID_PROPERTY, "UID"), (ICAL_SUMMARY_PROPERTY, "SUMMARY"), (ICAL_DTSTART_PROPERTY, "DTSTART"),
         (ICAL_DTEND_PROPERTY, "DTEND"), (ICAL_DUE_PROPERTY, "DUE"), (ICAL_DURATION_PROPERTY, "DURATION"),
         (ICAL_RECURRENCEID_PROPERTY, "RECURRENCE-ID"), (ICAL_LOCATION_PROPERTY, "LOCATION"),
-        (ICAL_DESCRIPTION_PROPERTY, "DESCRIPTION"), (ICAL_STATUS_PROPERTY, "STATUS"), (ICAL_SEQUENCE_PROPERTY, "SEQUENCE"),
+        (ICAL_DESCRIPTION_PROPERTY, "DESCRIPTION"), (ICAL_STATUS_PROPERTY, "STATUS"),
+            (ICAL_SEQUENCE_PROPERTY, "SEQUENCE"),
         (ICAL_PRIORITY_PROPERTY, "PRIORITY"), (ICAL_PERCENTCOMPLETE_PROPERTY, "PERCENT-COMPLETE"),
     ]
 
@@ -299,7 +259,7 @@ struct ComponentReader {
         }
     }
 
-    private func text(_ pointer: UnsafePointer<CChar>?) -> String? {
+    func text(_ pointer: UnsafePointer<CChar>?) -> String? {
         guard let pointer else { return nil }
         let s = String(cString: pointer)
         if s.isEmpty { return nil }
@@ -310,11 +270,13 @@ struct ComponentReader {
     }
 
     /// A date or date-time property value with its TZID resolved.
-    private func time(_ p: OpaquePointer, _ c: icaltimetype, _ name: String, _ record: inout ComponentRecord) -> ZonedTime? {
+    private func time(_ p: OpaquePointer, _ c: icaltimetype, _ name: String,
+        _ record: inout ComponentRecord) -> ZonedTime? {
         let value = TimeValue(c)
         if value.isNull { return nil }
         guard value.isReal else {
-            record.problems.append(.invalidTime(property: name, value: icalproperty_get_value_as_string(p).map { String(cString: $0) }))
+            record.problems.append(.invalidTime(property: name,
+                value: icalproperty_get_value_as_string(p).map { String(cString: $0) }))
             return nil
         }
         var zoned = ZonedTime(local: value, zone: nil)
@@ -323,7 +285,8 @@ struct ComponentReader {
             guard let wrZone = floatingZone else { return zoned }
             return ComponentReader.fromUTC(value, p, wrZone: wrZone, zones: zones)
         }
-        if let param = icalproperty_get_first_parameter(p, ICAL_TZID_PARAMETER), let tzid = icalparameter_get_tzid(param) {
+        if let param = icalproperty_get_first_parameter(p, ICAL_TZID_PARAMETER),
+            let tzid = icalparameter_get_tzid(param) {
             let id = String(cString: tzid)
             if let zone = zones.zone(for: id, calendar: calendar) {
                 zoned.zone = zone
@@ -348,7 +311,8 @@ struct ComponentReader {
     /// TZID's zone, which the `.out` files keep.
     static func fromUTC(_ value: TimeValue, _ p: OpaquePointer, wrZone: Zone, zones: any ZoneLookup) -> ZonedTime {
         var local = value
-        if let param = icalproperty_get_first_parameter(p, ICAL_TZID_PARAMETER), let tzid = icalparameter_get_tzid(param),
+        if let param = icalproperty_get_first_parameter(p, ICAL_TZID_PARAMETER),
+            let tzid = icalparameter_get_tzid(param),
             let zone = zones.zone(for: String(cString: tzid), calendar: 0)
         {
             local.zoneMark = zone

@@ -15,12 +15,14 @@ struct Observance {
 
     /// TZOFFSETFROM, in seconds.
     var offsetFrom: Int? {
-        icalcomponent_get_first_property(component.pointer, ICAL_TZOFFSETFROM_PROPERTY).map { Int(icalproperty_get_tzoffsetfrom($0)) }
+        icalcomponent_get_first_property(component.pointer, ICAL_TZOFFSETFROM_PROPERTY)
+            .map { Int(icalproperty_get_tzoffsetfrom($0)) }
     }
 
     /// TZOFFSETTO, in seconds.
     var offsetTo: Int? {
-        icalcomponent_get_first_property(component.pointer, ICAL_TZOFFSETTO_PROPERTY).map { Int(icalproperty_get_tzoffsetto($0)) }
+        icalcomponent_get_first_property(component.pointer, ICAL_TZOFFSETTO_PROPERTY)
+            .map { Int(icalproperty_get_tzoffsetto($0)) }
     }
 
     /// DTSTART, TZOFFSETFROM and TZOFFSETTO are all there (RFC 5545 3.6.5).
@@ -37,14 +39,16 @@ struct Observance {
 
     /// Each RRULE, with the property it is in.
     var rules: [(property: PropertyHandle, rule: RecurrenceRule)] {
-        properties(ICAL_RRULE_PROPERTY).map { ($0, RecurrenceRule(ParsedRule.detached(icalproperty_get_rrule($0.pointer)))) }
+        properties(ICAL_RRULE_PROPERTY)
+            .map { ($0, RecurrenceRule(ParsedRule.detached(icalproperty_get_rrule($0.pointer)))) }
     }
 
     /// Each RDATE's value (a PERIOD's start).
     var rdates: [TimeValue] {
         properties(ICAL_RDATE_PROPERTY).map { p in
             let value = icalproperty_get_rdate(p.pointer)
-            return icaltime_is_null_time(value.period.start) == 0 ? TimeValue(value.period.start) : TimeValue(value.time)
+            return icaltime_is_null_time(value.period.start) == 0
+                ? TimeValue(value.period.start) : TimeValue(value.time)
         }
     }
 
@@ -77,7 +81,8 @@ extension BorrowedComponent {
 
     /// The TZID property's value ("" when there is none).
     var tzid: String {
-        icalcomponent_get_first_property(pointer, ICAL_TZID_PROPERTY).flatMap { icalproperty_get_tzid($0) }.map { String(cString: $0) } ?? ""
+        icalcomponent_get_first_property(pointer, ICAL_TZID_PROPERTY).flatMap { icalproperty_get_tzid($0) }
+            .map { String(cString: $0) } ?? ""
     }
 
     /// What a property is, to the zone checks.
@@ -102,7 +107,8 @@ extension BorrowedComponent {
         }
         var c = icalcomponent_get_first_component(pointer, ICAL_ANY_COMPONENT)
         while let sub = c {
-            icalcomponent_add_component(new, BorrowedComponent(sub).copy(keeping: keeps).handOver())  // the parent takes it
+            // the parent takes it
+            icalcomponent_add_component(new, BorrowedComponent(sub).copy(keeping: keeps).handOver())
             c = icalcomponent_get_next_component(pointer, ICAL_ANY_COMPONENT)
         }
         return OwnedComponent(new)
@@ -119,7 +125,8 @@ extension BorrowedComponent {
             guard let clone = icalcomponent_new_clone(ianaComponent.pointer) else { return }
             let part = OwnedComponent(clone)  // freed as this returns: what is left of it
             let (from, to) = (start.map(utc) ?? icaltime_null_time(), end.map(utc) ?? icaltime_null_time())
-            Zone.withBuiltinLock { icaltimezone_truncate_vtimezone(part.pointer, from, to, 0) }  // reads DTSTARTs as `dtstart` does
+            // (It reads DTSTART's value as written, looking no zone up: no lock.)
+            icaltimezone_truncate_vtimezone(part.pointer, from, to, 0)
             for observance in part.borrowed.observances {
                 // Only onsets inside the part: the file's rules own the rest.
                 guard let from = observance.offsetFrom else { continue }

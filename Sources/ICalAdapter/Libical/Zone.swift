@@ -43,7 +43,9 @@ struct Zone: Hashable, @unchecked Sendable {
     }
 
     /// Runs `body`, which may make libical look up a built-in zone (a TZID
-    /// parameter read), under the lock of `builtins`.
+    /// parameter read), under the lock of `builtins`. The lock is not
+    /// recursive: `body` calls libical only, never `Zone.utc`, `builtin` or
+    /// `ZoneTable` (work out what it needs of those before).
     static func withBuiltinLock<T>(_ body: () -> T) -> T { builtins.withLock { _ in body() } }
 
     /// libical 3.0 keeps one table of built-in zones for the process and
@@ -51,7 +53,8 @@ struct Zone: Hashable, @unchecked Sendable {
     /// name zone.tab does not list (`US/Eastern`) is appended to it by the
     /// first thread that asks, and a zone's definition, loaded when first
     /// needed, is loaded again and the first copy freed when two threads
-    /// ask at once. Files are read on several threads, so every lookup
+    /// ask at once (in releases before 3.0.16, which checks again under a
+    /// lock of its own). Files are read on several threads, so every lookup
     /// here takes this lock, and a zone's definition is loaded before the
     /// zone is handed out: from then on libical only reads it (its changes
     /// have a lock of libical's own). The answers are kept, by name and by
@@ -93,7 +96,8 @@ struct Zone: Hashable, @unchecked Sendable {
             return target
         }
         guard let target else { return }
-        var far = icaltimetype(wallSeconds: min(Zone.farthestAsked, (target - 1970) * Zone.secondsPerYear), zone: Zone.utc.pointer)
+        var far = icaltimetype(wallSeconds: min(Zone.farthestAsked, (target - 1970) * Zone.secondsPerYear),
+            zone: Zone.utc.pointer)
         _ = icaltimezone_get_utc_offset_of_utc_time(pointer, &far, nil)
     }
 

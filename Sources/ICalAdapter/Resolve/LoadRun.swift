@@ -40,7 +40,9 @@ struct LoadRun {
 
     mutating func warn(_ warning: Warning) { log.warn(warning) }
 
-    mutating func warn(_ line: Int, _ damage: DamageKind, _ message: String) { log.warn(Warning(line, damage, message)) }
+    mutating func warn(_ line: Int, _ damage: DamageKind, _ message: String) {
+        log.warn(Warning(line, damage, message))
+    }
 
     /// Takes one processed component into the file's state, in file order:
     /// its warnings, its count, whether it is the revision of its UID to keep,
@@ -57,25 +59,32 @@ struct LoadRun {
         let nothing = masters.count..<masters.count
         switch processed.shape {
         case .unread, .unplaced:
-            return
+            return  // (neither has a revision: not reached)
         case .skipped:
             _ = ledger.supersedes(candidate, component, listing: nothing, line: processed.line, series: &slot)
         case .farOverride(let o):
             // Whichever of its revisions is kept replaces this instance.
             if !o.uid.isEmpty {
-                overrides.far.append(FarOverride(uid: SkippedRevisions.fingerprint(o.uid), kind: candidate.kind, recurrenceID: o.recurrenceID))
+                overrides.far.append(FarOverride(uid: SkippedRevisions.fingerprint(o.uid), kind: candidate.kind,
+                    recurrenceID: o.recurrenceID))
             }
-            _ = ledger.supersedes(candidate, component, listing: nothing, line: processed.line, series: &slot, far: true)
+            _ = ledger.supersedes(candidate, component, listing: nothing, line: processed.line, series: &slot,
+                far: true)
         case .override(let o):
-            guard ledger.supersedes(candidate, component, listing: nothing, line: processed.line, series: &slot) else { return }
+            guard ledger.supersedes(candidate, component, listing: nothing, line: processed.line, series: &slot) else {
+                return
+            }
             overrides.kept.append(Override(occurrence: o.occurrence, uid: o.uid, recurrenceID: o.recurrenceID,
-                thisAndFuture: o.thisAndFuture, component: component, kind: candidate.kind, ownsAlarms: candidate.hasAlarmComponents,
+                thisAndFuture: o.thisAndFuture, component: component, kind: candidate.kind,
+                    ownsAlarms: candidate.hasAlarmComponents,
                 series: o.series))
             if let cut = o.rows.cutWarning { warn(cut) }
         case .series(let series):
             // Where its masters go if it is kept, to drop them should a newer revision come.
             let listing = masters.count..<(masters.count + series.masters.count)
-            guard ledger.supersedes(candidate, component, listing: listing, line: processed.line, series: &slot) else { return }
+            guard ledger.supersedes(candidate, component, listing: listing, line: processed.line, series: &slot) else {
+                return
+            }
             if let anchor = series.anchor, let slot { ledger.series[Int(slot)].anchor = anchor.anchor.shape }
             if !series.masters.isEmpty {
                 masters += series.masters
@@ -93,7 +102,8 @@ struct LoadRun {
         for warning in ledger.sharedUIDWarnings() { warn(warning) }
         joinSeries()
         let occurrences = overrides.occurrences(masters: masters, masterKeys: masterKeys, ledger: ledger, log: &log)
-        return LoadedCalendar(calendar: calendar, occurrences: occurrences, eventCount: counts.items(.event, ledger: ledger),
+        return LoadedCalendar(calendar: calendar, occurrences: occurrences,
+            eventCount: counts.items(.event, ledger: ledger),
             reminderCount: counts.items(.reminder, ledger: ledger), diagnostics: log.ordered())
     }
 }

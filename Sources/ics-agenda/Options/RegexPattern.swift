@@ -30,7 +30,9 @@ final class RegexPattern: TextPattern, @unchecked Sendable {
         var error: UnsafeMutablePointer<CChar>? = nil
         var bytes = Array(pattern.utf8)
         let compiled = bytes.withUnsafeMutableBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { cre2_compile($0.baseAddress, $0.count, ignoreCase ? 1 : 0, RegexPattern.largestProgram, &error) }
+            buffer.withMemoryRebound(to: CChar.self) {
+                cre2_compile($0.baseAddress, $0.count, ignoreCase ? 1 : 0, RegexPattern.largestProgram, &error)
+            }
         }
         guard let compiled else {
             let reason = error.map { String(cString: $0) } ?? "out of memory"
@@ -105,7 +107,8 @@ final class RegexPattern: TextPattern, @unchecked Sendable {
     /// Past this budget the run ends with a usage error that says so; a
     /// pattern RE2 matches fast reads gigabytes in it.
     static let budget: UInt64 = 5_000_000_000
-    private let spent = Mutex<UInt64>(0)
+    /// The time spent so far, and whether a thread past the budget is telling so.
+    private let spent = Mutex<(nanoseconds: UInt64, told: Bool)>((0, false))
 
     /// The bytes of one field matched (a description of megabytes: its
     /// first MB). The budget is looked at between matches, and one match
@@ -116,24 +119,33 @@ final class RegexPattern: TextPattern, @unchecked Sendable {
         var text = text
         let started = RegexPattern.now()
         let found = text.withUTF8 { utf8 in
-            utf8.withMemoryRebound(to: CChar.self) { cre2_search(compiled, $0.baseAddress, min($0.count, RegexPattern.largestText)) == 1 }
+            utf8.withMemoryRebound(to: CChar.self) {
+                cre2_search(compiled, $0.baseAddress, min($0.count, RegexPattern.largestText)) == 1
+            }
         }
         let elapsed = RegexPattern.now() &- started
-        let total = spent.withLock { spent in
-            spent &+= elapsed
-            return spent
+        let (over, first) = spent.withLock { spent in
+            spent.nanoseconds &+= elapsed
+            let over = spent.nanoseconds > RegexPattern.budget
+            defer { if over { spent.told = true } }
+            return (over, over && !spent.told)
         }
-        if total > RegexPattern.budget { overBudget() }
+        if over { overBudget(tells: first) }
         return found
     }
 
     /// The pattern as given, for the error past the budget.
     private let source: String
 
-    /// Reached on a worker thread: the run is abandoned there (`ProcessEnd.abandon`).
-    private func overBudget() -> Never {
-        StandardError.write("ics-agenda: --grep: \"\(PrintableText.escaped(source))\" takes too long to match over this input "
-            + "(more than \(RegexPattern.budget / 1_000_000_000) s: RE2 could not build its fast matcher for it); make the pattern simpler\n")
+    /// Reached on a worker thread: the run is abandoned there (`ProcessEnd.abandon`),
+    /// told once: the first thread past the budget says so and ends the run;
+    /// any other waits for that end.
+    private func overBudget(tells: Bool) -> Never {
+        guard tells else { while true { pause() } }
+        let seconds = RegexPattern.budget / 1_000_000_000
+        StandardError.write("ics-agenda: --grep: \"\(PrintableText.escaped(source))\" takes too long to match over "
+            + "this input (more than \(seconds) s: RE2 could not build its fast matcher for it); "
+            + "make the pattern simpler\n")
         ProcessEnd.abandon(64)
     }
 
