@@ -43,7 +43,8 @@ package struct AlarmRun {
     ///     ring in a span: each input is read as far as its alarms reach,
     ///     and the window of them all comes back.
     package func run(
-        now: Date, since: Date?, load: (AgendaWindow, ClosedRange<Date>) throws -> (parts: [[Occurrence]], window: AgendaWindow)
+        now: Date, since: Date?, load: (AgendaWindow, ClosedRange<Date>) throws -> (parts: [[Occurrence]],
+            window: AgendaWindow)
     ) throws -> Outcome {
         // A state that is not a file is neither read nor written: the run is a first run, and keeps nothing.
         let refused = store.refusal()
@@ -56,7 +57,8 @@ package struct AlarmRun {
         case .time(let time) where time > now + AlarmRun.aheadAllowed:
             // The clock was once set ahead (or the file copied from a machine that was):
             // read as the first run, or nothing would ring until that time.
-            stateWarning = "\(store.path): the last run's time, \(AlarmState.text(time)), is after now; read as the first run"
+            stateWarning = "\(store.path): the last run's time, \(AlarmState.text(time)), is after now; read as " +
+                "the first run"
         case .time(let time): previous = time
         case .unreadable(let line, let reason): stateWarning = "\(store.path):\(line): \(reason); read as the first run"
         case .notAFile(let reason): stateWarning = "\(store.path): \(reason); read as the first run"
@@ -73,11 +75,14 @@ package struct AlarmRun {
         // the start its alarms ring from: the agenda reaches a year further
         // (only what was read is listed, so it lists no more events).
         let listed = AgendaWindow(from: loaded.window.start, to: loaded.window.end + AlarmRun.dueReach, clock: clock)
-        let sections = AgendaBuilder(window: listed, today: clock.civilDate(of: now), selection: selection).build(parts: loaded.parts)
+        let sections = AgendaBuilder(window: listed, today: clock.civilDate(of: now), selection: selection)
+            .build(parts: loaded.parts)
         if let missed = span.missedSpan {
-            span.missed = AlarmSchedule(sections: sections, after: missed.from, through: missed.to, clock: clock, defaultLead: defaultLead).entries.count
+            span.missed = AlarmSchedule(sections: sections, after: missed.from, through: missed.to, clock: clock,
+                defaultLead: defaultLead).entries.count
         }
-        let schedule = AlarmSchedule(sections: sections, after: span.from, through: now, clock: clock, defaultLead: defaultLead)
+        let schedule = AlarmSchedule(sections: sections, after: span.from, through: now, clock: clock,
+            defaultLead: defaultLead)
         // A clock set back does not move the time back: what rang stays rung.
         if refused == nil && (now > (previous ?? .distantPast) || stateWarning != nil) { try store.write(now) }
         return Outcome(schedule: schedule, span: span, stateWarning: stateWarning)

@@ -41,6 +41,7 @@ package struct AlarmSpan: Sendable {
         let iso = ISOTime(clock: clock)
         let seconds = Int(catchUp)
         let limit = seconds % 3600 == 0 ? "\(seconds / 3600)h" : seconds % 60 == 0 ? "\(seconds / 60)m" : "\(seconds)s"
-        return "\(missed) alarm\(missed == 1 ? "" : "s") missed since \(iso.string(instant: start)) (more than \(limit) before this run, --catch-up): not rung"
+        return "\(missed) alarm\(missed == 1 ? "" : "s") missed since \(iso.string(instant: start)) (more than " +
+            "\(limit) before this run, --catch-up): not rung"
     }
 }

@@ -59,7 +59,9 @@ package struct AlarmState: Sendable {
         for (path, what) in [(path, "the state"), (path + ".lock", "its lock")] {
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
-            if info.st_mode & S_IFMT != S_IFREG { return "\(path): \(what) is \(AlarmState.kind(of: info.st_mode)), not a file" }
+            if info.st_mode & S_IFMT != S_IFREG {
+                return "\(path): \(what) is \(AlarmState.kind(of: info.st_mode)), not a file"
+            }
         }
         return nil
     }
@@ -67,7 +69,10 @@ package struct AlarmState: Sendable {
     /// Waits until no other run holds the state, then holds it.
     package func lock() throws -> Lock {
         let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) }
+        if !folder.isEmpty {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        }
         // Not through a link, and without waiting for a writer: a FIFO left at that name must not hold every cron run.
         let descriptor = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard descriptor >= 0 else { throw Failure(path: path + ".lock", reason: String(cString: strerror(errno))) }
@@ -106,7 +111,9 @@ package struct AlarmState: Sendable {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
-        guard info.st_mode & S_IFMT == S_IFREG else { return .notAFile("is \(AlarmState.kind(of: info.st_mode)), not a file") }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            return .notAFile("is \(AlarmState.kind(of: info.st_mode)), not a file")
+        }
         guard info.st_size <= AlarmState.maxSize else {
             return .notAFile("holds \(info.st_size) bytes, more than a state file ever does (\(AlarmState.maxSize))")
         }
@@ -119,7 +126,8 @@ package struct AlarmState: Sendable {
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty || text.hasPrefix("#") { continue }
             guard let seconds = AlarmState.seconds(text) else {
-                return .unreadable(line: index + 1, reason: "\"\(text.prefix(40))\" is not a time as this program writes it (2025-03-03T08:00:00Z)")
+                return .unreadable(line: index + 1, reason: "\"\(text.prefix(40))\" is not a time as this program " +
+                    "writes it (2025-03-03T08:00:00Z)")
             }
             return .time(Date(timeIntervalSince1970: TimeInterval(seconds)))
         }
@@ -128,7 +136,8 @@ package struct AlarmState: Sendable {
 
     /// Writes `time` whole or not at all (`AtomicFile`): a crash cannot bring the old time back.
     package func write(_ time: Date) throws {
-        let text = "# ics-agenda alarms: the time of the last run; alarms after it ring on the next\n\(AlarmState.text(time))\n"
+        let text = "# ics-agenda alarms: the time of the last run; alarms after it ring on the " +
+            "next\n\(AlarmState.text(time))\n"
         do {
             try AtomicFile.replace(path, with: Array(text.utf8), beforeRename: beforeRename)
         } catch let failure as AtomicFile.Failure {
@@ -156,15 +165,18 @@ package struct AlarmState: Sendable {
         let date = CivilDate(daysSinceEpoch: days)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         let year = String(date.year)
-        return "\(String(repeating: "0", count: max(0, 4 - year.count)) + year)-\(two(date.month))-\(two(date.day))T\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))Z"
+        let day = "\(String(repeating: "0", count: max(0, 4 - year.count)) + year)-\(two(date.month))-\(two(date.day))"
+        return "\(day)T\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))Z"
     }
 
     /// Seconds since 1970 of a time `text` wrote; nil for anything else.
     static func seconds(_ text: String) -> Int? {
         let parts = text.split(whereSeparator: { "-T:Z".contains($0) })
-        guard text.hasSuffix("Z"), parts.count == 6, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+        guard text.hasSuffix("Z"), parts.count == 6, let year = Int(parts[0]), let month = Int(parts[1]),
+            let day = Int(parts[2]),
             let hour = Int(parts[3]), let minute = Int(parts[4]), let second = Int(parts[5]),
-            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60, (1970...9999).contains(year)
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60,
+                (1970...9999).contains(year)
         else { return nil }
         return CivilDate(year: year, month: month, day: day).daysSinceEpoch * 86400 + hour * 3600 + minute * 60 + second
     }

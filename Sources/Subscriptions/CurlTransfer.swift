@@ -67,7 +67,8 @@ final class CurlTransfer {
             && set(CURLOPT_MAXREDIRS, limits.maxRedirects) == CURLE_OK
         if let method {
             safe = safe && set(CURLOPT_CUSTOMREQUEST, method.name) == CURLE_OK
-            safe = safe && ics_curl_set_size(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(method.body.count)) == CURLE_OK
+            safe = safe && ics_curl_set_size(handle, CURLOPT_POSTFIELDSIZE_LARGE,
+                curl_off_t(method.body.count)) == CURLE_OK
             safe = safe && method.body.withUnsafeBytes {
                 ics_curl_set_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress))
             } == CURLE_OK

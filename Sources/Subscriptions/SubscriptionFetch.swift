@@ -130,7 +130,8 @@ package struct SubscriptionFetch: Sendable {
                 status == 401 || status == 403
                 ? " (the credentials in \(netrc) were refused, or there are none\(unread))" : ""
             let hint = status == 405 ? SubscriptionFetch.davHint(url) : ""
-            return failed(url, copy: copy, reason: "the server answered HTTP \(status)\(why)\(hint)", note: note, now: now)
+            return failed(url, copy: copy, reason: "the server answered HTTP \(status)\(why)\(hint)", note: note,
+                now: now)
         }
         if let problem = SubscriptionFetch.problem(with: transfer.body) {
             let hint = SubscriptionFetch.speaksWebDAV(transfer.body) ? SubscriptionFetch.davHint(url) : ""

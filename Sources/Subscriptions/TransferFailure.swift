@@ -19,7 +19,8 @@ enum TransferFailure {
                 ? "redirected from https to another scheme (refused)"
                 : "redirected to a scheme other than http or https (refused)"
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY:
-            return "the server's answer is not HTTP as it must be (no status line, or a line of its header that cannot be read)"
+            return "the server's answer is not HTTP as it must be (no status line, or a line of its header that " +
+                "cannot be read)"
         case CURLE_OPERATION_TIMEDOUT:
             return "timed out (\(limits.connectSeconds) s to connect, \(limits.totalSeconds) s in all)"
         case CURLE_COULDNT_RESOLVE_HOST: return "unknown host"
@@ -44,7 +45,8 @@ enum TransferFailure {
             return "TLS: \(libcurl(code))"
         case CURLE_WRITE_ERROR: return "the body could not be kept in memory"
         // libcurl 7.x gives this code for a header line past its 100 KB too: far the likelier of the two.
-        case CURLE_OUT_OF_MEMORY: return "the server's answer has a header line too long to read (over 100 KB), or memory ran out"
+        case CURLE_OUT_OF_MEMORY: return "the server's answer has a header line too long to read (over 100 KB), or " +
+            "memory ran out"
         case CURLE_URL_MALFORMAT: return "libcurl cannot read the address"
         case CURLE_FAILED_INIT: return "libcurl could not start the transfer"
         default: return libcurl(code)

@@ -17,7 +17,8 @@ func reminder(_ title: String, due: AgendaTime?, completed: Bool = false) -> Occ
 
 func at(_ text: String) -> AgendaTime { .instant(instant(text)) }
 
-func builder(_ first: String = "2025-03-01", days: Int = 30, clock: ZoneClock = berlin, selection: Selection = Selection()) -> AgendaBuilder {
+func builder(_ first: String = "2025-03-01", days: Int = 30, clock: ZoneClock = berlin,
+    selection: Selection = Selection()) -> AgendaBuilder {
     AgendaBuilder(window: .days(days, from: day(first), clock: clock), today: day(first), selection: selection)
 }
 
@@ -118,7 +119,8 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { section 
     static let parts: [[Occurrence]] = (0..<3).map { part in
         (0..<5000).map { i in
             let hour = (i * 7 + part) % 24
-            return event("t\(i % 5)", at("2025-03-\(String(format: "%02d", 2 + i % 20))T\(String(format: "%02d", hour)):00:00Z"))
+            return event("t\(i % 5)",
+                at("2025-03-\(String(format: "%02d", 2 + i % 20))T\(String(format: "%02d", hour)):00:00Z"))
         }
     }
 
@@ -141,16 +143,21 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { section 
     @Test func tiedRowsFollowAgendaOrderWhateverTheTitles() {
         let titles = [
             "Budget review", "Budget reviews", "Budget r", "Budget", "budget", "Budget review", "", "Eclair",
-            "\u{C9}clair", "E\u{301}clair", "Zebra", "\u{65E5}\u{672C}", "Budget r\u{E9}view", "Budget re\u{301}view", "~",
+            "\u{C9}clair", "E\u{301}clair", "Zebra", "\u{65E5}\u{672C}", "Budget r\u{E9}view", "Budget re\u{301}view",
+                "~",
         ]
         var items: [Occurrence] = []
         for (i, title) in titles.enumerated() {
             let calendar = CalendarInfo(name: i % 3 == 0 ? "Home" : "Work", source: "cal", path: "cal/\(i % 2).ics")
-            let e = Event(uid: "u\(i % 4)", title: title, location: nil, description: nil, status: nil, calendar: calendar)
-            items.append(Occurrence(item: .event(e), start: at("2025-03-02T08:00:00Z"), end: at("2025-03-02T09:00:00Z"), recurrenceID: nil))
-            let r = Reminder(uid: "u\(i % 4)", title: title, location: nil, description: nil, status: nil, isCompleted: false,
+            let e = Event(uid: "u\(i % 4)", title: title, location: nil, description: nil, status: nil,
+                calendar: calendar)
+            items.append(Occurrence(item: .event(e), start: at("2025-03-02T08:00:00Z"), end: at("2025-03-02T09:00:00Z"),
+                recurrenceID: nil))
+            let r = Reminder(uid: "u\(i % 4)", title: title, location: nil, description: nil, status: nil,
+                isCompleted: false,
                 priority: nil, percentComplete: nil, categories: [], calendar: calendar)
-            items.append(Occurrence(item: .reminder(r), start: nil, end: nil, due: at("2025-03-02T08:00:00Z"), recurrenceID: nil))
+            items.append(Occurrence(item: .reminder(r), start: nil, end: nil, due: at("2025-03-02T08:00:00Z"),
+                recurrenceID: nil))
         }
         // Title (Swift's String order), events before reminders, calendar
         // name, calendar path, UID; input order on ties.
@@ -185,7 +192,8 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { section 
     func render(_ occurrences: [Occurrence], locale: String = "en_US") -> (text: String, json: String) {
         let sections = builder().build(occurrences)
         var text = "", json = ""
-        TextFormatter(formats: LocaleFormats(localeIdentifier: locale, clock: berlin), style: TerminalStyle(enabled: false))
+        TextFormatter(formats: LocaleFormats(localeIdentifier: locale, clock: berlin),
+            style: TerminalStyle(enabled: false))
             .write(sections, to: &text)
         JSONLinesFormatter(clock: berlin).write(sections, to: &json)
         return (text, json)
@@ -212,8 +220,10 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { section 
     }
 
     @Test func everyJSONLineHasEveryContractKey() throws {
-        let keys = ["kind", "uid", "recurrence_id", "title", "start", "end", "all_day", "day", "location", "description",
-            "status", "calendar", "source", "calendar_color", "due", "completed", "priority", "overlaps", "overlap_count",
+        let keys = ["kind", "uid", "recurrence_id", "title", "start", "end", "all_day", "day", "location",
+            "description",
+            "status", "calendar", "source", "calendar_color", "due", "completed", "priority", "overlaps",
+                "overlap_count",
             "meeting_url", "partstat"]
         let json = render([
             event("meeting \"quoted\"\nline", at("2025-03-02T08:00:00Z")),
@@ -239,9 +249,11 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { section 
 }
 
 @Suite struct SelectionTests {
-    func item(_ title: String, location: String? = nil, description: String? = nil, calendar: String = "Work") -> Occurrence {
+    func item(_ title: String, location: String? = nil, description: String? = nil,
+        calendar: String = "Work") -> Occurrence {
         let info = CalendarInfo(name: calendar, source: "s", path: "s/\(calendar).ics")
-        let e = Event(uid: title, title: title, location: location, description: description, status: nil, calendar: info)
+        let e = Event(uid: title, title: title, location: location, description: description, status: nil,
+            calendar: info)
         return Occurrence(item: .event(e), start: at("2025-03-02T08:00:00Z"), end: nil, recurrenceID: nil)
     }
 
@@ -254,17 +266,21 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { section 
     }
 
     @Test func grepLooksAtTitleLocationAndDescriptionWithSmartCase() throws {
-        let items = [item("Review"), item("Lunch", location: "review room"), item("Call", description: "after the REVIEW"), item("Other")]
+        let items = [item("Review"), item("Lunch", location: "review room"),
+            item("Call", description: "after the REVIEW"), item("Other")]
         var selection = Selection()
         selection.text = TextMatcher(pattern: "review", compiled: Word(word: "review"))
-        #expect(titles(builder(selection: selection).build(items)).flatMap { $0 }.sorted() == ["Call", "Lunch", "Review"])
+        #expect(titles(builder(selection: selection).build(items)).flatMap { $0 }
+            .sorted() == ["Call", "Lunch", "Review"])
         selection.text = TextMatcher(pattern: "Review", compiled: Word(word: "Review"))  // upper case: case matters
         #expect(titles(builder(selection: selection).build(items)).flatMap { $0 } == ["Review"])
     }
 
     @Test func calendarFilterAndKindFiltersCombine() throws {
-        let r = Reminder(uid: "t", title: "review task", location: nil, description: nil, status: nil, isCompleted: false,
-            priority: nil, percentComplete: nil, categories: [], calendar: CalendarInfo(name: "Work", source: "s", path: "p"))
+        let r = Reminder(uid: "t", title: "review task", location: nil, description: nil, status: nil,
+            isCompleted: false,
+            priority: nil, percentComplete: nil, categories: [],
+                calendar: CalendarInfo(name: "Work", source: "s", path: "p"))
         let items = [
             item("review meeting"), item("review at home", calendar: "Home"),
             Occurrence(item: .reminder(r), start: nil, end: nil, due: at("2025-03-03T08:00:00Z"), recurrenceID: nil),

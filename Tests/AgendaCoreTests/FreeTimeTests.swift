@@ -13,8 +13,10 @@ private func slots(
     return free.slots.map { "\(iso.string(instant: $0.start)) \(iso.string(instant: $0.end)) \($0.minutes)" }
 }
 
-private func busy(_ start: AgendaTime, _ end: AgendaTime, _ transparency: Event.Transparency = .unspecified, status: String? = nil) -> Occurrence {
-    let e = Event(uid: "x", title: "x", location: nil, description: nil, status: status, calendar: work, transparency: transparency)
+private func busy(_ start: AgendaTime, _ end: AgendaTime, _ transparency: Event.Transparency = .unspecified,
+    status: String? = nil) -> Occurrence {
+    let e = Event(uid: "x", title: "x", location: nil, description: nil, status: status, calendar: work,
+        transparency: transparency)
     return Occurrence(item: .event(e), start: start, end: end, recurrenceID: nil)
 }
 
@@ -32,7 +34,8 @@ private func busy(_ start: AgendaTime, _ end: AgendaTime, _ transparency: Event.
     }
 
     @Test func allDayOccurrencesAreBusyOnlyWhenOpaque() throws {
-        let monday = AgendaTime.date(year: 2025, month: 3, day: 3), tuesday = AgendaTime.date(year: 2025, month: 3, day: 4)
+        let monday = AgendaTime.date(year: 2025, month: 3, day: 3),
+            tuesday = AgendaTime.date(year: 2025, month: 3, day: 4)
         #expect(try slots([busy(monday, tuesday)]).count == 1)
         #expect(try slots([busy(monday, tuesday, .opaque)]).isEmpty)
     }

@@ -48,7 +48,8 @@ import Testing
         for year in [2024, 2026] {
             for month in 1...12 {
                 let first = CivilDate(year: year, month: month, day: 1)
-                let days = MonthLayout.days(first: first, last: first.adding(days: CivilDate.daysIn(year: year, month: month) - 1), firstWeekday: firstWeekday)
+                let days = MonthLayout.days(first: first, last: first.adding(days: CivilDate.daysIn(year: year,
+                    month: month) - 1), firstWeekday: firstWeekday)
                 #expect(days.count % 7 == 0 && (28...42).contains(days.count))
                 #expect(days.first?.weekday == firstWeekday)
                 let inMonth = days.filter { $0.month == month && $0.year == year }
@@ -81,7 +82,8 @@ import Testing
 
     /// Cut by display width: wide characters take two columns, the
     /// ellipsis one; nothing is longer than asked, and what fits is kept whole.
-    @Test(arguments: [("Standup", 9, "Standup  "), ("Quarterly review", 9, "Quarterl…"), ("会議の準備", 9, "会議の準…"), ("会議の準備", 8, "会議の… "), ("🎉🎉🎉🎉🎉", 5, "🎉🎉…")])
+    @Test(arguments: [("Standup", 9, "Standup  "), ("Quarterly review", 9, "Quarterl…"), ("会議の準備", 9, "会議の準…"),
+        ("会議の準備", 8, "会議の… "), ("🎉🎉🎉🎉🎉", 5, "🎉🎉…")])
     func textIsCutByDisplayWidth(_ text: String, _ width: Int, _ expected: String) {
         let grid = GridText(unicode: true)
         #expect(grid.fit(text, width) == expected)

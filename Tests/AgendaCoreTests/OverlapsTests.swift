@@ -6,7 +6,8 @@ private func busy(
     _ uid: String, _ start: AgendaTime, _ end: AgendaTime?, title: String? = nil, location: String? = nil,
     transparency: Event.Transparency = .unspecified, status: String? = nil
 ) -> Occurrence {
-    let e = Event(uid: uid, title: title ?? uid, location: location, description: nil, status: status, calendar: work, transparency: transparency)
+    let e = Event(uid: uid, title: title ?? uid, location: location, description: nil, status: status, calendar: work,
+        transparency: transparency)
     return Occurrence(item: .event(e), start: start, end: end, recurrenceID: nil)
 }
 
@@ -40,7 +41,8 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
             busy("meeting", at("2025-03-03T09:00:00Z"), at("2025-03-03T10:00:00Z")),
             busy("focus", at("2025-03-03T08:00:00Z"), at("2025-03-03T12:00:00Z"), transparency: .transparent),
             busy("cancelled", at("2025-03-03T09:00:00Z"), at("2025-03-03T10:00:00Z"), status: "CANCELLED"),
-            busy("holiday", .date(year: 2025, month: 3, day: 3), .date(year: 2025, month: 3, day: 4), transparency: .opaque),
+            busy("holiday", .date(year: 2025, month: 3, day: 3), .date(year: 2025, month: 3, day: 4),
+                transparency: .opaque),
             busy("opaque", at("2025-03-03T09:30:00Z"), at("2025-03-03T09:45:00Z"), transparency: .opaque),
         ], showCancelled: true)
         #expect(found == ["meeting": ["opaque"], "opaque": ["meeting"], "focus": [], "cancelled": [], "holiday": []])
@@ -65,10 +67,12 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
                 busy("M", at("2025-03-01T09:00:00Z"), at("2025-03-02T23:00:30Z")),  // Mar 1 10:00 to Mar 3 00:00:30
                 busy("Y", at("2025-03-01T10:00:00Z"), at("2025-03-01T11:00:00Z")),
                 busy("X", at("2025-03-02T23:00:00Z"), at("2025-03-03T00:00:00Z")),  // Mar 3 00:00 to 01:00
-                busy("Z", at("2025-03-02T23:30:00Z"), at("2025-03-03T01:00:00Z")),  // so that X overlaps something on its day
+                // so that X overlaps something on its day
+                busy("Z", at("2025-03-02T23:30:00Z"), at("2025-03-03T01:00:00Z")),
                 busy("N", at("2025-03-04T23:00:00Z"), at("2025-03-06T12:00:00Z")),  // Mar 5 00:00 to Mar 6 13:00
                 busy("W", at("2025-03-04T20:00:00Z"), at("2025-03-04T23:00:30Z")),  // Mar 4 21:00 to Mar 5 00:00:30
-                busy("V", at("2025-03-04T19:00:00Z"), at("2025-03-04T21:00:00Z")),  // so that W overlaps something on its day
+                // so that W overlaps something on its day
+                busy("V", at("2025-03-04T19:00:00Z"), at("2025-03-04T21:00:00Z")),
                 busy("P", at("2025-03-07T09:00:00Z"), at("2025-03-08T23:00:50Z")),  // Mar 7 10:00 to Mar 9 00:00:50
                 busy("Q", at("2025-03-08T23:00:20Z"), at("2025-03-08T23:00:20Z")),  // Mar 9 00:00:20, no length
                 busy("R", at("2025-03-08T23:00:00Z"), at("2025-03-09T00:00:00Z")),  // Mar 9 00:00 to 01:00
@@ -124,8 +128,10 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
             for row in section.rows where row.isFirstListed {
                 let i = Int(section.occurrences[row].location!)!
                 let a = spans[i]
-                let expected = Set(spans.indices.filter { j in j != i && spans[j].start < a.end && spans[j].end > a.start }.map { spans[$0].uid }).sorted()
-                let list = try! JSONSerialization.jsonObject(with: Data(section.overlaps.json(of: row).utf8)) as! [String]
+                let expected = Set(spans.indices.filter { j in j != i && spans[j].start < a.end
+                    && spans[j].end > a.start }.map { spans[$0].uid }).sorted()
+                let list = try! JSONSerialization.jsonObject(with: Data(section.overlaps.json(of: row)
+                    .utf8)) as! [String]
                 #expect(list == Array(expected.prefix(Overlaps.uidsListed)), "row \(i)")
                 #expect(section.overlaps.count(of: row) == expected.count, "row \(i)")
                 checked += 1
@@ -142,7 +148,8 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
     /// answered by `FirstColours`' sweep, the others by enumeration: the
     /// last three shapes have hundreds of titles a day, crowded in a few
     /// slots, spread over every minute, or all at three times.
-    @Test(arguments: [(400, 150, 72), (600, 3, 480), (300, 40, 8), (2_000, 400, 24), (1_200, 900, 1_440), (800, 200, 3)])
+    @Test(arguments: [(400, 150, 72), (600, 3, 480), (300, 40, 8), (2_000, 400, 24), (1_200, 900, 1_440),
+        (800, 200, 3)])
     func everyRowListsWhatOverlapsIt(count: Int, uids: Int, slots: Int) {
         for stepsPerSpan in [1_000_000, 0] {
             Overlaps.$multiDayStepsPerSpan.withValue(stepsPerSpan) { everyRowListsWhatOverlapsIt(count, uids, slots) }
@@ -165,7 +172,8 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
             occurrences.append(busy(uid, .instant(start), .instant(end), title: title, location: "\(i)"))
             spans.append((uid, title, start, end))
         }
-        let sections = builder("2025-03-01", days: 10, clock: ZoneClock(TimeZone(identifier: "UTC")!)).build(occurrences)
+        let sections = builder("2025-03-01", days: 10, clock: ZoneClock(TimeZone(identifier: "UTC")!))
+            .build(occurrences)
         var checked = 0
         for section in sections {
             func number(_ row: AgendaRow) -> Int { Int(section.occurrences[row].location!)! }
@@ -178,7 +186,8 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
                     return j != i && b.start < a.end && b.end > a.start
                 }
                 if row.isFirstListed {
-                    let list = try! JSONSerialization.jsonObject(with: Data(section.overlaps.json(of: row).utf8)) as! [String]
+                    let list = try! JSONSerialization.jsonObject(with: Data(section.overlaps.json(of: row)
+                        .utf8)) as! [String]
                     let uids = Set(others.map { spans[$0].uid }).sorted()
                     #expect(list == Array(uids.prefix(Overlaps.uidsListed)), "row \(i)")
                     #expect(section.overlaps.count(of: row) == uids.count, "row \(i)")
@@ -187,7 +196,8 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
                 let titles = Set(others.filter(listed.contains).map { spans[$0].title })
                 let mark = section.overlaps.mark(row)
                 let named = titles.sorted().prefix(3).joined(separator: ", ")
-                let expected = titles.isEmpty ? "" : titles.count > 3 ? "(overlaps \(named) and \(titles.count - 3) more)" : "(overlaps \(named))"
+                let expected = titles.isEmpty ? "" : titles.count > 3
+                    ? "(overlaps \(named) and \(titles.count - 3) more)" : "(overlaps \(named))"
                 #expect(mark == expected, "row \(i)")
                 checked += 1
             }
@@ -205,14 +215,16 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
         // Every 43 s a one-minute event: each runs into the next; UIDs in
         // the reverse of time order, so that a list comes unsorted.
         let occurrences = (0..<count).map { i in
-            busy(uid(count - 1 - i), .instant(base + TimeInterval(i * 43)), .instant(base + TimeInterval(i * 43 + 60)), location: "\(i)")
+            busy(uid(count - 1 - i), .instant(base + TimeInterval(i * 43)), .instant(base + TimeInterval(i * 43 + 60)),
+                location: "\(i)")
         }
         let sections = builder("2025-03-03", days: 1, clock: ZoneClock(TimeZone(identifier: "UTC")!)).build(occurrences)
         var checked = 0
         for row in sections[0].rows {
             let i = Int(sections[0].occurrences[row].location!)!
             let expected = [i + 1, i - 1].filter { (0..<count).contains($0) }.map { uid(count - 1 - $0) }
-            let list = try! JSONSerialization.jsonObject(with: Data(sections[0].overlaps.json(of: row).utf8)) as! [String]
+            let list = try! JSONSerialization.jsonObject(with: Data(sections[0].overlaps.json(of: row)
+                .utf8)) as! [String]
             #expect(list == expected, "row \(i)")
             checked += 1
         }

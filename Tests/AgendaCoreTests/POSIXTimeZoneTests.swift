@@ -57,8 +57,10 @@ import Testing
         #expect(zeroBased.offset(at: CivilDate(year: 2023, month: 3, day: 1).midnightUTC - 1) == 0)
     }
 
-    @Test(arguments: ["", "U", "UT+3", "UTC", "UTC+", "UTC+25", "UTC+3:60", "CET-1CEST,M13.5.0,M10.5.0", "CET-1CEST,M3.6.0,M10.5.0",
-        "CET-1CEST,M3.5.7,M10.5.0", "CET-1CEST,M3.5.0", "CET-1CEST,J0,J100", "CET-1CEST,366,100", "CET-1CEST,M3.5.0/168,M10.5.0",
+    @Test(arguments: ["", "U", "UT+3", "UTC", "UTC+", "UTC+25", "UTC+3:60", "CET-1CEST,M13.5.0,M10.5.0",
+        "CET-1CEST,M3.6.0,M10.5.0",
+        "CET-1CEST,M3.5.7,M10.5.0", "CET-1CEST,M3.5.0", "CET-1CEST,J0,J100", "CET-1CEST,366,100",
+            "CET-1CEST,M3.5.0/168,M10.5.0",
         "CET-1CEST,M3.5.0,M10.5.0 ", "<+03", "Europe/Berlin", "CET-1CEST;M3.5.0,M10.5.0"])
     func notATZString(text: String) {
         #expect(POSIXTimeZone(text) == nil, "\(text)")

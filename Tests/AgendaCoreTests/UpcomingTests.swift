@@ -2,15 +2,18 @@ import AgendaCore
 import Foundation
 import Testing
 
-private func upcoming(_ occurrences: [Occurrence], now: String, within: TimeInterval = 86400, allDay: Bool = false, count: Int = 5)
+private func upcoming(_ occurrences: [Occurrence], now: String, within: TimeInterval = 86400, allDay: Bool = false,
+    count: Int = 5)
     -> [String]
 {
     let start = instant(now)
     let window = AgendaWindow(from: start, to: start + within, clock: berlin)
     var selection = Selection()
     selection.includeReminders = false
-    let sections = AgendaBuilder(window: window, today: berlin.civilDate(of: start), selection: selection).build(occurrences)
-    let found = Upcoming(sections: sections, now: start, end: start + within, clock: berlin, includeAllDay: allDay, count: count)
+    let sections = AgendaBuilder(window: window, today: berlin.civilDate(of: start), selection: selection)
+        .build(occurrences)
+    let found = Upcoming(sections: sections, now: start, end: start + within, clock: berlin, includeAllDay: allDay,
+        count: count)
     let wording = UpcomingWording(formats: LocaleFormats(localeIdentifier: "en_US", clock: berlin), now: start)
     return found.entries.map { "\(wording.line($0)) [\($0.minutesUntil)]" }
 }
@@ -33,8 +36,10 @@ private func upcoming(_ occurrences: [Occurrence], now: String, within: TimeInte
     }
 
     @Test func nothingWithinReachIsNothing() {
-        #expect(upcoming([event("Later", at("2025-03-04T09:00:00Z"), at("2025-03-04T10:00:00Z"))], now: "2025-03-03T08:00:00Z").isEmpty)
-        #expect(upcoming([event("Past", at("2025-03-02T09:00:00Z"), at("2025-03-02T10:00:00Z"))], now: "2025-03-03T08:00:00Z").isEmpty)
+        #expect(upcoming([event("Later", at("2025-03-04T09:00:00Z"), at("2025-03-04T10:00:00Z"))],
+            now: "2025-03-03T08:00:00Z").isEmpty)
+        #expect(upcoming([event("Past", at("2025-03-02T09:00:00Z"), at("2025-03-02T10:00:00Z"))],
+            now: "2025-03-03T08:00:00Z").isEmpty)
     }
 
     @Test func allDayOccurrencesCountOnlyWhenAsked() {

@@ -127,8 +127,10 @@ func instant(_ text: String) -> Date { try! ClockReading.parse(text, zone: utc) 
 @Suite struct LocaleChoiceTests {
     @Test func orderIsExplicitThenLCAllThenLCTimeThenLang() {
         #expect(LocaleChoice.identifier(explicit: "de-DE", environment: ["LANG": "fr_FR.UTF-8"]) == "de_DE")
-        #expect(LocaleChoice.identifier(explicit: nil, environment: ["LC_ALL": "ja_JP.UTF-8", "LANG": "fr_FR"]) == "ja_JP")
-        #expect(LocaleChoice.identifier(explicit: nil, environment: ["LC_TIME": "de_DE@euro", "LANG": "fr_FR"]) == "de_DE")
+        #expect(LocaleChoice.identifier(explicit: nil, environment: ["LC_ALL": "ja_JP.UTF-8",
+            "LANG": "fr_FR"]) == "ja_JP")
+        #expect(LocaleChoice.identifier(explicit: nil, environment: ["LC_TIME": "de_DE@euro",
+            "LANG": "fr_FR"]) == "de_DE")
         #expect(LocaleChoice.identifier(explicit: nil, environment: ["LANG": "fr_FR.UTF-8"]) == "fr_FR")
         #expect(LocaleChoice.identifier(explicit: nil, environment: [:]) == "en_US")
         #expect(LocaleChoice.identifier(explicit: nil, environment: ["LANG": "C.UTF-8"]) == "en_US")

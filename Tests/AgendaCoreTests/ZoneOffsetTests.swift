@@ -23,7 +23,8 @@ import Testing
         // And a spread of ordinary instants, outside the table's span too.
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2000 {
-            let instant = Date(timeIntervalSince1970: Double(Int64.random(in: -3_000_000_000...5_000_000_000, using: &generator)))
+            let instant = Date(timeIntervalSince1970: Double(Int64.random(in: -3_000_000_000...5_000_000_000,
+                using: &generator)))
             #expect(clock.offset(at: instant) == zone.secondsFromGMT(for: instant), "\(identifier) at \(instant)")
         }
         if identifier != "UTC" && identifier != "Asia/Kolkata" { #expect(changes > 10) }

@@ -11,7 +11,8 @@ import Testing
 /// runs (one the catch-up covers, one it does not). Every alarm rings
 /// exactly once, at the first run at or after its time.
 @Suite struct AlarmSimulationTests {
-    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Fixtures/alarms/alarms.ics")
     static let clock = ZoneClock(TimeZone(identifier: "Europe/Berlin")!)
 
@@ -41,7 +42,8 @@ import Testing
         ("Standup", "2025-03-28T07:50:00Z"),  // 09:00 CET, 10 minutes before
         ("Standup", "2025-03-29T07:50:00Z"),
         ("Birthday", "2025-03-29T08:00:00Z"),  // all day on the 30th, 15 hours before its midnight
-        ("Review", "2025-03-29T13:55:00Z"), ("Review", "2025-03-29T13:57:00Z"), ("Review", "2025-03-29T13:59:00Z"),  // end - 5 min, twice repeated
+        // end - 5 min, twice repeated
+        ("Review", "2025-03-29T13:55:00Z"), ("Review", "2025-03-29T13:57:00Z"), ("Review", "2025-03-29T13:59:00Z"),
         ("Flight", "2025-03-29T17:00:00Z"),  // a day before 18:00 CEST: 18:00 CET
         ("Standup", "2025-03-30T06:50:00Z"),  // 09:00 CEST now
         ("Flight", "2025-03-30T12:00:00Z"),  // absolute
@@ -89,13 +91,15 @@ import Testing
             }
         }
         let ringing = rung.map { "\($0.title) \(ISO8601DateFormatter().string(from: $0.time))" }
-        let wanted = AlarmSimulationTests.expected.filter { $0.time != "2025-03-30T06:50:00Z" }.map { "\($0.title) \($0.time)" }
+        let wanted = AlarmSimulationTests.expected.filter { $0.time != "2025-03-30T06:50:00Z" }
+            .map { "\($0.title) \($0.time)" }
         #expect(ringing == wanted)
         #expect(missed == 1, "the standup of the 30th went off during the long gap")
         for r in rung {
             let inShortGap = r.time >= shortGap.lowerBound && r.time < shortGap.upperBound
             #expect(r.late == inShortGap, "\(r.title) at \(r.time): rung late only after the gap")
-            if !inShortGap { #expect(r.ranAt.timeIntervalSince(r.time) < 60, "\(r.title): rung at the first run after it") }
+            if !inShortGap { #expect(r.ranAt.timeIntervalSince(r.time) < 60,
+                "\(r.title): rung at the first run after it") }
         }
     }
 
@@ -106,12 +110,15 @@ import Testing
         _ = try AlarmSimulationTests.run(store, at: AlarmSimulationTests.utc("2025-03-29T13:50:00Z"))
         struct Killed: Error {}
         store.beforeRename = { throw Killed() }
-        #expect(throws: Killed.self) { try AlarmSimulationTests.run(store, at: AlarmSimulationTests.utc("2025-03-29T13:56:00Z")) }
+        #expect(throws: Killed.self) { try AlarmSimulationTests.run(store,
+            at: AlarmSimulationTests.utc("2025-03-29T13:56:00Z")) }
         #expect(try store.read() == .time(AlarmSimulationTests.utc("2025-03-29T13:50:00Z")))
         store.beforeRename = nil
         let next = try AlarmSimulationTests.run(store, at: AlarmSimulationTests.utc("2025-03-29T13:57:00Z"))
-        #expect(next.schedule.entries.map { ISO8601DateFormatter().string(from: $0.time) } == ["2025-03-29T13:55:00Z", "2025-03-29T13:57:00Z"])
-        #expect(try AlarmSimulationTests.run(store, at: AlarmSimulationTests.utc("2025-03-29T13:57:30Z")).schedule.entries.isEmpty)
+        #expect(next.schedule.entries.map { ISO8601DateFormatter().string(from: $0.time) } == ["2025-03-29T13:55:00Z",
+            "2025-03-29T13:57:00Z"])
+        #expect(try AlarmSimulationTests.run(store, at: AlarmSimulationTests.utc("2025-03-29T13:57:30Z"))
+            .schedule.entries.isEmpty)
     }
 
     /// A clock set back a little (NTP, under a minute) rings nothing twice,
@@ -119,7 +126,8 @@ import Testing
     @Test func aClockSetBackALittleRingsNothingAgain() throws {
         let store = AlarmSimulationTests.temporaryState("back")
         let later = AlarmSimulationTests.utc("2025-03-29T13:57:30Z")
-        #expect(try AlarmSimulationTests.run(store, at: later, since: AlarmSimulationTests.utc("2025-03-29T13:50:00Z")).schedule.entries.count == 2)
+        #expect(try AlarmSimulationTests.run(store, at: later, since: AlarmSimulationTests.utc("2025-03-29T13:50:00Z"))
+            .schedule.entries.count == 2)
         let back = try AlarmSimulationTests.run(store, at: AlarmSimulationTests.utc("2025-03-29T13:57:00Z"))
         #expect(back.schedule.entries.isEmpty && back.stateWarning == nil)
         #expect(try store.read() == .time(later))
@@ -133,14 +141,16 @@ import Testing
         _ = try AlarmSimulationTests.run(store, at: AlarmSimulationTests.utc("2025-03-29T14:30:00Z"))
         let now = AlarmSimulationTests.utc("2025-03-29T13:55:30Z")
         let outcome = try AlarmSimulationTests.run(store, at: now)
-        #expect(outcome.schedule.entries.map { ISO8601DateFormatter().string(from: $0.time) } == ["2025-03-29T13:55:00Z"])
+        #expect(outcome.schedule.entries.map { ISO8601DateFormatter()
+            .string(from: $0.time) } == ["2025-03-29T13:55:00Z"])
         #expect(outcome.stateWarning?.contains("is after now; read as the first run") == true)
         #expect(try store.read() == .time(now))
     }
 
     @Test func aStateFileThatHoldsNoTimeIsToldAndReadAsTheFirstRun() throws {
         let store = AlarmSimulationTests.temporaryState("garbage")
-        try FileManager.default.createDirectory(atPath: (store.path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: (store.path as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true)
         try "# comment\nyesterday-ish\n".write(toFile: store.path, atomically: true, encoding: .utf8)
         let outcome = try AlarmSimulationTests.run(store, at: AlarmSimulationTests.utc("2025-03-29T13:55:30Z"))
         #expect(outcome.stateWarning?.hasSuffix(":2: \"yesterday-ish\" is not a time as this program writes it (2025-03-03T08:00:00Z); read as the first run") == true)

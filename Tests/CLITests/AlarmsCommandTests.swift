@@ -14,8 +14,10 @@ import Testing
         return url
     }
 
-    static func alarms(_ state: URL, _ now: String, _ extra: [String] = [], input: String = fixture) throws -> CLI.Result {
-        try CLI.run(["alarms", "--no-config", "--state", state.path, "--tz", "Europe/Berlin", "--locale", "en_US", "--now", now] + extra + [input])
+    static func alarms(_ state: URL, _ now: String, _ extra: [String] = [],
+        input: String = fixture) throws -> CLI.Result {
+        try CLI.run(["alarms", "--no-config", "--state", state.path, "--tz", "Europe/Berlin", "--locale", "en_US",
+            "--now", now] + extra + [input])
     }
 
     /// `Fixtures/alarms/NAME.ics` rung from `since` to 13:00 on 2025-03-29, in a folder of its own.
@@ -32,11 +34,14 @@ import Testing
         let first = try AlarmsCommandTests.alarms(state, "2025-03-29T08:50:30+01:00")
         #expect(first.stdout == "8:50 AM  in 10 min: Standup (Room 4)\n" && first.stderr.isEmpty && first.status == 0)
         #expect(try String(contentsOf: state, encoding: .utf8).hasSuffix("\n2025-03-29T07:50:30Z\n"))
-        // The next, an hour later: the all-day birthday's alarm (15 hours before its day) rang at 9:00, 50 minutes before.
-        #expect(try AlarmsCommandTests.alarms(state, "2025-03-29T09:50:00+01:00").stdout == "9:00 AM  tomorrow: Birthday (late)\n")
+        // The next, an hour later: the all-day birthday's alarm (15 hours before its day) rang at 9:00, 50 minutes
+        // before.
+        #expect(try AlarmsCommandTests.alarms(state, "2025-03-29T09:50:00+01:00")
+            .stdout == "9:00 AM  tomorrow: Birthday (late)\n")
         #expect(try AlarmsCommandTests.alarms(state, "2025-03-29T09:50:00+01:00").stdout == "", "nothing twice")
         let json = try AlarmsCommandTests.alarms(state, "2025-03-29T14:58:00+01:00", ["--format", "json"])
-        let rows = json.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let rows = json.stdout.split(separator: "\n")
+            .map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
         #expect(rows.map { $0["alarm"] as? String } == ["2025-03-29T14:55:00+01:00", "2025-03-29T14:57:00+01:00"])
         #expect(rows.allSatisfy { $0["title"] as? String == "Review" && $0["action"] as? String == "AUDIO" })
         #expect(rows.map { $0["late"] as? Bool } == [true, false], "three minutes before the run, then one")
@@ -47,13 +52,15 @@ import Testing
     @Test func alarmsMissedWhileNoRunWasMadeRingLateOrAreCounted() throws {
         let state = try AlarmsCommandTests.folder("catchup").appendingPathComponent("alarms")
         _ = try AlarmsCommandTests.alarms(state, "2025-03-29T06:00:00+01:00")
-        // Off from 6:00 to 15:10: the standup (8:50) and the birthday (9:00) are older than an hour; the review's three are not.
+        // Off from 6:00 to 15:10: the standup (8:50) and the birthday (9:00) are older than an hour; the review's three
+        // are not.
         let back = try AlarmsCommandTests.alarms(state, "2025-03-29T15:10:00+01:00")
         #expect(back.stdout == "2:55 PM  ended 3:00 PM: Review (late)\n2:57 PM  ended 3:00 PM: Review (late)\n2:59 PM  ended 3:00 PM: Review (late)\n")
         #expect(back.stderr == "ics-agenda: 2 alarms missed since 2025-03-29T06:00:00+01:00 (more than 1h before this run, --catch-up): not rung\n")
         #expect(try AlarmsCommandTests.alarms(state, "2025-03-29T15:11:00+01:00", ["-q"]).stderr.isEmpty)
         // --since asks for everything after it.
-        let since = try AlarmsCommandTests.alarms(state, "2025-03-29T15:10:00+01:00", ["--since", "2025-03-29T08:00:00+01:00"])
+        let since = try AlarmsCommandTests.alarms(state, "2025-03-29T15:10:00+01:00",
+            ["--since", "2025-03-29T08:00:00+01:00"])
         #expect(since.stdout.split(separator: "\n").count == 5 && since.stderr.isEmpty)
     }
 
@@ -69,7 +76,8 @@ import Testing
         }
         let outputs = collected.withLock { $0 }
         let lines = outputs.flatMap { $0.split(separator: "\n") }.map(String.init)
-        #expect(lines == ["2:55 PM  now: Review (late)", "2:57 PM  now: Review (late)", "2:59 PM  now: Review"], "\(outputs)")
+        #expect(lines == ["2:55 PM  now: Review (late)", "2:57 PM  now: Review (late)", "2:59 PM  now: Review"],
+            "\(outputs)")
     }
 
     /// `--exec` hands each alarm to a program as words: a title that is
@@ -98,7 +106,8 @@ import Testing
 
             """.write(to: calendar, atomically: true, encoding: .utf8)
         let program = folder.appendingPathComponent("record-args")
-        try "#!/bin/sh\nfor a in \"$@\"; do printf '[%s]\\n' \"$a\" >> \"\(record.path)\"; done\n".write(to: program, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nfor a in \"$@\"; do printf '[%s]\\n' \"$a\" >> \"\(record.path)\"; done\n".write(to: program,
+            atomically: true, encoding: .utf8)
         chmod(program.path, 0o755)
         let run = try AlarmsCommandTests.alarms(folder.appendingPathComponent("alarms"), "2025-03-29T10:55:30+01:00",
             ["--exec", "\(program.path) {title} 'at {time}: {when}' {location}{{x}}"], input: calendar.path)
@@ -112,25 +121,31 @@ import Testing
         let folder = try AlarmsCommandTests.folder("fails")
         let state = folder.appendingPathComponent("alarms")
         _ = try AlarmsCommandTests.alarms(state, "2025-03-29T14:50:00+01:00")
-        let run = try AlarmsCommandTests.alarms(state, "2025-03-29T15:00:00+01:00", ["--exec", "sh -c 'exit 3' {title}"])
+        let run = try AlarmsCommandTests.alarms(state, "2025-03-29T15:00:00+01:00",
+            ["--exec", "sh -c 'exit 3' {title}"])
         #expect(run.status == 0 && run.stdout.isEmpty)
         #expect(run.stderr.split(separator: "\n").count == 3)
         #expect(run.stderr.hasPrefix("ics-agenda: warning: --exec: sh exited with status 3 (alarm of \"Review\" at 2:55 PM)\n"))
-        let missing = try AlarmsCommandTests.alarms(state, "2025-03-29T15:00:00+01:00", ["--exec", "/nonexistent/notify {title}", "--since", "2025-03-29T14:56:00+01:00"])
+        let missing = try AlarmsCommandTests.alarms(state, "2025-03-29T15:00:00+01:00",
+            ["--exec", "/nonexistent/notify {title}", "--since", "2025-03-29T14:56:00+01:00"])
         #expect(missing.stderr.hasPrefix("ics-agenda: warning: --exec: /nonexistent/notify: No such file or directory (alarm of \"Review\""))
         let bad = try AlarmsCommandTests.alarms(state, "2025-03-29T15:00:00+01:00", ["--exec", "notify-send {nope}"])
         #expect(bad.status == 64 && bad.stderr.contains("--exec: unknown placeholder {nope}"))
     }
 
-    /// `--default`: a timed event without a VALARM of its own rings that long before it; one with its own keeps its own.
+    /// `--default`: a timed event without a VALARM of its own rings that long before it; one with its own keeps its
+    /// own.
     @Test func aDefaultAlarmForEventsWithoutOne() throws {
         let state = try AlarmsCommandTests.folder("default").appendingPathComponent("alarms")
         let teams = try AlarmsCommandTests.alarms(state, "2025-03-03T09:51:00+01:00",
             ["--default", "10m", "--since", "2025-03-03T09:00:00+01:00"], input: "Fixtures/meetings/teams_invite.ics")
         #expect(teams.stdout == "9:50 AM  in 9 min: Quarterly planning (Microsoft Teams Meeting)\n")
-        #expect(try AlarmsCommandTests.alarms(state, "2025-03-03T09:52:00+01:00", input: "Fixtures/meetings/teams_invite.ics").stdout == "")
-        let own = try AlarmsCommandTests.alarms(state, "2025-03-29T08:51:00+01:00", ["--default", "1h", "--since", "2025-03-29T07:00:00+01:00"])
-        #expect(own.stdout.split(separator: "\n") == ["8:50 AM  in 9 min: Standup (Room 4)"], "its own alarm, not the default")
+        #expect(try AlarmsCommandTests.alarms(state, "2025-03-03T09:52:00+01:00",
+            input: "Fixtures/meetings/teams_invite.ics").stdout == "")
+        let own = try AlarmsCommandTests.alarms(state, "2025-03-29T08:51:00+01:00",
+            ["--default", "1h", "--since", "2025-03-29T07:00:00+01:00"])
+        #expect(own.stdout.split(separator: "\n") == ["8:50 AM  in 9 min: Standup (Room 4)"],
+            "its own alarm, not the default")
     }
 
     /// Runs killed at any moment (SIGKILL, at 0 to 60 ms) never leave a torn
@@ -143,7 +158,8 @@ import Testing
         for i in 0..<12 {
             let process = Process()
             process.executableURL = CLI.binary
-            process.arguments = ["alarms", "--no-config", "--state", state.path, "--tz", "Europe/Berlin", "--locale", "en_US",
+            process.arguments = ["alarms", "--no-config", "--state", state.path, "--tz", "Europe/Berlin", "--locale",
+                "en_US",
                 "--now", "2025-03-29T14:5\(1 + i % 6):00+01:00", AlarmsCommandTests.fixture]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
@@ -166,15 +182,18 @@ import Testing
         let folder = try AlarmsCommandTests.folder("shared")
         let calendar = folder.appendingPathComponent("talks.ics")
         func event(_ uid: String?, _ title: String, _ extra: String = "") -> String {
-            (uid.map { "BEGIN:VEVENT\nUID:\($0)\n" } ?? "BEGIN:VEVENT\n") + "DTSTAMP:20250301T000000Z\nDTSTART:20250329T090000Z\n"
+            (uid.map { "BEGIN:VEVENT\nUID:\($0)\n" } ?? "BEGIN:VEVENT\n")
+                + "DTSTAMP:20250301T000000Z\nDTSTART:20250329T090000Z\n"
                 + "DTEND:20250329T100000Z\nSUMMARY:\(title)\n\(extra)BEGIN:VALARM\nACTION:DISPLAY\nTRIGGER:-PT10M\nEND:VALARM\nEND:VEVENT\n"
         }
         let events = event("talk", "Talk A") + event("talk", "Talk B") + event(nil, "No UID") + event(nil, "No UID")
             + event("declined", "Declined", "ATTENDEE;PARTSTAT=DECLINED:mailto:me@example.com\n")
-        try ("BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//test//EN\n" + events + "END:VCALENDAR\n").write(to: calendar, atomically: true, encoding: .utf8)
+        try ("BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//test//EN\n" + events + "END:VCALENDAR\n").write(to: calendar,
+            atomically: true, encoding: .utf8)
         let run = try AlarmsCommandTests.alarms(folder.appendingPathComponent("alarms"), "2025-03-29T09:50:30+01:00",
             ["--me", "me@example.com", "--show-declined"], input: calendar.path)
-        #expect(run.stdout.split(separator: "\n").map { String($0.split(separator: ":").last ?? "") }.sorted() == [" No UID", " No UID", " Talk A", " Talk B"])
+        #expect(run.stdout.split(separator: "\n").map { String($0.split(separator: ":").last ?? "") }
+            .sorted() == [" No UID", " No UID", " Talk A", " Talk B"])
     }
 
     /// A state time far ahead (a clock once set ahead) is told and not believed: alarms ring again.
@@ -189,7 +208,8 @@ import Testing
     }
 
     @Test func aStateThatCannotBeWrittenIsAnOutputError() throws {
-        let run = try CLI.run(["alarms", "--no-config", "--state", "/proc/ics-agenda/alarms", "--now", "2025-03-29T15:00:00+01:00",
+        let run = try CLI.run(["alarms", "--no-config", "--state", "/proc/ics-agenda/alarms", "--now",
+            "2025-03-29T15:00:00+01:00",
             AlarmsCommandTests.fixture])
         #expect(run.status == 74 && run.stderr.hasPrefix("ics-agenda: alarms state /proc/ics-agenda/alarms.lock: "))
     }
@@ -202,7 +222,8 @@ import Testing
     @Test func alarmsRingAsFarFromTheirOccurrencesAsTheyAreSet() throws {
         let folder = try AlarmsCommandTests.folder("reach")
         let since = ["--since", "2025-03-28T12:00:00+01:00"]
-        let run = try AlarmsCommandTests.alarms(folder.appendingPathComponent("text"), "2025-03-29T23:00:00+01:00", since,
+        let run = try AlarmsCommandTests.alarms(folder.appendingPathComponent("text"), "2025-03-29T23:00:00+01:00",
+            since,
             input: "Fixtures/alarms/reach.ics")
         #expect(run.stdout == """
             12:00 AM  until Mon 31: Conference (late)
@@ -212,10 +233,13 @@ import Testing
             3:45 PM  ended 4:30 PM: Team sync (moved to Saturday) (late)
 
             """ && run.stderr.isEmpty)
-        let json = try AlarmsCommandTests.alarms(folder.appendingPathComponent("json"), "2025-03-29T23:00:00+01:00", since + ["--format", "json"],
+        let json = try AlarmsCommandTests.alarms(folder.appendingPathComponent("json"), "2025-03-29T23:00:00+01:00",
+            since + ["--format", "json"],
             input: "Fixtures/alarms/reach.ics")
-        let rows = json.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
-        #expect(rows.map { $0["day"] as? String } == ["2025-03-20", "2025-04-28", "2025-03-24", "2025-07-01", "2025-03-29"])
+        let rows = json.stdout.split(separator: "\n")
+            .map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(rows.map { $0["day"] as? String } == ["2025-03-20", "2025-04-28", "2025-03-24", "2025-07-01",
+            "2025-03-29"])
         // Written in lower case and folded, sixty days before a UTC time (60 times 24
         // hours, RFC 5545 3.3.6: 09:00 in Berlin before the change of clocks, as the
         // meeting's 08:00Z is 10:00 after it): read as far as it reaches.
@@ -225,7 +249,8 @@ import Testing
             DTSTART:20250528T080000Z\nDURATION:PT1H\nSUMMARY:Far\nBEGIN:VALARM\naction:DISPLAY\ndescription:Far\n\
             trigger;related=start:-P6\n 0D\nEND:VALARM\nEND:VEVENT\nEND:VCALENDAR\n
             """.write(to: calendar, atomically: true, encoding: .utf8)
-        let far = try AlarmsCommandTests.alarms(folder.appendingPathComponent("far"), "2025-03-29T09:00:30+01:00", input: calendar.path)
+        let far = try AlarmsCommandTests.alarms(folder.appendingPathComponent("far"), "2025-03-29T09:00:30+01:00",
+            input: calendar.path)
         #expect(far.stdout == "9:00 AM  May 28, 2025 10:00 AM: Far\n" && far.stderr.isEmpty)
     }
     /// Alarms written at the edges ring once, at their time: an override
@@ -253,7 +278,8 @@ import Testing
             + "BEGIN:VALARM\nACTION:DISPLAY\nDESCRIPTION:x\nTRIGGER;VALUE=DATE-TIME:20250329T100000Z\nEND:VALARM\nEND:VTODO\nEND:VCALENDAR\n"
         let many = folder.appendingPathComponent("many.ics")
         try text.write(to: many, atomically: true, encoding: .utf8)
-        let far = try AlarmsCommandTests.alarms(folder.appendingPathComponent("many"), "2025-03-29T11:00:30+01:00", input: many.path)
+        let far = try AlarmsCommandTests.alarms(folder.appendingPathComponent("many"), "2025-03-29T11:00:30+01:00",
+            input: many.path)
         #expect(far.stdout == "11:00 AM  Jul 1, 2025: Renew passport\n", "\(far.stdout)")
     }
 
@@ -267,15 +293,18 @@ import Testing
                 + "BEGIN:VALARM\nACTION:DISPLAY\nDESCRIPTION:x\nTRIGGER:\(trigger)\nEND:VALARM\nEND:VEVENT\n"
         }
         let calendar = folder.appendingPathComponent("triggers.ics")
-        try ("BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//test//EN\n" + event("bogus", "soon") + event("lower", "-pt15m") + "END:VCALENDAR\n")
+        try ("BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//test//EN\n" + event("bogus", "soon") + event("lower", "-pt15m")
+            + "END:VCALENDAR\n")
             .write(to: calendar, atomically: true, encoding: .utf8)
-        let run = try AlarmsCommandTests.alarms(folder.appendingPathComponent("state"), "2025-03-29T12:50:30+01:00", input: calendar.path)
+        let run = try AlarmsCommandTests.alarms(folder.appendingPathComponent("state"), "2025-03-29T12:50:30+01:00",
+            input: calendar.path)
         #expect(run.stdout == "", "the first run looks a minute back: \(run.stdout)")
         #expect(run.stderr == "ics-agenda: warning: \(calendar.path):13: TRIGGER: cannot read \"soon\" as a duration (in VEVENT \"bogus\"); the alarm never rings\n")
         let since = try AlarmsCommandTests.alarms(folder.appendingPathComponent("since"), "2025-03-29T12:50:30+01:00",
             ["--since", "2025-03-29T11:00:00+01:00", "-q"], input: calendar.path)
         #expect(since.stdout == "11:45 AM  now: lower (late)\n" && since.stderr.isEmpty, "\(since.stdout)")
-        let agenda = try CLI.run(["--no-config", "--now", "2025-03-29T08:00:00+01:00", "--tz", "Europe/Berlin", "--days", "1", calendar.path])
+        let agenda = try CLI.run(["--no-config", "--now", "2025-03-29T08:00:00+01:00", "--tz", "Europe/Berlin",
+            "--days", "1", calendar.path])
         #expect(agenda.status == 0 && agenda.stderr.isEmpty)
     }
 
@@ -308,7 +337,8 @@ import Testing
             try ("BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//test//EN\nBEGIN:VEVENT\nUID:\(name)\nDTSTAMP:20250101T000000Z\n"
                 + "DTSTART:20250901T100000Z\nDURATION:PT1H\nSUMMARY:\(name)\nBEGIN:VALARM\nACTION:DISPLAY\nDESCRIPTION:x\n\(trigger)\n"
                 + "END:VALARM\nEND:VEVENT\nEND:VCALENDAR\n").write(to: file, atomically: true, encoding: .utf8)
-            let far = try AlarmsCommandTests.alarms(folder.appendingPathComponent("state-\(name)"), "2025-03-29T13:00:00+01:00",
+            let far = try AlarmsCommandTests.alarms(folder.appendingPathComponent("state-\(name)"),
+                "2025-03-29T13:00:00+01:00",
                 ["--since", "2025-03-28T12:00:00+01:00", "-q"], input: file.path)
             #expect(far.stdout.hasSuffix(": \(name) (late)\n"), "\(name): \(far.stdout)")
         }

@@ -15,14 +15,20 @@ import Testing
         let fm = FileManager.default
         let dir = fm.temporaryDirectory.appendingPathComponent("ics-agenda-messy-\(UUID().uuidString)")
         try fm.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
-        try fm.copyItem(at: CLI.root.appendingPathComponent("Fixtures/event_dt_simple.ics"), to: dir.appendingPathComponent("good.ics"))
-        try fm.copyItem(at: CLI.root.appendingPathComponent("Fixtures/broken_dates.ics"), to: dir.appendingPathComponent("sub/damaged.ics"))
-        try fm.copyItem(at: CLI.root.appendingPathComponent("Fixtures/not_calendar.html"), to: dir.appendingPathComponent("login.ics"))
-        try "not a calendar, and not named like one\n".write(to: dir.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
-        try fm.copyItem(at: CLI.root.appendingPathComponent("Fixtures/event_d_allday.ics"), to: dir.appendingPathComponent("sub/locked.ics"))
+        try fm.copyItem(at: CLI.root.appendingPathComponent("Fixtures/event_dt_simple.ics"),
+            to: dir.appendingPathComponent("good.ics"))
+        try fm.copyItem(at: CLI.root.appendingPathComponent("Fixtures/broken_dates.ics"),
+            to: dir.appendingPathComponent("sub/damaged.ics"))
+        try fm.copyItem(at: CLI.root.appendingPathComponent("Fixtures/not_calendar.html"),
+            to: dir.appendingPathComponent("login.ics"))
+        try "not a calendar, and not named like one\n".write(to: dir.appendingPathComponent("notes.txt"),
+            atomically: true, encoding: .utf8)
+        try fm.copyItem(at: CLI.root.appendingPathComponent("Fixtures/event_d_allday.ics"),
+            to: dir.appendingPathComponent("sub/locked.ics"))
         chmod(dir.appendingPathComponent("sub/locked.ics").path, 0)
         try fm.createSymbolicLink(atPath: dir.appendingPathComponent("sub/loop").path, withDestinationPath: "..")
-        try fm.createSymbolicLink(atPath: dir.appendingPathComponent("gone.ics").path, withDestinationPath: "/nonexistent/calendar.ics")
+        try fm.createSymbolicLink(atPath: dir.appendingPathComponent("gone.ics").path,
+            withDestinationPath: "/nonexistent/calendar.ics")
         mkfifo(dir.appendingPathComponent("pipe.ics").path, 0o644)
         return dir
     }
@@ -45,9 +51,11 @@ import Testing
         let titles = Set(result.stdout.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["title"] as? String
         })
-        #expect(titles.isSuperset(of: ["Dentist", "Good event 1", "Good event 2", "Daily series with a bad EXDATE and RDATE"]), "\(titles)")
+        #expect(titles.isSuperset(of: ["Dentist", "Good event 1", "Good event 2",
+            "Daily series with a bad EXDATE and RDATE"]), "\(titles)")
         let warnings = result.stderr.split(separator: "\n").map(String.init)
-        for expected in ["gone.ics: a broken symbolic link", "login.ics: not an iCalendar file: it looks like an HTML page",
+        for expected in ["gone.ics: a broken symbolic link",
+            "login.ics: not an iCalendar file: it looks like an HTML page",
             "pipe.ics: not a regular file", "sub/locked.ics: permission denied; skipped", "sub/damaged.ics:18: DTSTART"]
         {
             #expect(warnings.contains { $0.contains(expected) }, "no warning about \(expected): \(result.stderr)")

@@ -26,7 +26,8 @@ enum CLI {
     }
 
     static func run(
-        _ arguments: [String], stdinFile: String? = nil, environment extra: [String: String] = [:], executable: URL? = nil
+        _ arguments: [String], stdinFile: String? = nil, environment extra: [String: String] = [:],
+            executable: URL? = nil
     ) throws -> Result {
         let process = Process()
         process.executableURL = executable ?? binary
@@ -35,7 +36,8 @@ enum CLI {
         // ICS_AGENDA_CONFIG: an empty file, so that the developer's own configuration is never read.
         var environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC", "ICS_AGENDA_CONFIG": "/dev/null"]
         // make test-asan: the sanitizer's options reach the binary too.
-        for sanitizer in ["ASAN_OPTIONS", "LSAN_OPTIONS"] { environment[sanitizer] = ProcessInfo.processInfo.environment[sanitizer] }
+        for sanitizer in ["ASAN_OPTIONS",
+            "LSAN_OPTIONS"] { environment[sanitizer] = ProcessInfo.processInfo.environment[sanitizer] }
         environment.merge(extra) { $1 }
         process.environment = environment
         if let stdinFile {
@@ -59,7 +61,8 @@ enum CLI {
         process.standardError = err
         try process.run()
         var outputs = [Data(), Data()]
-        var polled = [out, err].map { pollfd(fd: $0.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0) }
+        var polled = [out, err].map { pollfd(fd: $0.fileHandleForReading.fileDescriptor, events: Int16(POLLIN),
+            revents: 0) }
         var buffer = [UInt8](repeating: 0, count: 65536)
         while polled.contains(where: { $0.fd >= 0 }) {
             let exited = !process.isRunning
@@ -68,11 +71,13 @@ enum CLI {
             if ready < 0 { if errno == EINTR { continue } else { break } }
             for i in polled.indices where polled[i].fd >= 0 && polled[i].revents != 0 {
                 let count = read(polled[i].fd, &buffer, buffer.count)
-                if count > 0 { outputs[i].append(contentsOf: buffer[..<count]) } else if count == 0 || errno != EINTR { polled[i].fd = -1 }
+                if count > 0 { outputs[i].append(contentsOf: buffer[..<count]) } else if count == 0
+                    || errno != EINTR { polled[i].fd = -1 }
             }
         }
         process.waitUntilExit()
-        return Result(stdout: String(decoding: outputs[0], as: UTF8.self), stderr: String(decoding: outputs[1], as: UTF8.self),
+        return Result(stdout: String(decoding: outputs[0], as: UTF8.self),
+            stderr: String(decoding: outputs[1], as: UTF8.self),
             status: process.terminationStatus)
     }
 

@@ -17,13 +17,16 @@ import Testing
         func ask(_ path: String) throws -> String {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())", "http://127.0.0.1:\(port)\(path)"]
+            process.arguments = ["-c",
+                "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())",
+                "http://127.0.0.1:\(port)\(path)"]
             return try CLI.collect(process).stdout
         }
 
         /// The requests asked of one account, as `METHOD HOST PATH AUTH`.
         func log(_ name: String) throws -> [String] {
-            try ask("/log").split(separator: "\n").map(String.init).filter { $0.contains("/t/\(name)/") || $0.contains("-\(name)/") }
+            try ask("/log").split(separator: "\n").map(String.init)
+                .filter { $0.contains("/t/\(name)/") || $0.contains("-\(name)/") }
         }
     }
 
@@ -39,7 +42,8 @@ import Testing
     static func run(_ arguments: [String], cache: URL) throws -> CLI.Result {
         try "machine 127.0.0.1 login alice password wonderland\nmachine localhost login alice password wonderland\n".write(
             to: cache.appendingPathComponent(".netrc"), atomically: true, encoding: .utf8)
-        return try CLI.run(CalDAVAccountTests.fixed + arguments, environment: ["XDG_CACHE_HOME": cache.path, "HOME": cache.path])
+        return try CLI.run(CalDAVAccountTests.fixed + arguments,
+            environment: ["XDG_CACHE_HOME": cache.path, "HOME": cache.path])
     }
 
     static func cache() throws -> URL {
@@ -112,9 +116,11 @@ import Testing
     @Test(arguments: ["/t/plain-hint/", "/webdav-page"])
     func aURLThatIsAWebDAVServerGetsAHint(path: String) throws {
         let server = try CalDAVFaultTests.server.get()
-        let result = try CalDAVFaultTests.run(["http://127.0.0.1:\(server.port)\(path)"], cache: try CalDAVFaultTests.cache())
+        let result = try CalDAVFaultTests.run(["http://127.0.0.1:\(server.port)\(path)"],
+            cache: try CalDAVFaultTests.cache())
         #expect(result.status == 66)
-        #expect(result.stderr.contains("if it is a CalDAV server, write dav:// in place of http://"), "\(result.stderr)")
+        #expect(result.stderr.contains("if it is a CalDAV server, write dav:// in place of http://"),
+            "\(result.stderr)")
     }
 
     /// One href twice in a multiget (Zimbra, DavMail) is one item.
@@ -148,7 +154,8 @@ import Testing
         let first = try CalDAVFaultTests.run([url], cache: cache)
         #expect(first.status == 0 && first.stdout.contains("Fault stall one"), "\(first.stderr)")
         _ = try server.ask("/bump/\(name)")
-        try "machine 127.0.0.1 login alice password wonderland\n".write(to: cache.appendingPathComponent(".netrc"), atomically: true, encoding: .utf8)
+        try "machine 127.0.0.1 login alice password wonderland\n".write(to: cache.appendingPathComponent(".netrc"),
+            atomically: true, encoding: .utf8)
         // make test waits 2 s; make check-all the 30 s of the default.
         var environment = ["XDG_CACHE_HOME": cache.path, "HOME": cache.path]
         if !FullChecks.enabled { environment["ICS_AGENDA_TIMEOUT"] = "2" }

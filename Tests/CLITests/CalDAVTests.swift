@@ -8,7 +8,8 @@ import Testing
 /// `dav://127.0.0.1:PORT/` with her password in a netrc, and stops it.
 /// Requests are counted in Radicale's own log.
 @Suite(.serialized) struct CalDAVAccountTests {
-    static let fixed = ["--no-config", "--now", "2025-03-01T08:00:00+01:00", "--tz", "Europe/Berlin", "--locale", "en_US", "--days", "14"]
+    static let fixed = ["--no-config", "--now", "2025-03-01T08:00:00+01:00", "--tz", "Europe/Berlin", "--locale",
+        "en_US", "--days", "14"]
 
     /// Radicale with alice's calendars, stopped when the value goes.
     final class Server {
@@ -35,8 +36,10 @@ import Testing
 
         init(_ kind: Kind = .radicale) throws {
             self.kind = kind
-            let spec = kind == .radicale ? Server.calendars : String(Server.calendars.dropLast()) + ", \"server\": \"xandikos\"}"
-            server = try LoopbackServer(script: "scripts/caldav_server.py", python: try LoopbackServer.serversPython(), arguments: [spec])
+            let spec = kind == .radicale ? Server.calendars : String(Server.calendars.dropLast())
+                + ", \"server\": \"xandikos\"}"
+            server = try LoopbackServer(script: "scripts/caldav_server.py", python: try LoopbackServer.serversPython(),
+                arguments: [spec])
         }
 
         /// Stops the server: its launcher ends when its standard input does.
@@ -70,7 +73,8 @@ import Testing
         func requests() throws -> [String] {
             let log = try String(contentsOf: folder.appendingPathComponent("radicale.log"), encoding: .utf8)
             return log.split(separator: "\n").compactMap { line in
-                guard let info = line.range(of: "] "), let request = line.range(of: " request for '") else { return nil }
+                guard let info = line.range(of: "] "),
+                    let request = line.range(of: " request for '") else { return nil }
                 let method = line[..<request.lowerBound].split(separator: " ").last.map(String.init) ?? ""
                 let path = line[request.upperBound...].prefix { $0 != "'" }
                 _ = info
@@ -202,7 +206,8 @@ import Testing
         let listed = try run(["calendars", "--no-config", server.account], fixed: false)
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(listed.stdout.hasPrefix("dav://127.0.0.1:\(server.port)"), "\(listed.stdout)")
-        for name in ["Work", "Family", "chores list"] { #expect(listed.stdout.contains("  \(name) "), "\(listed.stdout)") }
+        for name in ["Work", "Family", "chores list"] { #expect(listed.stdout.contains("  \(name) "),
+            "\(listed.stdout)") }
         #expect(listed.stdout.contains("copy less than a minute old"))
         let chosen = try run(["--calendar", "Family", server.account])
         #expect(chosen.stdout.contains("Swimming lessons"))
@@ -230,7 +235,8 @@ import Testing
         for item in CalDAVAccountTests.items {
             let calendar = folder.appendingPathComponent(item.path.split(separator: "/")[1].removingPercentEncoding!)
             try FileManager.default.createDirectory(at: calendar, withIntermediateDirectories: true)
-            try item.text.write(to: calendar.appendingPathComponent(UUID().uuidString + ".ics"), atomically: true, encoding: .utf8)
+            try item.text.write(to: calendar.appendingPathComponent(UUID().uuidString + ".ics"), atomically: true,
+                encoding: .utf8)
         }
         for format in [["--format", "text"], ["--format", "json"]] {
             let fromServer = try run(format + [server.account])
@@ -238,9 +244,11 @@ import Testing
             #expect(fromServer.status == 0 && fromFiles.status == 0, "\(fromServer.stderr)\(fromFiles.stderr)")
             let strip = { (text: String) in
                 // JSON rows name their calendar's source and path: those differ, by design.
-                text.split(separator: "\n").map { $0.replacing(/"source":"[^"]*"|"path":"[^"]*"|"calendar":"[^"]*"|"calendar_color":[^,]*/, with: "") }
+                text.split(separator: "\n")
+                    .map { $0.replacing(/"source":"[^"]*"|"path":"[^"]*"|"calendar":"[^"]*"|"calendar_color":[^,]*/, with: "") }
             }
-            #expect(strip(fromServer.stdout) == strip(fromFiles.stdout), "\(fromServer.stdout)\n---\n\(fromFiles.stdout)")
+            #expect(strip(fromServer.stdout) == strip(fromFiles.stdout),
+                "\(fromServer.stdout)\n---\n\(fromFiles.stdout)")
         }
     }
 
@@ -255,7 +263,8 @@ import Testing
         // Principal, home set, home listing, a listing and a multiget each of three calendars.
         #expect(first.count == 9, "\(first)")
         _ = try run([server.account])
-        #expect(try server.requests().count == first.count + CalDAVAccountTests.items.count, "a young copy asks nothing")
+        #expect(try server.requests().count == first.count + CalDAVAccountTests.items.count,
+            "a young copy asks nothing")
         let before = try server.requests().count
         let unchanged = try run(["--refresh", "0", server.account])
         #expect(unchanged.status == 0)
@@ -302,17 +311,20 @@ import Testing
         let run = try Run()
         let before = try run(["calendars", "--no-config", server.account], fixed: false)
         #expect(before.stdout.contains("  Family "), "\(before.stdout)")
-        let account = try FileManager.default.contentsOfDirectory(atPath: run.cache.path).filter { $0.hasPrefix("caldav-") }
+        let account = try FileManager.default.contentsOfDirectory(atPath: run.cache.path)
+            .filter { $0.hasPrefix("caldav-") }
         #expect(account.count == 1)
         let folder = run.cache.appendingPathComponent(account[0])
-        let calendarsBefore = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.contains(".") }
+        let calendarsBefore = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { !$0.contains(".") }
         #expect(calendarsBefore.count == 3, "\(calendarsBefore)")
         #expect(try server.send("DELETE", "/alice/family/") == "200")
         let after = try run(["calendars", "--no-config", "--refresh", "0", server.account], fixed: false)
         #expect(after.status == 0, "\(after.stderr)")
         #expect(!after.stdout.contains("Family"), "\(after.stdout)")
         #expect(after.stdout.contains("  Work "))
-        let calendarsAfter = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.contains(".") }
+        let calendarsAfter = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { !$0.contains(".") }
         #expect(calendarsAfter.count == 2, "\(calendarsAfter)")
     }
 
@@ -364,7 +376,8 @@ import Testing
         let server = try CalDAVAccountTests.started()
         var run = try Run(password: "wrong")
         run.environment["NETRC"] = "/dev/null"
-        let result = try run(["calendars", "--no-config", "dav://alice:wonderland@127.0.0.1:\(server.port)/"], fixed: false)
+        let result = try run(["calendars", "--no-config", "dav://alice:wonderland@127.0.0.1:\(server.port)/"],
+            fixed: false)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stdout.contains("wonderland") && !result.stderr.contains("wonderland"))
         #expect(result.stdout.contains("dav://127.0.0.1:\(server.port)"))
@@ -412,7 +425,8 @@ import Testing
         let server = try Server(.xandikos)
         for item in CalDAVAccountTests.items {
             let parts = item.path.split(separator: "/", maxSplits: 2)
-            let path = server.collection(String(parts[1]).removingPercentEncoding!.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!)
+            let path = server.collection(String(parts[1])
+                .removingPercentEncoding!.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!)
                 + String(parts[2])
             #expect(try server.send("PUT", path, item.text) == "201", "\(path)")
         }
@@ -426,7 +440,8 @@ import Testing
         #expect(first.stdout.contains("Take the bins out"))
         #expect(!first.stdout.contains("Wednesday, March 5, 2025"), "EXDATE leaves March 5 out")
         let listed = try run(["calendars", "--format", "json", "--no-config", server.account], fixed: false)
-        for name in ["\"calendar\":\"Work\",\"source\":\"\(server.account)\",\"calendar_color\":\"#1e90ff\"", "\"calendar\":\"Family\"",
+        for name in ["\"calendar\":\"Work\",\"source\":\"\(server.account)\",\"calendar_color\":\"#1e90ff\"",
+            "\"calendar\":\"Family\"",
             "\"calendar\":\"chores list\"", "\"calendar\":\"calendar\""]
         {
             #expect(listed.stdout.contains(name), "\(name): \(listed.stdout)")

@@ -14,7 +14,8 @@ import Testing
         process.arguments = ["-c", script, CLI.binary.path]
         process.currentDirectoryURL = CLI.root
         process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-            .merging(ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS" || $0.key == "LSAN_OPTIONS" }) { $1 }
+            .merging(ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS"
+                || $0.key == "LSAN_OPTIONS" }) { $1 }
             .merging(environment) { $1 }
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         return try CLI.collect(process)
@@ -57,9 +58,11 @@ import Testing
             "script -qec \"\(command)\" /dev/null",
             environment: ["HOME": "\(CLI.root.path)/Fixtures", "ICS_AGENDA_CONFIG": "Fixtures/config/home_paths.conf"])
         #expect(withConfig.status == 0, "\(withConfig.stdout)")
-        #expect(withConfig.stdout.contains("\"source\":\"\(CLI.root.path)/Fixtures/accounts/work\""), "\(withConfig.stdout)")
+        #expect(withConfig.stdout.contains("\"source\":\"\(CLI.root.path)/Fixtures/accounts/work\""),
+            "\(withConfig.stdout)")
         // Without configured inputs a terminal is still a usage error.
-        let without = try shell("script -qec \"\(command) --no-config\" /dev/null", environment: ["ICS_AGENDA_CONFIG": "Fixtures/config/home_paths.conf"])
+        let without = try shell("script -qec \"\(command) --no-config\" /dev/null",
+            environment: ["ICS_AGENDA_CONFIG": "Fixtures/config/home_paths.conf"])
         #expect(without.stdout.contains("standard input is a terminal"), "\(without.stdout)")
     }
 
@@ -74,7 +77,8 @@ import Testing
     @Test func theConfigurationIsFoundUnderXDGConfigHome() throws {
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("ics-agenda"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("ics-agenda"),
+            withIntermediateDirectories: true)
         // Quotes keep blanks in a value; `#` begins a comment only at the start of a word.
         let config = """
             --grep "with Ana"   # the breakfast only
@@ -82,7 +86,8 @@ import Testing
             \(CLI.root.path)/Fixtures/sample.ics
             """
         try config.write(to: dir.appendingPathComponent("ics-agenda/config"), atomically: true, encoding: .utf8)
-        let result = try shell("\"$0\" \(ConfigTests.fixed)", environment: ["XDG_CONFIG_HOME": dir.path, "HOME": "/nonexistent"])
+        let result = try shell("\"$0\" \(ConfigTests.fixed)",
+            environment: ["XDG_CONFIG_HOME": dir.path, "HOME": "/nonexistent"])
         #expect(result.status == 0, "\(result.stderr)")
         let titles = result.stdout.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["title"] as? String
@@ -111,7 +116,8 @@ import Testing
     @Test func aBadLineIsToldEscapedWithItsPlace() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-escconfig-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        for (line, words) in [("--tz Bad\u{1B}[31mZone\u{07}", "Bad\\x1B[31mZone\\x07"), ("--locale !!bad", "--locale !!bad: not a locale name")] {
+        for (line, words) in [("--tz Bad\u{1B}[31mZone\u{07}", "Bad\\x1B[31mZone\\x07"),
+            ("--locale !!bad", "--locale !!bad: not a locale name")] {
             try "# calendars\n\(line)\n".write(toFile: path, atomically: true, encoding: .utf8)
             let result = try shell("\"$0\" Fixtures/sample.ics", environment: ["ICS_AGENDA_CONFIG": path])
             #expect(result.status == 64)
@@ -129,7 +135,8 @@ import Testing
         try "bogus --nope\n".write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let words = subcommand.isEmpty ? "" : subcommand + " "
-        let result = try shell("\"$0\" \(words)--no-config Fixtures/sample.ics", environment: ["ICS_AGENDA_CONFIG": path])
+        let result = try shell("\"$0\" \(words)--no-config Fixtures/sample.ics",
+            environment: ["ICS_AGENDA_CONFIG": path])
         #expect(result.status == 0, "\(subcommand): \(result.stderr)")
         #expect(!result.stderr.contains("nope"))
     }
@@ -165,7 +172,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("config").path
         try "# first\n\n\(line)\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let result = try shell("\"$0\" \(ConfigTests.fixed) Fixtures/sample.ics", environment: ["ICS_AGENDA_CONFIG": path])
+        let result = try shell("\"$0\" \(ConfigTests.fixed) Fixtures/sample.ics",
+            environment: ["ICS_AGENDA_CONFIG": path])
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("ics-agenda: \(path):3: "), "\(result.stderr)")

@@ -6,7 +6,8 @@ import Testing
 /// fails on exactly that, and `--quiet` tells nothing and changes nothing
 /// else; a file none of them tells anything about passes `--strict`.
 @Suite struct DamageModesTests {
-    static let fixed = ["--no-config", "--now", "2025-03-01T08:00:00+01:00", "--tz", "Europe/Berlin", "--locale", "en_US"]
+    static let fixed = ["--no-config", "--now", "2025-03-01T08:00:00+01:00", "--tz", "Europe/Berlin", "--locale",
+        "en_US"]
 
     struct Modes {
         let summary, verbose, strict, quiet: CLI.Result
@@ -27,7 +28,8 @@ import Testing
 
     /// The fixtures of Fixtures/damage.tsv: each shows its kind of damage.
     static let damaged: [String] = {
-        let text = (try? String(contentsOf: CLI.root.appendingPathComponent("Fixtures/damage.tsv"), encoding: .utf8)) ?? ""
+        let text = (try? String(contentsOf: CLI.root.appendingPathComponent("Fixtures/damage.tsv"), encoding: .utf8))
+            ?? ""
         let paths = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line -> String? in
             let fields = line.split(separator: "\t").map(String.init)
             return fields.count > 1 && fields[1].hasPrefix("Fixtures/") ? fields[1] : nil
@@ -42,7 +44,8 @@ import Testing
         #expect(!summary.isEmpty, "\(path): the default tells nothing")
         #expect(summary.allSatisfy { $0.hasPrefix("ics-agenda: warning: ") }, "\(summary)")
         // Each kind the default tells is a place -v tells; -v tells no kind the default leaves out.
-        for line in summary { #expect(verbose.contains(DamageModesTests.firstPlace(line)), "\(path): -v does not tell \(line)") }
+        for line in summary { #expect(verbose.contains(DamageModesTests.firstPlace(line)),
+            "\(path): -v does not tell \(line)") }
         #expect(verbose.count >= summary.count)
         // --strict: what the default tells, then how many places -v tells, and no agenda.
         #expect(m.strict.status == 65)
@@ -60,7 +63,8 @@ import Testing
     /// whether there is damage at all. (`--strict` tells what the default
     /// tells, then fails: one run shows both.)
     static let calendars: [String] = {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: CLI.root.appendingPathComponent("Fixtures").path)) ?? []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: CLI.root.appendingPathComponent("Fixtures")
+            .path)) ?? []
         return names.filter { $0.hasSuffix(".ics") }.sorted().map { "Fixtures/\($0)" }
     }()
 
@@ -77,8 +81,10 @@ import Testing
             return
         }
         let warned = DamageModesTests.lines(strict.stderr).filter { $0.hasPrefix("ics-agenda: warning: ") }
-        #expect((strict.status == 65) == !warned.isEmpty, "\(path): --strict exits \(strict.status), the default tells \(warned)")
-        #expect(warned.isEmpty == verbose.stderr.isEmpty, "\(path): the default tells \(warned), -v tells \(verbose.stderr)")
+        #expect((strict.status == 65) == !warned.isEmpty,
+            "\(path): --strict exits \(strict.status), the default tells \(warned)")
+        #expect(warned.isEmpty == verbose.stderr.isEmpty,
+            "\(path): the default tells \(warned), -v tells \(verbose.stderr)")
         #expect(verbose.status == 0)
     }
 }

@@ -16,7 +16,8 @@ import Testing
         ]
         if ProcessInfo.processInfo.environment["ICS_AGENDA_RECORD"] != nil {
             for (ext, text) in files {
-                try text.write(to: expected.appendingPathComponent("\(golden.name).\(ext)"), atomically: true, encoding: .utf8)
+                try text.write(to: expected.appendingPathComponent("\(golden.name).\(ext)"), atomically: true,
+                    encoding: .utf8)
             }
             return
         }
@@ -68,9 +69,11 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
                 words.removeFirst()
             }
             // A subcommand stays the first word and takes no agenda options.
-            if words.first == "calendars" { return GoldenCase(name: parts[0], arguments: words, stdinFile: stdin, environment: environment) }
+            if words.first == "calendars" { return GoldenCase(name: parts[0], arguments: words, stdinFile: stdin,
+                environment: environment) }
             // Other subcommands stay the first word and take the defaults after it.
-            var arguments: [String] = ["agenda", "next", "free", "week", "month"].contains(words.first) ? [words.removeFirst()] : []
+            var arguments: [String] = ["agenda", "next", "free", "week", "month"].contains(words.first)
+                ? [words.removeFirst()] : []
             for (flag, value) in defaults.sorted(by: { $0.key < $1.key }) where !words.contains(flag) {
                 arguments += [flag, value]
             }

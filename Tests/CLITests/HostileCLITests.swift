@@ -8,13 +8,15 @@ import Testing
     static let fixed = ["--now", "2025-03-01T08:00:00+01:00", "--tz", "Europe/Berlin", "--locale", "en_US"]
 
     /// Runs `script` in bash with the binary as $0, in `directory` (the package root by default).
-    func bash(_ script: String, _ args: [String] = [], in directory: URL = CLI.root, environment: [String: String] = [:]) throws -> CLI.Result {
+    func bash(_ script: String, _ args: [String] = [], in directory: URL = CLI.root,
+        environment: [String: String] = [:]) throws -> CLI.Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", script, CLI.binary.path] + args
         process.currentDirectoryURL = directory
         process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC"]
-            .merging(ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS" || $0.key == "LSAN_OPTIONS" }) { $1 }.merging(environment) { $1 }
+            .merging(ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS"
+                || $0.key == "LSAN_OPTIONS" }) { $1 }.merging(environment) { $1 }
         return try CLI.collect(process)
     }
 
@@ -37,8 +39,10 @@ import Testing
         } else {
             script = #""$0" "$@" "# + redirection + #"; echo "status=$?""#
         }
-        let result = try bash(script, HostileCLITests.fixed + ["Fixtures/broken_dtstart.ics", "Fixtures/broken_bad_rrule.ics"])
-        let expected = try CLI.run(HostileCLITests.fixed + ["Fixtures/broken_dtstart.ics", "Fixtures/broken_bad_rrule.ics"])
+        let result = try bash(script, HostileCLITests.fixed
+            + ["Fixtures/broken_dtstart.ics", "Fixtures/broken_bad_rrule.ics"])
+        let expected = try CLI.run(HostileCLITests.fixed + ["Fixtures/broken_dtstart.ics",
+            "Fixtures/broken_bad_rrule.ics"])
         #expect(!expected.stderr.isEmpty, "the fixtures warn")
         #expect(result.stdout == expected.stdout + "status=0\n", "\(redirection): \(result.stdout)")
     }
@@ -54,7 +58,8 @@ import Testing
         #expect(result.stderr.isEmpty)
     }
 
-    @Test(arguments: [(["nowhere.ics"], 66), (["Fixtures/not_calendar.html"], 65), (["--frobnicate"], 64), (["--days", "0"], 64),
+    @Test(arguments: [(["nowhere.ics"], 66), (["Fixtures/not_calendar.html"], 65), (["--frobnicate"], 64),
+        (["--days", "0"], 64),
         (["--strict", "Fixtures/broken_dtstart.ics"], 65)])
     func errorsKeepTheirStatusWhenStderrFails(arguments: [String], status: Int) throws {
         for redirection in ["2>&-", "2>/dev/full"] {
@@ -67,7 +72,8 @@ import Testing
     /// cannot make crashed its date formatters (signal 11). Given with
     /// --locale it is a usage error naming it, for every command that
     /// formats dates; from the environment it is left out.
-    @Test(arguments: [["--locale", "th_TH@calendar=buddstih", "--group-by", "month"], ["--locale", "ko_KR@calendar=dangi"],
+    @Test(arguments: [["--locale", "th_TH@calendar=buddstih", "--group-by", "month"],
+        ["--locale", "ko_KR@calendar=dangi"],
         ["next", "--locale", "am_ET@calendar=ethioaa"], ["free", "--locale", "ar_SA@calendar=islamic-rgsa"],
         ["--locale", "en_US@calendar="]])
     func aCalendarFoundationCannotMakeIsAUsageError(arguments: [String]) throws {
@@ -80,14 +86,16 @@ import Testing
     /// with a character that is not ASCII.
     @Test(arguments: ["é", "ü_DE", "\u{FFFD}\u{FFFD}fa_IR@-", "de_DE\u{0301}", ""])
     func aLocaleNameThatIsNotOneIsAUsageError(locale: String) throws {
-        let result = try CLI.run(["--no-config", "--now", "2025-03-01T08:00:00Z", "--locale", locale, "Fixtures/sample.ics"])
+        let result = try CLI.run(["--no-config", "--now", "2025-03-01T08:00:00Z", "--locale", locale,
+            "Fixtures/sample.ics"])
         #expect(result.status == 64, "\(locale)")
         #expect(result.stderr.contains("not a locale name"), "\(locale): \(result.stderr)")
     }
 
     @Test(arguments: ["th_TH.UTF-8@calendar=buddstih", "ko_KR.UTF-8@calendar=dangi", "ü_DE.UTF-8", "é"])
     func aCalendarFoundationCannotMakeInTheEnvironmentIsLeftOut(lang: String) throws {
-        let result = try CLI.run(["--no-config", "--now", "2025-03-01T08:00:00Z", "--days", "2", "--group-by", "month", "Fixtures/sample.ics"],
+        let result = try CLI.run(["--no-config", "--now", "2025-03-01T08:00:00Z", "--days", "2", "--group-by", "month",
+            "Fixtures/sample.ics"],
             environment: ["LANG": lang])
         #expect(result.status == 0)
         #expect(result.stdout.contains("2025"), "\(result.stdout)")
@@ -105,7 +113,8 @@ import Testing
 
     // MARK: arguments that look like options
 
-    @Test(arguments: [["--from", "-1d"], ["--from", "-7d", "--to", "-3d"], ["--to", "-0d"], ["--from", "-2d", "--days", "3"]])
+    @Test(arguments: [["--from", "-1d"], ["--from", "-7d", "--to", "-3d"], ["--to", "-0d"],
+        ["--from", "-2d", "--days", "3"]])
     func negativeDaysAreValues(arguments: [String]) throws {
         let result = try CLI.run(HostileCLITests.fixed + arguments + ["--format", "json", "Fixtures/todo_due.ics"])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(arguments): \(result.stderr)")
@@ -121,7 +130,8 @@ import Testing
     func aFileNamedLikeAnOptionIsAnErrorWithAHint(name: String) throws {
         let dir = try HostileCLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.copyItem(at: CLI.root.appendingPathComponent("Fixtures/sample.ics"), to: dir.appendingPathComponent(name))
+        try FileManager.default.copyItem(at: CLI.root.appendingPathComponent("Fixtures/sample.ics"),
+            to: dir.appendingPathComponent(name))
         let wrong = try bash(#""$0" "$@""#, HostileCLITests.fixed + [name], in: dir)
         #expect(wrong.status == 64 && wrong.stdout.isEmpty, "\(name): \(wrong)")
         #expect(wrong.stderr.contains("./\(name)") && wrong.stderr.contains("--"), "\(wrong.stderr)")
@@ -147,17 +157,20 @@ import Testing
     /// (Breakfast with Ana is at 06:30 UTC.)
     @Test(arguments: [("UTC+3", "2025-03-01T03:30:00-03:00"), ("GMT-2", "2025-03-01T08:30:00+02:00"),
         ("Etc/GMT+5", "2025-03-01T01:30:00-05:00"), (":Europe/Berlin", "2025-03-01T07:30:00+01:00"),
-        ("/usr/share/zoneinfo/Asia/Tokyo", "2025-03-01T15:30:00+09:00"), ("EST5EDT,M3.2.0,M11.1.0", "2025-03-01T01:30:00-05:00"),
+        ("/usr/share/zoneinfo/Asia/Tokyo", "2025-03-01T15:30:00+09:00"),
+            ("EST5EDT,M3.2.0,M11.1.0", "2025-03-01T01:30:00-05:00"),
         ("CET-1CEST,M3.5.0,M10.5.0/3", "2025-03-01T07:30:00+01:00")])
     func environmentZonesReadAsPOSIX(tz: String, start: String) throws {
-        let result = try CLI.run(["--now", "2025-03-01T08:00:00Z", "--locale", "en_US", "--format", "json", "--days", "2", "Fixtures/sample.ics"],
+        let result = try CLI.run(["--now", "2025-03-01T08:00:00Z", "--locale", "en_US", "--format", "json", "--days",
+            "2", "Fixtures/sample.ics"],
             environment: ["TZ": tz])
         #expect(result.status == 0, "\(tz): \(result.stderr)")
         #expect(result.stdout.contains("\"start\":\"\(start)\""), "\(tz): \(result.stdout)")
     }
 
     @Test func summerTimeFollowsTheRulesOfATZString() throws {
-        let arguments = ["--now", "2025-03-01T08:00:00Z", "--from", "2025-03-29", "--days", "3", "--format", "json", "Fixtures/event_dt_dst.ics"]
+        let arguments = ["--now", "2025-03-01T08:00:00Z", "--from", "2025-03-29", "--days", "3", "--format", "json",
+            "Fixtures/event_dt_dst.ics"]
         let posix = try CLI.run(arguments, environment: ["TZ": "CET-1CEST,M3.5.0,M10.5.0/3"])
         let iana = try CLI.run(arguments, environment: ["TZ": "Europe/Berlin"])
         #expect(posix.status == 0 && !posix.stdout.isEmpty && posix.stdout == iana.stdout, "\(posix.stderr)")
@@ -181,11 +194,13 @@ import Testing
         #expect(setup.status == 0, "\(setup.stderr)")
         let named = try bash(#""$0" "$@" --show-calendar "$(printf 'bad\377.ics')" "$(printf 'esc\033[2Jname.ics')""#, HostileCLITests.fixed, in: dir)
         #expect(named.status == 0, "\(named.stderr)")
-        #expect(named.stderr.contains("bad\\xFF.ics:13:") && named.stderr.contains("esc\\x1B[2Jname.ics:13:"), "\(named.stderr)")
+        #expect(named.stderr.contains("bad\\xFF.ics:13:") && named.stderr.contains("esc\\x1B[2Jname.ics:13:"),
+            "\(named.stderr)")
         #expect(named.stdout.contains("[bad\\xFF]") && named.stdout.contains("[esc\\x1B[2Jname]"), "\(named.stdout)")
         let folder = try bash(#""$0" "$@" sub"#, HostileCLITests.fixed, in: dir)
         #expect(folder.status == 0 && folder.stderr.split(separator: "\n").count == 2, "\(folder.stderr)")
-        #expect(folder.stderr.contains("sub/line\\nbreak.ics:13:") && folder.stderr.contains("sub/lat\\xE9.ics:13:"), "\(folder.stderr)")
+        #expect(folder.stderr.contains("sub/line\\nbreak.ics:13:") && folder.stderr.contains("sub/lat\\xE9.ics:13:"),
+            "\(folder.stderr)")
         let listed = try bash(#""$0" calendars . 2>/dev/null"#, in: dir)
         #expect(listed.stdout.split(separator: "\n").count == 6, "\(listed.stdout)")
         for text in [named.stdout, named.stderr, folder.stderr, listed.stdout] {

@@ -12,7 +12,8 @@ import Testing
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//hostile 3//EN\r\n" + body + "END:VCALENDAR\r\n"
     }
 
-    static func event(_ uid: String, start: String = "20261201T100000Z", summary: String = "Talk", _ extra: String = "") -> String {
+    static func event(_ uid: String, start: String = "20261201T100000Z", summary: String = "Talk",
+        _ extra: String = "") -> String {
         "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:\(start)\r\nDURATION:PT1H\r\nSUMMARY:\(summary)\r\n\(extra)END:VEVENT\r\n"
     }
 
@@ -43,7 +44,8 @@ import Testing
                 return total + (parts.count == 2 ? (Double(parts[0]) ?? 0) * 60 + (Double(parts[1]) ?? 0) : 0)
             }
             best = min(best, cpu)
-            last = CLI.Result(stdout: run.stdout, stderr: lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n", status: run.status)
+            last = CLI.Result(stdout: run.stdout, stderr: lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n",
+                status: run.status)
         }
         return (best, last!)
     }
@@ -101,7 +103,8 @@ import Testing
                 return HostileRound3Tests.event("o\(i)", start: start, summary: "Talk \(i)")
                     .replacingOccurrences(of: "DURATION:PT1H", with: "DURATION:PT\(length)M")
             }.joined()
-            return HostileRound3Tests.fixed + ["--days", "10", try HostileRound3Tests.file(HostileRound3Tests.calendar(body))]
+            return HostileRound3Tests.fixed + ["--days", "10",
+                try HostileRound3Tests.file(HostileRound3Tests.calendar(body))]
         } check: { result in
             #expect(result.status == 0)
             #expect(result.stdout.contains(" more)"))
@@ -116,10 +119,12 @@ import Testing
     func overlappingEventsInJSONAreListedInLinearTime(_ duration: String) throws {
         try growsLinearly(8_000) { n in
             let body = (0..<n).map { i -> String in
-                HostileRound3Tests.event("m\(i)", start: String(format: "20261201T%02d%02d00Z", 8 + i % 5, i % 60), summary: "M \(i)")
+                HostileRound3Tests.event("m\(i)", start: String(format: "20261201T%02d%02d00Z", 8 + i % 5, i % 60),
+                    summary: "M \(i)")
                     .replacingOccurrences(of: "DURATION:PT1H", with: "DURATION:\(duration)")
             }.joined()
-            return HostileRound3Tests.fixed + ["--format", "json", try HostileRound3Tests.file(HostileRound3Tests.calendar(body))]
+            return HostileRound3Tests.fixed + ["--format", "json",
+                try HostileRound3Tests.file(HostileRound3Tests.calendar(body))]
         } check: { result in
             #expect(result.status == 0)
             let first = result.stdout.split(separator: "\n").first.map(String.init) ?? ""
@@ -138,7 +143,8 @@ import Testing
     func longSectionsNameTheirDaysInLinearTime(_ grouping: String) throws {
         // Events spread over six days of one week and month, each at its own minute of the day.
         let body = (0..<40_000).map { i -> String in
-            HostileRound3Tests.event("d\(i)", start: String(format: "202612%02dT%02d%02d00Z", 1 + i % 6, i / 60 % 24, i % 60), summary: "D")
+            HostileRound3Tests.event("d\(i)", start: String(format: "202612%02dT%02d%02d00Z", 1 + i % 6, i / 60 % 24,
+                i % 60), summary: "D")
                 .replacingOccurrences(of: "DURATION:PT1H", with: "DURATION:PT0S")
         }.joined()
         let file = try HostileRound3Tests.file(HostileRound3Tests.calendar(body))
@@ -157,11 +163,14 @@ import Testing
 
     /// libical removes each property it cannot read by searching its
     /// component's list: read in parts, one event with a hundred thousand such lines is linear.
-    @Test(arguments: ["ATTENDEE:\r\n", "ATTENDEE;CN=Ann:\r\n", "GEO:x\r\n", "DTSTAMP:yesterday\r\n", "X-COUNT;VALUE=INTEGER:many\r\n"])
+    @Test(arguments: ["ATTENDEE:\r\n", "ATTENDEE;CN=Ann:\r\n", "GEO:x\r\n", "DTSTAMP:yesterday\r\n",
+        "X-COUNT;VALUE=INTEGER:many\r\n"])
     func unreadableLinesInOneComponentAreReadInLinearTime(_ line: String) throws {
         try growsLinearly(40_000) { n in
-            let body = HostileRound3Tests.event("e", "LOCATION:Room 1\r\n" + String(repeating: line, count: n) + "DESCRIPTION:kept\r\n")
-            return HostileRound3Tests.fixed + ["--format", "json", try HostileRound3Tests.file(HostileRound3Tests.calendar(body))]
+            let body = HostileRound3Tests.event("e", "LOCATION:Room 1\r\n" + String(repeating: line, count: n)
+                + "DESCRIPTION:kept\r\n")
+            return HostileRound3Tests.fixed + ["--format", "json",
+                try HostileRound3Tests.file(HostileRound3Tests.calendar(body))]
         } check: { result in
             // Nothing beside the damage is lost: the properties before and after it are read.
             #expect(result.stdout.contains("\"location\":\"Room 1\""))
@@ -191,7 +200,8 @@ import Testing
             HostileRound3Tests.event("a", summary: "Alpha") + HostileRound3Tests.event("b", summary: "Beta")))
         let padding = Array(repeating: "--no-config", count: 40)
         for options in [
-            ["--grep", "zzz", "--grep", "alp"], ["--days", "1", "--days=400"], ["--calendar", "nope", "--calendar=input"],
+            ["--grep", "zzz", "--grep", "alp"], ["--days", "1", "--days=400"],
+                ["--calendar", "nope", "--calendar=input"],
             ["--template", "", "--days", "400"],
             ["--from", "-1d", "--days", "400"], ["--grep", "", "--calendar", "input"], ["--calendar", ""],
             // ArgumentParser judges every value of a repeated option, not just the last.
@@ -235,14 +245,17 @@ import Testing
         try growsLinearly(5_000) { n in
             switch shape {
             case "refused pair": HostileRound3Tests.fixed + (0..<n).flatMap { _ in ["--format", "-x"] } + [path]
-            case "missing value": HostileRound3Tests.fixed + Array(repeating: "--no-config", count: n) + [path, "--days"]
-            case "missing value after stdin": HostileRound3Tests.fixed + Array(repeating: "--no-config", count: n) + ["-", "--days"]
+            case "missing value": HostileRound3Tests.fixed + Array(repeating: "--no-config", count: n)
+                + [path, "--days"]
+            case "missing value after stdin": HostileRound3Tests.fixed + Array(repeating: "--no-config", count: n)
+                + ["-", "--days"]
             case "empty value": HostileRound3Tests.fixed + Array(repeating: "--no-config", count: n) + [path, "--days="]
             default: HostileRound3Tests.fixed + Array(repeating: "--no-config", count: n) + ["--bogus", path]
             }
         } check: { result in
             #expect(result.status == 64)
-            #expect(result.stderr.hasPrefix("ics-agenda: Missing value for '--") || result.stderr.hasPrefix("ics-agenda: Unknown option '--bogus'"))
+            #expect(result.stderr.hasPrefix("ics-agenda: Missing value for '--")
+                || result.stderr.hasPrefix("ics-agenda: Unknown option '--bogus'"))
         }
     }
 
@@ -251,7 +264,8 @@ import Testing
     /// every command, where such an option is shown as `--name <value>`.
     @Test func thePackingKnowsEveryOptionThatTakesAValue() throws {
         var shown: Set<String> = []
-        for command in [["--help"], ["agenda", "--help"], ["next", "--help"], ["join", "--help"], ["alarms", "--help"], ["free", "--help"], ["calendars", "--help"]] {
+        for command in [["--help"], ["agenda", "--help"], ["next", "--help"], ["join", "--help"], ["alarms", "--help"],
+            ["free", "--help"], ["calendars", "--help"]] {
             let help = try CLI.run(command).stdout
             for match in help.matches(of: /(--[a-z-]+) <[a-z=#-]+>/) { shown.insert(String(match.1)) }
         }
@@ -268,7 +282,8 @@ import Testing
     func controlCharactersOnAKeywordLineAreReadInLinearTime(_ keyword: String) throws {
         try growsLinearly(40_000) { n in
             let line = keyword + String(repeating: keyword.hasSuffix("E") ? "\u{0}E" : "\u{0}", count: n)
-            let text = HostileRound3Tests.calendar(HostileRound3Tests.event("a") + line + "\r\n" + HostileRound3Tests.event("b", summary: "After"))
+            let text = HostileRound3Tests.calendar(HostileRound3Tests.event("a") + line + "\r\n"
+                + HostileRound3Tests.event("b", summary: "After"))
             return HostileRound3Tests.fixed + [try HostileRound3Tests.file(text)]
         } check: { result in
             #expect(result.stdout.contains("After"))
@@ -285,7 +300,8 @@ import Testing
         let description = String(repeating: "x", count: 65_536)
         let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(
             HostileRound3Tests.event("r", summary: title, "RRULE:FREQ=DAILY\r\nDESCRIPTION:\(description)\r\n")))
-        try growsLinearly(30) { days in HostileRound3Tests.fixed + ["--grep", pattern, "--days", "\(days)", path] } check: { result in
+        try growsLinearly(30) { days in HostileRound3Tests.fixed + ["--grep", pattern, "--days", "\(days)",
+            path] } check: { result in
             #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
             // The fourth matches the title ("a" 20 times, then "!"), the third the description
             // (64 KB of "x"): every day of the window is listed; the others match nothing.
@@ -308,7 +324,8 @@ import Testing
         let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e")))
         let refused = try CLI.run(HostileRound3Tests.fixed + ["--grep", "a.{200}Z", path])
         #expect(refused.status == 64)
-        #expect(refused.stderr.contains("too large: it compiles to ") && refused.stderr.contains("instructions, at most 1000 are matched"))
+        #expect(refused.stderr.contains("too large: it compiles to ")
+            && refused.stderr.contains("instructions, at most 1000 are matched"))
         let taken = try CLI.run(HostileRound3Tests.fixed + ["--grep", "a.{100}Z|talk|standup|review|planning", path])
         #expect(taken.status == 0)
     }
@@ -319,7 +336,8 @@ import Testing
         let far = String(repeating: "a ", count: 600_000) + "needle"
         let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(
             HostileRound3Tests.event("far", summary: "Far", "DESCRIPTION:\(far)\r\n")
-                + HostileRound3Tests.event("near", start: "20261202T100000Z", summary: "Near", "DESCRIPTION:a needle\r\n")))
+                + HostileRound3Tests.event("near", start: "20261202T100000Z", summary: "Near",
+                    "DESCRIPTION:a needle\r\n")))
         let result = try CLI.run(HostileRound3Tests.fixed + ["--grep", "needle", path])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Near") && !result.stdout.contains("Far"))
@@ -330,7 +348,8 @@ import Testing
     @Test(arguments: [("\\s(?P<Word>talk)", true), ("\\Dtalk", true), ("\\p{Lu}ALK", true), ("\\x{41}talk", false),
         ("\\Qbig\\E talk", true), ("\\QBig\\E talk", false), ("Big talk", false)])
     func smartCaseCountsOnlyTheLettersMatched(_ pattern: String, _ matches: Bool) throws {
-        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e", summary: "Big TALK")))
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e",
+            summary: "Big TALK")))
         let result = try CLI.run(HostileRound3Tests.fixed + ["--grep", pattern, path])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Big TALK") == matches, "\(pattern)")
@@ -344,7 +363,8 @@ import Testing
     @Test func aComponentOfTooManyLinesKeepsWhatSaysWhatAndWhen() throws {
         let lines = String(repeating: "ATTENDEE;PARTSTAT=ACCEPTED:mailto:a@example.com\r\n", count: 120_000)
         let event = "BEGIN:VEVENT\r\nUID:big\r\nDTSTAMP:20260101T000000Z\r\n\(lines)DTSTART:20261201T100000Z\r\nSUMMARY:Big\r\nEND:VEVENT\r\n"
-        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(event + HostileRound3Tests.event("b", summary: "After")))
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(event
+            + HostileRound3Tests.event("b", summary: "After")))
         let result = try CLI.run(HostileRound3Tests.fixed + [path])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Big") && result.stdout.contains("After"))
@@ -352,7 +372,8 @@ import Testing
         // Lines that say what and when, one name repeated, do not push out the others.
         let exdates = String(repeating: "EXDATE:20300101T000000Z\r\n", count: 120_000)
         let repeated = "BEGIN:VEVENT\r\nUID:ex\r\nDTSTAMP:20260101T000000Z\r\n\(exdates)DTSTART:20261201T100000Z\r\nSUMMARY:Still here\r\nEND:VEVENT\r\n"
-        let second = try CLI.run(HostileRound3Tests.fixed + [try HostileRound3Tests.file(HostileRound3Tests.calendar(repeated))])
+        let second = try CLI.run(HostileRound3Tests.fixed
+            + [try HostileRound3Tests.file(HostileRound3Tests.calendar(repeated))])
         #expect(second.stdout.contains("Still here"))
         #expect(!second.stderr.contains("no DTSTART"))
     }
@@ -360,7 +381,8 @@ import Testing
     @Test func anEventWithTooManyAlarmsKeepsTheFirstTenThousand() throws {
         let alarm = "BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT15M\r\nDESCRIPTION:x\r\nEND:VALARM\r\n"
         let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(
-            HostileRound3Tests.event("a", String(repeating: alarm, count: 10_001)) + HostileRound3Tests.event("b", summary: "After")))
+            HostileRound3Tests.event("a", String(repeating: alarm, count: 10_001))
+                + HostileRound3Tests.event("b", summary: "After")))
         let result = try CLI.run(HostileRound3Tests.fixed + [path])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Talk") && result.stdout.contains("After"))
@@ -373,7 +395,9 @@ import Testing
     /// A file cut short while it is read (a sync tool rewriting it while
     /// cron runs) killed the run with SIGBUS: it is read as far as it can be.
     @Test func aFileCutWhileItIsReadIsReadAsFarAsItCanBe() throws {
-        let body = (0..<150_000).map { HostileRound3Tests.event("e\($0)", start: String(format: "2026%02d%02dT%02d0000Z", 1 + $0 % 12, 1 + $0 % 28, $0 % 24), summary: "Event \($0) " + String(repeating: "x", count: 80)) }
+        let body = (0..<150_000).map { HostileRound3Tests.event("e\($0)",
+            start: String(format: "2026%02d%02dT%02d0000Z", 1 + $0 % 12, 1 + $0 % 28, $0 % 24),
+            summary: "Event \($0) " + String(repeating: "x", count: 80)) }
         let text = HostileRound3Tests.calendar(body.joined())
         // The cut must fall while the file is read: on a busy machine the run
         // may start late, so up to three tries, each a clean run.
@@ -383,7 +407,8 @@ import Testing
             let process = Process()
             process.executableURL = CLI.binary
             process.arguments = HostileRound3Tests.fixed + ["--format", "json", path]
-            process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC", "ICS_AGENDA_CONFIG": "/dev/null"]
+            process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC",
+                "ICS_AGENDA_CONFIG": "/dev/null"]
             let cut = DispatchQueue(label: "cut")
             cut.asyncAfter(deadline: .now() + 0.25 * Double(attempt + 1)) { truncate(path, 200_000) }
             let result = try CLI.collect(process)
@@ -392,7 +417,8 @@ import Testing
             cutWhileRead = result.stderr.hasPrefix("ics-agenda: warning: \(path): the file was cut from ")
                 && result.stderr.contains(" bytes while it was read; read as far as it could be")
             // Past the cut the text read as zeros: no NUL bytes, no endless component, no count of what lay there.
-            #expect(!result.stderr.contains("NUL bytes") && !result.stderr.contains("larger than") && !result.stderr.contains("times in this file"),
+            #expect(!result.stderr.contains("NUL bytes") && !result.stderr.contains("larger than")
+                && !result.stderr.contains("times in this file"),
                 "\(result.stderr.prefix(600))")
         }
         #expect(cutWhileRead, "no try cut the file while it was read")
@@ -401,12 +427,14 @@ import Testing
     /// A SIGBUS another process sends while a file is read ends the run by it,
     /// as every such signal does: the guard that mends a cut file passed it on, unsent.
     @Test func aSentSigbusWhileAFileIsReadEndsTheRun() throws {
-        let body = (0..<150_000).map { HostileRound3Tests.event("e\($0)", start: String(format: "2026%02d%02dT%02d0000Z", 1 + $0 % 12, 1 + $0 % 28, $0 % 24)) }
+        let body = (0..<150_000).map { HostileRound3Tests.event("e\($0)",
+            start: String(format: "2026%02d%02dT%02d0000Z", 1 + $0 % 12, 1 + $0 % 28, $0 % 24)) }
         let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(body.joined()))
         let process = Process()
         process.executableURL = CLI.binary
         process.arguments = HostileRound3Tests.fixed + ["--format", "json", path]
-        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC", "ICS_AGENDA_CONFIG": "/dev/null"]
+        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC",
+            "ICS_AGENDA_CONFIG": "/dev/null"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -416,13 +444,15 @@ import Testing
         DispatchQueue.global().asyncAfter(deadline: .now() + 20) { if process.isRunning { kill(pid, SIGKILL) } }
         process.waitUntilExit()
         // Ended by the signal, unless the run had already ended by itself (a fast machine).
-        #expect(process.terminationReason == .uncaughtSignal ? process.terminationStatus == SIGBUS : process.terminationStatus == 0)
+        #expect(process.terminationReason == .uncaughtSignal
+            ? process.terminationStatus == SIGBUS : process.terminationStatus == 0)
     }
 
     /// A parent may leave a shared pipe non-blocking (O_NONBLOCK): reads and
     /// writes wait for it, as they would on a blocking one, instead of failing.
     @Test func nonBlockingStreamsAreWaitedFor() throws {
-        let body = (0..<3_000).map { HostileRound3Tests.event("e\($0)", start: String(format: "2027%02d%02dT%02d0000Z", 1 + $0 % 10, 1 + $0 % 28, $0 % 24)) }
+        let body = (0..<3_000).map { HostileRound3Tests.event("e\($0)",
+            start: String(format: "2027%02d%02dT%02d0000Z", 1 + $0 % 10, 1 + $0 % 28, $0 % 24)) }
         let text = Data(HostileRound3Tests.calendar(body.joined()).utf8)
         let input = Pipe(), output = Pipe()
         for fd in [input.fileHandleForReading.fileDescriptor, output.fileHandleForWriting.fileDescriptor] {
@@ -431,7 +461,8 @@ import Testing
         let process = Process()
         process.executableURL = CLI.binary
         process.arguments = HostileRound3Tests.fixed + ["--format", "json", "-"]
-        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC", "ICS_AGENDA_CONFIG": "/dev/null"]
+        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC",
+            "ICS_AGENDA_CONFIG": "/dev/null"]
         process.standardInput = input
         process.standardOutput = output
         let errors = Pipe()
@@ -528,7 +559,8 @@ import Testing
     /// A line with no colon is no content line: it may be any property,
     /// mangled, so it is told by default, not only with -v.
     @Test func aLineThatIsNoContentLineIsToldByDefault() throws {
-        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e", "BAD LINE\r\n")))
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e",
+            "BAD LINE\r\n")))
         let plain = try CLI.run(HostileRound3Tests.fixed + [path])
         #expect(plain.status == 0)
         #expect(plain.stderr.contains("line \"BAD LINE\" has no \":\""), "\(plain.stderr)")
@@ -540,7 +572,9 @@ import Testing
     // MARK: one line per kind of warning
 
     @Test func manyUnknownZonesAreOneLine() throws {
-        let body = (0..<300).map { HostileRound3Tests.event("u\($0)", "").replacingOccurrences(of: "DTSTART:20261201T100000Z", with: "DTSTART;TZID=Nowhere/Zone\($0):20261201T100000") }
+        let body = (0..<300).map { HostileRound3Tests.event("u\($0)", "")
+            .replacingOccurrences(of: "DTSTART:20261201T100000Z",
+            with: "DTSTART;TZID=Nowhere/Zone\($0):20261201T100000") }
         let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(body.joined()))
         let result = try CLI.run(HostileRound3Tests.fixed + [path])
         let lines = result.stderr.split(separator: "\n")
@@ -550,7 +584,8 @@ import Testing
     }
 
     @Test func manyOrphanOverridesWithTheirOwnRulesAreOneLine() throws {
-        let body = (0..<300).map { HostileRound3Tests.event("o\($0)", "RECURRENCE-ID:20261201T100000Z\r\nRRULE:FREQ=DAILY;COUNT=2\r\n") }
+        let body = (0..<300).map { HostileRound3Tests.event("o\($0)",
+            "RECURRENCE-ID:20261201T100000Z\r\nRRULE:FREQ=DAILY;COUNT=2\r\n") }
         let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(body.joined()))
         let result = try CLI.run(HostileRound3Tests.fixed + [path])
         #expect(result.stderr.split(separator: "\n").count == 1)
@@ -558,7 +593,8 @@ import Testing
     }
 
     @Test func warningsPastTheLimitAreCountedInEveryMode() throws {
-        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e", String(repeating: "RDATE:soon\r\n", count: 10_050))))
+        let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(HostileRound3Tests.event("e",
+            String(repeating: "RDATE:soon\r\n", count: 10_050))))
         let summary = try CLI.run(HostileRound3Tests.fixed + [path]).stderr
         #expect(summary.split(separator: "\n").count == 1)
         #expect(summary.contains("(10050 times in this file; --verbose lists each)"), "\(summary)")
@@ -566,13 +602,16 @@ import Testing
         #expect(verbose.split(separator: "\n").count == 10_001)
         #expect(verbose.contains("\(path): 50 more places of the warning above not listed (at most 10000 warnings a file are kept)"))
         let strict = try CLI.run(HostileRound3Tests.fixed + ["--strict", path])
-        #expect(strict.status == 65 && strict.stderr.hasSuffix("ics-agenda: 10050 problems in the input (--strict); no agenda printed\n"))
+        #expect(strict.status == 65
+            && strict.stderr.hasSuffix("ics-agenda: 10050 problems in the input (--strict); no agenda printed\n"))
     }
 
     /// Past the 10,000 warnings a file keeps, a kind already told is still
     /// counted on its one line, and a new kind still told.
     @Test func warningsPastTheLimitAreCountedByKind() throws {
-        let zones = (0..<10_500).map { HostileRound3Tests.event("u\($0)", "").replacingOccurrences(of: "DTSTART:20261201T100000Z", with: "DTSTART;TZID=Nowhere/Zone\($0):20261201T100000") }
+        let zones = (0..<10_500).map { HostileRound3Tests.event("u\($0)", "")
+            .replacingOccurrences(of: "DTSTART:20261201T100000Z",
+            with: "DTSTART;TZID=Nowhere/Zone\($0):20261201T100000") }
         let late = HostileRound3Tests.event("late", "RECURRENCE-ID:20261201T100000Z\r\nRRULE:FREQ=DAILY;COUNT=2\r\n")
         let path = try HostileRound3Tests.file(HostileRound3Tests.calendar(zones.joined() + late))
         let lines = try CLI.run(HostileRound3Tests.fixed + [path]).stderr.split(separator: "\n")
@@ -582,7 +621,8 @@ import Testing
         let every = try CLI.run(HostileRound3Tests.fixed + ["--verbose", path]).stderr.split(separator: "\n")
         #expect(every.count == 10_002)
         // --strict counts every place, not the warnings kept.
-        #expect(try CLI.run(HostileRound3Tests.fixed + ["--strict", path]).stderr.hasSuffix("ics-agenda: 10501 problems in the input (--strict); no agenda printed\n"))
+        #expect(try CLI.run(HostileRound3Tests.fixed + ["--strict", path])
+            .stderr.hasSuffix("ics-agenda: 10501 problems in the input (--strict); no agenda printed\n"))
         #expect(every.contains("ics-agenda: warning: \(path): 500 more places of the warning above not listed (at most 10000 warnings a file are kept)"))
     }
 }

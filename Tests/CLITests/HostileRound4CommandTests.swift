@@ -30,7 +30,8 @@ import Testing
     /// The options of each subcommand that take a value, given an address
     /// by mistake: whatever the error or warning, no secret in it.
     static let optionsBySubcommand: [(words: [String], options: [String])] = [
-        ([], ["--days", "--from", "--to", "--tz", "--now", "--locale", "--format", "--group-by", "--color", "--refresh", "--calendar", "--me", "--grep",
+        ([], ["--days", "--from", "--to", "--tz", "--now", "--locale", "--format", "--group-by", "--color", "--refresh",
+            "--calendar", "--me", "--grep",
             "--rename", "--calendar-color"]),
         (["next"], ["--within", "--count", "--format", "--now", "--tz", "--calendar"]),
         (["join"], ["--within", "--now", "--tz"]),
@@ -51,7 +52,8 @@ import Testing
                 let arguments = [[option, address], ["\(option)=\(address)"], [option, "Work=" + address]][form]
                 var line = words + ["--no-config"] + arguments
                 if words == ["alarms"], option != "--state" { line += ["--state", state.path] }
-                let run = try CLI.run(line + ["--now", "2025-03-01T08:00:00+01:00", "Fixtures/sample.ics"].suffix(option == "--now" ? 1 : 3))
+                let run = try CLI.run(line + ["--now", "2025-03-01T08:00:00+01:00",
+                    "Fixtures/sample.ics"].suffix(option == "--now" ? 1 : 3))
                 #expect(HostileRound4CommandTests.leaked(run.stderr).isEmpty, "\(line): \(run.stderr)")
             }
         }
@@ -70,10 +72,13 @@ import Testing
         }
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-r4-config-\(getpid())")
         defer { try? FileManager.default.removeItem(at: config) }
-        for line in ["--days \(HostileRound4CommandTests.addresses[0])", HostileRound4CommandTests.addresses[1], "--tz=\(HostileRound4CommandTests.addresses[4])"] {
+        for line in ["--days \(HostileRound4CommandTests.addresses[0])", HostileRound4CommandTests.addresses[1],
+            "--tz=\(HostileRound4CommandTests.addresses[4])"] {
             try (line + "\n").write(to: config, atomically: true, encoding: .utf8)
-            let run = try CLI.run(["--now", "2025-03-01T08:00:00+01:00"], environment: ["ICS_AGENDA_CONFIG": config.path])
-            #expect(!run.stderr.isEmpty && HostileRound4CommandTests.leaked(run.stderr).isEmpty, "\(line): \(run.stderr)")
+            let run = try CLI.run(["--now", "2025-03-01T08:00:00+01:00"],
+                environment: ["ICS_AGENDA_CONFIG": config.path])
+            #expect(!run.stderr.isEmpty && HostileRound4CommandTests.leaked(run.stderr).isEmpty,
+                "\(line): \(run.stderr)")
         }
     }
 
@@ -93,7 +98,8 @@ import Testing
     @Test func optionsBeforeASubcommandAreTheSubcommands() throws {
         let clock = ["--now", "2025-03-03T09:00:00+01:00", "--tz", "Europe/Berlin", "--locale", "en_US"]
         let after = try CLI.run(["next"] + clock + ["-v", "--no-config", "Fixtures/sample.ics"])
-        for before in [["-v", "next"], ["--no-config", "-v", "next"], ["--tz", "Europe/Berlin", "next"], ["--now=2025-03-03T09:00:00+01:00", "next"]] {
+        for before in [["-v", "next"], ["--no-config", "-v", "next"], ["--tz", "Europe/Berlin", "next"],
+            ["--now=2025-03-03T09:00:00+01:00", "next"]] {
             let run = try CLI.run(before + clock + ["--no-config", "Fixtures/sample.ics"])
             #expect(run.stdout == after.stdout && run.status == 0 && run.stderr.isEmpty, "\(before): \(run)")
         }
@@ -111,7 +117,8 @@ import Testing
         // `help` after options is help (it takes none): the subcommand's, not two files.
         let help = try CLI.run(["-v", "--no-config", "help", "next"])
         let plain = try CLI.run(["help", "next"])
-        #expect(help.status == 0 && help.stderr.isEmpty && help.stdout == plain.stdout && help.stdout.contains("--within"), "\(help)")
+        #expect(help.status == 0 && help.stderr.isEmpty && help.stdout == plain.stdout
+            && help.stdout.contains("--within"), "\(help)")
     }
 
     /// A day in a TRIGGER is a day on the clock of the time it counts
@@ -120,11 +127,13 @@ import Testing
     /// the display zone's only for a floating time.
     @Test(arguments: [
         ("Europe/Berlin", [
-            "New York, a day before its end 2025-03-08T14:00:00+01:00", "New York, a day before 2025-03-08T15:00:00+01:00",
+            "New York, a day before its end 2025-03-08T14:00:00+01:00",
+                "New York, a day before 2025-03-08T15:00:00+01:00",
             "UTC, a day before 2025-03-08T19:00:00+01:00", "Floating, a day before 2025-03-29T12:00:00+01:00",
         ]),
         ("America/New_York", [
-            "New York, a day before its end 2025-03-08T08:00:00-05:00", "New York, a day before 2025-03-08T09:00:00-05:00",
+            "New York, a day before its end 2025-03-08T08:00:00-05:00",
+                "New York, a day before 2025-03-08T09:00:00-05:00",
             "UTC, a day before 2025-03-08T13:00:00-05:00", "Floating, a day before 2025-03-29T12:00:00-04:00",
         ]),
     ])
@@ -132,8 +141,10 @@ import Testing
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-r4-days-\(getpid())-\(zone.count)")
         defer { try? FileManager.default.removeItem(at: state) }
         let run = try CLI.run(["alarms", "--no-config", "--state", state.path, "--tz", zone, "--format", "json",
-            "--since", "2025-03-07T00:00:00Z", "--now", "2025-03-31T00:00:00Z", "Fixtures/alarms/day_in_event_zone.ics"])
-        let rows = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            "--since", "2025-03-07T00:00:00Z", "--now", "2025-03-31T00:00:00Z",
+                "Fixtures/alarms/day_in_event_zone.ics"])
+        let rows = run.stdout.split(separator: "\n")
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let rung = rows.map { "\($0["title"] as? String ?? "?") \($0["alarm"] as? String ?? "?")" }
         #expect(rung == expected && run.status == 0 && run.stderr.isEmpty, "\(run)")
     }
@@ -144,9 +155,12 @@ import Testing
     @Test func triggerDaysCountOnZonesOfEveryName() throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-r4-named-\(getpid())")
         defer { try? FileManager.default.removeItem(at: state) }
-        let run = try CLI.run(["alarms", "--no-config", "-q", "--state", state.path, "--tz", "Europe/Berlin", "--format", "json",
-            "--since", "2025-03-07T00:00:00Z", "--now", "2025-03-10T00:00:00Z", "Fixtures/alarms/day_in_named_zones.ics"])
-        let rows = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let run = try CLI.run(["alarms", "--no-config", "-q", "--state", state.path, "--tz", "Europe/Berlin",
+            "--format", "json",
+            "--since", "2025-03-07T00:00:00Z", "--now", "2025-03-10T00:00:00Z",
+                "Fixtures/alarms/day_in_named_zones.ics"])
+        let rows = run.stdout.split(separator: "\n")
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(rows.count == 3 && rows.allSatisfy { $0["alarm"] as? String == "2025-03-08T15:00:00+01:00" },
             "\(rows.map { "\($0["title"]!) \($0["alarm"]!)" })")
     }
@@ -156,14 +170,17 @@ import Testing
     @Test func aRepeatCountCutToAHundredIsTold() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-r4-repeat-\(getpid())")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try CLI.run(["alarms", "--no-config", "--state", folder.appendingPathComponent("alarms").path, "--tz", "UTC",
+        let run = try CLI.run(["alarms", "--no-config", "--state", folder.appendingPathComponent("alarms").path, "--tz",
+            "UTC",
             "--since", "2025-03-03T08:59:00Z", "--now", "2025-03-03T09:00:30Z", "Fixtures/alarms/repeat_billion.ics"])
         #expect(run.stdout.split(separator: "\n").count == 1 && run.status == 0, "\(run)")
         #expect(run.stderr == "ics-agenda: warning: Fixtures/alarms/repeat_billion.ics: alarm of \"Kettle\": REPEAT:1000000000 is more than "
             + "100 repeats; 100 ring\n", "\(run.stderr)")
-        let later = try CLI.run(["alarms", "--no-config", "--state", folder.appendingPathComponent("alarms").path, "--tz", "UTC",
+        let later = try CLI.run(["alarms", "--no-config", "--state", folder.appendingPathComponent("alarms").path,
+            "--tz", "UTC",
             "--now", "2025-03-03T09:01:30Z", "Fixtures/alarms/repeat_billion.ics"])
-        #expect(later.stdout.split(separator: "\n").count == 1 && later.stderr.isEmpty, "told once, when the first rings: \(later)")
+        #expect(later.stdout.split(separator: "\n").count == 1 && later.stderr.isEmpty,
+            "told once, when the first rings: \(later)")
     }
 
     /// A REPEAT that is no number of repeats, and one without the DURATION
@@ -172,8 +189,10 @@ import Testing
     @Test func aRepeatThatCannotRepeatIsToldAndRingsOnce() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-r4-repeat-bad-\(getpid())")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let arguments = ["alarms", "--no-config", "--state", folder.appendingPathComponent("alarms").path, "--tz", "UTC"]
-        let run = try CLI.run(arguments + ["--since", "2025-03-03T08:59:00Z", "--now", "2025-03-03T09:00:30Z", "Fixtures/alarms/repeat_unreadable.ics"])
+        let arguments = ["alarms", "--no-config", "--state", folder.appendingPathComponent("alarms").path, "--tz",
+            "UTC"]
+        let run = try CLI.run(arguments + ["--since", "2025-03-03T08:59:00Z", "--now", "2025-03-03T09:00:30Z",
+            "Fixtures/alarms/repeat_unreadable.ics"])
         #expect(run.status == 0 && run.stdout.split(separator: "\n").count == 2, "\(run)")
         // In the order they ring (at one time, by title).
         #expect(run.stderr == "ics-agenda: warning: Fixtures/alarms/repeat_unreadable.ics: alarm of \"Oven\": REPEAT:2 has no DURATION between "
@@ -192,9 +211,11 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("a.ics")
-        try FileManager.default.copyItem(atPath: CLI.root.appendingPathComponent("Fixtures/alarms/alarms.ics").path, toPath: input.path)
+        try FileManager.default.copyItem(atPath: CLI.root.appendingPathComponent("Fixtures/alarms/alarms.ics").path,
+            toPath: input.path)
         func run(_ now: String) throws -> CLI.Result {
-            try CLI.run(["alarms", "--no-config", "--state", folder.appendingPathComponent("state").path, "--tz", "UTC", "--now", now,
+            try CLI.run(["alarms", "--no-config", "--state", folder.appendingPathComponent("state").path, "--tz", "UTC",
+                "--now", now,
                 input.path, "Fixtures/sample.ics"])
         }
         #expect(try run("2025-03-28T07:40:00Z").stdout.isEmpty)
@@ -224,8 +245,10 @@ import Testing
         #expect(run.stderr == "ics-agenda: warning: \(state.path): the state is a FIFO, not a file; read as the first run, "
             + "and this run's time is not kept\n", "\(run.stderr)")
         var info = stat()
-        #expect(lstat(state.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "what is not a file is never replaced")
-        // A symbolic link (to a device, as root could be given) is neither followed nor replaced; nor is a lock that is not a file.
+        #expect(lstat(state.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO,
+            "what is not a file is never replaced")
+        // A symbolic link (to a device, as root could be given) is neither followed nor replaced; nor is a lock that is
+        // not a file.
         try FileManager.default.removeItem(at: state)
         let device = folder.appendingPathComponent("device")
         try FileManager.default.createSymbolicLink(atPath: device.path, withDestinationPath: "/dev/null")
@@ -244,6 +267,7 @@ import Testing
 extension CLI {
     /// `run` under coreutils' `timeout`: a hang is a failure (status 124), not a stalled suite.
     static func runWithin(seconds: Int, _ arguments: [String]) throws -> Result {
-        try run(["--kill-after=5", "\(seconds)", binary.path] + arguments, executable: URL(fileURLWithPath: "/usr/bin/timeout"))
+        try run(["--kill-after=5", "\(seconds)", binary.path] + arguments,
+            executable: URL(fileURLWithPath: "/usr/bin/timeout"))
     }
 }

@@ -4,7 +4,8 @@ import Testing
 /// The man page (docs/ics-agenda.1) is written by hand: it must list every
 /// option and subcommand the parser has, and every exit status.
 @Suite struct ManualTests {
-    static let manual = (try? String(contentsOf: CLI.root.appendingPathComponent("docs/ics-agenda.1"), encoding: .utf8)) ?? ""
+    static let manual = (try? String(contentsOf: CLI.root.appendingPathComponent("docs/ics-agenda.1"), encoding: .utf8))
+        ?? ""
 
     /// Every command of the parser's own description, with its subcommands.
     static func commands(_ arguments: [String]) throws -> [[String: Any]] {
@@ -28,7 +29,8 @@ import Testing
             {
                 missing.append("subcommand \(word)")
             }
-            for argument in command["arguments"] as? [[String: Any]] ?? [] where argument["shouldDisplay"] as? Bool ?? true {
+            for argument in command["arguments"] as? [[String: Any]] ?? [] where argument["shouldDisplay"] as? Bool
+                ?? true {
                 for name in argument["names"] as? [[String: Any]] ?? [] {
                     guard let text = name["name"] as? String else { continue }
                     let flag = (name["kind"] as? String) == "short" ? "Fl \(text)" : "Fl -\(text)"
@@ -71,7 +73,8 @@ import Testing
         ("agenda Fixtures/sam", "Fixtures/sample.ics"), ("next Fixtures/acc", "Fixtures/accounts"),
         ("calendars Fixtures/sam", "Fixtures/sample.ics"), ("agenda --format ", "markdown"),
         // Without the word agenda, the agenda's completions, and the subcommands for the first word.
-        ("Fixtures/sam", "Fixtures/sample.ics"), ("--format ", "markdown"), ("--tz Europe/Berlin Fixtures/acc", "Fixtures/accounts"),
+        ("Fixtures/sam", "Fixtures/sample.ics"), ("--format ", "markdown"),
+            ("--tz Europe/Berlin Fixtures/acc", "Fixtures/accounts"),
         ("ne", "next"), ("--no-ev", "--no-events"),
     ])
     func bashCompletesInputFileNames(_ line: String, _ wanted: String) throws {
@@ -98,7 +101,8 @@ import Testing
         let offered = result.stdout.split(separator: "\n")
         #expect(offered.contains { $0 == wanted }, "\(line)<TAB>: \(result.stdout) \(result.stderr)")
         // An option's value is completed with values only, not with the root's flags.
-        if line.hasSuffix("--format ") { #expect(!offered.contains { $0.hasPrefix("-") }, "\(line)<TAB>: \(result.stdout)") }
+        if line.hasSuffix("--format ") { #expect(!offered.contains { $0.hasPrefix("-") },
+            "\(line)<TAB>: \(result.stdout)") }
         // The same script, with the shell taken from $SHELL.
         #expect(try CLI.run(["--generate-completion-script"], environment: ["SHELL": "/bin/bash"]).stdout == script)
     }

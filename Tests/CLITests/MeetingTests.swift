@@ -11,7 +11,8 @@ import Testing
     static func json(_ extra: [String]) throws -> [[String: Any]] {
         let run = try CLI.run(MeetingTests.day + ["--format", "json"] + extra)
         #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
-        return run.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        return run.stdout.split(separator: "\n")
+            .map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
     }
 
     static func byTitle(_ rows: [[String: Any]], _ key: String) -> [String: String] {
@@ -39,7 +40,8 @@ import Testing
     @Test func myAnswerIsReadAndADeclinedMeetingLeftOut() throws {
         let me = ["--me", "mailto:Me@Example.com", MeetingTests.folder]
         let partstats = MeetingTests.byTitle(try MeetingTests.json(me), "partstat")
-        #expect(partstats == ["Quarterly planning": "NEEDS-ACTION", "Customer call": "TENTATIVE", "Vendor sync": "null", "Board call": "null"])
+        #expect(partstats == ["Quarterly planning": "NEEDS-ACTION", "Customer call": "TENTATIVE", "Vendor sync": "null",
+            "Board call": "null"])
         let shown = MeetingTests.byTitle(try MeetingTests.json(me + ["--show-declined"]), "partstat")
         #expect(shown["Design review"] == "DECLINED")
         let text = try CLI.run(MeetingTests.day + me + ["--show-declined"]).stdout
@@ -62,18 +64,25 @@ import Testing
             "BEGIN:VEVENT\nUID:\(uid)\nDTSTAMP:20250301T000000Z\nDTSTART:20250303T100000Z\nDTEND:20250303T110000Z\nSUMMARY:\(uid)\n\(lines)END:VEVENT\n"
         }
         let text = "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//test//EN\n"
-            + event("organized-declined", "ORGANIZER:mailto:me@example.com\nATTENDEE;PARTSTAT=DECLINED:mailto:me@example.com\n")
-            + event("organized-open", "ORGANIZER:mailto:me@example.com\nATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:me@example.com\n")
-            + event("two-addresses", "ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:me@example.com\nATTENDEE;PARTSTAT=ACCEPTED:mailto:me@work.example\n")
-            + event("two-answers", "ATTENDEE;PARTSTAT=TENTATIVE:mailto:me@work.example\nATTENDEE;PARTSTAT=ACCEPTED:mailto:me@example.com\n")
-            + event("declined-second", "ATTENDEE;PARTSTAT=ACCEPTED:mailto:me@example.com\nATTENDEE;PARTSTAT=DECLINED:mailto:me@work.example\n")
+            + event("organized-declined",
+                "ORGANIZER:mailto:me@example.com\nATTENDEE;PARTSTAT=DECLINED:mailto:me@example.com\n")
+            + event("organized-open",
+                "ORGANIZER:mailto:me@example.com\nATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:me@example.com\n")
+            + event("two-addresses",
+                "ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:me@example.com\nATTENDEE;PARTSTAT=ACCEPTED:mailto:me@work.example\n")
+            + event("two-answers",
+                "ATTENDEE;PARTSTAT=TENTATIVE:mailto:me@work.example\nATTENDEE;PARTSTAT=ACCEPTED:mailto:me@example.com\n")
+            + event("declined-second",
+                "ATTENDEE;PARTSTAT=ACCEPTED:mailto:me@example.com\nATTENDEE;PARTSTAT=DECLINED:mailto:me@work.example\n")
             + "END:VCALENDAR\n"
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-answers-\(getpid()).ics")
         try text.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let rows = try MeetingTests.json(["--me", "me@example.com", "--me", "me@work.example", "--show-declined", file.path])
+        let rows = try MeetingTests.json(["--me", "me@example.com", "--me", "me@work.example", "--show-declined",
+            file.path])
         #expect(MeetingTests.byTitle(rows, "partstat") == [
-            "organized-declined": "DECLINED", "organized-open": "ACCEPTED", "two-addresses": "ACCEPTED", "two-answers": "ACCEPTED",
+            "organized-declined": "DECLINED", "organized-open": "ACCEPTED", "two-addresses": "ACCEPTED",
+                "two-answers": "ACCEPTED",
             "declined-second": "DECLINED",
         ])
     }
@@ -110,11 +119,14 @@ import Testing
         #expect(shown.contains("10:00 AM  Kept\n") && shown.contains("9:00 AM   Declined (declined)\n"), "\(shown)")
         let rows = try MeetingTests.json(me + ["--show-declined", file.path])
         #expect(rows.allSatisfy { ($0["overlaps"] as? [Any])?.isEmpty == true && $0["overlap_count"] as? Int == 0 })
-        let free = ["free", "--no-config", "--now", "2025-03-03T08:00:00Z", "--tz", "UTC", "--locale", "en_US", "--days", "1", "--hours", "08:00-12:00"]
+        let free = ["free", "--no-config", "--now", "2025-03-03T08:00:00Z", "--tz", "UTC", "--locale", "en_US",
+            "--days", "1", "--hours", "08:00-12:00"]
         #expect(try CLI.run(free + [file.path]).stdout.contains("  8:00 AM - 9:00 AM (1 h)\n"))
         #expect(try CLI.run(free + me + [file.path]).stdout.contains("  8:00 AM - 10:00 AM (2 h)\n"), "busy only 10-11")
-        #expect(try CLI.run(free + me + ["--show-declined", file.path]).stdout.contains("  8:00 AM - 10:00 AM (2 h)\n"), "never busy")
-        let next = try CLI.run(["next", "--no-config", "--now", "2025-03-03T08:30:00Z", "--tz", "UTC", "--locale", "en_US"] + me + [file.path])
+        #expect(try CLI.run(free + me + ["--show-declined", file.path]).stdout.contains("  8:00 AM - 10:00 AM (2 h)\n"),
+            "never busy")
+        let next = try CLI.run(["next", "--no-config", "--now", "2025-03-03T08:30:00Z", "--tz", "UTC", "--locale",
+            "en_US"] + me + [file.path])
         #expect(next.stdout == "in 90 min: Kept\n" || next.stdout.hasSuffix(": Kept\n"), "\(next.stdout)")
     }
 
@@ -136,10 +148,12 @@ import Testing
     }
 
     @Test func templatesAndWaybarCarryTheLink() throws {
-        let template = try CLI.run(MeetingTests.day + ["--me", "me@example.com", "--template", "{title}|{meeting_url}|{partstat}",
+        let template = try CLI.run(MeetingTests.day + ["--me", "me@example.com", "--template",
+            "{title}|{meeting_url}|{partstat}",
             "Fixtures/meetings/zoom_invite.ics"])
         #expect(template.stdout == "Customer call|https://us02web.zoom.us/j/81234567890?pwd=QWxhZGRpbjpvcGVu|TENTATIVE\n")
-        let waybar = try CLI.run(["next", "--no-config", "--now", "2025-03-03T14:50:00Z", "--tz", "UTC", "--locale", "en_US",
+        let waybar = try CLI.run(["next", "--no-config", "--now", "2025-03-03T14:50:00Z", "--tz", "UTC", "--locale",
+            "en_US",
             "--format", "waybar", "Fixtures/meetings/zoom_invite.ics"])
         let object = try JSONSerialization.jsonObject(with: Data(waybar.stdout.utf8)) as? [String: String]
         #expect(object?["tooltip"] == "in 10 min: Customer call\n  https://us02web.zoom.us/j/81234567890?pwd=QWxhZGRpbjpvcGVu")
@@ -153,10 +167,12 @@ import Testing
         let env = ["ICS_AGENDA_CONFIG": config.path]
         let clock = ["--now", "2025-03-03T12:55:00Z", "--tz", "UTC", "--locale", "en_US"]
         #expect(try CLI.run(["join"] + clock + [MeetingTests.folder], environment: env).stdout == "")
-        #expect(try CLI.run(["next"] + clock + [MeetingTests.folder], environment: env).stdout == "today 3:00 PM: Customer call ?\n", "not accepted: marked")
+        #expect(try CLI.run(["next"] + clock + [MeetingTests.folder], environment: env)
+            .stdout == "today 3:00 PM: Customer call ?\n", "not accepted: marked")
         let agenda = try CLI.run(clock + ["--days", "1", MeetingTests.folder], environment: env).stdout
         #expect(!agenda.contains("Design review") && agenda.contains("Customer call ?"))
-        #expect(try CLI.run(["join"] + clock + [MeetingTests.folder]).stdout == "https://meet.google.com/abc-mnop-xyz\n", "without it")
+        #expect(try CLI.run(["join"] + clock + [MeetingTests.folder])
+            .stdout == "https://meet.google.com/abc-mnop-xyz\n", "without it")
     }
 
     /// `--format ics` keeps each meeting's link: read back, every meeting_url is the same.
@@ -172,7 +188,8 @@ import Testing
     /// Many --me on a long command line (packed before ArgumentParser reads it) all count.
     @Test func everyMeOfALongCommandLineCounts() throws {
         let others = (0..<40).flatMap { ["--me", "other\($0)@example.com"] }
-        let rows = try MeetingTests.json(others + ["--me", "me@example.com"] + others + ["Fixtures/meetings/zoom_invite.ics"])
+        let rows = try MeetingTests.json(others + ["--me", "me@example.com"] + others
+            + ["Fixtures/meetings/zoom_invite.ics"])
         #expect(rows.first?["partstat"] as? String == "TENTATIVE")
     }
 }

@@ -12,7 +12,8 @@ import Testing
     static let python = ProcessInfo.processInfo.environment["ICS_AGENDA_RADICALE_PYTHON"]
         ?? CLI.root.appendingPathComponent(".venv-servers/bin/python").path
     static let available: Bool = {
-        let tools = ["/usr/bin/notify-send", "/usr/bin/dbus-run-session"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+        let tools = ["/usr/bin/notify-send",
+            "/usr/bin/dbus-run-session"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
         guard tools, FileManager.default.isExecutableFile(atPath: python) else { return false }
         let check = Process()
         check.executableURL = URL(fileURLWithPath: python)
@@ -58,7 +59,8 @@ import Testing
         // Python clears the mask, then becomes dbus-run-session.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: NotificationTests.python)
-        process.arguments = ["-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
+        process.arguments = ["-c",
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
             "/usr/bin/dbus-run-session", "--", "/bin/sh", "-c", script]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -62,24 +62,29 @@ import Testing
         (10000, "json", "f03423030fedc085ea2de5aebfba2f1afdfc51cd1e3c062790de8ced49460317"),
         (10000, "text", "f6a534157e0cb691ee4fa0019c651cd14c9201e46fff79b3ec17863e5fb36270"),
     ])
-    func generatedCalendarPrintsWhatTheBuildBeforeOptimisingPrinted(_ size: Int, _ format: String, _ digest: String) throws {
-        let result = try CLI.run(OutputIdentityTests.arguments + ["--format", format, try OutputIdentityTests.calendar(size)])
+    func generatedCalendarPrintsWhatTheBuildBeforeOptimisingPrinted(_ size: Int, _ format: String,
+        _ digest: String) throws {
+        let result = try CLI.run(OutputIdentityTests.arguments
+            + ["--format", format, try OutputIdentityTests.calendar(size)])
         #expect(result.status == 0 && result.stderr.isEmpty)
         #expect(try OutputIdentityTests.sha256(result.stdout) == digest)
     }
 
     /// The same at 100,000 components (a third of make test's time alone: make check-all).
-    @Test(.enabled(if: hasGenerator && FullChecks.enabled, "make check-all (ICS_AGENDA_FULL_CHECKS=1), with ../shared/bench/gencal.py"), arguments: [
+    @Test(.enabled(if: hasGenerator && FullChecks.enabled,
+        "make check-all (ICS_AGENDA_FULL_CHECKS=1), with ../shared/bench/gencal.py"), arguments: [
         (100000, "json", "e880c177a5147f6a4eef1886f3fc92e5ec1a48520f9a5ba92e649fa8e3b109a6"),
         (100000, "text", "0b10f707e34fef699a1df4fc2ad0738a5ac0de65461f6d61e9d49259d2f40231"),
     ])
-    func largeGeneratedCalendarPrintsWhatTheBuildBeforeOptimisingPrinted(_ size: Int, _ format: String, _ digest: String) throws {
+    func largeGeneratedCalendarPrintsWhatTheBuildBeforeOptimisingPrinted(_ size: Int, _ format: String,
+        _ digest: String) throws {
         try generatedCalendarPrintsWhatTheBuildBeforeOptimisingPrinted(size, format, digest)
     }
 
     /// Text is written on several threads too (every other format on one).
     @Test(.enabled(if: hasGenerator, "needs ../shared/bench/gencal.py"), arguments: [
-        ["--format", "json"], ["--format", "text", "--show-calendar", "--color", "always"], ["--format", "text", "--group-by", "week"],
+        ["--format", "json"], ["--format", "text", "--show-calendar", "--color", "always"],
+            ["--format", "text", "--group-by", "week"],
     ])
     func oneThreadOrSeveralPrintTheSame(_ format: [String]) throws {
         let file = try OutputIdentityTests.calendar(10000)
@@ -98,7 +103,8 @@ import Testing
 /// (the suite above runs its cases one at a time, for its shared files).
 @Suite struct FixtureThreadTests {
     static let fixtures: [String] = {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: CLI.root.appendingPathComponent("Fixtures").path)) ?? []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: CLI.root.appendingPathComponent("Fixtures")
+            .path)) ?? []
         return names.filter { $0.hasSuffix(".ics") }.sorted()
     }()
 

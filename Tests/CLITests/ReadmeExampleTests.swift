@@ -15,7 +15,8 @@ import Testing
     }
 
     static let examples: [Example] = {
-        guard let text = try? String(contentsOf: CLI.root.appendingPathComponent("README.md"), encoding: .utf8) else { return [] }
+        guard let text = try? String(contentsOf: CLI.root.appendingPathComponent("README.md"),
+            encoding: .utf8) else { return [] }
         let lines = text.components(separatedBy: "\n")
         var examples: [Example] = []
         var index = 0
@@ -34,7 +35,8 @@ import Testing
                 body.append(String(lines[end].dropFirst(min(indent, lines[end].prefix { $0 == " " }.count))))
                 end += 1
             }
-            examples.append(Example(line: index + 2, command: String(body[0].dropFirst(2)), shown: body.dropFirst().map { $0 + "\n" }.joined()))
+            examples.append(Example(line: index + 2, command: String(body[0].dropFirst(2)),
+                shown: body.dropFirst().map { $0 + "\n" }.joined()))
             index = end + 1
         }
         return examples
@@ -50,11 +52,14 @@ import Testing
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", "exec 2>&1; " + example.command]
         process.currentDirectoryURL = CLI.root
-        process.environment = ["PATH": CLI.binary.deletingLastPathComponent().path + ":/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC",
+        process.environment = ["PATH": CLI.binary.deletingLastPathComponent().path + ":/usr/bin:/bin",
+            "LANG": "C.UTF-8", "TZ": "UTC",
             "ICS_AGENDA_CONFIG": "/dev/null", "HOME": "/nonexistent"]
-            .merging(ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS" || $0.key == "LSAN_OPTIONS" }) { $1 }
+            .merging(ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS"
+                || $0.key == "LSAN_OPTIONS" }) { $1 }
         process.standardInput = FileHandle.nullDevice
         let result = try CLI.collect(process)
-        #expect(result.stdout == example.shown, "README.md:\(example.line) prints otherwise:\n\(CLI.diff(example.shown, result.stdout))")
+        #expect(result.stdout == example.shown,
+            "README.md:\(example.line) prints otherwise:\n\(CLI.diff(example.shown, result.stdout))")
     }
 }

@@ -12,7 +12,8 @@ import Testing
     func realExportsAreQuietWhenValidAndAgreeWithTheOracle() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", CLI.root.appendingPathComponent("scripts/real_calendars.py").path, "--binary", CLI.binary.path]
+        process.arguments = ["python3", CLI.root.appendingPathComponent("scripts/real_calendars.py").path, "--binary",
+            CLI.binary.path]
         process.currentDirectoryURL = CLI.root
         let out = Pipe()
         process.standardOutput = out

@@ -7,7 +7,8 @@ import Testing
 /// is the JSON of the input itself, key for key but `source`.
 @Suite struct RoundTripTests {
     static let fixtures: [String] = {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: CLI.root.appendingPathComponent("Fixtures").path)) ?? []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: CLI.root.appendingPathComponent("Fixtures")
+            .path)) ?? []
         return names.filter { $0.hasSuffix(".ics") }.sorted().map { "Fixtures/\($0)" }
     }()
 
@@ -29,7 +30,8 @@ import Testing
         "ical4j/samples/valid/google_aus_holidays.ics",
         "icalendar/tests/calendars/issue_156_RDATE_with_PERIOD_TZID_khal.ics",
         "golang-ical/rfc5545sec4/input3.ics",
-    ].map { "../shared/corpus/" + $0 }.filter { FileManager.default.fileExists(atPath: CLI.root.appendingPathComponent($0).path) }
+    ].map { "../shared/corpus/" + $0 }
+        .filter { FileManager.default.fileExists(atPath: CLI.root.appendingPathComponent($0).path) }
 
     /// (now, --from, --to, zone): the default year, a week around October's
     /// change of clocks, and thirty years.
@@ -83,7 +85,8 @@ import Testing
         // make test: one setting for each fixture, in turn, every setting for
         // the combinations and the corpus (make check-all: every one for all).
         let settings = RoundTripTests.fixtures.contains(inputs)
-            ? FullChecks.sample(RoundTripTests.settings, every: 4, seed: RoundTripTests.fixtures.firstIndex(of: inputs) ?? 0) : RoundTripTests.settings
+            ? FullChecks.sample(RoundTripTests.settings, every: 4,
+                seed: RoundTripTests.fixtures.firstIndex(of: inputs) ?? 0) : RoundTripTests.settings
         for (now, from, to, zone) in settings {
             var options = ["--now", now, "--tz", zone, "--locale", "en_US", "--show-cancelled", "--completed"]
             if let from, let to { options += ["--from", from, "--to", to] }
@@ -101,7 +104,8 @@ import Testing
             if RoundTripTests.withoutSource(back.stdout) == RoundTripTests.withoutSource(direct.stdout) {
                 for text in [direct.stdout, back.stdout] {
                     for line in text.utf8.split(separator: UInt8(ascii: "\n")) {
-                        #expect((try? JSONSerialization.jsonObject(with: Data(line))) is [String: Any], "\(inputs) in \(zone): not JSON")
+                        #expect((try? JSONSerialization.jsonObject(with: Data(line))) is [String: Any],
+                            "\(inputs) in \(zone): not JSON")
                     }
                 }
                 continue
@@ -117,12 +121,14 @@ import Testing
     /// What `alarms` and `--me` read survives too: the alarms that ring over
     /// the ICS output are those that ring over the input, and my answers
     /// (partstat, declined meetings) read back the same.
-    @Test(arguments: ["Fixtures/alarms/alarms.ics", "Fixtures/alarms/reach.ics", "Fixtures/alarms/edges.ics", "Fixtures/alarms/revisions.ics", "Fixtures/meetings"])
+    @Test(arguments: ["Fixtures/alarms/alarms.ics", "Fixtures/alarms/reach.ics", "Fixtures/alarms/edges.ics",
+        "Fixtures/alarms/revisions.ics", "Fixtures/meetings"])
     func alarmsAndMyAnswersSurvive(_ input: String) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-roundtrip-alarms-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let options = ["--no-config", "--tz", "Europe/Berlin", "--locale", "en_US", "--me", "me@example.com", "--show-declined"]
+        let options = ["--no-config", "--tz", "Europe/Berlin", "--locale", "en_US", "--me", "me@example.com",
+            "--show-declined"]
         let ics = try CLI.run(options + ["--now", "2025-01-01T00:00:00Z", "--format", "ics", input])
         #expect(ics.status == 0 && !ics.stdout.isEmpty)
         let file = dir.appendingPathComponent("out.ics")
@@ -142,7 +148,8 @@ import Testing
     /// A series' absolute alarm is written once, with the instance it is
     /// for, not with every instance: another program would ring each.
     @Test func aSeriesAbsoluteAlarmIsWrittenOnce() throws {
-        let ics = try CLI.run(["--no-config", "--tz", "Europe/Berlin", "--locale", "en_US", "--now", "2025-03-01T00:00:00Z", "--format", "ics",
+        let ics = try CLI.run(["--no-config", "--tz", "Europe/Berlin", "--locale", "en_US", "--now",
+            "2025-03-01T00:00:00Z", "--format", "ics",
             "Fixtures/alarms/revisions.ics"])
         let daily = ics.stdout.components(separatedBy: "TRIGGER;VALUE=DATE-TIME:20250329T083000Z").count - 1
         #expect(daily == 1 && ics.stdout.components(separatedBy: "UID:daily@example.com").count - 1 == 20)

@@ -7,7 +7,8 @@ import Testing
 /// VALARMs; 3.6.5: the VTIMEZONEs it names), each UID once per calendar; read
 /// back over the same window it prints the same agenda.
 @Suite struct SeriesOutputTests {
-    static let base = ["--no-config", "--tz", "Europe/Berlin", "--locale", "en_US", "--now", "2025-03-01T08:00:00+01:00"]
+    static let base = ["--no-config", "--tz", "Europe/Berlin", "--locale", "en_US", "--now",
+        "2025-03-01T08:00:00+01:00"]
     static let work = "Fixtures/series/event_dt_rr_exdate_override.ics"
     static let home = "Fixtures/series/event_dt_rr_home.ics"
 
@@ -57,7 +58,8 @@ import Testing
         let lines = SeriesOutputTests.unfolded(out.stdout)
         #expect(lines.filter { $0 == "BEGIN:VTIMEZONE" }.count == 1)
         #expect(lines.contains("TZID:Europe/Berlin"))
-        let zone = try #require(lines.firstIndex(of: "BEGIN:VTIMEZONE")), event = try #require(lines.firstIndex(of: "BEGIN:VEVENT"))
+        let zone = try #require(lines.firstIndex(of: "BEGIN:VTIMEZONE")),
+            event = try #require(lines.firstIndex(of: "BEGIN:VEVENT"))
         #expect(zone < event)
         // Without a zone named, none is written.
         let home = try SeriesOutputTests.series([SeriesOutputTests.home])
@@ -120,7 +122,8 @@ import Testing
         try ics.stdout.write(to: file, atomically: true, encoding: .utf8)
         let back = try CLI.run(options + ["--format", "json", file.path])
         #expect(back.stderr.isEmpty, "\(inputs) \(window): \(back.stderr)")
-        #expect(RoundTripTests.withoutSource(back.stdout) == RoundTripTests.withoutSource(direct.stdout), "\(inputs) \(window)")
+        #expect(RoundTripTests.withoutSource(back.stdout) == RoundTripTests.withoutSource(direct.stdout),
+            "\(inputs) \(window)")
     }
 
     @Test(arguments: [
@@ -144,7 +147,8 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-series-again-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let first = try SeriesOutputTests.series(["Fixtures/series/event_dt_shared_uid_a.ics", "Fixtures/series/event_dt_shared_uid_b.ics",
+        let first = try SeriesOutputTests.series(["Fixtures/series/event_dt_shared_uid_a.ics",
+            "Fixtures/series/event_dt_shared_uid_b.ics",
             SeriesOutputTests.work])
         let file = dir.appendingPathComponent("out.ics")
         try first.stdout.write(to: file, atomically: true, encoding: .utf8)

@@ -22,17 +22,22 @@ import Testing
     @Test func completionsKnowTheSubcommands() throws {
         let bash = try CLI.run(["--generate-completion-script", "bash"])
         #expect(bash.status == 0)
-        for name in ["next", "free", "calendars", "--within", "--weekdays"] { #expect(bash.stdout.contains(name), "\(name)") }
+        for name in ["next", "free", "calendars", "--within",
+            "--weekdays"] { #expect(bash.stdout.contains(name), "\(name)") }
     }
 
     /// The agenda is the same with or without its name, options before or after the files.
     @Test func theAgendaIsTheDefault() throws {
         let plain = try CLI.run(SubcommandTests.defaults + ["--days", "7", "Fixtures/sample.ics"])
         #expect(plain.status == 0 && !plain.stdout.isEmpty)
-        #expect(try CLI.run(["agenda"] + SubcommandTests.defaults + ["--days", "7", "Fixtures/sample.ics"]).stdout == plain.stdout)
-        #expect(try CLI.run(["Fixtures/sample.ics"] + SubcommandTests.defaults + ["--days", "7"]).stdout == plain.stdout)
-        #expect(try CLI.run(SubcommandTests.defaults + ["--days", "7", "-"], stdinFile: "Fixtures/sample.ics").stdout == plain.stdout)
-        #expect(try CLI.run(SubcommandTests.defaults + ["--days", "7"], stdinFile: "Fixtures/sample.ics").stdout == plain.stdout)
+        #expect(try CLI.run(["agenda"] + SubcommandTests.defaults + ["--days", "7", "Fixtures/sample.ics"])
+            .stdout == plain.stdout)
+        #expect(try CLI.run(["Fixtures/sample.ics"] + SubcommandTests.defaults + ["--days", "7"])
+            .stdout == plain.stdout)
+        #expect(try CLI.run(SubcommandTests.defaults + ["--days", "7", "-"], stdinFile: "Fixtures/sample.ics")
+            .stdout == plain.stdout)
+        #expect(try CLI.run(SubcommandTests.defaults + ["--days", "7"], stdinFile: "Fixtures/sample.ics")
+            .stdout == plain.stdout)
     }
 
     /// A file named like a subcommand is read as ./NAME; its bare name is the subcommand.
@@ -53,7 +58,8 @@ import Testing
     /// line of a readable length: ten names, then how many more.
     @Test func manyUnknownCalendarsAreToldInOneShortLine() throws {
         let names = (0..<500).flatMap { ["--calendar", "nope\($0)"] }
-        let result = try CLI.run(["--now", "2025-03-01T08:00:00+01:00", "--tz", "Europe/Berlin"] + names + ["Fixtures/sample.ics"])
+        let result = try CLI.run(["--now", "2025-03-01T08:00:00+01:00", "--tz", "Europe/Berlin"] + names
+            + ["Fixtures/sample.ics"])
         #expect(result.status == 0)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(result.stderr.prefix(300))")

@@ -6,7 +6,8 @@ import Testing
 /// demand, and Radicale, a real CalDAV server. Each test has a cache of its
 /// own (`XDG_CACHE_HOME`) and addresses of its own.
 @Suite struct SubscriptionTests {
-    static let fixed = ["--no-config", "--now", "2025-03-01T08:00:00+01:00", "--tz", "Europe/Berlin", "--locale", "en_US", "--days", "7"]
+    static let fixed = ["--no-config", "--now", "2025-03-01T08:00:00+01:00", "--tz", "Europe/Berlin", "--locale",
+        "en_US", "--days", "7"]
 
     /// A run with its own cache and no `~/.netrc`.
     struct Run {
@@ -33,13 +34,15 @@ import Testing
         /// The copies kept, and their folder.
         var folder: URL { cache.appendingPathComponent("ics-agenda") }
         func copies() throws -> [URL] {
-            try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).filter { $0.pathExtension == "ics" }
+            try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+                .filter { $0.pathExtension == "ics" }
         }
 
         /// Makes every copy `hours` old.
         func age(hours: Double) throws {
             for copy in try copies() {
-                try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -hours * 3600)], ofItemAtPath: copy.path)
+                try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -hours * 3600)],
+                    ofItemAtPath: copy.path)
             }
         }
     }
@@ -61,7 +64,8 @@ import Testing
         let copies = try run.copies()
         #expect(copies.count == 1)
         for file in try FileManager.default.contentsOfDirectory(atPath: run.folder.path) {
-            let mode = try FileManager.default.attributesOfItem(atPath: run.folder.appendingPathComponent(file).path)[.posixPermissions] as? Int
+            let mode = try FileManager.default.attributesOfItem(atPath: run.folder.appendingPathComponent(file)
+                .path)[.posixPermissions] as? Int
             #expect(mode == 0o600, "\(file)")
         }
     }
@@ -98,7 +102,8 @@ import Testing
     /// warning naming the URL, the copy's age and why.
     @Test(arguments: [
         ("status/500", "HTTP 500"), ("status/404", "HTTP 404"), ("login", "HTML page"), ("empty", "empty body"),
-        ("cut", "cut short"), ("cut-open", "cut short"), ("loop", "more than 5 redirects"), ("big", "64 MB"), ("big-open", "64 MB"),
+        ("cut", "cut short"), ("cut-open", "cut short"), ("loop", "more than 5 redirects"), ("big", "64 MB"),
+            ("big-open", "64 MB"),
     ])
     func aFailedFetchKeepsTheCopy(_ mode: String, _ reason: String) throws {
         let server = try SubscriptionTests.fault
@@ -113,7 +118,8 @@ import Testing
         #expect(result.stdout.contains("Kept event"))
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("warning: \(url.replacingOccurrences(of: "/then/\(mode)/", with: "/…/"))"), "\(result.stderr)")
+        #expect(result.stderr.contains("warning: \(url.replacingOccurrences(of: "/then/\(mode)/", with: "/…/"))"),
+            "\(result.stderr)")
         #expect(result.stderr.contains("3 h ago"), "\(result.stderr)")
         #expect(result.stderr.contains(reason), "\(result.stderr)")
         #expect(try Data(contentsOf: try run.copies()[0]) == before)
@@ -134,7 +140,8 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.contains("Kept event"))
         #expect(result.stdout.contains("Breakfast with Ana"))
-        #expect(result.stderr.contains(FullChecks.enabled ? "timed out (10 s to connect, 30 s in all)" : "timed out (2 s to connect, 2 s in all)"),
+        #expect(result.stderr.contains(FullChecks.enabled
+            ? "timed out (10 s to connect, 30 s in all)" : "timed out (2 s to connect, 2 s in all)"),
             "\(result.stderr)")
     }
 
@@ -198,7 +205,8 @@ import Testing
         let run = try Run()
         let secret = "http://alice:hunter2@127.0.0.1:\(server.ports["http"]!)/calendar/ical/me%40example.com/secret-token"
         let good = try run(["--format", "json", secret + "/basic.ics?key=sesame"])
-        #expect(good.stdout.contains("\"source\":\"http://127.0.0.1:\(server.ports["http"]!)/…/basic.ics\""), "\(good.stdout)")
+        #expect(good.stdout.contains("\"source\":\"http://127.0.0.1:\(server.ports["http"]!)/…/basic.ics\""),
+            "\(good.stdout)")
         let listed = try run(["calendars", "--no-config", secret + "/basic.ics?key=sesame"], fixed: false)
         let failed = try run([secret + "/status/500?key=sesame"])
         #expect(failed.status == 66)
@@ -230,7 +238,8 @@ import Testing
         // SSL_CERT_DIR: a folder of authorities, hashed as OpenSSL reads it.
         let dir = run.cache.appendingPathComponent("authorities")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: server.folder.appendingPathComponent("ca.pem"), to: dir.appendingPathComponent("ca.pem"))
+        try FileManager.default.copyItem(at: server.folder.appendingPathComponent("ca.pem"),
+            to: dir.appendingPathComponent("ca.pem"))
         let rehash = Process()
         rehash.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         rehash.arguments = ["openssl", "rehash", dir.path]
@@ -260,7 +269,8 @@ import Testing
         #expect(denied.status == 66)
         #expect(denied.stderr.contains("401"))
         let netrc = run.cache.appendingPathComponent(".netrc")
-        try "machine 127.0.0.1\n  login alice\n  password wonderland\n".write(to: netrc, atomically: true, encoding: .utf8)
+        try "machine 127.0.0.1\n  login alice\n  password wonderland\n".write(to: netrc, atomically: true,
+            encoding: .utf8)
         run.environment["NETRC"] = nil  // ~/.netrc, HOME being the cache folder
         let allowed = try run([url])
         #expect(allowed.status == 0, "\(allowed.stderr)")
@@ -286,7 +296,8 @@ import Testing
         let server = try SubscriptionTests.fault
         var run = try Run()
         try run.configure("# my calendars\n\(server.base())/ok-configured.ics\n--refresh 1h\n")
-        let result = try CLI.run(["--now", "2025-03-01T08:00:00+01:00", "--tz", "Europe/Berlin", "--days", "7"], environment: run.environment)
+        let result = try CLI.run(["--now", "2025-03-01T08:00:00+01:00", "--tz", "Europe/Berlin", "--days", "7"],
+            environment: run.environment)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Served event"))
     }
@@ -299,7 +310,8 @@ import Testing
         let url = server.base() + "/alice/work/"
         let denied = try run([url])
         #expect(denied.status == 66)
-        try "machine 127.0.0.1 login alice password wonderland\n".write(to: run.cache.appendingPathComponent(".netrc"), atomically: true, encoding: .utf8)
+        try "machine 127.0.0.1 login alice password wonderland\n".write(to: run.cache.appendingPathComponent(".netrc"),
+            atomically: true, encoding: .utf8)
         run.environment["NETRC"] = nil
         let result = try run(["--show-calendar", url])
         #expect(result.status == 0, "\(result.stderr)")
@@ -330,7 +342,8 @@ import Testing
             \(CLI.root.appendingPathComponent("Fixtures/vdir/family").path)
 
             """)
-        try "machine 127.0.0.1 login alice password wonderland\n".write(to: run.cache.appendingPathComponent(".netrc"), atomically: true, encoding: .utf8)
+        try "machine 127.0.0.1 login alice password wonderland\n".write(to: run.cache.appendingPathComponent(".netrc"),
+            atomically: true, encoding: .utf8)
         run.environment["ICS_AGENDA_NOW"] = "2025-03-04T06:00:00+01:00"
         let morning = try CLI.run(["--from", "yesterday", "--days", "2"], environment: run.environment)
         #expect(morning.status == 0, "\(morning.stderr)")
@@ -357,7 +370,8 @@ import Testing
         var run = try Run()
         try run.configure("--offline\n--group-by week\n[agenda]\n--format json\n")
         let path = "/ok-\(UUID().uuidString).ics"
-        let result = try CLI.run(["calendars", server.base() + path, "Fixtures/sample.ics"], environment: run.environment)
+        let result = try CLI.run(["calendars", server.base() + path, "Fixtures/sample.ics"],
+            environment: run.environment)
         #expect(result.status == 66)
         #expect(result.stderr.contains("--offline"), "\(result.stderr)")
         #expect(result.stdout.hasPrefix("Fixtures\n"), "\(result.stdout)")
@@ -382,7 +396,8 @@ import Testing
             #expect(result.status == 64, "\(bad): \(result.stderr)")
             #expect(result.stdout.isEmpty)
             #expect(result.stderr.contains("not a URL that can be fetched"), "\(result.stderr)")
-            for secret in ["SECRET", "uzer", "pw0rd"] { #expect(!result.stderr.contains(secret), "\(secret) in \(result.stderr)") }
+            for secret in ["SECRET", "uzer", "pw0rd"] { #expect(!result.stderr.contains(secret),
+                "\(secret) in \(result.stderr)") }
         }
     }
 
@@ -418,7 +433,8 @@ import Testing
         let server = try SubscriptionTests.fault
         let run = try Run()
         let path = "/ok-\(UUID().uuidString).ics"
-        let result = try run(["--format", "json", server.base() + path, server.base() + path + "#week", "HTTP://127.0.0.1:\(server.ports["http"]!)" + path])
+        let result = try run(["--format", "json", server.base() + path, server.base() + path + "#week",
+            "HTTP://127.0.0.1:\(server.ports["http"]!)" + path])
         #expect(result.stdout.split(separator: "\n").count == 1, "\(result.stdout)")
         #expect(try server.ask("/count" + path) == "1")
     }

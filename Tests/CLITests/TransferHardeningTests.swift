@@ -357,7 +357,8 @@ import Testing
 
     /// A header line past libcurl's 100 KB, and one with no colon, are each
     /// told as what they are, not as memory running out or a missing status line.
-    @Test(arguments: [("/huge-header", "a header line too long to read (over 100 KB)"), ("/bad-header", "a line of its header that cannot be read")])
+    @Test(arguments: [("/huge-header", "a header line too long to read (over 100 KB)"),
+        ("/bad-header", "a line of its header that cannot be read")])
     func aBrokenHeaderIsToldAsOne(_ path: String, _ words: String) throws {
         let server = try TransferHardeningTests.fault
         let run = try Run()

@@ -25,7 +25,8 @@ import Testing
         process.arguments = ["-c", script, CLI.binary.path] + args
         process.currentDirectoryURL = CLI.root
         process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "ICS_AGENDA_CONFIG": "/dev/null"]
-            .merging(ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS" || $0.key == "LSAN_OPTIONS" }) { $1 }
+            .merging(ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS"
+                || $0.key == "LSAN_OPTIONS" }) { $1 }
         return try CLI.collect(process)
     }
 
@@ -49,7 +50,8 @@ import Testing
 
     @Test func emptyAgendaPrintsNothingInEveryFormat() throws {
         for format in ["text", "json", "markdown", "html", "ics"] {
-            let result = try CLI.run(UnixBehaviourTests.fixed + ["--from", "2030-01-01", "--days", "1", "--format", format, "Fixtures/sample.ics"])
+            let result = try CLI.run(UnixBehaviourTests.fixed
+                + ["--from", "2030-01-01", "--days", "1", "--format", format, "Fixtures/sample.ics"])
             #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(format): \(result)")
         }
     }
@@ -65,7 +67,8 @@ import Testing
     @Test func colourOnlyWhenAskedOffATerminal() throws {
         let auto = try CLI.run(UnixBehaviourTests.fixed + ["Fixtures/sample.ics"])
         #expect(!auto.stdout.contains("\u{1B}["))
-        let always = try CLI.run(UnixBehaviourTests.fixed + ["--color", "always", "Fixtures/sample.ics"], environment: ["NO_COLOR": "1"])
+        let always = try CLI.run(UnixBehaviourTests.fixed + ["--color", "always", "Fixtures/sample.ics"],
+            environment: ["NO_COLOR": "1"])
         #expect(always.stdout.contains("\u{1B}[1m"))
     }
 
@@ -83,7 +86,8 @@ import Testing
     @Test(arguments: ["Europe/Berlin", "America/New_York", "UTC", "Asia/Kolkata"])
     func icsOutputRoundTripsToTheSameJSON(_ zone: String) throws {
         let base = ["--now", "2025-03-01T08:00:00+01:00", "--tz", zone, "--completed", "--show-cancelled"]
-        let inputs = ["Fixtures/sample.ics", "Fixtures/accounts", "Fixtures/event_dt_floating.ics", "Fixtures/event_dt_rr_recuid.ics",
+        let inputs = ["Fixtures/sample.ics", "Fixtures/accounts", "Fixtures/event_dt_floating.ics",
+            "Fixtures/event_dt_rr_recuid.ics",
             "Fixtures/event_dt_multiday.ics", "Fixtures/event_dt_no_uid.ics"]
         let direct = try CLI.run(base + ["--format", "json"] + inputs)
         let ics = try CLI.run(base + ["--format", "ics"] + inputs)
@@ -93,7 +97,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: url) }
         let again = try CLI.run(base + ["--format", "json", url.path])
         // Calendar and source name the input, which is now one file: compare the rest.
-        func strip(_ s: String) -> [String] { s.split(separator: "\n").map { String($0.prefix { $0 != "," }) + ($0.components(separatedBy: ",\"calendar\"").first ?? "") } }
+        func strip(_ s: String) -> [String] { s.split(separator: "\n")
+            .map { String($0.prefix { $0 != "," }) + ($0.components(separatedBy: ",\"calendar\"").first ?? "") } }
         #expect(strip(again.stdout) == strip(direct.stdout))
         #expect(strip(direct.stdout).count > 20)
     }
@@ -103,10 +108,12 @@ import Testing
     /// The `ics` output must parse with an independent parser: the oracle's
     /// Python icalendar, in .venv-oracle (.ci/run sets it up; without it the
     /// test is skipped, and says so).
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: oraclePython.path), "needs .venv-oracle (../shared/tools/README.md)"))
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: oraclePython.path),
+        "needs .venv-oracle (../shared/tools/README.md)"))
     func icsOutputParsesWithPythonIcalendar() throws {
         let python = UnixBehaviourTests.oraclePython
-        let ics = try CLI.run(UnixBehaviourTests.fixed + ["--format", "ics", "--completed", "Fixtures/sample.ics", "Fixtures/accounts"])
+        let ics = try CLI.run(UnixBehaviourTests.fixed + ["--format", "ics", "--completed", "Fixtures/sample.ics",
+            "Fixtures/accounts"])
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-py-\(UUID().uuidString).ics")
         try ics.stdout.write(to: url, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: url) }
@@ -125,7 +132,8 @@ import Testing
         let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        let json = try CLI.run(UnixBehaviourTests.fixed + ["--format", "json", "--completed", "Fixtures/sample.ics", "Fixtures/accounts"])
+        let json = try CLI.run(UnixBehaviourTests.fixed + ["--format", "json", "--completed", "Fixtures/sample.ics",
+            "Fixtures/accounts"])
         #expect(Int(out.trimmingCharacters(in: .whitespacesAndNewlines)) == json.stdout.split(separator: "\n").count)
     }
 
@@ -163,7 +171,8 @@ import Testing
         let said = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         try? input.fileHandleForWriting.close()
-        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal, "status \(process.terminationStatus)")
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal,
+            "status \(process.terminationStatus)")
         #expect(said.isEmpty, "\(String(decoding: said, as: UTF8.self).prefix(300))")
     }
 }

@@ -5,20 +5,23 @@ import Testing
 /// vdirsyncer writes them): one calendar, named by `displayname` or the
 /// folder, read joined and listing what its files list one by one.
 @Suite struct VdirTests {
-    static let fixed = ["--no-config", "--now", "2025-03-01T08:00:00+01:00", "--tz", "Europe/Berlin", "--locale", "en_US"]
+    static let fixed = ["--no-config", "--now", "2025-03-01T08:00:00+01:00", "--tz", "Europe/Berlin", "--locale",
+        "en_US"]
 
     /// A new folder holding `files` (name → text, lines ended with CRLF).
     static func folder(_ files: [String: String]) throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-vdir-\(UUID().uuidString)")
         for (name, text) in files {
             let url = dir.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(),
+                withIntermediateDirectories: true)
             try Data(text.replacingOccurrences(of: "\n", with: "\r\n").utf8).write(to: url)
         }
         return dir
     }
 
-    static func event(_ uid: String, _ summary: String, _ start: String, zone: String? = nil, extra: String = "") -> String {
+    static func event(_ uid: String, _ summary: String, _ start: String, zone: String? = nil,
+        extra: String = "") -> String {
         let dtstart = zone.map { "DTSTART;TZID=\($0):\(start)" } ?? "DTSTART:\(start)"
         return "BEGIN:VEVENT\nUID:\(uid)\nDTSTAMP:20250101T000000Z\nSUMMARY:\(summary)\n\(dtstart)\n\(extra)END:VEVENT\n"
     }
@@ -35,7 +38,8 @@ import Testing
             object["calendar"] = nil
             object["source"] = nil
             object["calendar_color"] = nil  // the collection's colour file colours it, not a file read alone
-            return String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: .sortedKeys)) ?? Data(), as: UTF8.self)
+            return String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: .sortedKeys))
+                ?? Data(), as: UTF8.self)
         }.sorted()
     }
 
@@ -43,12 +47,14 @@ import Testing
     /// what the collection lists joined: nothing lost, nothing moved.
     @Test func aCollectionListsWhatItsFilesListOneByOne() throws {
         let folder = CLI.root.appendingPathComponent("Fixtures/vdir/work")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".ics") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".ics") }
+            .sorted()
         #expect(files.count >= 4)
         let joined = try CLI.run(VdirTests.fixed + ["--format", "json", "--days", "30", "-q", "Fixtures/vdir/work"])
         var alone: [String] = []
         for file in files {
-            let result = try CLI.run(VdirTests.fixed + ["--format", "json", "--days", "30", "-q", "Fixtures/vdir/work/\(file)"])
+            let result = try CLI.run(VdirTests.fixed + ["--format", "json", "--days", "30", "-q",
+                "Fixtures/vdir/work/\(file)"])
             alone += VdirTests.rows(result.stdout)
         }
         #expect(!alone.isEmpty)
@@ -63,7 +69,8 @@ import Testing
             "home/b.ics": VdirTests.calendar(VdirTests.event("b@x", "Piano", "20250304T170000Z")),
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try CLI.run(["calendars", "--no-config", "--format", "json", dir.appendingPathComponent("home").path])
+        let result = try CLI.run(["calendars", "--no-config", "--format", "json",
+            dir.appendingPathComponent("home").path])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 1)
@@ -75,7 +82,8 @@ import Testing
 
     /// `ics-agenda .` inside a collection names it by the folder it is.
     @Test func aCollectionNamedAsDotIsNamedByItsFolder() throws {
-        let dir = try VdirTests.folder(["Family/a.ics": VdirTests.calendar(VdirTests.event("a@x", "Gym", "20250303T070000Z"))])
+        let dir = try VdirTests.folder(["Family/a.ics": VdirTests.calendar(VdirTests.event("a@x", "Gym",
+            "20250303T070000Z"))])
         defer { try? FileManager.default.removeItem(at: dir) }
         let process = Process()
         process.executableURL = CLI.binary
@@ -89,7 +97,8 @@ import Testing
     /// A file with two UIDs, or one that names its calendar, makes the
     /// folder an ordinary one: each file is its own calendar.
     @Test(arguments: [
-        VdirTests.calendar(VdirTests.event("c@x", "One", "20250305T090000Z") + VdirTests.event("d@x", "Two", "20250305T100000Z")),
+        VdirTests.calendar(VdirTests.event("c@x", "One", "20250305T090000Z")
+            + VdirTests.event("d@x", "Two", "20250305T100000Z")),
         VdirTests.calendar(VdirTests.event("c@x", "One", "20250305T090000Z"), header: "X-WR-CALNAME:Own name\n"),
     ])
     func aFileOfItsOwnMakesTheFolderNoCollection(_ third: String) throws {
@@ -99,7 +108,8 @@ import Testing
             "mixed/c.ics": third,
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try CLI.run(["calendars", "--no-config", "--format", "json", dir.appendingPathComponent("mixed").path])
+        let result = try CLI.run(["calendars", "--no-config", "--format", "json",
+            dir.appendingPathComponent("mixed").path])
         #expect(result.stdout.split(separator: "\n").count == 3, "\(result.stdout)")
         #expect(!result.stdout.contains("\"calendar\":\"mixed\""))
     }
@@ -110,13 +120,16 @@ import Testing
         let dir = try VdirTests.folder([
             "x/displayname": "Team calendar\n",
             "x/a.ics": VdirTests.calendar(
-                VdirTests.event("a@x", "Gym", "20250303T070000Z") + VdirTests.event("b@x", "Run", "20250303T080000Z"), header: "X-WR-CALNAME:Other\n"),
+                VdirTests.event("a@x", "Gym", "20250303T070000Z") + VdirTests.event("b@x", "Run", "20250303T080000Z"),
+                    header: "X-WR-CALNAME:Other\n"),
             "x/b.ics": VdirTests.calendar(VdirTests.event("c@x", "Piano", "20250304T170000Z")),
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try CLI.run(VdirTests.fixed + ["--format", "json", "--days", "7", dir.appendingPathComponent("x").path])
+        let result = try CLI.run(VdirTests.fixed + ["--format", "json", "--days", "7",
+            dir.appendingPathComponent("x").path])
         let calendars = Set(result.stdout.split(separator: "\n").map { line in
-            ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["calendar"] as? String ?? "?"
+            ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["calendar"] as? String
+                ?? "?"
         })
         #expect(calendars == ["Team calendar"])
         #expect(result.stdout.split(separator: "\n").count == 3)
@@ -126,8 +139,10 @@ import Testing
     /// (which reaches its whole text), is read alone: its warning names it
     /// and its own line, and its events are still the collection's.
     @Test func aFileThatCannotBeJoinedIsReadAloneInTheCollection() throws {
-        let cut = "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//test//EN\n" + VdirTests.event("cut@x", "Cut", "20250305T090000Z")
-        let floating = VdirTests.calendar(VdirTests.event("f@x", "Floating", "20250306T090000"), header: "X-WR-TIMEZONE:America/New_York\n")
+        let cut = "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//test//EN\n"
+            + VdirTests.event("cut@x", "Cut", "20250305T090000Z")
+        let floating = VdirTests.calendar(VdirTests.event("f@x", "Floating", "20250306T090000"),
+            header: "X-WR-TIMEZONE:America/New_York\n")
         let dir = try VdirTests.folder([
             "c/displayname": "C",
             "c/a.ics": VdirTests.calendar(VdirTests.event("a@x", "Plain floating", "20250304T090000")),
@@ -135,10 +150,13 @@ import Testing
             "c/f.ics": floating,
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try CLI.run(VdirTests.fixed + ["--format", "json", "--days", "7", dir.appendingPathComponent("c").path])
+        let result = try CLI.run(VdirTests.fixed + ["--format", "json", "--days", "7",
+            dir.appendingPathComponent("c").path])
         #expect(result.stdout.contains("\"title\":\"Cut\""))
-        #expect(result.stdout.contains("\"title\":\"Floating\",\"start\":\"2025-03-06T15:00:00+01:00\""), "\(result.stdout)")
-        #expect(result.stdout.contains("\"title\":\"Plain floating\",\"start\":\"2025-03-04T09:00:00+01:00\""), "\(result.stdout)")
+        #expect(result.stdout.contains("\"title\":\"Floating\",\"start\":\"2025-03-06T15:00:00+01:00\""),
+            "\(result.stdout)")
+        #expect(result.stdout.contains("\"title\":\"Plain floating\",\"start\":\"2025-03-04T09:00:00+01:00\""),
+            "\(result.stdout)")
         #expect(result.stderr.contains("c/b.ics:"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
@@ -151,16 +169,22 @@ import Testing
         }
         let dir = try VdirTests.folder([
             "z/displayname": "Z",
-            "z/1.ics": VdirTests.calendar(zone("+0100") + VdirTests.event("1@x", "One", "20250303T090000", zone: "Office")),
-            "z/2.ics": VdirTests.calendar(zone("+0100") + VdirTests.event("2@x", "Two", "20250304T090000", zone: "Office")),
-            "z/3.ics": VdirTests.calendar(zone("+0500") + VdirTests.event("3@x", "Three", "20250305T090000", zone: "Office")),
-            "z/4.ics": VdirTests.calendar(zone("+0100") + VdirTests.event("4@x", "Four", "20250306T090000", zone: "Office")),
+            "z/1.ics": VdirTests.calendar(zone("+0100") + VdirTests.event("1@x", "One", "20250303T090000",
+                zone: "Office")),
+            "z/2.ics": VdirTests.calendar(zone("+0100") + VdirTests.event("2@x", "Two", "20250304T090000",
+                zone: "Office")),
+            "z/3.ics": VdirTests.calendar(zone("+0500") + VdirTests.event("3@x", "Three", "20250305T090000",
+                zone: "Office")),
+            "z/4.ics": VdirTests.calendar(zone("+0100") + VdirTests.event("4@x", "Four", "20250306T090000",
+                zone: "Office")),
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let joined = try CLI.run(VdirTests.fixed + ["--format", "json", "--days", "7", dir.appendingPathComponent("z").path])
+        let joined = try CLI.run(VdirTests.fixed + ["--format", "json", "--days", "7",
+            dir.appendingPathComponent("z").path])
         var alone: [String] = []
         for file in ["1", "2", "3", "4"] {
-            alone += VdirTests.rows(try CLI.run(VdirTests.fixed + ["--format", "json", "--days", "7", dir.appendingPathComponent("z/\(file).ics").path]).stdout)
+            alone += VdirTests.rows(try CLI.run(VdirTests.fixed
+                + ["--format", "json", "--days", "7", dir.appendingPathComponent("z/\(file).ics").path]).stdout)
         }
         #expect(alone.count == 4)
         #expect(VdirTests.rows(joined.stdout) == alone.sorted())
@@ -175,16 +199,20 @@ import Testing
             "BEGIN:VTIMEZONE\nTZID:Custom\nBEGIN:STANDARD\nDTSTART:19700101T000000\nTZOFFSETFROM:\(offset)\nTZOFFSETTO:\(offset)\nEND:STANDARD\nEND:VTIMEZONE\n"
         }
         let dir = try VdirTests.folder([
-            "c/1.ics": VdirTests.calendar(zone("+0500") + VdirTests.event("one@x", "One", "20250303T090000", zone: "Custom")),
-            "c/2.ics": VdirTests.calendar(zone("-0300") + VdirTests.event("two@x", "Two", "20250303T090000", zone: "Custom")),
+            "c/1.ics": VdirTests.calendar(zone("+0500") + VdirTests.event("one@x", "One", "20250303T090000",
+                zone: "Custom")),
+            "c/2.ics": VdirTests.calendar(zone("-0300") + VdirTests.event("two@x", "Two", "20250303T090000",
+                zone: "Custom")),
             "c/3.ics": VdirTests.calendar(VdirTests.event("three@x", "Three", "20250303T090000", zone: "Custom")),
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let joined = try CLI.run(VdirTests.fixed + ["--format", "json", "--days", "7", dir.appendingPathComponent("c").path])
+        let joined = try CLI.run(VdirTests.fixed + ["--format", "json", "--days", "7",
+            dir.appendingPathComponent("c").path])
         var alone: [String] = []
         var warnings: [String] = []
         for file in ["1", "2", "3"] {
-            let result = try CLI.run(VdirTests.fixed + ["--format", "json", "--days", "7", dir.appendingPathComponent("c/\(file).ics").path])
+            let result = try CLI.run(VdirTests.fixed + ["--format", "json", "--days", "7",
+                dir.appendingPathComponent("c/\(file).ics").path])
             alone += VdirTests.rows(result.stdout)
             warnings += result.stderr.split(separator: "\n").map(String.init)
         }
@@ -204,7 +232,8 @@ import Testing
         var files: [String: String] = ["many/displayname": "Many"]
         for i in 0..<600 {
             files["many/\(i).ics"] = VdirTests.calendar(
-                zone(i % 2 == 0 ? "" : "X-NOTE:\(i)\n") + VdirTests.event("e\(i)@x", "Event \(i)", "20250303T090000", zone: "Customized Time Zone"))
+                zone(i % 2 == 0 ? "" : "X-NOTE:\(i)\n") + VdirTests.event("e\(i)@x", "Event \(i)", "20250303T090000",
+                    zone: "Customized Time Zone"))
         }
         let dir = try VdirTests.folder(files)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -222,7 +251,8 @@ import Testing
             "root/work/displayname": "\u{FEFF}Work\n",
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try CLI.run(["calendars", "--no-config", "--format", "json", dir.appendingPathComponent("root").path])
+        let result = try CLI.run(["calendars", "--no-config", "--format", "json",
+            dir.appendingPathComponent("root").path])
         #expect(result.stdout.contains("\"calendar\":\"color\""), "\(result.stdout)")
         #expect(result.stdout.contains("\"calendar\":\"Work\""), "\(result.stdout)")
     }

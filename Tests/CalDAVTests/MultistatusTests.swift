@@ -35,7 +35,8 @@ import Testing
         #expect(work.isResourceType(DAVNamespace.caldav, "calendar"))
         #expect(work.text(DAVNamespace.apple, "calendar-color") == "#FF0000FF")
         #expect(work.property(DAVNamespace.dav, "getctag") == nil, "a 404 propstat is a property not found")
-        #expect(work.text(DAVNamespace.caldav, "displayname") == nil, "the same name in another namespace is another property")
+        #expect(work.text(DAVNamespace.caldav, "displayname") == nil,
+            "the same name in another namespace is another property")
         #expect(answer.responses[1].text(DAVNamespace.dav, "displayname") == "Home")
     }
 

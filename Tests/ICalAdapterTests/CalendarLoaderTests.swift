@@ -7,7 +7,8 @@ let berlinClock = ZoneClock(TimeZone(identifier: "Europe/Berlin")!)
 let march = AgendaWindow.days(31, from: CivilDate(iso: "2025-03-01")!, clock: berlinClock)
 
 func calendar(_ body: String) -> Data {
-    Data(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + body.replacingOccurrences(of: "\n", with: "\r\n") + "END:VCALENDAR\r\n").utf8)
+    Data(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + body.replacingOccurrences(of: "\n", with: "\r\n")
+        + "END:VCALENDAR\r\n").utf8)
 }
 
 func load(_ body: String, window: AgendaWindow = march) throws -> LoadedCalendar {
@@ -59,7 +60,8 @@ func starts(_ loaded: LoadedCalendar) -> [String] {
             END:VEVENT
 
             """)
-        #expect(starts(loaded) == ["2025-03-03T10:00:00+01:00", "2025-03-04T15:00:00+01:00", "2025-03-06T10:00:00+01:00"])
+        #expect(starts(loaded) == ["2025-03-03T10:00:00+01:00", "2025-03-04T15:00:00+01:00",
+            "2025-03-06T10:00:00+01:00"])
         let moved = try #require(loaded.occurrences.first { $0.title == "Moved" })
         #expect(moved.recurrenceID.map(ISOTime(clock: berlinClock).string) == "2025-03-04T10:00:00+01:00")
     }

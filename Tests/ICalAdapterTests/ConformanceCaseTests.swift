@@ -10,7 +10,8 @@ import Testing
 
     /// Start → end of every occurrence, as ISO text in Berlin, sorted.
     func spans(_ loaded: LoadedCalendar) -> [String] {
-        loaded.occurrences.map { "\($0.start.map(iso.string) ?? "-") → \(($0.end ?? $0.due).map(iso.string) ?? "-")" }.sorted()
+        loaded.occurrences.map { "\($0.start.map(iso.string) ?? "-") → \(($0.end ?? $0.due).map(iso.string) ?? "-")" }
+            .sorted()
     }
 
     // MARK: W2: floating beside zoned
@@ -138,7 +139,8 @@ import Testing
     /// The UTC start of one event at `local` in `tzid`.
     func utcStart(_ tzid: String, _ local: String, vtimezone: String = "") throws -> String? {
         let year = AgendaWindow.days(366, from: CivilDate(iso: "2025-01-01")!, clock: berlinClock)
-        let loaded = try load(vtimezone + "BEGIN:VEVENT\nUID:w6\nDTSTART;TZID=\(tzid):\(local)\nEND:VEVENT\n", window: year)
+        let loaded = try load(vtimezone + "BEGIN:VEVENT\nUID:w6\nDTSTART;TZID=\(tzid):\(local)\nEND:VEVENT\n",
+            window: year)
         return loaded.occurrences.first?.start.map(ConformanceCaseTests.utc.string)
     }
 
@@ -166,7 +168,8 @@ import Testing
     ])
     func floatingTimesInTheDisplayZoneResolveTheSameWay(_ local: String, _ expected: String) throws {
         let auckland = ZoneClock(TimeZone(identifier: "Pacific/Auckland")!)
-        let day = CivilDate(year: Int(local.prefix(4))!, month: Int(local.dropFirst(4).prefix(2))!, day: Int(local.dropFirst(6).prefix(2))!)
+        let day = CivilDate(year: Int(local.prefix(4))!, month: Int(local.dropFirst(4).prefix(2))!,
+            day: Int(local.dropFirst(6).prefix(2))!)
         let window = AgendaWindow.days(2, from: day.adding(days: -1), clock: auckland)
         let loaded = try load("BEGIN:VEVENT\nUID:w6f\nDTSTART:\(local)\nEND:VEVENT\n", window: window)
         let start = try #require(loaded.occurrences.first?.start)
@@ -222,7 +225,8 @@ import Testing
         let titles = Dictionary(grouping: loaded.occurrences, by: \.title).mapValues(\.count)
         #expect(titles == ["Daily": 2, "Afternoon": 3, "Next morning": 2])
         // Each moved instance keeps its own original start as its RECURRENCE-ID.
-        #expect(loaded.occurrences.compactMap { $0.recurrenceID.map(iso.string) }.sorted().last == "2025-03-09T10:00:00+01:00")
+        #expect(loaded.occurrences.compactMap { $0.recurrenceID.map(iso.string) }.sorted()
+            .last == "2025-03-09T10:00:00+01:00")
     }
 
     @Test func thisAndFutureOnAnAllDaySeries() throws {
@@ -284,12 +288,16 @@ import Testing
         }
         let window = AgendaWindow.days(500, from: CivilDate(iso: "2023-12-01")!, clock: berlinClock)
         let loaded = try load(zones
-            + event("ny-before", "America/New_York", "20231210T120000") + event("ny-in", "America/New_York", "20240210T120000")
-            + event("ny-after", "America/New_York", "20250310T120000") + event("chi-in", "America/Chicago", "20240210T120000")
-            + event("chi-after", "America/Chicago", "20250312T120000") + event("den-in", "America/Denver", "20240115T120000")
+            + event("ny-before", "America/New_York", "20231210T120000")
+                + event("ny-in", "America/New_York", "20240210T120000")
+            + event("ny-after", "America/New_York", "20250310T120000")
+                + event("chi-in", "America/Chicago", "20240210T120000")
+            + event("chi-after", "America/Chicago", "20250312T120000")
+                + event("den-in", "America/Denver", "20240115T120000")
             + event("den-after", "America/Denver", "20250312T120000"), window: window)
         let iso = ISOTime(clock: berlinClock)
-        let start = Dictionary(uniqueKeysWithValues: loaded.occurrences.map { ($0.uid, $0.start.map(iso.string) ?? "-") })
+        let start = Dictionary(uniqueKeysWithValues: loaded.occurrences.map { ($0.uid,
+            $0.start.map(iso.string) ?? "-") })
         #expect(start["ny-before"] == "2023-12-10T18:00:00+01:00")  // IANA EST
         #expect(start["ny-in"] == "2024-02-10T16:00:00+01:00")  // the file's -03:00
         #expect(start["ny-after"] == "2025-03-10T17:00:00+01:00")  // IANA EDT
@@ -356,8 +364,10 @@ import Testing
     @Test func utcUntilIsInclusiveForAZonedStart() throws {
         #expect(try dailyStarts(tzid: "Europe/Berlin", until: "20250305T080000Z").last == "2025-03-05T09:00:00+01:00")
         #expect(try dailyStarts(tzid: "Europe/Berlin", until: "20250305T075959Z").last == "2025-03-04T09:00:00+01:00")
-        #expect(try dailyStarts(tzid: "America/New_York", until: "20250305T140000Z").last == "2025-03-05T15:00:00+01:00")
-        #expect(try dailyStarts(tzid: "America/New_York", until: "20250305T135959Z").last == "2025-03-04T15:00:00+01:00")
+        #expect(try dailyStarts(tzid: "America/New_York", until: "20250305T140000Z")
+            .last == "2025-03-05T15:00:00+01:00")
+        #expect(try dailyStarts(tzid: "America/New_York", until: "20250305T135959Z")
+            .last == "2025-03-04T15:00:00+01:00")
     }
 
     /// A floating UNTIL beside a zoned DTSTART (invalid by 3.3.10) is read
@@ -367,7 +377,8 @@ import Testing
     @Test func floatingAndDateUntilAreReadOnTheStartsWallClock() throws {
         #expect(try dailyStarts(tzid: "America/New_York", until: "20250305T090000").last == "2025-03-05T15:00:00+01:00")
         #expect(try dailyStarts(tzid: "America/New_York", until: "20250305T085959").last == "2025-03-04T15:00:00+01:00")
-        #expect(try dailyStarts(tzid: "Europe/Berlin", until: "20250305") == ["2025-03-03T09:00:00+01:00", "2025-03-04T09:00:00+01:00"])
+        #expect(try dailyStarts(tzid: "Europe/Berlin", until: "20250305") == ["2025-03-03T09:00:00+01:00",
+            "2025-03-04T09:00:00+01:00"])
         #expect(try dailyStarts(tzid: "Asia/Tokyo", until: "20250305").last == "2025-03-04T01:00:00+01:00")
     }
 
@@ -396,7 +407,8 @@ import Testing
     }
     // MARK: X-WR-TIMEZONE as its writers meant it (docs/CONFORMANCE.md, P2)
 
-    static let xwrPairs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/corpus/x-wr-timezone").standardized
+    static let xwrPairs = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../../shared/corpus/x-wr-timezone").standardized
 
     /// The x-wr-timezone project's `.in` files and the `.out` files it makes
     /// of them (every value in the zone, as the writer meant it): our agenda
@@ -404,11 +416,13 @@ import Testing
     /// without the shared corpus.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: xwrPairs.path), "needs ../shared/corpus"))
     func xWRTimezoneInputsReadAsTheirStandardForms() throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: ConformanceCaseTests.xwrPairs.path).filter { $0.hasSuffix(".in.ics") }
+        let names = try FileManager.default.contentsOfDirectory(atPath: ConformanceCaseTests.xwrPairs.path)
+            .filter { $0.hasSuffix(".in.ics") }
         #expect(names.count >= 8)
         for zone in ["Europe/Berlin", "America/New_York"] {
             let clock = ZoneClock(TimeZone(identifier: zone)!)
-            let window = AgendaWindow.through(CivilDate(iso: "2023-12-31")!, from: CivilDate(iso: "2019-01-01")!, clock: clock)
+            let window = AgendaWindow.through(CivilDate(iso: "2023-12-31")!, from: CivilDate(iso: "2019-01-01")!,
+                clock: clock)
             let iso = ISOTime(clock: clock)
             func agenda(_ name: String) throws -> [String] {
                 let data = try Data(contentsOf: ConformanceCaseTests.xwrPairs.appendingPathComponent(name))

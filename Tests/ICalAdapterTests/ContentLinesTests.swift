@@ -18,7 +18,8 @@ import Testing
         return bytes.withUnsafeBufferPointer { buffer in
             ContentLines(buffer, firstLine: firstLine).map { line in
                 Read(number: line.number, first: String(decoding: line.firstText(in: buffer), as: UTF8.self),
-                    unfolded: String(decoding: line.unfolded(in: buffer), as: UTF8.self), physicalLines: line.physicalLines)
+                    unfolded: String(decoding: line.unfolded(in: buffer), as: UTF8.self),
+                        physicalLines: line.physicalLines)
             }
         }
     }
@@ -46,7 +47,8 @@ import Testing
         #expect(ContentLinesTests.lines("") == [])
         #expect(ContentLinesTests.lines("A:1").map(\.first) == ["A:1"])
         #expect(ContentLinesTests.lines("A:1\n\nB:2\r\n").map(\.first) == ["A:1", "", "B:2"])
-        #expect(ContentLinesTests.lines(" X:1\nB:2", firstLine: 10).map(\.description) == ["10 1 \" X:1\" \" X:1\"", "11 1 \"B:2\" \"B:2\""])
+        #expect(ContentLinesTests.lines(" X:1\nB:2", firstLine: 10)
+            .map(\.description) == ["10 1 \" X:1\" \" X:1\"", "11 1 \"B:2\" \"B:2\""])
         // A fold on the last line, without a line end.
         #expect(ContentLinesTests.lines("A:1\n 2").map(\.unfolded) == ["A:12"])
     }
@@ -54,7 +56,8 @@ import Testing
     @Test func aRangeIsReadAlone() {
         let bytes = Array("X:0\nA:1\n 2\nB:3\n".utf8)
         let read = bytes.withUnsafeBufferPointer { buffer in
-            ContentLines(buffer, in: 4..<11, firstLine: 2).map { String(decoding: $0.unfolded(in: buffer), as: UTF8.self) }
+            ContentLines(buffer, in: 4..<11, firstLine: 2).map { String(decoding: $0.unfolded(in: buffer),
+                as: UTF8.self) }
         }
         #expect(read == ["A:12"])
     }

@@ -8,7 +8,8 @@ import Testing
 /// the table has them. (That every mode tells the same rows on those
 /// inputs is DamageModesTests, through the command line.)
 @Suite struct DamageTableTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Fixtures/damage.tsv: each kind's input ("generated", a fixture path, or "-").
     static let inputs: [(kind: String, input: String)] = {
@@ -21,17 +22,20 @@ import Testing
 
     @Test func everyKindHasOneRowInTheInputs() {
         let named = DamageTableTests.inputs.map(\.kind)
-        #expect(named.sorted() == DamageKind.allCases.map(\.rawValue).sorted(), "Fixtures/damage.tsv and DamageKind differ")
+        #expect(named.sorted() == DamageKind.allCases.map(\.rawValue).sorted(),
+            "Fixtures/damage.tsv and DamageKind differ")
         #expect(Set(named).count == named.count, "a kind is named twice")
         // Only what no file can show is left without an input.
-        #expect(DamageTableTests.inputs.filter { $0.input == "-" }.map(\.kind).sorted() == ["fileChanged", "unreadableComponent"])
+        #expect(DamageTableTests.inputs.filter { $0.input == "-" }.map(\.kind)
+            .sorted() == ["fileChanged", "unreadableComponent"])
     }
 
     /// Over the year from 2025-03-01, as the command-line tests read fixtures.
     static let year = AgendaWindow.days(365, from: CivilDate(iso: "2025-03-01")!, clock: berlinClock)
 
     static func calendar(_ body: String) -> Data {
-        Data(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ics-agenda//tests//EN\r\n" + body + "END:VCALENDAR\r\n").utf8)
+        Data(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ics-agenda//tests//EN\r\n" + body
+            + "END:VCALENDAR\r\n").utf8)
     }
 
     static func event(_ uid: String, _ extra: String = "") -> String {
@@ -47,15 +51,18 @@ import Testing
             let alarm = "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:x\r\nTRIGGER:-PT5M\r\nEND:VALARM\r\n"
             body = event("alarms", String(repeating: alarm, count: ComponentSplitter.maxInner + 1))
         case .tooManyLines:
-            body = event("attendees", String(repeating: "ATTENDEE:mailto:a@example.com\r\n", count: ComponentSplitter.maxLines + 1))
+            body = event("attendees", String(repeating: "ATTENDEE:mailto:a@example.com\r\n",
+                count: ComponentSplitter.maxLines + 1))
         case .componentTooLarge:
             loader.stretchBytes = 4096
             body = event("small") + event("large", "DESCRIPTION:" + String(repeating: "x", count: 9000) + "\r\n")
         case .tooManyRules:
             body = event("rules", String(repeating: "RRULE:FREQ=YEARLY;COUNT=1\r\n", count: PropertyGuard.maxRules + 1))
         case .tooManyZones:
-            body = (0...ZoneTable.maxZones).map { ZoneCountTests.tinyZone($0).replacingOccurrences(of: "\n", with: "\r\n") }.joined()
-                + event("zoned", "").replacingOccurrences(of: "DTSTART:20250303T090000Z", with: "DTSTART;TZID=Z-\(ZoneTable.maxZones):20250303T090000")
+            body = (0...ZoneTable.maxZones).map { ZoneCountTests.tinyZone($0)
+                .replacingOccurrences(of: "\n", with: "\r\n") }.joined()
+                + event("zoned", "").replacingOccurrences(of: "DTSTART:20250303T090000Z",
+                    with: "DTSTART;TZID=Z-\(ZoneTable.maxZones):20250303T090000")
         default:
             Issue.record("no input is generated for \(kind)")
             body = ""
@@ -64,13 +71,15 @@ import Testing
     }
 
     @Test(arguments: DamageKind.allCases) func eachKindIsShownByItsInput(_ kind: DamageKind) throws {
-        guard let input = DamageTableTests.inputs.first(where: { $0.kind == kind.rawValue })?.input, input != "-" else { return }
+        guard let input = DamageTableTests.inputs.first(where: { $0.kind == kind.rawValue })?.input,
+            input != "-" else { return }
         let loaded: LoadedCalendar
         if input == "generated" {
             loaded = try DamageTableTests.generated(kind)
         } else {
             let data = try Data(contentsOf: DamageTableTests.root.appendingPathComponent(input))
-            loaded = try CalendarLoader(window: DamageTableTests.year).load(data, path: input, defaultName: "fixture", source: ".")
+            loaded = try CalendarLoader(window: DamageTableTests.year)
+                .load(data, path: input, defaultName: "fixture", source: ".")
         }
         #expect(loaded.diagnostics.contains { $0.damage == kind.rawValue },
             "\(input) gives no warning of the kind \(kind): \(loaded.diagnostics.map { "\($0.damage ?? "nil"): \($0.description)" })")
@@ -101,9 +110,11 @@ import Testing
         let shown = String(text[start.lowerBound..<end]) + "\n"
         let table = DamageTableTests.markdownTable()
         if ProcessInfo.processInfo.environment["ICS_AGENDA_RECORD"] != nil {
-            try (text[..<start.lowerBound] + table + text[text.index(after: end)...]).write(to: url, atomically: true, encoding: .utf8)
+            try (text[..<start.lowerBound] + table + text[text.index(after: end)...]).write(to: url, atomically: true,
+                encoding: .utf8)
             return
         }
-        #expect(shown == table, "docs/WARNINGS.md differs from DamageKind: run the tests with ICS_AGENDA_RECORD=1 to write it")
+        #expect(shown == table,
+            "docs/WARNINGS.md differs from DamageKind: run the tests with ICS_AGENDA_RECORD=1 to write it")
     }
 }

@@ -59,7 +59,8 @@ func cpuTime(_ body: () throws -> Void) rethrows -> Duration {
         #expect(mended.warnings.first?.contains("read as \"\(meant)\"") == true)
     }
 
-    @Test(arguments: ["FREQ=WEEKLY;BYDAY=XX", "FREQ=FORTNIGHTLY;COUNT=3", "FREQ=DAILY\\;BYDAY=XX", "COUNT=-1;UNTIL=20250310T000000Z",
+    @Test(arguments: ["FREQ=WEEKLY;BYDAY=XX", "FREQ=FORTNIGHTLY;COUNT=3", "FREQ=DAILY\\;BYDAY=XX",
+        "COUNT=-1;UNTIL=20250310T000000Z",
         "FREQ=DAILY;INTERVAL=2;C€"])
     func ruleWithABadPartIsNotGuessedAt(written: String) throws {
         let loaded = try loadBytes(wrap(Array("BEGIN:VEVENT\r\nUID:r\r\nSUMMARY:R\r\nDTSTART:20250303T100000Z\r\nRRULE:\(written)\r\nEND:VEVENT\r\n".utf8)))
@@ -98,7 +99,8 @@ func cpuTime(_ body: () throws -> Void) rethrows -> Duration {
 
     @Test func nulBytesAreDroppedWithOneWarning() throws {
         let loaded = try loadBytes(wrap(
-            event("a", Array("Good".utf8), day: 3) + event("n", Array("Nu\u{0}ll\u{0}".utf8), day: 4) + event("b", Array("Also \u{0}good".utf8), day: 5)))
+            event("a", Array("Good".utf8), day: 3) + event("n", Array("Nu\u{0}ll\u{0}".utf8), day: 4)
+                + event("b", Array("Also \u{0}good".utf8), day: 5)))
         #expect(titles(loaded) == ["a": "Good", "n": "Null", "b": "Also good"])
         #expect(loaded.diagnostics.map(\.description) == [
             "test.ics:10: SUMMARY: NUL bytes or control characters in the text; removed (here and anywhere else in this file)"
@@ -115,7 +117,8 @@ func cpuTime(_ body: () throws -> Void) rethrows -> Duration {
 
     @Test func aFoldInsideAUTF8SequenceIsJoined() throws {
         // "ü" is C3 BC; the fold falls between the two bytes.
-        let loaded = try loadBytes(wrap(event("f", [0x47, 0x72, 0xC3, 0x0D, 0x0A, 0x20, 0xBC, 0x6E], day: 4) + event("g", Array("Next".utf8), day: 5)))
+        let loaded = try loadBytes(wrap(event("f", [0x47, 0x72, 0xC3, 0x0D, 0x0A, 0x20, 0xBC, 0x6E], day: 4)
+            + event("g", Array("Next".utf8), day: 5)))
         #expect(titles(loaded) == ["f": "Grün", "g": "Next"])
         #expect(loaded.diagnostics.isEmpty)
     }
@@ -178,8 +181,10 @@ func cpuTime(_ body: () throws -> Void) rethrows -> Duration {
 
             """, window: window)
         let utc = ISOTime(clock: ZoneClock(TimeZone(identifier: "UTC")!))
-        let starts = Dictionary(uniqueKeysWithValues: loaded.occurrences.map { ($0.uid, $0.start.map(utc.string) ?? "") })
-        #expect(starts == ["summer": "4050-07-15T17:00:00+00:00", "winter": "4050-12-15T18:00:00+00:00", "berlin": "4050-07-15T08:00:00+00:00"])
+        let starts = Dictionary(uniqueKeysWithValues: loaded.occurrences.map { ($0.uid,
+            $0.start.map(utc.string) ?? "") })
+        #expect(starts == ["summer": "4050-07-15T17:00:00+00:00", "winter": "4050-12-15T18:00:00+00:00",
+            "berlin": "4050-07-15T08:00:00+00:00"])
     }
 
     @Test func utf16WithoutAByteOrderMarkIsRead() throws {
@@ -218,7 +223,8 @@ func cpuTime(_ body: () throws -> Void) rethrows -> Duration {
         let loaded = try loadBytes(text([
             "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:a", "SUMMARY:Alarm left open", "DTSTART:20250303T100000Z",
             "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT5M", "END:VEVENT",
-            "BEGIN:VEVENT", "UID:b", "DTSTART:20250304T100000Z", "END:VALARM", "END:X-NONE", "END:VEVENT", "END:VCALENDAR",
+            "BEGIN:VEVENT", "UID:b", "DTSTART:20250304T100000Z", "END:VALARM", "END:X-NONE", "END:VEVENT",
+                "END:VCALENDAR",
         ]))
         #expect(titles(loaded) == ["a": "Alarm left open", "b": ""])
         #expect(loaded.diagnostics.map(\.description) == [
@@ -332,7 +338,8 @@ func cpuTime(_ body: () throws -> Void) rethrows -> Duration {
             // Cut by a count (steps, occurrences or candidates), with one warning.
             #expect(warnings.count == 1 && warnings.allSatisfy { $0.hasPrefix("test.ics:9: RRULE: ") }, "\(warnings)")
         } else {
-            #expect(warnings.count == 1 && warnings[0].hasPrefix("test.ics:9: RRULE: ") && warnings[0].contains(warning), "\(warnings)")
+            #expect(warnings.count == 1 && warnings[0].hasPrefix("test.ics:9: RRULE: ")
+                && warnings[0].contains(warning), "\(warnings)")
         }
     }
 
@@ -343,25 +350,30 @@ func cpuTime(_ body: () throws -> Void) rethrows -> Duration {
         let oneDay = AgendaWindow.days(1, from: CivilDate(iso: "2025-03-03")!, clock: berlinClock)
         let loaded = try CalendarLoader(window: oneDay).load(text([
             "BEGIN:VCALENDAR",
-            "BEGIN:VEVENT", "UID:minutely", "DTSTART:19000101T000000Z", "RRULE:FREQ=MINUTELY;COUNT=2000000000", "END:VEVENT",
-            "BEGIN:VEVENT", "UID:ended", "DTSTART:19000101T000000Z", "RRULE:FREQ=SECONDLY;COUNT=2000000000", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:minutely", "DTSTART:19000101T000000Z", "RRULE:FREQ=MINUTELY;COUNT=2000000000",
+                "END:VEVENT",
+            "BEGIN:VEVENT", "UID:ended", "DTSTART:19000101T000000Z", "RRULE:FREQ=SECONDLY;COUNT=2000000000",
+                "END:VEVENT",
             "BEGIN:VEVENT", "UID:short", "DTSTART:20250302T230000Z", "RRULE:FREQ=HOURLY;COUNT=3", "END:VEVENT",
             "END:VCALENDAR",
         ]), path: "test.ics", defaultName: "test", source: ".")
         #expect(loaded.diagnostics.isEmpty)
         let iso = ISOTime(clock: berlinClock)
-        let minutely = loaded.occurrences.filter { $0.uid == "minutely" }.compactMap { $0.start }.filter { $0.instant(in: berlinClock) >= oneDay.start }
+        let minutely = loaded.occurrences.filter { $0.uid == "minutely" }.compactMap { $0.start }
+            .filter { $0.instant(in: berlinClock) >= oneDay.start }
             .map(iso.string).sorted()
         #expect(minutely.count == 1440)
         #expect(minutely.first == "2025-03-03T00:00:00+01:00")
-        #expect(!loaded.occurrences.contains { $0.uid == "ended" && $0.start.map { $0.instant(in: berlinClock) >= oneDay.start } == true })
+        #expect(!loaded.occurrences.contains { $0.uid == "ended"
+            && $0.start.map { $0.instant(in: berlinClock) >= oneDay.start } == true })
         #expect(loaded.occurrences.filter { $0.uid == "short" }.count == 3)
     }
 
     // MARK: Bad values
 
     @Test(arguments: [
-        ("FREQ=FORTNIGHTLY;COUNT=3", "FREQ=FORTNIGHTLY is not valid"), ("FREQ=WEEKLY;BYDAY=MO,XX", "BYDAY=MO,XX is not valid"),
+        ("FREQ=FORTNIGHTLY;COUNT=3", "FREQ=FORTNIGHTLY is not valid"),
+            ("FREQ=WEEKLY;BYDAY=MO,XX", "BYDAY=MO,XX is not valid"),
         ("FREQ=DAILY;UNTIL=soon", "UNTIL=soon is not valid"), ("FREQ=DAILY;COUNT=-3", "COUNT=-3 is not valid"),
         ("FREQ=DAILY;BYMONTHDAY=40", "BYMONTHDAY=40 is not valid"), ("COUNT=3", "it has no FREQ"),
         ("FREQ=DAILY;UNTIL=20250401T000000Z;COUNT=3", "both UNTIL and COUNT"),
@@ -369,26 +381,33 @@ func cpuTime(_ body: () throws -> Void) rethrows -> Duration {
     func aBadRulePartIsNamedAndTheEventKeptAtItsStart(_ rule: String, _ why: String) throws {
         let loaded = try loadBytes(text([
             "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:good", "DTSTART:20250303T100000Z", "END:VEVENT",
-            "BEGIN:VEVENT", "UID:bad", "DTSTART:20250304T100000Z", "RRULE:FREQ=DAILY;COUNT=2", "RRULE:\(rule)", "END:VEVENT", "END:VCALENDAR",
+            "BEGIN:VEVENT", "UID:bad", "DTSTART:20250304T100000Z", "RRULE:FREQ=DAILY;COUNT=2", "RRULE:\(rule)",
+                "END:VEVENT", "END:VCALENDAR",
         ]))
         // The good rule of the same event still counts.
-        #expect(starts(loaded) == ["2025-03-03T11:00:00+01:00", "2025-03-04T11:00:00+01:00", "2025-03-05T11:00:00+01:00"])
+        #expect(starts(loaded) == ["2025-03-03T11:00:00+01:00", "2025-03-04T11:00:00+01:00",
+            "2025-03-05T11:00:00+01:00"])
         #expect(loaded.diagnostics.count == 1)
         let warning = try #require(loaded.diagnostics.first).description
-        #expect(warning.hasPrefix("test.ics:10: RRULE: ") && warning.contains(why) && warning.contains("the rule is ignored"), "\(warning)")
+        #expect(warning.hasPrefix("test.ics:10: RRULE: ") && warning.contains(why)
+            && warning.contains("the rule is ignored"), "\(warning)")
     }
 
     @Test func anUnreadableRecurrenceIDDoesNotReplaceItsSeries() throws {
         let loaded = try loadBytes(text([
             "BEGIN:VCALENDAR",
-            "BEGIN:VEVENT", "UID:s", "SUMMARY:Series", "DTSTART:20250303T100000Z", "RRULE:FREQ=DAILY;COUNT=3", "END:VEVENT",
-            "BEGIN:VEVENT", "UID:s", "SUMMARY:Moved", "SEQUENCE:4", "RECURRENCE-ID:2025030", "DTSTART:20250304T150000Z", "END:VEVENT",
-            "BEGIN:VEVENT", "UID:s", "SUMMARY:Moved too", "SEQUENCE:4", "RECURRENCE-ID:20250231T100000Z", "DTSTART:20250304T160000Z", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:s", "SUMMARY:Series", "DTSTART:20250303T100000Z", "RRULE:FREQ=DAILY;COUNT=3",
+                "END:VEVENT",
+            "BEGIN:VEVENT", "UID:s", "SUMMARY:Moved", "SEQUENCE:4", "RECURRENCE-ID:2025030", "DTSTART:20250304T150000Z",
+                "END:VEVENT",
+            "BEGIN:VEVENT", "UID:s", "SUMMARY:Moved too", "SEQUENCE:4", "RECURRENCE-ID:20250231T100000Z",
+                "DTSTART:20250304T160000Z", "END:VEVENT",
             "END:VCALENDAR",
         ]))
         #expect(loaded.occurrences.map(\.title) == ["Series", "Series", "Series"])
         #expect(loaded.diagnostics.count == 2)
-        #expect(loaded.diagnostics.allSatisfy { $0.message.hasPrefix("RECURRENCE-ID: cannot read") && $0.message.hasSuffix("so it is skipped") })
+        #expect(loaded.diagnostics.allSatisfy { $0.message.hasPrefix("RECURRENCE-ID: cannot read")
+            && $0.message.hasSuffix("so it is skipped") })
     }
 
     /// Blank lines between a line and its folded continuation (an old
@@ -396,8 +415,10 @@ func cpuTime(_ body: () throws -> Void) rethrows -> Duration {
     /// joins the line before them; lines after them keep their numbers.
     @Test(arguments: ["\r\n", "\n"])
     func blankLinesInsideAFoldAreLeftOut(newline: String) throws {
-        let body = ["BEGIN:VEVENT", "UID", "", " :folded", "SUMMARY", "", "", " :Folded", "DTSTART", "", " :20250303T100000Z", "END:VEVENT",
-            "", "BEGIN:VEVENT", "UID:next", "SUMMARY:Next", "", "DTSTART:20250304T100000Z", "DTEND:20251304T100000Z", "END:VEVENT"]
+        let body = ["BEGIN:VEVENT", "UID", "", " :folded", "SUMMARY", "", "", " :Folded", "DTSTART", "",
+            " :20250303T100000Z", "END:VEVENT",
+            "", "BEGIN:VEVENT", "UID:next", "SUMMARY:Next", "", "DTSTART:20250304T100000Z", "DTEND:20251304T100000Z",
+                "END:VEVENT"]
         let loaded = try loadBytes(wrap(Array((body.joined(separator: newline) + newline).utf8)))
         #expect(titles(loaded) == ["folded": "Folded", "next": "Next"])
         #expect(loaded.diagnostics.map(\.description).count == 1)

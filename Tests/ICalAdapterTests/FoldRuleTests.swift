@@ -29,7 +29,8 @@ import Testing
         let files = try StageRuleTests.adapterFiles()
         #expect(files.contains { $0.folder == "Bytes" && $0.name == "ContentLines.swift" })
         let found = FoldRuleTests.scannersOfTheirOwn(files)
-        #expect(found.isEmpty, "files outside Bytes/ that test for a fold's tab themselves (use ContentLines):\n\(found.joined(separator: "\n"))")
+        #expect(found.isEmpty,
+            "files outside Bytes/ that test for a fold's tab themselves (use ContentLines):\n\(found.joined(separator: "\n"))")
     }
 
     /// The rule can fail: each way of writing the tab byte is caught outside
@@ -44,6 +45,7 @@ import Testing
             ("Parse", "F.swift", "// a fold's 0x09 here is a comment\nlet shown = bad == \"\\t\" ? \"a tab\" : \"\""),
             ("Parse", "G.swift", "let code = 0x0900"),
         ]
-        #expect(FoldRuleTests.scannersOfTheirOwn(probes) == ["Frame/A.swift:1", "Parse/B.swift:1", "Read/C.swift:2", "Load/D.swift:1"])
+        #expect(FoldRuleTests.scannersOfTheirOwn(probes) == ["Frame/A.swift:1", "Parse/B.swift:1", "Read/C.swift:2",
+            "Load/D.swift:1"])
     }
 }

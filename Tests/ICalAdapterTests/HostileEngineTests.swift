@@ -8,10 +8,13 @@ import Testing
 /// numbers libical would wrap around, lists and parameters libical would
 /// cut, and files whose warnings would cost the square of their number.
 @Suite struct HostileEngineTests {
-    func vtimezone(_ tzid: String, daylight rules: [String], daylightStart: String = "16010101T020000", extra: [String] = []) -> String {
+    func vtimezone(_ tzid: String, daylight rules: [String], daylightStart: String = "16010101T020000",
+        extra: [String] = []) -> String {
         (["BEGIN:VTIMEZONE", "TZID:\(tzid)",
-          "BEGIN:STANDARD", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100", "DTSTART:16011028T030000", "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU", "END:STANDARD",
-          "BEGIN:DAYLIGHT", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0200", "DTSTART:\(daylightStart)"] + rules.map { "RRULE:\($0)" } + extra
+          "BEGIN:STANDARD", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100", "DTSTART:16011028T030000",
+              "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU", "END:STANDARD",
+          "BEGIN:DAYLIGHT", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0200", "DTSTART:\(daylightStart)"]
+              + rules.map { "RRULE:\($0)" } + extra
             + ["END:DAYLIGHT", "END:VTIMEZONE"]).joined(separator: "\n") + "\n"
     }
 
@@ -32,10 +35,12 @@ import Testing
         #expect(starts(loaded) == ["2025-03-05T09:30:00+01:00"])
         #expect(loaded.diagnostics.count == 1)
         let warning = try #require(loaded.diagnostics.first).description
-        #expect(warning.hasPrefix("test.ics:3: VTIMEZONE: RRULE ") && warning.contains("as no time zone does; the rule is ignored"), "\(warning)")
+        #expect(warning.hasPrefix("test.ics:3: VTIMEZONE: RRULE ")
+            && warning.contains("as no time zone does; the rule is ignored"), "\(warning)")
     }
 
-    @Test(arguments: ["FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU", "FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU;UNTIL=20070311T020000Z", "FREQ=DAILY;INTERVAL=400"])
+    @Test(arguments: ["FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU", "FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU;UNTIL=20070311T020000Z",
+        "FREQ=DAILY;INTERVAL=400"])
     func aRealZoneRuleIsKeptWithoutAWord(_ rule: String) throws {
         let loaded = try load(vtimezone("Real/Zone", daylight: [rule]) + event("e", tzid: "Real/Zone", day: 31))
         #expect(loaded.diagnostics.isEmpty)
@@ -44,7 +49,8 @@ import Testing
 
     @Test func aZoneWithTensOfThousandsOfRDatesKeepsItsObservancesOnly() throws {
         let rdates = (0..<20_000).map { String(format: "RDATE:%04d%02d01T020000", 1601 + $0 / 12, $0 % 12 + 1) }
-        let loaded = try load(vtimezone("Many/RDates", daylight: ["FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU"], extra: rdates) + event("e", tzid: "Many/RDates"))
+        let loaded = try load(vtimezone("Many/RDates", daylight: ["FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU"], extra: rdates)
+            + event("e", tzid: "Many/RDates"))
         #expect(loaded.occurrences.count == 1)
         #expect(loaded.diagnostics.count == 1)
         #expect(loaded.diagnostics.first?.description.contains("its RRULEs and RDATEs are ignored") == true)
@@ -59,11 +65,13 @@ import Testing
         #expect(loaded.diagnostics.count == 1)
         #expect(loaded.diagnostics.first?.description.contains("the file's time zones would make more than 200000 offset changes") == true)
         // One zone repeated before each of 300 events (as some exporters write): one zone's cost.
-        let repeated = try load((0..<300).map { vtimezone("Z/same", daylight: ["FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU"]) + event("e\($0)", tzid: "Z/same") }.joined())
+        let repeated = try load((0..<300).map { vtimezone("Z/same",
+            daylight: ["FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU"]) + event("e\($0)", tzid: "Z/same") }.joined())
         #expect(repeated.diagnostics.isEmpty)
         #expect(repeated.occurrences.count == 300)
         // Below the budget: no warning.
-        let few = try load((0..<100).map { vtimezone("Z/\($0)", daylight: ["FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU"]) }.joined() + event("e", tzid: "Z/7"))
+        let few = try load((0..<100).map { vtimezone("Z/\($0)", daylight: ["FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU"]) }
+            .joined() + event("e", tzid: "Z/7"))
         #expect(few.diagnostics.isEmpty)
         #expect(starts(few) == ["2025-03-05T09:30:00+01:00"])
     }
@@ -72,12 +80,15 @@ import Testing
 
     @Test(arguments: [
         ("FREQ=WEEKLY;INTERVAL=65537", "INTERVAL=65537"), ("FREQ=DAILY;INTERVAL=0", "INTERVAL=0"),
-        ("FREQ=MONTHLY;BYMONTHDAY=4294967297", "BYMONTHDAY=4294967297"), ("FREQ=MONTHLY;BYMONTHDAY=-32", "BYMONTHDAY=-32"),
+        ("FREQ=MONTHLY;BYMONTHDAY=4294967297", "BYMONTHDAY=4294967297"),
+            ("FREQ=MONTHLY;BYMONTHDAY=-32", "BYMONTHDAY=-32"),
         ("FREQ=MONTHLY;BYDAY=99999999999MO", "BYDAY=99999999999MO"), ("FREQ=YEARLY;BYDAY=54MO", "BYDAY=54MO"),
-        ("FREQ=DAILY;BYHOUR=24", "BYHOUR=24"), ("FREQ=HOURLY;BYMINUTE=60", "BYMINUTE=60"), ("FREQ=MINUTELY;BYSECOND=61", "BYSECOND=61"),
+        ("FREQ=DAILY;BYHOUR=24", "BYHOUR=24"), ("FREQ=HOURLY;BYMINUTE=60", "BYMINUTE=60"),
+            ("FREQ=MINUTELY;BYSECOND=61", "BYSECOND=61"),
         ("FREQ=YEARLY;BYMONTH=13", "BYMONTH=13"), ("FREQ=YEARLY;BYYEARDAY=-367", "BYYEARDAY=-367"),
         ("FREQ=YEARLY;BYWEEKNO=4294967297", "BYWEEKNO=4294967297"), ("FREQ=MONTHLY;BYDAY=MO;BYSETPOS=0", "BYSETPOS=0"),
-        ("FREQ=WEEKLY;UNTIL=20251301T000000Z", "UNTIL=20251301T000000Z"), ("FREQ=WEEKLY;UNTIL=20250332", "UNTIL=20250332"),
+        ("FREQ=WEEKLY;UNTIL=20251301T000000Z", "UNTIL=20251301T000000Z"),
+            ("FREQ=WEEKLY;UNTIL=20250332", "UNTIL=20250332"),
         ("FREQ=DAILY;UNTIL=20250320T250000Z", "UNTIL=20250320T250000Z"),
     ])
     func aNumberOutOfRangeIsNamedAndTheRuleIgnored(_ rule: String, _ part: String) throws {
@@ -85,7 +96,8 @@ import Testing
         #expect(starts(loaded) == ["2025-03-03T11:00:00+01:00"])
         let warning = try #require(loaded.diagnostics.first).description
         #expect(loaded.diagnostics.count == 1)
-        #expect(warning.hasPrefix("test.ics:7: RRULE: ") && warning.contains("\(part) is not valid (") && warning.contains("the rule is ignored"), "\(warning)")
+        #expect(warning.hasPrefix("test.ics:7: RRULE: ") && warning.contains("\(part) is not valid (")
+            && warning.contains("the rule is ignored"), "\(warning)")
     }
 
     @Test(arguments: ["4294967299", "99999999999999999999999"])
@@ -170,7 +182,8 @@ import Testing
     @Test(arguments: ["FREQ=SECONDLY", "FREQ=MINUTELY;BYSECOND=0,10,20,30,40,50"])
     func aSubDailySeriesFromTheDayBeforeFillsTheWindow(_ rule: String) throws {
         let day = AgendaWindow.days(1, from: CivilDate(iso: "2025-03-01")!, clock: berlinClock)
-        let loaded = try load("BEGIN:VEVENT\nUID:s\nSUMMARY:s\nDTSTART:20250227T230000Z\nRRULE:\(rule)\nEND:VEVENT\n", window: day)
+        let loaded = try load("BEGIN:VEVENT\nUID:s\nSUMMARY:s\nDTSTART:20250227T230000Z\nRRULE:\(rule)\nEND:VEVENT\n",
+            window: day)
         let inWindow = loaded.occurrences.filter { $0.start.map { $0.instant(in: berlinClock) >= day.start } ?? false }
         #expect(inWindow.count == (rule == "FREQ=SECONDLY" ? 86400 : 8640))
         #expect(loaded.diagnostics.isEmpty)
@@ -180,7 +193,8 @@ import Testing
 
     @Test func eachBadValueIsNamedOnItsOwnLine() throws {
         let bad = (0..<3000).map { String(format: "EXDATE:2025%02d%02dT100000Z", $0 % 12 + 1, 32 + $0 % 60) }
-        let loaded = try load("BEGIN:VEVENT\nUID:q\nSUMMARY:q\nDTSTART:20250303T100000Z\n" + bad.joined(separator: "\n") + "\nEND:VEVENT\n")
+        let loaded = try load("BEGIN:VEVENT\nUID:q\nSUMMARY:q\nDTSTART:20250303T100000Z\n" + bad.joined(separator: "\n")
+            + "\nEND:VEVENT\n")
         #expect(loaded.occurrences.count == 1)
         #expect(loaded.diagnostics.count == 3000)
         for (i, d) in loaded.diagnostics.enumerated() {
@@ -191,13 +205,15 @@ import Testing
 
     @Test func thousandsOfBadRulesAreWarnedEachAtItsLineUpToALimit() throws {
         let rules = (0..<1500).map { "RRULE:FREQ=DAILY;BYDAY=MO,X\($0)" }
-        let loaded = try load("BEGIN:VEVENT\nUID:q\nSUMMARY:q\nDTSTART:20250303T100000Z\n" + rules.joined(separator: "\n") + "\nEND:VEVENT\n")
+        let loaded = try load("BEGIN:VEVENT\nUID:q\nSUMMARY:q\nDTSTART:20250303T100000Z\n"
+            + rules.joined(separator: "\n") + "\nEND:VEVENT\n")
         #expect(loaded.occurrences.count == 1)
         #expect(loaded.diagnostics.count == 1001)
         let lines = loaded.diagnostics.map(\.line)
         #expect(Set(lines).count == 1001)
         #expect(loaded.diagnostics[999].description.contains("BYDAY=MO,X999 is not valid"))
-        #expect(loaded.diagnostics.contains { $0.description.contains("more than 1000 rules in one component") && $0.line == 7 + 1000 })
+        #expect(loaded.diagnostics.contains { $0.description.contains("more than 1000 rules in one component")
+            && $0.line == 7 + 1000 })
     }
 }
 
@@ -205,7 +221,8 @@ import Testing
 @Suite struct EngineEdgeTests {
     @Test(arguments: [
         ("SUMMARY:6", "SUMMARY:First\nSUMMARY:Second\nDTSTART:20250303T100000Z\n", "2025-03-03T11:00:00+01:00"),
-        ("DTSTART:7", "SUMMARY:First\nDTSTART:20250304T100000Z\nDTSTART:20250305T100000Z\n", "2025-03-04T11:00:00+01:00"),
+        ("DTSTART:7", "SUMMARY:First\nDTSTART:20250304T100000Z\nDTSTART:20250305T100000Z\n",
+            "2025-03-04T11:00:00+01:00"),
         ("UID:6", "SUMMARY:First\nUID:other\nDTSTART:20250306T100000Z\n", "2025-03-06T11:00:00+01:00"),
     ])
     func aPropertyGivenTwiceWarnsAndTheFirstIsRead(_ propertyAndLine: String, _ body: String, _ start: String) throws {
@@ -216,7 +233,8 @@ import Testing
         #expect(loaded.occurrences.first?.uid == "r")
         #expect(loaded.diagnostics.count == 1)
         let warning = try #require(loaded.diagnostics.first).description
-        #expect(warning.hasPrefix("test.ics:\(line): \(property): given 2 times") && warning.contains("the first is read"), "\(warning)")
+        #expect(warning.hasPrefix("test.ics:\(line): \(property): given 2 times")
+            && warning.contains("the first is read"), "\(warning)")
     }
 
     @Test func anInstanceOnAWholeMissingDayIsLeftOutAndNotCounted() throws {
@@ -230,7 +248,8 @@ import Testing
         // so COUNT=7 runs on to January 3.
         #expect(loaded.occurrences.compactMap { $0.start.map(iso.string) }.sorted() == [
             "2011-12-27T09:00:00-10:00", "2011-12-28T09:00:00-10:00", "2011-12-29T09:00:00-10:00",
-            "2011-12-31T09:00:00+14:00", "2012-01-01T09:00:00+14:00", "2012-01-02T09:00:00+14:00", "2012-01-03T09:00:00+14:00",
+            "2011-12-31T09:00:00+14:00", "2012-01-01T09:00:00+14:00", "2012-01-02T09:00:00+14:00",
+                "2012-01-03T09:00:00+14:00",
         ])
     }
 
@@ -250,12 +269,15 @@ import Testing
     }
 
     func loadRaw(_ text: String) throws -> LoadedCalendar {
-        try CalendarLoader(window: march).load(Data(text.replacingOccurrences(of: "\n", with: "\r\n").utf8), path: "test.ics", defaultName: "test", source: ".")
+        try CalendarLoader(window: march).load(Data(text.replacingOccurrences(of: "\n", with: "\r\n").utf8),
+            path: "test.ics", defaultName: "test", source: ".")
     }
 
     @Test func eachConcatenatedCalendarKeepsItsOwnZones() throws {
-        let loaded = try loadRaw(vcalendar("+0100", "a", day: 4) + vcalendar("+0500", "b", day: 5) + vcalendar("-0300", "c", day: 6))
-        #expect(starts(loaded) == ["2025-03-04T09:00:00+01:00", "2025-03-05T05:00:00+01:00", "2025-03-06T13:00:00+01:00"])
+        let loaded = try loadRaw(vcalendar("+0100", "a", day: 4) + vcalendar("+0500", "b", day: 5)
+            + vcalendar("-0300", "c", day: 6))
+        #expect(starts(loaded) == ["2025-03-04T09:00:00+01:00", "2025-03-05T05:00:00+01:00",
+            "2025-03-06T13:00:00+01:00"])
         #expect(loaded.diagnostics.isEmpty)
     }
 
@@ -269,7 +291,8 @@ import Testing
         let zones = ["+0100", "+0500"].map {
             "BEGIN:VTIMEZONE\nTZID:Office\nBEGIN:STANDARD\nTZOFFSETFROM:\($0)\nTZOFFSETTO:\($0)\nDTSTART:19700101T000000\nEND:STANDARD\nEND:VTIMEZONE\n"
         }.joined()
-        let loaded = try load(zones + "BEGIN:VEVENT\nUID:a\nSUMMARY:a\nDTSTART;TZID=Office:20250304T090000\nEND:VEVENT\n")
+        let loaded = try load(zones
+            + "BEGIN:VEVENT\nUID:a\nSUMMARY:a\nDTSTART;TZID=Office:20250304T090000\nEND:VEVENT\n")
         #expect(starts(loaded) == ["2025-03-04T05:00:00+01:00"])
     }
 }

@@ -13,7 +13,8 @@ import Testing
 
     static func fixture(_ name: String) throws -> Data { try Data(contentsOf: folder.appendingPathComponent(name)) }
 
-    static func load(_ data: Data, _ loader: CalendarLoader = CalendarLoader(window: StretchedLoadTests.window)) throws -> LoadedCalendar {
+    static func load(_ data: Data,
+        _ loader: CalendarLoader = CalendarLoader(window: StretchedLoadTests.window)) throws -> LoadedCalendar {
         try loader.load(data, path: "test.ics", defaultName: "test", source: ".")
     }
 
@@ -21,13 +22,15 @@ import Testing
 
     // MARK: runs of NUL bytes
 
-    @Test(arguments: ["nul_tail_after_calendar.ics", "nul_between_components.ics", "nul_run_in_text.ics", "nul_cut_inside_event.ics"])
+    @Test(arguments: ["nul_tail_after_calendar.ics", "nul_between_components.ics", "nul_run_in_text.ics",
+        "nul_cut_inside_event.ics"])
     func aRunOfNULBytesIsToldOnceAndNothingBeforeItIsLost(_ name: String) throws {
         let data = try HostileRound4LoaderTests.fixture(name)
         let listed = try HostileRound4LoaderTests.load(data).occurrences.map(\.title)
         #expect(listed.count == 2, "\(name): \(listed)")
         #expect(listed.allSatisfy { $0.hasPrefix("Listed") })
-        for loaded in [try HostileRound4LoaderTests.load(data), try StretchedLoadTests.stream(data, with: StretchedLoadTests.small(4096, 3), piece: 1000)] {
+        for loaded in [try HostileRound4LoaderTests.load(data),
+            try StretchedLoadTests.stream(data, with: StretchedLoadTests.small(4096, 3), piece: 1000)] {
             let told = HostileRound4LoaderTests.nulWarnings(loaded)
             #expect(told.count == 1, "\(name): \(loaded.diagnostics)")
             // Where the NUL bytes start: the line after the last whole line before them.
@@ -51,12 +54,14 @@ import Testing
 
     @Test func aStreamOfNothingButZerosIsStillNotICalendar() {
         let zeros = Data(repeating: 0, count: 50_000)
-        #expect(throws: NotICalendar.self) { try StretchedLoadTests.stream(zeros, with: StretchedLoadTests.small(4096, 3), piece: 1000) }
+        #expect(throws: NotICalendar.self) { try StretchedLoadTests.stream(zeros,
+            with: StretchedLoadTests.small(4096, 3), piece: 1000) }
         #expect(throws: NotICalendar.self) { try HostileRound4LoaderTests.load(zeros) }
     }
 
     @Test func utf16WithAZeroTailIsToldAsUTF8Is() throws {
-        let text = String(decoding: try HostileRound4LoaderTests.fixture("nul_tail_after_calendar.ics").prefix { $0 != 0 }, as: UTF8.self)
+        let text = String(decoding: try HostileRound4LoaderTests.fixture("nul_tail_after_calendar.ics")
+            .prefix { $0 != 0 }, as: UTF8.self)
         var data = Data([0xFF, 0xFE]) + text.data(using: .utf16LittleEndian)!
         data.append(Data(repeating: 0, count: 10_000))
         let loaded = try HostileRound4LoaderTests.load(data)
@@ -73,7 +78,8 @@ import Testing
 
     // MARK: libical's messages in our words
 
-    static let rawPhrases = ["Parse error in", "No value for", "Can't parse", "Got a data line", "Removing entire property",
+    static let rawPhrases = ["Parse error in", "No value for", "Can't parse", "Got a data line",
+        "Removing entire property",
         "Invalid VALUE type", "Missing END tag", "could not find"]
 
     @Test func noLibicalMessageIsShownRaw() throws {
@@ -93,11 +99,16 @@ import Testing
 
     /// Every shape libical's parser words, said again: none keeps libical's phrase.
     @Test(arguments: [
-        "Parse error in property name: PERCENT_COMPLETE", "Parse error in component name: V_EVENT", "Can't parse parameter name: FOO",
-        "Can't parse parameter name: =x", "Can't parse parameter name: ;", "Can't parse parameter value: PARTSTAT=MAYBE",
-        "Invalid VALUE type for property DTEND: VALUE=TEXT", "Got a data line, but could not find a property name or component begin tag: x",
-        "No value for TRANSP property. Removing entire property:", "Missing END tag for this component. Closing component at end of input.",
-        "Can't parse as DATE-TIME value in DTEND property. Removing entire property: \u{1B}[31m" + String(repeating: "x", count: 500),
+        "Parse error in property name: PERCENT_COMPLETE", "Parse error in component name: V_EVENT",
+            "Can't parse parameter name: FOO",
+        "Can't parse parameter name: =x", "Can't parse parameter name: ;",
+            "Can't parse parameter value: PARTSTAT=MAYBE",
+        "Invalid VALUE type for property DTEND: VALUE=TEXT",
+            "Got a data line, but could not find a property name or component begin tag: x",
+        "No value for TRANSP property. Removing entire property:",
+            "Missing END tag for this component. Closing component at end of input.",
+        "Can't parse as DATE-TIME value in DTEND property. Removing entire property: \u{1B}[31m"
+            + String(repeating: "x", count: 500),
         "Can't parse as GEO value in GEO property. Removing entire property: abc", "Something libical says one day",
     ])
     func everyLibicalShapeIsReworded(_ message: String) {

@@ -18,29 +18,35 @@ import Testing
 
     static let good: [Component] = [
         Component(uid: "tz", lines: [
-            "BEGIN:VTIMEZONE", "TZID:Fixed Plus Three", "BEGIN:STANDARD", "DTSTART:19700101T000000", "TZOFFSETFROM:+0300",
+            "BEGIN:VTIMEZONE", "TZID:Fixed Plus Three", "BEGIN:STANDARD", "DTSTART:19700101T000000",
+                "TZOFFSETFROM:+0300",
             "TZOFFSETTO:+0300", "END:STANDARD", "END:VTIMEZONE",
         ]),
         Component(uid: "a", lines: [
-            "BEGIN:VEVENT", "UID:a", "SUMMARY:Planning", "DTSTART:20250303T090000Z", "DTEND:20250303T100000Z", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:a", "SUMMARY:Planning", "DTSTART:20250303T090000Z", "DTEND:20250303T100000Z",
+                "END:VEVENT",
         ]),
         Component(uid: "b", lines: [
             "BEGIN:VEVENT", "UID:b", "SUMMARY:Weekly review", "DTSTART;TZID=Europe/Berlin:20250304T100000",
             "DTEND;TZID=Europe/Berlin:20250304T110000", "RRULE:FREQ=WEEKLY;COUNT=4", "END:VEVENT",
         ]),
         Component(uid: "b", lines: [
-            "BEGIN:VEVENT", "UID:b", "SUMMARY:Weekly review (moved)", "RECURRENCE-ID;TZID=Europe/Berlin:20250311T100000",
+            "BEGIN:VEVENT", "UID:b", "SUMMARY:Weekly review (moved)",
+                "RECURRENCE-ID;TZID=Europe/Berlin:20250311T100000",
             "DTSTART;TZID=Europe/Berlin:20250311T140000", "DTEND;TZID=Europe/Berlin:20250311T150000", "END:VEVENT",
         ]),
         Component(uid: "c", lines: [
-            "BEGIN:VEVENT", "UID:c", "SUMMARY:Conference", "DTSTART;VALUE=DATE:20250305", "DTEND;VALUE=DATE:20250307", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:c", "SUMMARY:Conference", "DTSTART;VALUE=DATE:20250305", "DTEND;VALUE=DATE:20250307",
+                "END:VEVENT",
         ]),
         Component(uid: "d", lines: [
-            "BEGIN:VEVENT", "UID:d", "SUMMARY:Call with Moscow", "DTSTART;TZID=Fixed Plus Three:20250306T120000", "DURATION:PT30M",
+            "BEGIN:VEVENT", "UID:d", "SUMMARY:Call with Moscow", "DTSTART;TZID=Fixed Plus Three:20250306T120000",
+                "DURATION:PT30M",
             "END:VEVENT",
         ]),
         Component(uid: "e", lines: [
-            "BEGIN:VEVENT", "UID:e", "SUMMARY:Floating breakfast", "DTSTART:20250306T080000", "BEGIN:VALARM", "ACTION:DISPLAY",
+            "BEGIN:VEVENT", "UID:e", "SUMMARY:Floating breakfast", "DTSTART:20250306T080000", "BEGIN:VALARM",
+                "ACTION:DISPLAY",
             "TRIGGER:-PT10M", "END:VALARM", "END:VEVENT",
         ]),
         Component(uid: "f", lines: [
@@ -51,7 +57,8 @@ import Testing
             "EXDATE:20250312T060000Z", "END:VEVENT",
         ]),
         Component(uid: "h", lines: [
-            "BEGIN:VTODO", "UID:h", "SUMMARY:Renew passport", "DTSTART;VALUE=DATE:20250317", "DUE;VALUE=DATE:20250320", "END:VTODO",
+            "BEGIN:VTODO", "UID:h", "SUMMARY:Renew passport", "DTSTART;VALUE=DATE:20250317", "DUE;VALUE=DATE:20250320",
+                "END:VTODO",
         ]),
     ]
 
@@ -94,17 +101,22 @@ import Testing
             return crlf(Array(body.dropLast())) + Array(last.prefix(last.count / 2 + 1).utf8)
         },
         Damage(name: "missing END line", keepsComponent: true) { crlf(Array($0.dropLast())) },
-        Damage(name: "BEGIN without END", keepsComponent: true) { crlf(insertingBeforeEnd(["BEGIN:VALARM", "ACTION:DISPLAY"], in: $0)) },
-        Damage(name: "END without BEGIN", keepsComponent: true) { crlf(insertingBeforeEnd(["END:VALARM", "END:X-NOTHING"], in: $0)) },
+        Damage(name: "BEGIN without END", keepsComponent: true) { crlf(insertingBeforeEnd(["BEGIN:VALARM",
+            "ACTION:DISPLAY"], in: $0)) },
+        Damage(name: "END without BEGIN", keepsComponent: true) { crlf(insertingBeforeEnd(["END:VALARM",
+            "END:X-NOTHING"], in: $0)) },
         Damage(name: "deeply nested BEGIN", keepsComponent: true) {
-            crlf(insertingBeforeEnd(Array(repeating: "BEGIN:X-DEEP", count: 200) + Array(repeating: "END:X-DEEP", count: 200), in: $0))
+            crlf(insertingBeforeEnd(Array(repeating: "BEGIN:X-DEEP", count: 200)
+                + Array(repeating: "END:X-DEEP", count: 200), in: $0))
         },
         Damage(name: "bad date", keepsComponent: false) { lines in
             crlf(lines.map { $0.hasPrefix("DTSTART") || $0.hasPrefix("DUE") ? "DTSTART:20251332T250000" : $0 })
         },
-        Damage(name: "bad RRULE part", keepsComponent: true) { crlf(insertingBeforeEnd(["RRULE:FREQ=WEEKLY;BYDAY=MO,XX;UNTIL=soon"], in: $0)) },
+        Damage(name: "bad RRULE part",
+            keepsComponent: true) { crlf(insertingBeforeEnd(["RRULE:FREQ=WEEKLY;BYDAY=MO,XX;UNTIL=soon"], in: $0)) },
         Damage(name: "unknown TZID", keepsComponent: true, warns: false) { lines in
-            crlf(lines.map { $0.hasPrefix("DTSTART:") && $0.count == 24 ? "DTSTART;TZID=Nowhere/Special:" + $0.dropFirst(8).dropLast() : $0 })
+            crlf(lines.map { $0.hasPrefix("DTSTART:") && $0.count == 24 ? "DTSTART;TZID=Nowhere/Special:"
+                + $0.dropFirst(8).dropLast() : $0 })
         },
         Damage(name: "Latin-1 text", keepsComponent: true) { lines in
             var bytes: [UInt8] = []
@@ -118,7 +130,8 @@ import Testing
         },
         Damage(name: "LF-only lines", keepsComponent: true, warns: false) { Array($0.map { $0 + "\n" }.joined().utf8) },
         Damage(name: "fold inside a UTF-8 sequence", keepsComponent: true, warns: false) { lines in
-            crlf(insertingBeforeEnd(["DESCRIPTION:Gr\u{FC}\u{DF}e"], in: lines)).split(separator: 0xBC, maxSplits: 1, omittingEmptySubsequences: false)
+            crlf(insertingBeforeEnd(["DESCRIPTION:Gr\u{FC}\u{DF}e"], in: lines))
+                .split(separator: 0xBC, maxSplits: 1, omittingEmptySubsequences: false)
                 .map(Array.init).joined(separator: [0x0D, 0x0A, 0x20, 0xBC]).map { $0 }
         },
         Damage(name: "line of megabytes", keepsComponent: true, warns: false) {
@@ -128,20 +141,24 @@ import Testing
         Damage(name: "override without master", keepsComponent: true, warns: false) { lines in
             let start = lines.first { $0.hasPrefix("DTSTART") || $0.hasPrefix("DUE") } ?? "DTSTART:20250303T090000Z"
             let value = start.split(separator: ":", maxSplits: 1).last.map(String.init) ?? ""
-            return crlf(replacing("UID:", with: ["UID:orphan-\(UUID().uuidString)", "RECURRENCE-ID:" + value], in: lines))
+            return crlf(replacing("UID:", with: ["UID:orphan-\(UUID().uuidString)", "RECURRENCE-ID:" + value],
+                in: lines))
         },
         Damage(name: "NUL bytes", keepsComponent: true) { lines in
             var bytes = crlf(lines)
-            if let i = bytes.firstIndex(of: 0x3A) { bytes.insert(contentsOf: [0, 0], at: i + 2) }  // inside the first value
+            // inside the first value
+            if let i = bytes.firstIndex(of: 0x3A) { bytes.insert(contentsOf: [0, 0], at: i + 2) }
             return bytes + [0, 0, 0]
         },
         // Rules warn only where they apply (not in an override).
         Damage(name: "rule that never matches", keepsComponent: true, warns: false) {
             crlf(insertingBeforeEnd(["RRULE:FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30"], in: $0))
         },
-        Damage(name: "rule of absurd size", keepsComponent: true, warns: false) { crlf(insertingBeforeEnd(["RRULE:FREQ=SECONDLY"], in: $0)) },
+        Damage(name: "rule of absurd size", keepsComponent: true,
+            warns: false) { crlf(insertingBeforeEnd(["RRULE:FREQ=SECONDLY"], in: $0)) },
         Damage(name: "COUNT of billions from 1900", keepsComponent: true, warns: false) {
-            crlf(insertingBeforeEnd(["RRULE:FREQ=MINUTELY;BYHOUR=3;COUNT=2000000000", "RDATE:19000101T030000Z"], in: $0))
+            crlf(insertingBeforeEnd(["RRULE:FREQ=MINUTELY;BYHOUR=3;COUNT=2000000000", "RDATE:19000101T030000Z"],
+                in: $0))
         },
     ]
 
@@ -170,7 +187,8 @@ import Testing
         let iso = ISOTime(clock: berlinClock)
         var byUID: [String: [String]] = [:]
         for o in loaded.occurrences {
-            let text = [o.start, o.end, o.due, o.recurrenceID].map { $0.map(iso.string) ?? "-" }.joined(separator: " ") + " " + o.title
+            let text = [o.start, o.end, o.due, o.recurrenceID].map { $0.map(iso.string) ?? "-" }.joined(separator: " ")
+                + " " + o.title
             byUID[o.uid, default: []].append(text)
         }
         return byUID.mapValues { $0.sorted() }
@@ -196,7 +214,8 @@ import Testing
     func damagingOneComponentLosesNothingElse(_ index: Int, _ damage: Damage) throws {
         let baseline = NothingLostTests.occurrences(try NothingLostTests.load(NothingLostTests.calendar()))
         var result: LoadedCalendar? = nil
-        let took = try cpuTime { result = try NothingLostTests.load(NothingLostTests.calendar(damaging: index, with: damage)) }
+        let took = try cpuTime { result = try NothingLostTests.load(NothingLostTests.calendar(damaging: index,
+            with: damage)) }
         let loaded = try #require(result)
         let after = NothingLostTests.occurrences(loaded)
         let damagedUID = NothingLostTests.good[index].uid
@@ -204,7 +223,8 @@ import Testing
             #expect(after[uid] == expected, "\(damage.name) in component \(index) changed \(uid)")
         }
         if damage.keepsComponent {
-            let listed = damage.name == "override without master" ? loaded.occurrences.contains { $0.uid.hasPrefix("orphan-") } : after[damagedUID] != nil
+            let listed = damage.name == "override without master"
+                ? loaded.occurrences.contains { $0.uid.hasPrefix("orphan-") } : after[damagedUID] != nil
             #expect(listed, "\(damage.name) lost component \(index) itself")
         }
         if damage.warns {

@@ -27,7 +27,8 @@ import Testing
         case .farOneOffRead: ["DTSTART;TZID=Europe/Berlin:20230511T090000", "DURATION:PT1H"]
         case .nearOneOff: ["DTSTART;TZID=Europe/Berlin:20250312T090000", "DTEND;TZID=Europe/Berlin:20250312T100000"]
         case .endedSeries: ["DTSTART;TZID=Europe/Berlin:20230102T100000", "DURATION:PT30M", "RRULE:FREQ=WEEKLY;COUNT=4"]
-        case .runningSeries: ["DTSTART;TZID=Europe/Berlin:20250203T100000", "DURATION:PT30M", "RRULE:FREQ=WEEKLY;COUNT=10"]
+        case .runningSeries: ["DTSTART;TZID=Europe/Berlin:20250203T100000", "DURATION:PT30M",
+            "RRULE:FREQ=WEEKLY;COUNT=10"]
         }
         return (["BEGIN:VEVENT", "UID:\(uid)", "SEQUENCE:\(sequence)", "SUMMARY:\(title)"] + times + ["END:VEVENT"])
             .joined(separator: "\n") + "\n"
@@ -63,7 +64,8 @@ import Testing
         let inMarch = RevisionWindowTests.march2025(try load(RevisionWindowTests.file, window: march))
         let inWide = RevisionWindowTests.march2025(try load(RevisionWindowTests.file, window: wide))
         #expect(!inMarch.isEmpty)
-        #expect(inMarch == inWide, "listed in March only: \(Set(inMarch).subtracting(inWide).sorted()); in the wide window only: \(Set(inWide).subtracting(inMarch).sorted())")
+        #expect(inMarch == inWide,
+            "listed in March only: \(Set(inMarch).subtracting(inWide).sorted()); in the wide window only: \(Set(inWide).subtracting(inMarch).sorted())")
     }
 
     /// Two one-off events of one UID and SEQUENCE are two items (a
@@ -107,7 +109,8 @@ import Testing
             + override("20250324T100000", to: "20230801T100000", sequence: 0, "moved back, the older")
             + override("20250324T100000", to: "20250325T100000", sequence: 1, "moved a day on, the newer")
             + override("20250331T100000", to: "20250330T100000", sequence: 0, "moved a day back, the first")
-            + override("20250331T100000", to: "20230901T100000", sequence: 0, "moved back, a second of the same SEQUENCE")
+            + override("20250331T100000", to: "20230901T100000", sequence: 0,
+                "moved back, a second of the same SEQUENCE")
         let wide = AgendaWindow.days(900, from: CivilDate(iso: "2023-01-01")!, clock: berlinClock)
         let inMarch = RevisionWindowTests.march2025(try load(body, window: march))
         #expect(inMarch == [
@@ -133,7 +136,8 @@ extension RevisionWindowTests {
             + todo("b", sequence: 0, due: "20250306", done: false, "b due in March, the older")
             + todo("c", sequence: 0, due: "20230303", done: false, "c never done")
         let wide = AgendaWindow.days(900, from: CivilDate(iso: "2023-01-01")!, clock: berlinClock)
-        let titles = { (loaded: LoadedCalendar) in loaded.occurrences.map(\.title).filter { !$0.contains("2023") }.sorted() }
+        let titles = { (loaded: LoadedCalendar) in loaded.occurrences.map(\.title).filter { !$0.contains("2023") }
+            .sorted() }
         let inMarch = titles(try load(body, window: march))
         #expect(inMarch == ["a reopened for March", "c never done"])
         #expect(inMarch == titles(try load(body, window: wide)))

@@ -11,7 +11,8 @@ import Testing
 /// counts what the rule gives, as libical counts it.
 @Suite struct RuleCorrectionTests {
     /// The starts of one event with `rule` from `dtstart`, over `from` ... `to`.
-    func starts(_ rule: String, _ dtstart: String, from: String = "2019-01-01", to: String = "2031-12-31") throws -> [String] {
+    func starts(_ rule: String, _ dtstart: String, from: String = "2019-01-01",
+        to: String = "2031-12-31") throws -> [String] {
         let window = AgendaWindow.through(CivilDate(iso: to)!, from: CivilDate(iso: from)!, clock: berlinClock)
         let value = dtstart.count == 8 ? ";VALUE=DATE:\(dtstart)" : ":\(dtstart)"
         let loaded = try load("BEGIN:VEVENT\nUID:r\nDTSTART\(value)\nRRULE:\(rule)\nEND:VEVENT\n", window: window)
@@ -34,7 +35,8 @@ import Testing
     }
 
     @Test func dailyMinutesAndSecondsWithTwoPositions() throws {
-        #expect(try starts("FREQ=DAILY;BYHOUR=10;BYMINUTE=0,15,30,45;BYSETPOS=2,-1;UNTIL=20250302T235959", "20250301T100000")
+        #expect(try starts("FREQ=DAILY;BYHOUR=10;BYMINUTE=0,15,30,45;BYSETPOS=2,-1;UNTIL=20250302T235959",
+            "20250301T100000")
             == ["2025-03-01T10:00", "2025-03-01T10:15", "2025-03-01T10:45", "2025-03-02T10:15", "2025-03-02T10:45"])
     }
 
@@ -60,7 +62,8 @@ import Testing
     }
 
     @Test func hourlyLastQuarterOfEachHour() throws {
-        #expect(try starts("FREQ=HOURLY;BYMINUTE=0,15,30,45;BYSETPOS=-1;COUNT=3", "20250301T100000", from: "2025-03-01", to: "2025-03-02")
+        #expect(try starts("FREQ=HOURLY;BYMINUTE=0,15,30,45;BYSETPOS=-1;COUNT=3", "20250301T100000", from: "2025-03-01",
+            to: "2025-03-02")
             == ["2025-03-01T10:00", "2025-03-01T10:45", "2025-03-01T11:45", "2025-03-01T12:45"])
     }
 
@@ -74,7 +77,8 @@ import Testing
 
     @Test func mondayOfWeek1StartsInDecemberSometimes() throws {
         #expect(try starts("FREQ=YEARLY;BYWEEKNO=1;BYDAY=MO;COUNT=5", "20250106T090000")
-            == ["2025-01-06T09:00", "2025-12-29T09:00", "2027-01-04T09:00", "2028-01-03T09:00", "2029-01-01T09:00", "2029-12-31T09:00"])
+            == ["2025-01-06T09:00", "2025-12-29T09:00", "2027-01-04T09:00", "2028-01-03T09:00", "2029-01-01T09:00",
+                "2029-12-31T09:00"])
     }
 
     @Test func sundayOfTheLastWeekEveryYear() throws {
@@ -124,26 +128,32 @@ import Testing
         // From 08:55 every 7 minutes: 09:02 ... 09:58 are the 9 o'clock ones
         // of the first day; the next day's start at 09:04 (1,440 minutes is
         // 205 times 7, and 5 more).
-        let listed = try starts("FREQ=MINUTELY;INTERVAL=7;BYHOUR=9;COUNT=10", "20250301T085500", from: "2025-03-01", to: "2025-03-03")
-        #expect(listed == ["2025-03-01T08:55", "2025-03-01T09:02", "2025-03-01T09:09", "2025-03-01T09:16", "2025-03-01T09:23",
-            "2025-03-01T09:30", "2025-03-01T09:37", "2025-03-01T09:44", "2025-03-01T09:51", "2025-03-01T09:58", "2025-03-02T09:04"])
+        let listed = try starts("FREQ=MINUTELY;INTERVAL=7;BYHOUR=9;COUNT=10", "20250301T085500", from: "2025-03-01",
+            to: "2025-03-03")
+        #expect(listed == ["2025-03-01T08:55", "2025-03-01T09:02", "2025-03-01T09:09", "2025-03-01T09:16",
+            "2025-03-01T09:23",
+            "2025-03-01T09:30", "2025-03-01T09:37", "2025-03-01T09:44", "2025-03-01T09:51", "2025-03-01T09:58",
+                "2025-03-02T09:04"])
     }
 
     @Test func hourlyEveryThreeHoursAtTheHoursThatFit() throws {
         // From 00:00 every 3 hours: 00, 03, 06, ...; of BYHOUR=3,4,9 only 3 and 9 are on them.
-        #expect(try starts("FREQ=HOURLY;INTERVAL=3;BYHOUR=3,4,9;COUNT=4", "20250301T000000", from: "2025-03-01", to: "2025-03-03")
+        #expect(try starts("FREQ=HOURLY;INTERVAL=3;BYHOUR=3,4,9;COUNT=4", "20250301T000000", from: "2025-03-01",
+            to: "2025-03-03")
             == ["2025-03-01T00:00", "2025-03-01T03:00", "2025-03-01T09:00", "2025-03-02T03:00", "2025-03-02T09:00"])
     }
 
     @Test func dailyEveryOtherDayOnWeekdaysOnly() throws {
-        #expect(try starts("FREQ=DAILY;INTERVAL=2;BYDAY=MO,TU,WE,TH,FR;COUNT=4", "20250303T090000", from: "2025-03-01", to: "2025-03-31")
+        #expect(try starts("FREQ=DAILY;INTERVAL=2;BYDAY=MO,TU,WE,TH,FR;COUNT=4", "20250303T090000", from: "2025-03-01",
+            to: "2025-03-31")
             == ["2025-03-03T09:00", "2025-03-05T09:00", "2025-03-07T09:00", "2025-03-11T09:00"])
     }
 
     // MARK: the week arithmetic
 
     @Test func isoWeeks() {
-        let rule = RuleCorrection.of(RecurrenceRule(reading: "FREQ=YEARLY;BYWEEKNO=1;BYDAY=MO"), from: TimeValue(reading: "20250106"))!
+        let rule = RuleCorrection.of(RecurrenceRule(reading: "FREQ=YEARLY;BYWEEKNO=1;BYDAY=MO"),
+            from: TimeValue(reading: "20250106"))!
         func week(_ y: Int, _ m: Int, _ d: Int) -> String {
             let w = rule.week(of: CivilDate(year: y, month: m, day: d).daysSinceEpoch)
             return "\(w.year)-W\(w.number)"
@@ -153,13 +163,15 @@ import Testing
         #expect(week(2021, 1, 4) == "2021-W1")
         #expect(week(2024, 12, 30) == "2025-W1")
         #expect(week(2026, 12, 31) == "2026-W53")
-        #expect(CivilDate(daysSinceEpoch: CivilDate(year: 1600, month: 2, day: 29).daysSinceEpoch) == CivilDate(year: 1600, month: 2, day: 29))
+        #expect(CivilDate(daysSinceEpoch: CivilDate(year: 1600, month: 2, day: 29)
+            .daysSinceEpoch) == CivilDate(year: 1600, month: 2, day: 29))
         #expect(CivilDate(year: 1970, month: 1, day: 1).daysSinceEpoch == 0)
         #expect(CivilDate(year: 1969, month: 12, day: 31).daysSinceEpoch == -1)
     }
 
     /// Shapes libical expands right are left to it.
-    @Test(arguments: ["FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE", "FREQ=DAILY;BYHOUR=9,17", "FREQ=YEARLY;BYYEARDAY=100"])
+    @Test(arguments: ["FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE",
+        "FREQ=DAILY;BYHOUR=9,17", "FREQ=YEARLY;BYYEARDAY=100"])
     func rulesLibicalExpandsRightAreNotCorrected(_ rule: String) {
         #expect(RuleCorrection.of(RecurrenceRule(reading: rule), from: TimeValue(reading: "20250303T090000")) == nil)
     }
@@ -167,11 +179,14 @@ import Testing
     /// libical skips the first listed hour (minute, second) after a DTSTART
     /// whose own is not listed; it is listed.
     @Test(arguments: [
-        ("FREQ=HOURLY;BYHOUR=3,4,9;COUNT=3", "20250301T010000", ["2025-03-01T01:00", "2025-03-01T03:00", "2025-03-01T04:00", "2025-03-01T09:00"]),
-        ("FREQ=MINUTELY;BYMINUTE=14,20;COUNT=2", "20250301T000500", ["2025-03-01T00:05", "2025-03-01T00:14", "2025-03-01T00:20"]),
+        ("FREQ=HOURLY;BYHOUR=3,4,9;COUNT=3", "20250301T010000",
+            ["2025-03-01T01:00", "2025-03-01T03:00", "2025-03-01T04:00", "2025-03-01T09:00"]),
+        ("FREQ=MINUTELY;BYMINUTE=14,20;COUNT=2", "20250301T000500",
+            ["2025-03-01T00:05", "2025-03-01T00:14", "2025-03-01T00:20"]),
         ("FREQ=HOURLY;BYHOUR=3,4,9;COUNT=2", "20250301T030000", ["2025-03-01T03:00", "2025-03-01T04:00"]),
     ])
-    func theFirstListedTimeAfterAnUnlistedDTSTARTIsListed(_ rule: String, _ dtstart: String, _ expected: [String]) throws {
+    func theFirstListedTimeAfterAnUnlistedDTSTARTIsListed(_ rule: String, _ dtstart: String,
+        _ expected: [String]) throws {
         #expect(try starts(rule, dtstart, from: "2025-03-01", to: "2025-03-02") == expected)
     }
 }

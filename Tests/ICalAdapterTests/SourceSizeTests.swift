@@ -2,16 +2,48 @@ import Foundation
 import Testing
 
 /// Small files, each about one thing, and functions that fit on a screen:
-/// no file under Sources/ over 400 lines, no function over 80.
+/// no file under Sources/ over 400 lines, no function over 80, no line
+/// longer than `.swift-format`'s `lineLength` (120).
 @Suite struct SourceSizeTests {
     static let maxFileLines = 400
     static let maxFunctionLines = 80
+
+    /// The line length swift-format is configured with, at the package's root.
+    static func lineLength() throws -> Int {
+        let root = LibicalBoundaryTests.sources.deletingLastPathComponent()
+        let data = try Data(contentsOf: root.appendingPathComponent(".swift-format"))
+        let configuration = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        return try #require(configuration?["lineLength"] as? Int)
+    }
+
+    /// Each line of `text` longer than `limit` characters, as its number.
+    static func longLines(_ text: String, limit: Int) -> [Int] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { number, line in
+            line.count > limit ? number + 1 : nil
+        }
+    }
+
+    @Test func noLineIsOverTheLimit() throws {
+        let limit = try SourceSizeTests.lineLength()
+        #expect(limit == 120)
+        let long = try LibicalBoundaryTests.swiftFiles().flatMap { file in
+            SourceSizeTests.longLines(file.text, limit: limit).map { "\(file.path):\($0)" }
+        }
+        #expect(long.isEmpty, "\(long.count) lines over \(limit) characters:\n\(long.joined(separator: "\n"))")
+    }
+
+    /// The measure can fail: a line of 121 characters is found, one of 120 is not.
+    @Test func aLongLineIsFound() {
+        let text = String(repeating: "x", count: 120) + "\n" + String(repeating: "é", count: 121) + "\n"
+        #expect(SourceSizeTests.longLines(text, limit: 120) == [2])
+    }
 
     @Test func noFileIsOverTheLimit() throws {
         let files = try LibicalBoundaryTests.swiftFiles()
         #expect(files.count > 50)
         let long = files.compactMap { file -> String? in
-            let lines = file.text.split(separator: "\n", omittingEmptySubsequences: false).count - (file.text.hasSuffix("\n") ? 1 : 0)
+            let lines = file.text.split(separator: "\n", omittingEmptySubsequences: false)
+                .count - (file.text.hasSuffix("\n") ? 1 : 0)
             return lines > SourceSizeTests.maxFileLines ? "\(file.path): \(lines) lines" : nil
         }
         #expect(long.isEmpty, "files over \(SourceSizeTests.maxFileLines) lines:\n\(long.joined(separator: "\n"))")
@@ -22,7 +54,8 @@ import Testing
             SourceSizeTests.functionLengths(file.text).filter { $0.lines > SourceSizeTests.maxFunctionLines }
                 .map { "\(file.path):\($0.line): \($0.lines) lines" }
         }
-        #expect(long.isEmpty, "functions over \(SourceSizeTests.maxFunctionLines) lines:\n\(long.joined(separator: "\n"))")
+        #expect(long.isEmpty,
+            "functions over \(SourceSizeTests.maxFunctionLines) lines:\n\(long.joined(separator: "\n"))")
     }
 
     /// The measure can fail: a function of 81 lines is found.

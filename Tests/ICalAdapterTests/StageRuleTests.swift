@@ -18,7 +18,8 @@ import Testing
     /// A type's name, where it is declared at the top of a file (not nested).
     static func declarations(in text: String) -> [String] {
         let declaration = #/^(?:(?:package|private|fileprivate|internal|final|indirect|public)\s+)*(?:struct|class|enum|protocol|typealias|actor)\s+([A-Z]\w*)/#
-        return text.split(separator: "\n").compactMap { line in (try? declaration.prefixMatch(in: line)).flatMap { $0.map { String($0.1) } } }
+        return text.split(separator: "\n")
+            .compactMap { line in (try? declaration.prefixMatch(in: line)).flatMap { $0.map { String($0.1) } } }
     }
 
     /// The folder (below ICalAdapter/) each file is in, and its text.
@@ -80,9 +81,11 @@ import Testing
     @Test func everyStageNamesOnlyItselfAndWhatCameBefore() throws {
         let files = try StageRuleTests.adapterFiles()
         let folders = Set(files.map(\.folder))
-        #expect(folders == Set(StageRuleTests.stages + StageRuleTests.shared + [StageRuleTests.spine]), "folders: \(folders.sorted())")
+        #expect(folders == Set(StageRuleTests.stages + StageRuleTests.shared + [StageRuleTests.spine]),
+            "folders: \(folders.sorted())")
         let breaches = StageRuleTests.breaches(files)
-        #expect(breaches.isEmpty, "a stage names a later one, or a shared folder a stage:\n\(breaches.joined(separator: "\n"))")
+        #expect(breaches.isEmpty,
+            "a stage names a later one, or a shared folder a stage:\n\(breaches.joined(separator: "\n"))")
     }
 
     /// The rule can fail: a frame-stage file that names the resolve stage's

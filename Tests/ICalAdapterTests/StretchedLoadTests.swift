@@ -9,7 +9,8 @@ import Testing
 /// whole gives.
 @Suite struct StretchedLoadTests {
     static let fixtures: [URL] = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let folder = root.appendingPathComponent("Fixtures")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { $0.hasSuffix(".ics") }.sorted().map { folder.appendingPathComponent($0) }
@@ -24,7 +25,8 @@ import Testing
             [o.uid, o.title, o.start.map(iso.string) ?? "-", o.end.map(iso.string) ?? "-", o.due.map(iso.string) ?? "-",
                 o.recurrenceID.map(iso.string) ?? "-", o.calendar.name].joined(separator: "|")
         }.sorted()
-        return rows + ["events \(loaded.eventCount) reminders \(loaded.reminderCount)"] + loaded.diagnostics.map(\.description).sorted()
+        return rows + ["events \(loaded.eventCount) reminders \(loaded.reminderCount)"]
+            + loaded.diagnostics.map(\.description).sorted()
     }
 
     static func small(_ bytes: Int, _ components: Int) -> CalendarLoader {
@@ -50,22 +52,29 @@ import Testing
         let data = try Data(contentsOf: file)
         let whole: LoadedCalendar
         do {
-            whole = try CalendarLoader(window: StretchedLoadTests.window).load(data, path: "test.ics", defaultName: "test", source: ".")
+            whole = try CalendarLoader(window: StretchedLoadTests.window)
+                .load(data, path: "test.ics", defaultName: "test", source: ".")
         } catch {
             // Not iCalendar: the stretched and streamed readings say so too.
-            #expect(throws: NotICalendar.self) { try StretchedLoadTests.small(4096, 2).load(data, path: "test.ics", defaultName: "test", source: ".") }
-            #expect(throws: NotICalendar.self) { try StretchedLoadTests.stream(data, with: StretchedLoadTests.small(4096, 2)) }
+            #expect(throws: NotICalendar.self) { try StretchedLoadTests.small(4096, 2)
+                .load(data, path: "test.ics", defaultName: "test", source: ".") }
+            #expect(throws: NotICalendar.self) { try StretchedLoadTests.stream(data,
+                with: StretchedLoadTests.small(4096, 2)) }
             return
         }
         let expected = StretchedLoadTests.summary(whole)
         // A stretch holds at least the file's largest component (one larger is skipped, by design).
-        let largest = String(decoding: data, as: UTF8.self).components(separatedBy: "\nBEGIN:").map(\.utf8.count).max() ?? 0
+        let largest = String(decoding: data, as: UTF8.self).components(separatedBy: "\nBEGIN:").map(\.utf8.count).max()
+            ?? 0
         let bytes = max(4096, 2 * largest)
         for components in [1, 2, 5] {
-            let stretched = try StretchedLoadTests.small(bytes, components).load(data, path: "test.ics", defaultName: "test", source: ".")
-            #expect(StretchedLoadTests.summary(stretched) == expected, "\(file.lastPathComponent), \(components) a stretch")
+            let stretched = try StretchedLoadTests.small(bytes, components)
+                .load(data, path: "test.ics", defaultName: "test", source: ".")
+            #expect(StretchedLoadTests.summary(stretched) == expected,
+                "\(file.lastPathComponent), \(components) a stretch")
         }
-        // Standard input has no zone read ahead: a VTIMEZONE that follows its events is only for the stretches after it.
+        // Standard input has no zone read ahead: a VTIMEZONE that follows its events is only for the stretches after
+        // it.
         let zonesFirst = String(decoding: data, as: UTF8.self).range(of: "BEGIN:VTIMEZONE").map {
             !String(decoding: data, as: UTF8.self)[..<$0.lowerBound].contains("BEGIN:VEVENT")
         } ?? true
@@ -80,10 +89,12 @@ import Testing
     }
 
     @Test func aComponentLargerThanAStretchIsSkippedWithOneWarningAndTheOthersRead() throws {
-        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + (0..<6).map { StretchedLoadTests.event($0, padding: $0 == 3 ? 9000 : 0) }.joined()
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + (0..<6).map { StretchedLoadTests.event($0,
+            padding: $0 == 3 ? 9000 : 0) }.joined()
             + "END:VCALENDAR\r\n"
         let data = Data(text.utf8)
-        for loaded in [try StretchedLoadTests.small(4096, 100).load(data, path: "test.ics", defaultName: "test", source: "."),
+        for loaded in [try StretchedLoadTests.small(4096, 100)
+            .load(data, path: "test.ics", defaultName: "test", source: "."),
             try StretchedLoadTests.stream(data, with: StretchedLoadTests.small(4096, 100), piece: 1000)]
         {
             #expect(loaded.occurrences.map(\.uid).sorted() == ["e0", "e1", "e2", "e4", "e5"])
@@ -96,11 +107,14 @@ import Testing
     /// read, and nothing is said (nothing listed is lost).
     @Test func moreThanAStretchOfUnknownComponentsLosesNoEvent() throws {
         let widgets = (0..<200).map { "BEGIN:X-WIDGET\r\nUID:w\($0)\r\nX-DATA:\(String(repeating: "z", count: 40))\r\nEND:X-WIDGET\r\n" }.joined()
-        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + StretchedLoadTests.event(0, padding: 0) + StretchedLoadTests.event(1, padding: 0)
-            + widgets + StretchedLoadTests.event(2, padding: 0) + widgets + widgets + StretchedLoadTests.event(3, padding: 0) + "END:VCALENDAR\r\n"
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + StretchedLoadTests.event(0, padding: 0)
+            + StretchedLoadTests.event(1, padding: 0)
+            + widgets + StretchedLoadTests.event(2, padding: 0) + widgets + widgets
+                + StretchedLoadTests.event(3, padding: 0) + "END:VCALENDAR\r\n"
         let data = Data(text.utf8)
         #expect(data.count > 3 * 4096)
-        for loaded in [try StretchedLoadTests.small(4096, 100).load(data, path: "test.ics", defaultName: "test", source: "."),
+        for loaded in [try StretchedLoadTests.small(4096, 100)
+            .load(data, path: "test.ics", defaultName: "test", source: "."),
             try StretchedLoadTests.stream(data, with: StretchedLoadTests.small(4096, 100), piece: 1000)]
         {
             #expect(loaded.occurrences.map(\.uid).sorted() == ["e0", "e1", "e2", "e3"])
@@ -115,14 +129,17 @@ import Testing
     @Test(arguments: [(bigEndian: false, mark: true), (bigEndian: true, mark: false)])
     func utf16LongerThanAStretchIsReadAsItComes(bigEndian: Bool, mark: Bool) throws {
         let events = (0..<60).map { n in
-            StretchedLoadTests.event(n).replacingOccurrences(of: "SUMMARY:Event \(n)", with: "SUMMARY:Événement \(n) 😀 日本")
+            StretchedLoadTests.event(n).replacingOccurrences(of: "SUMMARY:Event \(n)",
+                with: "SUMMARY:Événement \(n) 😀 日本")
         }
         let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + events.joined() + "END:VCALENDAR\r\n"
         let utf8 = Data(text.utf8)
         var utf16 = Data(mark ? (bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) : [])
-        for unit in text.utf16 { utf16 += bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        for unit in text.utf16 { utf16 += bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF),
+            UInt8(unit >> 8)] }
         #expect(utf16.count > 3 * 4096)
-        let expected = StretchedLoadTests.summary(try StretchedLoadTests.small(4096, 3).load(utf8, path: "test.ics", defaultName: "test", source: "."))
+        let expected = StretchedLoadTests.summary(try StretchedLoadTests.small(4096, 3)
+            .load(utf8, path: "test.ics", defaultName: "test", source: "."))
         #expect(expected.count == 61)
         let file = try StretchedLoadTests.small(4096, 3).load(utf16, path: "test.ics", defaultName: "test", source: ".")
         #expect(StretchedLoadTests.summary(file) == expected)
@@ -131,12 +148,14 @@ import Testing
             #expect(StretchedLoadTests.summary(streamed) == expected, "pieces of \(piece)")
         }
         // A leading surrogate with no trailing one, and a trailing one alone.
-        let broken = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + StretchedLoadTests.event(1).replacingOccurrences(of: "Event 1", with: "A?B?C") + "END:VCALENDAR\r\n"
+        let broken = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + StretchedLoadTests.event(1)
+            .replacingOccurrences(of: "Event 1", with: "A?B?C") + "END:VCALENDAR\r\n"
         var units = Array(broken.utf16)
         units[units.firstIndex(of: 0x3F)!] = 0xD83D
         units[units.firstIndex(of: 0x3F)!] = 0xDE00
         var data = Data()
-        for unit in units { data += bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        for unit in units { data += bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF),
+            UInt8(unit >> 8)] }
         let loaded = try StretchedLoadTests.stream(data, with: StretchedLoadTests.small(4096, 3), piece: 3)
         #expect(loaded.occurrences.map(\.title) == ["A\u{FFFD}B\u{FFFD}C"])
     }
@@ -153,10 +172,13 @@ import Testing
 
     @Test func aStreamOfBinaryDataIsNotICalendarAfterOneStretch() throws {
         let data = Data(repeating: 0, count: 20_000)
-        #expect(throws: NotICalendar.self) { try StretchedLoadTests.stream(data, with: StretchedLoadTests.small(4096, 100), piece: 1000) }
+        #expect(throws: NotICalendar.self) { try StretchedLoadTests.stream(data,
+            with: StretchedLoadTests.small(4096, 100), piece: 1000) }
         let text = Data(String(repeating: "no calendar here\n", count: 2000).utf8)
-        #expect(throws: NotICalendar.self) { try StretchedLoadTests.stream(text, with: StretchedLoadTests.small(4096, 100), piece: 1000) }
-        #expect(throws: NotICalendar.self) { try StretchedLoadTests.small(4096, 100).load(text, path: "test.ics", defaultName: "test", source: ".") }
+        #expect(throws: NotICalendar.self) { try StretchedLoadTests.stream(text,
+            with: StretchedLoadTests.small(4096, 100), piece: 1000) }
+        #expect(throws: NotICalendar.self) { try StretchedLoadTests.small(4096, 100)
+            .load(text, path: "test.ics", defaultName: "test", source: ".") }
     }
 
     @Test func aSkippedOldRevisionStillSupersedesOrIsSupersededByTheListedOne() throws {

@@ -34,7 +34,8 @@ import Testing
 
     @Test func aZoneRepeatedBeforeEveryEventIsReadOnce() throws {
         let body = (0..<50).map { n in
-            ZoneCountTests.tinyZone(1) + "BEGIN:VEVENT\nUID:e\(n)\nDTSTART;TZID=Z-1:202503\(String(format: "%02d", n % 28 + 1))T090000\nSUMMARY:e\nEND:VEVENT\n"
+            ZoneCountTests.tinyZone(1)
+                + "BEGIN:VEVENT\nUID:e\(n)\nDTSTART;TZID=Z-1:202503\(String(format: "%02d", n % 28 + 1))T090000\nSUMMARY:e\nEND:VEVENT\n"
         }.joined()
         let loaded = try load(body)
         #expect(loaded.occurrences.count == 50)

@@ -49,7 +49,8 @@ package struct AlarmFormatter: OutputFormatter {
         if entry.end < wording.now {
             let allDay = entry.occurrence.isAllDay
             guard allDay else { return "ended " + wording.moment(entry.end) }
-            return "ended " + wording.dayName(formats.clock.civilDate(of: entry.end > entry.start ? entry.end - 1 : entry.end))
+            return "ended " + wording.dayName(formats.clock.civilDate(of: entry.end > entry.start
+                ? entry.end - 1 : entry.end))
         }
         let minutes = minutesUntil(entry)
         if entry.occurrence.isAllDay && entry.start <= wording.now {
@@ -70,7 +71,9 @@ package struct AlarmFormatter: OutputFormatter {
         let clock = wording.formats.clock
         guard let anchor = o.anchor else { return "no date" }
         let today = clock.civilDate(of: wording.now)
-        func words(_ t: AgendaTime) -> String { t.isDate ? wording.dayName(t.wallDate) : wording.moment(t.instant(in: clock)) }
+        func words(_ t: AgendaTime) -> String {
+            t.isDate ? wording.dayName(t.wallDate) : wording.moment(t.instant(in: clock))
+        }
         // A date is due all day long.
         let passed = anchor.isDate ? anchor.wallDate < today : anchor.instant(in: clock) < wording.now
         if passed { return (o.due != nil ? "was due " : "since ") + words(anchor) }
@@ -81,7 +84,8 @@ package struct AlarmFormatter: OutputFormatter {
 
     package func line(_ entry: AlarmSchedule.Entry) -> String {
         let title = UpcomingWording.marked(entry.occurrence)
-        let place = entry.occurrence.location.flatMap { $0.isEmpty ? nil : " (" + RowWording.singleLine($0) + ")" } ?? ""
+        let place = entry.occurrence.location.flatMap { $0.isEmpty ? nil : " (" + RowWording.singleLine($0) + ")" }
+            ?? ""
         return "\(wording.moment(entry.time))  \(when(entry)): \(title)\(place)\(entry.late ? " (late)" : "")"
     }
 }

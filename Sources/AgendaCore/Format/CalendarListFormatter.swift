@@ -40,7 +40,9 @@ package struct CalendarListFormatter: OutputFormatter, Sendable {
     package static func grouped(_ summaries: [CalendarSummary]) -> [(source: String, calendars: [CalendarSummary])] {
         let bySource = Dictionary(grouping: summaries, by: \.calendar.source)
         return bySource.keys.sorted().map { source in
-            (source, bySource[source]!.sorted { ($0.calendar.name, $0.calendar.path) < ($1.calendar.name, $1.calendar.path) })
+            (source, bySource[source]!.sorted {
+                ($0.calendar.name, $0.calendar.path) < ($1.calendar.name, $1.calendar.path)
+            })
         }
     }
 
@@ -56,7 +58,8 @@ package struct CalendarListFormatter: OutputFormatter, Sendable {
             for summary in group.calendars {
                 let name = summary.calendar.name
                 let events = count(summary.events, "event")
-                out.write("  \(name)\(spaces(nameWidth - displayWidth(name)))  \(events)\(spaces(eventWidth - events.count))  ")
+                out.write("  \(name)\(spaces(nameWidth - displayWidth(name)))  " +
+                    "\(events)\(spaces(eventWidth - events.count))  ")
                 let place = summary.copyAge.map { "copy \(CalendarListFormatter.describe(age: $0)) old" }
                     ?? (summary.isCopy ? "copy of unknown age" : summary.calendar.path)
                 let reminders = count(summary.reminders, "reminder")
@@ -71,7 +74,8 @@ package struct CalendarListFormatter: OutputFormatter, Sendable {
                 let fields = [
                     ("calendar", JSONText.quote(s.calendar.name)), ("source", JSONText.quote(s.calendar.source)),
                     ("calendar_color", s.calendar.color.map(JSONText.quote) ?? "null"),
-                    ("path", JSONText.quote(s.calendar.path)), ("events", String(s.events)), ("reminders", String(s.reminders)),
+                    ("path", JSONText.quote(s.calendar.path)), ("events", String(s.events)),
+                        ("reminders", String(s.reminders)),
                     ("copy_age_seconds", s.copyAge.map { String(Int($0)) } ?? "null"),
                 ]
                 out.write("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n")

@@ -26,7 +26,8 @@ package struct FreeTimeFormatter: OutputFormatter {
                 out.write(formats.dayHeader(slot.day) + "\n")
                 day = slot.day
             }
-            out.write("  \(formats.shortTime(slot.start)) - \(formats.shortTime(slot.end)) (\(DurationText.words(minutes: slot.minutes)))\n")
+            out.write("  \(formats.shortTime(slot.start)) - \(formats.shortTime(slot.end)) " +
+                "(\(DurationText.words(minutes: slot.minutes)))\n")
         }
     }
 

@@ -60,7 +60,8 @@ package struct GridText: Sendable {
     func centred(_ s: String, _ width: Int) -> String {
         let cut = self.cut(s, width)
         let left = max(0, width - displayWidth(cut)) / 2
-        return String(repeating: " ", count: left) + cut + String(repeating: " ", count: max(0, width - displayWidth(cut) - left))
+        return String(repeating: " ", count: left) + cut + String(repeating: " ",
+            count: max(0, width - displayWidth(cut) - left))
     }
 
     /// Text of the locale (a range of days, a month's name) as the

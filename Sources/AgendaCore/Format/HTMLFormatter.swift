@@ -9,7 +9,8 @@ package struct HTMLFormatter: OutputFormatter {
     /// `--show-calendar`: each row names its calendar after the title.
     package let showCalendar: Bool
 
-    package init(formats: LocaleFormats, today: CivilDate? = nil, title: String = "Agenda", showCalendar: Bool = false) {
+    package init(formats: LocaleFormats, today: CivilDate? = nil, title: String = "Agenda",
+        showCalendar: Bool = false) {
         wording = RowWording(formats: formats)
         self.today = today
         self.title = title
@@ -21,11 +22,14 @@ package struct HTMLFormatter: OutputFormatter {
         guard !sections.isEmpty else { return }
         out.write(pageStart(title: title, fontSize: 15))
         for section in sections {
-            out.write("<h2 style=\"margin:20px 0 6px;font-size:16px;border-bottom:1px solid #d0d7de;padding-bottom:4px\">")
+            out.write("<h2 style=\"margin:20px 0 6px;font-size:16px;border-bottom:1px solid " +
+                "#d0d7de;padding-bottom:4px\">")
             out.write(escape(wording.header(section.period, relativeTo: today)) + "</h2>\n")
-            out.write("<table role=\"presentation\" cellspacing=\"0\" cellpadding=\"0\" style=\"border-collapse:collapse;width:100%\">\n")
+            out.write("<table role=\"presentation\" cellspacing=\"0\" " +
+                "cellpadding=\"0\" style=\"border-collapse:collapse;width:100%\">\n")
             for row in section.rows {
-                out.write(self.row(row, section.occurrences[row], showDay: section.day == nil, overlap: section.overlaps.mark(row)))
+                out.write(self.row(row, section.occurrences[row], showDay: section.day == nil,
+                    overlap: section.overlaps.mark(row)))
             }
             out.write("</table>\n")
         }
@@ -37,7 +41,8 @@ package struct HTMLFormatter: OutputFormatter {
     func pageStart(title: String, fontSize: Int) -> String {
         let language = wording.formats.locale.identifier.prefix { $0 != "@" }.replacingOccurrences(of: "_", with: "-")
         // Arabic, Hebrew, Persian, Urdu, ...: the page reads from the right.
-        let direction = Locale.Language(identifier: String(language)).characterDirection == .rightToLeft ? " dir=\"rtl\"" : ""
+        let direction = Locale.Language(identifier: String(language)).characterDirection == .rightToLeft
+            ? " dir=\"rtl\"" : ""
         return """
             <!DOCTYPE html>
             <html lang="\(escape(language))"\(direction)>
@@ -46,7 +51,8 @@ package struct HTMLFormatter: OutputFormatter {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(escape(title))</title>
             </head>
-            <body style="margin:0;padding:16px;background:#ffffff;color:#1f2328;font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;font-size:\(fontSize)px;line-height:1.4">
+            <body style="margin:0;padding:16px;background:#ffffff;color:#1f2328;\
+            font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;font-size:\(fontSize)px;line-height:1.4">
 
             """
     }
@@ -70,7 +76,8 @@ package struct HTMLFormatter: OutputFormatter {
         if showCalendar { title += " <span style=\"color:#57606a\">[\(escape(occurrence.calendar.name))]</span>" }
         if let location = occurrence.location {
             // Its line breaks shown as such; the document's row stays one line.
-            let lines = escape(location).replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+            let lines = escape(location).replacingOccurrences(of: "\r\n", with: "\n")
+                .replacingOccurrences(of: "\r", with: "\n")
                 .replacingOccurrences(of: "\n", with: "<br>")
             title += "<br><span style=\"color:#57606a;font-size:13px\">\(lines)</span>"
         }

@@ -56,7 +56,8 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
     /// `extra` keys after the agenda's: `extras[i]` is written as it is,
     /// before row i's closing brace (`,"minutes_until":25`).
     package func write(
-        _ rows: [AgendaRow], occurrences: AgendaOccurrences, overlaps: Overlaps, extras: [String], to out: inout some ByteOutputStream
+        _ rows: [AgendaRow], occurrences: AgendaOccurrences, overlaps: Overlaps, extras: [String],
+            to out: inout some ByteOutputStream
     ) {
         let buffer = LineBuffer()
         var fields = ItemFields()
@@ -85,7 +86,8 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
     /// and a line feed. What belongs to the item (kind, UID, title, location
     /// and the rest) comes ready escaped from `fields`, the overlaps from
     /// `overlaps`; the times are written here, straight into the buffer.
-    func write(_ row: AgendaRow, _ o: Occurrence, to buffer: LineBuffer, fields: inout ItemFields, overlaps: Overlaps, extra: [UInt8] = []) {
+    func write(_ row: AgendaRow, _ o: Occurrence, to buffer: LineBuffer, fields: inout ItemFields, overlaps: Overlaps,
+        extra: [UInt8] = []) {
         let item = fields.index(of: row.item, o)
         let start = o.shownStart, end = o.shownEnd
         let overlapping = row.overlap >= 0
@@ -256,7 +258,9 @@ struct ItemFields {
     }
 
     /// The length of all the parts of an item.
-    func length(of item: Int) -> Int { bounds[item * ItemFields.parts + ItemFields.parts] - bounds[item * ItemFields.parts] }
+    func length(of item: Int) -> Int {
+        bounds[item * ItemFields.parts + ItemFields.parts] - bounds[item * ItemFields.parts]
+    }
 
     /// Copies one part of an item to `p`; the bytes copied.
     func copy(_ item: Int, part: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
@@ -292,7 +296,8 @@ enum JSONText {
             var i = 0
             while i < bytes.count {
                 let b = bytes[i]
-                let isLineSeparator = b == 0xE2 && i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9)
+                let isLineSeparator = b == 0xE2 && i + 2 < bytes.count && bytes[i + 1] == 0x80
+                    && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9)
                 // C1 (U+0080 to U+009F): NEL (U+0085) ends a line for many line readers (Python's splitlines).
                 let isC1 = b == 0xC2 && i + 1 < bytes.count && bytes[i + 1] >= 0x80 && bytes[i + 1] <= 0x9F
                 if b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F || isLineSeparator || isC1 {

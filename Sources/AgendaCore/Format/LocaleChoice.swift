@@ -12,7 +12,9 @@ package enum LocaleChoice {
     package static func isWellFormed(_ value: String) -> Bool {
         let name = value.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0)) }
+        return name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0))
+        }
     }
 
     package static func identifier(explicit: String?, environment: [String: String]) -> String {

@@ -50,7 +50,8 @@ package final class LocaleFormats {
     }
 
     /// A formatter of this locale and calendar, in UTC (days are written from their midnight UTC).
-    private static func formatter(_ locale: Locale, _ calendar: Calendar, _ date: DateFormatter.Style, _ time: DateFormatter.Style) -> DateFormatter {
+    private static func formatter(_ locale: Locale, _ calendar: Calendar, _ date: DateFormatter.Style,
+        _ time: DateFormatter.Style) -> DateFormatter {
         let f = DateFormatter()
         f.locale = locale
         f.calendar = calendar

@@ -30,7 +30,8 @@ package struct MarkdownFormatter: OutputFormatter {
                 var title = escape(t.text)
                 if let struck = t.struck { title = "~~\(title)~~ (\(escape(struck)))" }
                 let overlap = section.overlaps.mark(row)
-                line += ([title] + t.marks.map(escape) + [t.overdueNote].compactMap { $0 }.map(escape) + (overlap.isEmpty ? [] : ["**\(escape(RowWording.singleLine(overlap)))**"]))
+                line += ([title] + t.marks.map(escape) + [t.overdueNote].compactMap { $0 }.map(escape)
+                    + (overlap.isEmpty ? [] : ["**\(escape(RowWording.singleLine(overlap)))**"]))
                     .joined(separator: " ")
                 // A line break in it would start a new line (or a heading) of the document.
                 if let location = occurrence.location { line += " — \(escape(RowWording.singleLine(location)))" }

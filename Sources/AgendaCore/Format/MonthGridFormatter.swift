@@ -27,7 +27,8 @@ package struct MonthGridFormatter {
     static let widthForTimes = 16
 
     package init(
-        layout: MonthLayout, formats: LocaleFormats, text: GridText, style: TerminalStyle, width: Int, today: CivilDate, lines: Int, firstWeekday: Int
+        layout: MonthLayout, formats: LocaleFormats, text: GridText, style: TerminalStyle, width: Int, today: CivilDate,
+            lines: Int, firstWeekday: Int
     ) {
         self.layout = layout
         self.formats = formats
@@ -55,11 +56,13 @@ package struct MonthGridFormatter {
             if number > 0 { out.write("\n") }
             emit(text.centred(text.plain(formats.monthHeader(containing: month.first)), 7 * (cw + 1) + 1), &out)
             emit(border("┌", "┬", "┐"), &out)
-            emit(text.vertical + (0..<7).map { text.fit(weekdays[(firstWeekday - 1 + $0) % 7], cw) }.joined(separator: text.vertical) + text.vertical, &out)
+            emit(text.vertical + (0..<7).map { text.fit(weekdays[(firstWeekday - 1 + $0) % 7], cw) }
+                .joined(separator: text.vertical) + text.vertical, &out)
             for week in month.weeks {
                 emit(border("├", "┼", "┤"), &out)
                 for line in 0...lines {
-                    emit(text.vertical + week.map { cellLine($0, line, cw) }.joined(separator: text.vertical) + text.vertical, &out)
+                    emit(text.vertical + week.map { cellLine($0, line, cw) }.joined(separator: text.vertical)
+                        + text.vertical, &out)
                 }
             }
             emit(border("└", "┴", "┘"), &out)

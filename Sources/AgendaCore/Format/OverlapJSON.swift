@@ -14,7 +14,9 @@ extension Overlaps {
         _ = uidRanks(of: row, into: &ranks)
         let length = jsonLength(of: ranks)
         var bytes = [UInt8](repeating: 0, count: length)
-        let written = bytes.withUnsafeMutableBufferPointer { row.overlap >= 0 ? writeUIDs(ranks, at: $0.baseAddress!) : 0 }
+        let written = bytes.withUnsafeMutableBufferPointer {
+            row.overlap >= 0 ? writeUIDs(ranks, at: $0.baseAddress!) : 0
+        }
         return row.overlap >= 0 ? String(decoding: bytes[..<written], as: UTF8.self) : "[]"
     }
 

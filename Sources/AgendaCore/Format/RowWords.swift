@@ -45,7 +45,8 @@ package struct RowWords: Sendable, Equatable {
         var rest = template[...]
         while let open = rest.firstIndex(of: "{") {
             out += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}"), let value = values[String(rest[rest.index(after: open)..<close])] else {
+            guard let close = rest[open...].firstIndex(of: "}"),
+                let value = values[String(rest[rest.index(after: open)..<close])] else {
                 out.append("{")
                 rest = rest[rest.index(after: open)...]
                 continue
@@ -57,8 +58,10 @@ package struct RowWords: Sendable, Equatable {
     }
 
     package static let english = RowWords(
-        allDay: "all day", until: "until {time}", dueAt: "due {time}", due: "due", overdue: "overdue", noDate: "no date",
-        noDateHeader: "No date", noTitle: "(no title)", dayOf: "day {n} of {count}", cancelled: "cancelled", declined: "declined",
+        allDay: "all day", until: "until {time}", dueAt: "due {time}", due: "due", overdue: "overdue",
+            noDate: "no date",
+        noDateHeader: "No date", noTitle: "(no title)", dayOf: "day {n} of {count}", cancelled: "cancelled",
+            declined: "declined",
         overdueNote: "(due {date})")
 
     static let table: [String: RowWords] = [
@@ -76,7 +79,8 @@ package struct RowWords: Sendable, Equatable {
             noDate: "sin fecha", noDateHeader: "Sin fecha", noTitle: "(sin título)", dayOf: "día {n} de {count}",
             cancelled: "cancelado", declined: "rechazado", overdueNote: "(vencía el {date})"),
         "it": RowWords(
-            allDay: "tutto il giorno", until: "fino alle {time}", dueAt: "scade {time}", due: "scade", overdue: "scaduto",
+            allDay: "tutto il giorno", until: "fino alle {time}", dueAt: "scade {time}", due: "scade",
+                overdue: "scaduto",
             noDate: "senza data", noDateHeader: "Senza data", noTitle: "(senza titolo)", dayOf: "giorno {n} di {count}",
             cancelled: "annullato", declined: "rifiutato", overdueNote: "(scadeva {date})"),
         "nl": RowWords(

@@ -31,7 +31,9 @@ package enum SecretText {
     package static func register(_ word: String) {
         guard mayHoldSecret(word) else { return }
         var forms = [word]
-        if word.hasPrefix("-"), let equals = word.firstIndex(of: "=") { forms.append(String(word[word.index(after: equals)...])) }
+        if word.hasPrefix("-"), let equals = word.firstIndex(of: "=") {
+            forms.append(String(word[word.index(after: equals)...]))
+        }
         forms += forms.map(PrintableText.escaped)
         given.withLock { list in
             for form in forms where mayHoldSecret(form) && !list.contains(form) { list.append(form) }
@@ -46,7 +48,8 @@ package enum SecretText {
         var text = text
         for form in given.withLock({ $0 }) where text.contains(form) {
             // Blanks inside stand for themselves in the address shown: it ends at its last segment or query.
-            text = text.replacingOccurrences(of: form, with: redactedWord(Substring(form.replacingOccurrences(of: " ", with: "%20"))))
+            text = text.replacingOccurrences(of: form, with: redactedWord(Substring(form.replacingOccurrences(of: " ",
+                with: "%20"))))
         }
         var result = ""
         var word = Substring()
@@ -83,7 +86,9 @@ package enum SecretText {
         }
         if let userEnd = credentialsEnd(in: body) {
             // `user:pass@host/…`: what comes before the credentials (a quote, `--me=`) stays.
-            let userStart = body[..<userEnd].lastIndex { $0 == "=" || $0 == "'" || $0 == "\"" || $0 == "(" || $0 == "<" }
+            let userStart = body[..<userEnd].lastIndex {
+                $0 == "=" || $0 == "'" || $0 == "\"" || $0 == "(" || $0 == "<"
+            }
                 .map { body.index(after: $0) } ?? body.startIndex
             return String(body[..<userStart]) + "…@" + shownAddress(body[body.index(after: userEnd)...]) + tail
         }

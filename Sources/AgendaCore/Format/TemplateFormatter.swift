@@ -10,7 +10,8 @@ package struct TemplateFormatter: OutputFormatter {
         ("time", "the time column: all day, 9:00 AM, due 5:00 PM, overdue"), ("location", "LOCATION"),
         ("description", "DESCRIPTION"), ("calendar", "calendar name"), ("calendar_color", "its colour, #rrggbb"),
         ("source", "the folder it came from"),
-        ("uid", "UID"), ("recurrence_id", "RECURRENCE-ID, ISO 8601"), ("status", "STATUS"), ("kind", "event or reminder"),
+        ("uid", "UID"), ("recurrence_id", "RECURRENCE-ID, ISO 8601"), ("status", "STATUS"),
+            ("kind", "event or reminder"),
         ("all_day", "true or false"), ("due", "reminder DUE, ISO 8601"), ("priority", "reminder PRIORITY"),
         ("completed", "reminder: true or false"), ("meeting_url", "the link to join the meeting online"),
         ("partstat", "with --me: my participation (ACCEPTED, TENTATIVE, DECLINED, ...)"),
@@ -53,7 +54,9 @@ package struct TemplateFormatter: OutputFormatter {
     /// A value as one field of one line: a line break as `\n`, a tab as
     /// `\t` (the template's own separators), other control characters as `\xNN`.
     static func escaped(_ value: String) -> String {
-        guard value.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { return value }
+        guard value.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            return value
+        }
         return PrintableText.escaped(value).replacingOccurrences(of: "\t", with: "\\t")
     }
 
@@ -117,10 +120,13 @@ package struct Template: Sendable {
             } else if c == "\\" && (chars.first == "t" || chars.first == "n") {
                 text.append(chars.removeFirst() == "t" ? "\t" : "\n")
             } else if c == "{" {
-                guard let close = chars.firstIndex(of: "}") else { throw Invalid(message: "an unclosed { in the template") }
+                guard let close = chars.firstIndex(of: "}") else {
+                    throw Invalid(message: "an unclosed { in the template")
+                }
                 let name = String(chars[..<close])
                 guard known.contains(name) else {
-                    throw Invalid(message: "unknown placeholder {\(name)}; known: " + TemplateFormatter.placeholders.map { "{\($0.name)}" }.joined(separator: " "))
+                    throw Invalid(message: "unknown placeholder {\(name)}; known: "
+                        + TemplateFormatter.placeholders.map { "{\($0.name)}" }.joined(separator: " "))
                 }
                 if !text.isEmpty { pieces.append(.text(text)) }
                 text = ""

@@ -34,11 +34,14 @@ package struct TerminalStyle: Sendable {
         let levels = [0, 95, 135, 175, 215, 255]
         func step(_ v: Int) -> Int { levels.indices.min { abs(levels[$0] - v) < abs(levels[$1] - v) }! }
         let (cr, cg, cb) = (step(r), step(g), step(b))
-        func distance(_ x: (Int, Int, Int)) -> Int { (x.0 - r) * (x.0 - r) + (x.1 - g) * (x.1 - g) + (x.2 - b) * (x.2 - b) }
+        func distance(_ x: (Int, Int, Int)) -> Int {
+            (x.0 - r) * (x.0 - r) + (x.1 - g) * (x.1 - g) + (x.2 - b) * (x.2 - b)
+        }
         let cube = 16 + 36 * cr + 6 * cg + cb
         let grey = min(23, max(0, ((r + g + b) / 3 - 3) / 10))
         let greyLevel = 8 + 10 * grey
-        return distance((levels[cr], levels[cg], levels[cb])) <= distance((greyLevel, greyLevel, greyLevel)) ? cube : 232 + grey
+        return distance((levels[cr], levels[cg], levels[cb])) <= distance((greyLevel, greyLevel, greyLevel))
+            ? cube : 232 + grey
     }
 
     func bold(_ s: String) -> String { wrap(s, "1") }

@@ -21,7 +21,8 @@ package struct TextFormatter: OutputFormatter {
     /// How many threads write rows.
     package let threads: Int
 
-    package init(formats: LocaleFormats, style: TerminalStyle, showCalendar: Bool = false, today: CivilDate? = nil, threads: Int = 1) {
+    package init(formats: LocaleFormats, style: TerminalStyle, showCalendar: Bool = false, today: CivilDate? = nil,
+        threads: Int = 1) {
         wording = RowWording(formats: formats)
         self.style = style
         self.showCalendar = showCalendar
@@ -50,7 +51,9 @@ package struct TextFormatter: OutputFormatter {
         var overdueNotes: [CivilDate: String] = [:]
         for section in sections {
             for row in section.rows {
-                if case .overdue(let since) = row.timing, overdueNotes[since] == nil { overdueNotes[since] = wording.overdueNote(since) }
+                if case .overdue(let since) = row.timing, overdueNotes[since] == nil {
+                    overdueNotes[since] = wording.overdueNote(since)
+                }
             }
         }
         let lines = TextLines(
@@ -82,7 +85,9 @@ package struct TextFormatter: OutputFormatter {
             }
             if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
             for part in 0..<parts { buffers[part].bytes.withUnsafeBufferPointer { out.write(bytes: $0) } }
-            if end < sections.count, let next = sections[end].rows.first { sections[end].overlaps.release(before: next) }
+            if end < sections.count, let next = sections[end].rows.first {
+                sections[end].overlaps.release(before: next)
+            }
             start = end
         }
     }
@@ -106,7 +111,8 @@ package struct TextFormatter: OutputFormatter {
                 continue
             }
             if first?.day != day { first = row }
-            let named = occurrences[first!].itemIdentity == occurrences[row].itemIdentity && first!.dayIndex == row.dayIndex
+            let named = occurrences[first!].itemIdentity == occurrences[row].itemIdentity
+                && first!.dayIndex == row.dayIndex
             labels.append(named ? table.number(wording.formats.weekdayAndDay(day)) : none)
         }
         return labels

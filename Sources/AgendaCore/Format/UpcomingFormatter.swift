@@ -71,7 +71,8 @@ package struct UpcomingWording {
         if entry.isAllDay {
             if entry.isNow {
                 let last = clock.civilDate(of: entry.end - 1)
-                return last == clock.civilDate(of: now) ? "today: \(title)" : "now: \(title) (until \(dayWords(last) ?? formats.mediumDate(last)))"
+                return last == clock.civilDate(of: now) ? "today: \(title)" : "now: \(title) (until " +
+                    "\(dayWords(last) ?? formats.mediumDate(last)))"
             }
             return "\(dayWords(clock.civilDate(of: entry.start)) ?? "today"): \(title)"
         }
@@ -104,6 +105,7 @@ package struct UpcomingWording {
         let tooltip = entries.map { entry in
             line(entry) + (entry.occurrence.meetingURL.map { "\n  " + PrintableText.escaped($0) } ?? "")
         }.joined(separator: "\n")
-        return "{\"text\":\(JSONText.quote(line(first))),\"tooltip\":\(JSONText.quote(tooltip)),\"class\":\"\(kind)\"}\n"
+        let text = JSONText.quote(line(first))
+        return "{\"text\":\(text),\"tooltip\":\(JSONText.quote(tooltip)),\"class\":\"\(kind)\"}\n"
     }
 }

@@ -20,7 +20,9 @@ package enum WarningReport {
         case .every:
             return diagnostics.flatMap { d in
                 d.morePlaces == 0 ? [d.description]
-                    : [d.description, Diagnostic(path: d.path, line: nil, message: "\(d.morePlaces) more place\(d.morePlaces == 1 ? "" : "s") of the warning above not listed (at most 10000 warnings a file are kept)").description]
+                    : [d.description, Diagnostic(path: d.path, line: nil,
+                        message: "\(d.morePlaces) more place\(d.morePlaces == 1 ? "" : "s") of the warning above not " +
+                        "listed (at most 10000 warnings a file are kept)").description]
             }
         case .summary:
             // Warnings of one kind may come from different files only when a
@@ -38,7 +40,8 @@ package enum WarningReport {
             }
             return order.map { first in
                 let n = counts[Key(path: first.path, kind: first.kind)]!
-                return n == 1 ? first.description : "\(first.description) (\(n) times in this file; --verbose lists each)"
+                return n == 1 ? first.description : "\(first.description) (\(n) times in this file; --verbose " +
+                    "lists each)"
             }
         }
     }

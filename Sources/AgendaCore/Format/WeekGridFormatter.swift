@@ -29,7 +29,8 @@ package struct WeekGridFormatter {
     /// Blocks side by side in a day need this much each (its edge and a word); two share a day at least.
     static let minimumLane = 6
 
-    package init(layout: WeekLayout, formats: LocaleFormats, text: GridText, style: TerminalStyle, width: Int, today: CivilDate, now: Date) {
+    package init(layout: WeekLayout, formats: LocaleFormats, text: GridText, style: TerminalStyle, width: Int,
+        today: CivilDate, now: Date) {
         self.layout = layout
         self.formats = formats
         self.text = text
@@ -41,7 +42,8 @@ package struct WeekGridFormatter {
 
     /// The hours' labels, one per whole hour shown.
     var hourLabels: [String] {
-        stride(from: layout.firstSlot / WeekLayout.slotsPerHour, to: (layout.endSlot + WeekLayout.slotsPerHour - 1) / WeekLayout.slotsPerHour, by: 1)
+        stride(from: layout.firstSlot / WeekLayout.slotsPerHour,
+            to: (layout.endSlot + WeekLayout.slotsPerHour - 1) / WeekLayout.slotsPerHour, by: 1)
             .map { formats.timeOfDay(minutes: $0 * 60) }
     }
 
@@ -61,28 +63,36 @@ package struct WeekGridFormatter {
         let column = columnWidth
         let blank = String(repeating: " ", count: gutter)
         let rule = String(repeating: text.horizontal, count: gutter)
-            + String(repeating: text.cross + String(repeating: text.horizontal, count: column), count: layout.days.count)
+            + String(repeating: text.cross + String(repeating: text.horizontal, count: column),
+                count: layout.days.count)
         if let first = layout.days.first, let last = layout.days.last {
-            emit(text.centred(text.plain(formats.dayRange(first, last)), gutter + layout.days.count * (column + 1)), &out)
+            emit(text.centred(text.plain(formats.dayRange(first, last)), gutter + layout.days.count * (column + 1)),
+                &out)
         }
         var line = blank
         for day in layout.days {
             let label = formats.weekdayAndDay(day)
             // Today's in brackets, both kept when the label is cut.
-            line += text.vertical + (day == today ? style.bold(text.fit("[" + text.cut(label, column - 2) + "]", column)) : text.fit(label, column))
+            line += text.vertical + (day == today ? style.bold(text.fit("[" + text.cut(label, column - 2) + "]",
+                column)) : text.fit(label, column))
         }
         emit(line, &out)
         emit(rule, &out)
         if layout.bandLanes > 0 {
-            let lanes = layout.bandLanes <= WeekGridFormatter.maximumBandLanes ? layout.bandLanes : WeekGridFormatter.maximumBandLanes - 1
+            let lanes = layout.bandLanes <= WeekGridFormatter.maximumBandLanes
+                ? layout.bandLanes : WeekGridFormatter.maximumBandLanes - 1
             for lane in 0..<lanes { emit(blank + bandLine(lane, column), &out) }
             if lanes < layout.bandLanes {
-                let more = layout.days.indices.map { c in layout.band.filter { $0.lane >= lanes && $0.firstColumn <= c && c <= $0.lastColumn }.count }
+                let more = layout.days.indices.map { c in
+                    layout.band.filter { $0.lane >= lanes && $0.firstColumn <= c && c <= $0.lastColumn }.count
+                }
                 emit(blank + more.map { text.vertical + text.fit($0 > 0 ? "+\($0)" : "", column) }.joined(), &out)
             }
             emit(rule, &out)
         }
-        if layout.earlier.contains(where: { $0 > 0 }) { emit(blank + outside(layout.earlier, text.unicode ? "↑" : "^", column), &out) }
+        if layout.earlier.contains(where: { $0 > 0 }) {
+            emit(blank + outside(layout.earlier, text.unicode ? "↑" : "^", column), &out)
+        }
         let labels = hourLabels
         for slot in layout.firstSlot..<layout.endSlot {
             let hour = slot / WeekLayout.slotsPerHour - layout.firstSlot / WeekLayout.slotsPerHour
@@ -90,13 +100,17 @@ package struct WeekGridFormatter {
             let label = slot % WeekLayout.slotsPerHour == 0 && hour < labels.count ? labels[hour]
                 : slot == layout.firstSlot ? formats.timeOfDay(minutes: slot * 60 / WeekLayout.slotsPerHour) : ""
             let mark = slot == nowSlot ? text.now : " "
-            var line = String(repeating: " ", count: gutter - 1 - displayWidth(label)) + label + (slot == nowSlot ? style.red(mark) : mark)
+            var line = String(repeating: " ", count: gutter - 1 - displayWidth(label)) + label
+                + (slot == nowSlot ? style.red(mark) : mark)
             for (c, day) in layout.days.enumerated() {
-                line += text.vertical + cell(layout.blocks[c], slot: slot, width: column, isNow: day == today && slot == nowSlot)
+                line += text.vertical + cell(layout.blocks[c], slot: slot, width: column,
+                    isNow: day == today && slot == nowSlot)
             }
             emit(line, &out)
         }
-        if layout.later.contains(where: { $0 > 0 }) { emit(blank + outside(layout.later, text.unicode ? "↓" : "v", column), &out) }
+        if layout.later.contains(where: { $0 > 0 }) {
+            emit(blank + outside(layout.later, text.unicode ? "↓" : "v", column), &out)
+        }
     }
 
     /// How many items of each day are before (or after) the hours shown: `↑ 2`.
@@ -113,7 +127,8 @@ package struct WeekGridFormatter {
     func bandLine(_ lane: Int, _ column: Int) -> String {
         var line = ""
         for c in layout.days.indices {
-            guard let item = layout.band.first(where: { $0.lane == lane && $0.firstColumn <= c && c <= $0.lastColumn }) else {
+            guard let item = layout.band.first(where: { $0.lane == lane && $0.firstColumn <= c
+                && c <= $0.lastColumn }) else {
                 line += text.vertical + String(repeating: " ", count: column)
                 continue
             }
@@ -129,7 +144,8 @@ package struct WeekGridFormatter {
     func cell(_ blocks: [WeekLayout.Block], slot: Int, width: Int, isNow: Bool) -> String {
         let here = blocks.filter { $0.start <= slot && slot < $0.end }
         guard let lanes = here.map(\.lanes).max() else {
-            return isNow ? style.red(String(repeating: text.horizontal, count: width)) : String(repeating: " ", count: width)
+            return isNow ? style.red(String(repeating: text.horizontal, count: width)) : String(repeating: " ",
+                count: width)
         }
         let fitting = max(2, width / WeekGridFormatter.minimumLane)
         let shown = min(lanes, fitting)

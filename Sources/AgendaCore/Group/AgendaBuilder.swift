@@ -39,7 +39,9 @@ package struct AgendaBuilder: Sendable {
             // from 0; the items are ranked once, all together, and numbered
             // across the workers (each worker's after the previous one's);
             // each worker then renumbers its rows' items and sorts them.
-            inParallel { w in shared.runs[w] = self.place(parts, from: total * w / workers, to: total * (w + 1) / workers) }
+            inParallel { w in
+                shared.runs[w] = self.place(parts, from: total * w / workers, to: total * (w + 1) / workers)
+            }
             let ranks = ItemRanks.ranks(of: runs.map(\.sortedItems)).joined()
             let table = ItemTable(ranks: Array(ranks))
             var first: [Int32] = [0]
@@ -55,14 +57,18 @@ package struct AgendaBuilder: Sendable {
             AgendaBuilder.keepLatestOverdue(&rows, occurrences: occurrences)
             // Before any formatter: each asks a row for its overlaps many times, on several threads.
             let dayRows = AgendaBuilder.days(of: rows)
-            let overlaps = Overlaps.find(in: &rows, days: dayRows, occurrences: occurrences, itemRanks: table.ranks, clock: window.clock, threads: workers)
+            let overlaps = Overlaps.find(in: &rows, days: dayRows, occurrences: occurrences, itemRanks: table.ranks,
+                clock: window.clock, threads: workers)
             return (rows, dayRows, undated, overlaps)
         }
 
         var sections = dayRows.map { day in
-            AgendaSection(period: .day(rows[day.lowerBound].day!), rows: rows[day], occurrences: occurrences, overlaps: overlaps)
+            AgendaSection(period: .day(rows[day.lowerBound].day!), rows: rows[day], occurrences: occurrences,
+                overlaps: overlaps)
         }
-        if !undated.isEmpty { sections.append(AgendaSection(period: .undated, rows: undated[...], occurrences: occurrences)) }
+        if !undated.isEmpty {
+            sections.append(AgendaSection(period: .undated, rows: undated[...], occurrences: occurrences))
+        }
         return sections
     }
 
@@ -96,7 +102,8 @@ package struct AgendaBuilder: Sendable {
             guard case .overdue(let since) = rows[index].timing else { continue }
             let occurrence = occurrences[rows[index]]
             let uid = occurrence.uid
-            let series = Series(calendar: occurrence.calendar.path, uid: uid, item: uid.isEmpty ? occurrence.itemIdentity : nil)
+            let series = Series(calendar: occurrence.calendar.path, uid: uid,
+                item: uid.isEmpty ? occurrence.itemIdentity : nil)
             let start = occurrence.anchor?.wall ?? .distantPast
             if let kept = latest[series] {
                 if (since, start) > (kept.since, kept.start) {
@@ -217,14 +224,16 @@ package struct AgendaBuilder: Sendable {
     }
 
     /// Whether `a` goes before `b` (`AgendaOrder`); false when they tie.
-    static func precedes(_ a: AgendaRow, _ b: AgendaRow, ranks table: ItemTable, occurrences: AgendaOccurrences) -> Bool {
+    static func precedes(_ a: AgendaRow, _ b: AgendaRow, ranks table: ItemTable,
+        occurrences: AgendaOccurrences) -> Bool {
         AgendaOrder.precedes(a.sortKey, table.ranks[Int(a.item)], b.sortKey, table.ranks[Int(b.item)]) {
             AgendaOrder.sameItem(a, b, occurrences)
         } ?? false
     }
 
     /// Two sorted lists as one, the first list's row first on ties.
-    static func merge(_ a: [AgendaRow], _ b: [AgendaRow], ranks table: ItemTable, occurrences: AgendaOccurrences) -> [AgendaRow] {
+    static func merge(_ a: [AgendaRow], _ b: [AgendaRow], ranks table: ItemTable,
+        occurrences: AgendaOccurrences) -> [AgendaRow] {
         if a.isEmpty { return b }
         if b.isEmpty { return a }
         var merged: [AgendaRow] = []
@@ -245,7 +254,8 @@ package struct AgendaBuilder: Sendable {
     }
 
     /// An event goes under every day of the window it touches.
-    func placeEvent(_ occurrence: Occurrence, _ source: AgendaOccurrences.Index, item: Int32, clock: ZoneClock, into rows: inout [AgendaRow]) {
+    func placeEvent(_ occurrence: Occurrence, _ source: AgendaOccurrences.Index, item: Int32, clock: ZoneClock,
+        into rows: inout [AgendaRow]) {
         guard let startTime = occurrence.start else { return }
         let endTime = occurrence.end ?? startTime
         if startTime.isDate {
@@ -310,7 +320,8 @@ package struct AgendaBuilder: Sendable {
     /// section, when the window holds today: like an overdue one, it is to
     /// do now, and an agenda of other days (`--from tomorrow` from cron)
     /// does not list it every day.
-    func placeReminder(_ occurrence: Occurrence, _ source: AgendaOccurrences.Index, item: Int32, clock: ZoneClock) -> AgendaRow? {
+    func placeReminder(_ occurrence: Occurrence, _ source: AgendaOccurrences.Index, item: Int32,
+        clock: ZoneClock) -> AgendaRow? {
         guard let anchor = occurrence.anchor else {
             guard window.contains(day: today) else { return nil }
             return AgendaRow(source: source, item: item, day: nil, timing: .undated, isFirstListed: true,

@@ -70,8 +70,9 @@ enum AgendaOrder {
             if let pa = a.pointee.titlePrefix, let pb = b.pointee.titlePrefix, pa != pb { return pa < pb }
             if a.pointee.title != b.pointee.title { return a.pointee.title < b.pointee.title }
             if a.pointee.kind != b.pointee.kind { return rank(a.pointee.kind) < rank(b.pointee.kind) }
-            if a.pointee.calendarName != b.pointee.calendarName { return a.pointee.calendarName < b.pointee.calendarName }
-            if a.pointee.calendarPath != b.pointee.calendarPath { return a.pointee.calendarPath < b.pointee.calendarPath }
+            let (x, y) = (a.pointee, b.pointee)
+            if x.calendarName != y.calendarName { return x.calendarName < y.calendarName }
+            if x.calendarPath != y.calendarPath { return x.calendarPath < y.calendarPath }
             return a.pointee.uid < b.pointee.uid
         }
 

@@ -54,7 +54,9 @@ package struct AgendaRow: Sendable {
 
     /// The day this row is listed under; nil in the undated section.
     package var day: CivilDate? {
-        guard case .undated = timing else { return CivilDate(daysSinceEpoch: Int(sortKey / AgendaRow.dayFactor - AgendaRow.dayOffset)) }
+        guard case .undated = timing else {
+            return CivilDate(daysSinceEpoch: Int(sortKey / AgendaRow.dayFactor - AgendaRow.dayOffset))
+        }
         return nil
     }
 
@@ -77,7 +79,8 @@ package struct AgendaRow: Sendable {
     func listed(under day: CivilDate?) -> AgendaRow {
         guard let day, self.day != nil else { return self }
         var row = self
-        row.sortKey = (Int64(day.daysSinceEpoch) + AgendaRow.dayOffset) * AgendaRow.dayFactor + sortKey % AgendaRow.dayFactor
+        row.sortKey = (Int64(day.daysSinceEpoch) + AgendaRow.dayOffset) * AgendaRow.dayFactor
+            + sortKey % AgendaRow.dayFactor
         return row
     }
 
@@ -86,7 +89,8 @@ package struct AgendaRow: Sendable {
     var dayCount: Int { Int(count) }
 
     init(
-        source: AgendaOccurrences.Index, item: Int32, day: CivilDate?, timing: Timing, isFirstListed: Bool, dayIndex: Int, dayCount: Int, rank: Int,
+        source: AgendaOccurrences.Index, item: Int32, day: CivilDate?, timing: Timing, isFirstListed: Bool,
+            dayIndex: Int, dayCount: Int, rank: Int,
         secondOfDay: Int
     ) {
         self.source = source
@@ -101,7 +105,8 @@ package struct AgendaRow: Sendable {
         case .overdue(let since): (kind, moment) = (.overdue, Double(since.daysSinceEpoch))
         case .undated: (kind, moment) = (.undated, 0)
         }
-        indexAndTiming = UInt32(min(max(dayIndex, 0), 0xFF_FFFF)) | kind.rawValue << 24 | (isFirstListed ? AgendaRow.firstListedBit : 0)
+        indexAndTiming = UInt32(min(max(dayIndex, 0), 0xFF_FFFF)) | kind.rawValue << 24 | (isFirstListed
+            ? AgendaRow.firstListedBit : 0)
         count = Int32(clamping: dayCount)
         // `rank` says all-day-like (0) or timed (1); overdue reminders come before both.
         let order: Int64 = if case .overdue = timing { 0 } else { Int64(min(max(rank, 0), 8)) + 1 }

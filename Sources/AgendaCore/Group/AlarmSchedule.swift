@@ -64,15 +64,18 @@ package struct AlarmSchedule: Sendable {
     /// The occurrences whose alarms, or the `--default` one (`defaultLead`
     /// seconds before), can go off after `from`, up to `to`, as far as
     /// `lookAhead` and `lookBehind` reach.
-    package static func window(after from: Date, through to: Date, clock: ZoneClock, defaultLead: Int? = nil) -> AgendaWindow {
-        AgendaWindow(from: from - lookBehind, to: to + max(lookAhead, TimeInterval(defaultLead ?? 0) + 86400), clock: clock)
+    package static func window(after from: Date, through to: Date, clock: ZoneClock,
+        defaultLead: Int? = nil) -> AgendaWindow {
+        AgendaWindow(from: from - lookBehind, to: to + max(lookAhead, TimeInterval(defaultLead ?? 0) + 86400),
+            clock: clock)
     }
 
     /// - Parameters:
     ///   - sections: the agenda of `window(after:through:)`, one section (no grouping).
     ///   - defaultLead: `--default`: seconds before its start that a timed
     ///     event without VALARM of its own rings; nil: none.
-    package init(sections: [AgendaSection], after from: Date, through to: Date, clock: ZoneClock, defaultLead: Int? = nil) {
+    package init(sections: [AgendaSection], after from: Date, through to: Date, clock: ZoneClock,
+        defaultLead: Int? = nil) {
         var found: [(entry: Entry, order: Int)] = []
         // An absolute alarm is one alarm, however many instances of its
         // series were listed (and overrides, that ring their series'
@@ -90,18 +93,23 @@ package struct AlarmSchedule: Sendable {
                 let bounds = AlarmSchedule.bounds(of: o, clock: clock)
                 let listed = row.listed(under: AlarmSchedule.day(of: o, clock: clock) ?? row.day)
                 for (index, alarm) in alarms.enumerated() where alarm.action != "NONE" {
-                    for (repetition, time) in AlarmSchedule.times(of: alarm, bounds: bounds, clock: clock, after: from, through: to)
+                    for (repetition, time) in AlarmSchedule.times(of: alarm, bounds: bounds, clock: clock, after: from,
+                        through: to)
                     where !(alarm.acknowledged.map { $0 >= time } ?? false) {
-                        var entry = Entry(row: listed, occurrence: o, alarm: alarm, time: time, start: bounds?.start ?? time,
+                        var entry = Entry(row: listed, occurrence: o, alarm: alarm, time: time,
+                            start: bounds?.start ?? time,
                             end: bounds?.end ?? time, repetition: repetition, alarmIndex: index)
                         entry.late = to.timeIntervalSince(time) > AlarmSchedule.lateAfter
                         guard case .absolute = alarm.trigger else {
                             found.append((entry, found.count))
                             continue
                         }
-                        // A series' instances and overrides are one; one-off components that share a UID (a conference's talks) are not.
-                        let series: AbsoluteKey.Series = o.recurrenceID == nil || o.uid.isEmpty ? .item(o.itemIdentity) : .uid(o.uid)
-                        let key = AbsoluteKey(series: series, calendar: ObjectIdentifier(o.calendar), alarm: alarm, repetition: repetition)
+                        // A series' instances and overrides are one; one-off components that share a UID (a
+                        // conference's talks) are not.
+                        let series: AbsoluteKey.Series = o.recurrenceID == nil || o.uid.isEmpty
+                            ? .item(o.itemIdentity) : .uid(o.uid)
+                        let key = AbsoluteKey(series: series, calendar: ObjectIdentifier(o.calendar), alarm: alarm,
+                            repetition: repetition)
                         guard let kept = absolute[key] else {
                             absolute[key] = found.count
                             found.append((entry, found.count))
@@ -175,7 +183,8 @@ package struct AlarmSchedule: Sendable {
             guard let bounds else { return nil }
             let base = toEnd ? bounds.end : bounds.start
             let counting = days == 0 ? clock : AlarmSchedule.dayClock(alarm.dayZone) ?? clock
-            let moved = days == 0 ? base : counting.instant(forWallClock: counting.wallClock(of: base) + TimeInterval(days) * 86400)
+            let moved = days == 0 ? base : counting.instant(forWallClock: counting.wallClock(of: base)
+                + TimeInterval(days) * 86400)
             return moved + TimeInterval(seconds)
         }
     }
@@ -211,7 +220,8 @@ package struct AlarmSchedule: Sendable {
     /// picked by arithmetic, not listed, since a series may have thousands
     /// of instances and an alarm a hundred repeats. An alarm relative to an
     /// occurrence without dates (`bounds` nil) goes off never.
-    static func times(of alarm: Alarm, bounds: (start: Date, end: Date)?, clock: ZoneClock, after from: Date, through to: Date)
+    static func times(of alarm: Alarm, bounds: (start: Date, end: Date)?, clock: ZoneClock, after from: Date,
+        through to: Date)
         -> [(repetition: Int, time: Date)]
     {
         guard let first = trigger(of: alarm, bounds: bounds, clock: clock) else { return [] }

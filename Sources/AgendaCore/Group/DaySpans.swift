@@ -25,7 +25,8 @@ struct DaySpans {
                     let o = occurrences[row]
                     if o.isBusy, let start = o.start, !start.isDate {
                         let s = Int64(start.instant(in: clock).timeIntervalSince1970.rounded(.down))
-                        let e = max(o.end.map { Int64($0.instant(in: clock).timeIntervalSince1970.rounded(.down)) } ?? s, s)
+                        let e = max(o.end.map { Int64($0.instant(in: clock).timeIntervalSince1970.rounded(.down)) }
+                            ?? s, s)
                         if row.dayCount > 1 { multiDay[ObjectIdentifier(o), default: []].append(Int32(index)) }
                         spans.append(Overlaps.Span(start: s, end: e, row: Int32(index), uid: -1))
                     }

@@ -52,18 +52,21 @@ final class DistinctOverlaps: Sendable {
     /// end; `colourOf` gives a span's colour, or -1 for none. With `first`,
     /// the first that many colours of each span of a day of many colours
     /// are found at once (`firstColours`).
-    init(spans: UnsafeBufferPointer<Overlaps.Span>, days: [Range<Int>], first: Int? = nil, wanted: Set<Int>? = nil, colourOf: (Overlaps.Span) -> Int32) {
+    init(spans: UnsafeBufferPointer<Overlaps.Span>, days: [Range<Int>], first: Int? = nil, wanted: Set<Int>? = nil,
+        colourOf: (Overlaps.Span) -> Int32) {
         // At most a component, and a colour, a span: reserved once, since arrays that doubled held up to twice
         // the window's spans (the window's own index, `Overlaps.byWholeOccurrence`, has them all).
         let n = spans.count, busiest = days.map(\.count).max() ?? 0
-        var start: [Int64] = .reserved(n), end: [Int64] = .reserved(n), place: [Int32] = .reserved(n), previousEnd: [Int64] = .reserved(n)
+        var start: [Int64] = .reserved(n), end: [Int64] = .reserved(n), place: [Int32] = .reserved(n),
+            previousEnd: [Int64] = .reserved(n)
         var size: [Int32] = .reserved(n)
         var componentOfSpan = [Int32](repeating: -1, count: spans.count)
         var dayOfSpan = [Int32](repeating: 0, count: spans.count)
         var componentBounds: [Int32] = [0], colourBounds: [Int32] = [0], dayColours: [Int32] = .reserved(n)
         var byColour: [(colour: Int32, span: Int32)] = .reserved(busiest)
         var made: [(start: Int64, end: Int64, place: Int32, previousEnd: Int64, size: Int32)] = .reserved(busiest)
-        var spanOfMade: [Int32] = .reserved(busiest)  // the component each span of `byColour` joined, as an index in `made`
+        // the component each span of `byColour` joined, as an index in `made`
+        var spanOfMade: [Int32] = .reserved(busiest)
         for (d, day) in days.enumerated() {
             byColour.removeAll(keepingCapacity: true)
             for i in day {
@@ -99,7 +102,7 @@ final class DistinctOverlaps: Sendable {
                 }
             }
             var order = Array(made.indices)
-            order.sort { made[$0].start != made[$1].start ? made[$0].start < made[$1].start : made[$0].end < made[$1].end }
+            order.sort { (made[$0].start, made[$0].end) < (made[$1].start, made[$1].end) }
             var placed = [Int32](repeating: 0, count: made.count)
             for k in order {
                 placed[k] = Int32(start.count)
@@ -115,27 +118,22 @@ final class DistinctOverlaps: Sendable {
             colourBounds.append(Int32(dayColours.count))
         }
         let (leaves, latestEnd, earliestPreviousEnd) = DistinctOverlaps.trees(end: end, previousEnd: previousEnd)
-        self.start = start
-        self.end = end
-        self.place = place
-        self.previousEnd = previousEnd
-        self.size = size
-        self.componentOfSpan = componentOfSpan
-        self.dayOfSpan = dayOfSpan
-        self.componentBounds = componentBounds
-        self.colourBounds = colourBounds
-        self.dayColours = dayColours
-        self.leaves = leaves
-        self.latestEnd = latestEnd
-        self.earliestPreviousEnd = earliestPreviousEnd
-        let components = FirstColours.Components(start: start, end: end, place: place, size: size, componentOfSpan: componentOfSpan,
-            componentBounds: componentBounds, colourBounds: colourBounds)
-        self.firstColours = first.map { FirstColours(limit: $0, spans: spans, days: days, components: components, wanted: wanted) } ?? FirstColours()
+        (self.start, self.end, self.place, self.previousEnd, self.size) = (start, end, place, previousEnd, size)
+        (self.componentOfSpan, self.dayOfSpan, self.componentBounds) = (componentOfSpan, dayOfSpan, componentBounds)
+        (self.colourBounds, self.dayColours) = (colourBounds, dayColours)
+        (self.leaves, self.latestEnd, self.earliestPreviousEnd) = (leaves, latestEnd, earliestPreviousEnd)
+        let components = FirstColours.Components(start: start, end: end, place: place, size: size,
+            componentOfSpan: componentOfSpan, componentBounds: componentBounds, colourBounds: colourBounds)
+        self.firstColours = first.map {
+            FirstColours(limit: $0, spans: spans, days: days, components: components, wanted: wanted)
+        } ?? FirstColours()
     }
 
     /// The trees over the components: leaves (a power of two), and under
     /// each node the latest end and the earliest previous end.
-    private static func trees(end: [Int64], previousEnd: [Int64]) -> (leaves: Int, latestEnd: [Int64], earliestPreviousEnd: [Int64]) {
+    private static func trees(
+        end: [Int64], previousEnd: [Int64]
+    ) -> (leaves: Int, latestEnd: [Int64], earliestPreviousEnd: [Int64]) {
         var leaves = 1
         while leaves < end.count { leaves *= 2 }
         var latestEnd = [Int64](repeating: .min, count: 2 * leaves)

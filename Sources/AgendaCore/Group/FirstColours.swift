@@ -50,7 +50,8 @@ struct FirstColours: Sendable {
     }
 
     /// - Parameter wanted: the spans to answer for (nil: every span of a day of many colours).
-    init(limit: Int, spans: UnsafeBufferPointer<Overlaps.Span>, days: [Range<Int>], components c: Components, wanted: Set<Int>? = nil) {
+    init(limit: Int, spans: UnsafeBufferPointer<Overlaps.Span>, days: [Range<Int>], components c: Components,
+        wanted: Set<Int>? = nil) {
         var slot = [Int32](repeating: -1, count: spans.count)
         var counts: [Int32] = []
         var places: [Int32] = []
@@ -114,7 +115,9 @@ private struct DaySweep {
             push((c.end[low + Int(current[p])], Int32(p)))
             minimum[leaves + p] = current[p]
         }
-        for node in stride(from: leaves - 1, to: 0, by: -1) { minimum[node] = min(minimum[2 * node], minimum[2 * node + 1]) }
+        for node in stride(from: leaves - 1, to: 0, by: -1) {
+            minimum[node] = min(minimum[2 * node], minimum[2 * node + 1])
+        }
     }
 
     /// How many colours other than its own lone one overlap `span`, and the

@@ -19,7 +19,9 @@ package struct FreeTime: Sendable {
 
         package struct Invalid: Error, CustomStringConvertible {
             package let text: String
-            package var description: String { "cannot read \"\(text)\" as hours (use HH:MM-HH:MM, such as 09:00-17:00)" }
+            package var description: String {
+                "cannot read \"\(text)\" as hours (use HH:MM-HH:MM, such as 09:00-17:00)"
+            }
         }
 
         /// `09:00-17:00`, `9-17`, `8:30-12:00`; the end after the start, 24:00 at most.
@@ -33,9 +35,13 @@ package struct FreeTime: Sendable {
         }
 
         static func minutes(_ text: Substring) -> Int? {
-            let pieces = text.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
-            guard (1...2).contains(pieces.count), pieces.allSatisfy({ !$0.isEmpty && $0.count <= 2 && $0.allSatisfy(\.isASCII) }),
-                let h = Int(pieces[0]), let m = pieces.count == 2 ? Int(pieces[1]) : 0, (0...24).contains(h), (0...59).contains(m),
+            let pieces = text.trimmingCharacters(in: .whitespaces)
+                .split(separator: ":", omittingEmptySubsequences: false)
+            guard (1...2).contains(pieces.count), pieces.allSatisfy({
+                !$0.isEmpty && $0.count <= 2 && $0.allSatisfy(\.isASCII)
+            }),
+                let h = Int(pieces[0]), let m = pieces.count == 2 ? Int(pieces[1]) : 0, (0...24).contains(h),
+                    (0...59).contains(m),
                 h * 60 + m <= 24 * 60
             else { return nil }
             return h * 60 + m
@@ -77,7 +83,8 @@ package struct FreeTime: Sendable {
             } else {
                 for part in text.split(separator: ",", omittingEmptySubsequences: false) {
                     let ends = part.split(separator: "-", omittingEmptySubsequences: false)
-                    guard (1...2).contains(ends.count), let first = day(ends[0]), let last = day(ends[ends.count - 1]) else {
+                    guard (1...2).contains(ends.count), let first = day(ends[0]),
+                        let last = day(ends[ends.count - 1]) else {
                         throw Invalid(text: text)
                     }
                     var d = first
@@ -108,7 +115,8 @@ package struct FreeTime: Sendable {
     ///   - window: the days looked at.
     ///   - minimum: the shortest slot kept, in seconds.
     package init(
-        occurrences: [[Occurrence]], selection: Selection, window: AgendaWindow, hours: Hours, weekdays: Weekdays, minimum: Int
+        occurrences: [[Occurrence]], selection: Selection, window: AgendaWindow, hours: Hours, weekdays: Weekdays,
+            minimum: Int
     ) {
         let clock = window.clock
         var busy: [(start: Date, end: Date)] = []
@@ -139,7 +147,8 @@ package struct FreeTime: Sendable {
         while day < window.endDay {
             defer { day = day.adding(days: 1) }
             guard weekdays.days.contains(day.weekday) else { continue }
-            let dayStart = FreeTime.firstInstant(atOrAfter: day.midnightUTC + TimeInterval(hours.start * 60), clock: clock)
+            let dayStart = FreeTime.firstInstant(atOrAfter: day.midnightUTC + TimeInterval(hours.start * 60),
+                clock: clock)
             let dayEnd = FreeTime.firstInstant(atOrAfter: day.midnightUTC + TimeInterval(hours.end * 60), clock: clock)
             guard dayEnd > dayStart else { continue }
             while next < merged.count && merged[next].end <= dayStart { next += 1 }

@@ -33,7 +33,9 @@ enum ItemRanks {
         var previous: UnsafePointer<AgendaOrder.ItemKey>? = nil
         var rank: Int32 = 0
         // A merge of the sorted lists (one per placing thread, a handful).
-        func head(_ l: Int) -> UnsafePointer<AgendaOrder.ItemKey> { UnsafePointer(lists[l].fields.base + Int(lists[l].order[next[l]])) }
+        func head(_ l: Int) -> UnsafePointer<AgendaOrder.ItemKey> {
+            UnsafePointer(lists[l].fields.base + Int(lists[l].order[next[l]]))
+        }
         while true {
             var best = -1
             for l in lists.indices where next[l] < lists[l].count {

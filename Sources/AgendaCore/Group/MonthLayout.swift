@@ -24,7 +24,8 @@ package struct MonthLayout: Sendable {
 
     /// The months of `calendar` (the locale's) from the one holding `day`:
     /// each one's first and last day.
-    package static func months(_ count: Int, from day: CivilDate, calendar: Calendar) -> [(first: CivilDate, last: CivilDate)] {
+    package static func months(_ count: Int, from day: CivilDate,
+        calendar: Calendar) -> [(first: CivilDate, last: CivilDate)] {
         var months: [(first: CivilDate, last: CivilDate)] = []
         var date = day.midnightUTC
         for _ in 0..<count {
@@ -47,7 +48,8 @@ package struct MonthLayout: Sendable {
 
     /// - Parameter months: the first and last day of each month shown, in order.
     package init(
-        sections: [AgendaSection], months: [(first: CivilDate, last: CivilDate)], firstWeekday: Int, wording: RowWording, showCalendar: Bool = false
+        sections: [AgendaSection], months: [(first: CivilDate, last: CivilDate)], firstWeekday: Int,
+            wording: RowWording, showCalendar: Bool = false
     ) {
         var items: [CivilDate: [GridItem]] = [:]
         for section in sections {
@@ -67,7 +69,8 @@ package struct MonthLayout: Sendable {
             let days = MonthLayout.days(first: m.first, last: m.last, firstWeekday: firstWeekday).map {
                 Day(date: $0, inMonth: m.first <= $0 && $0 <= m.last, items: items[$0] ?? [])
             }
-            return Month(first: m.first, last: m.last, weeks: stride(from: 0, to: days.count, by: 7).map { Array(days[$0..<$0 + 7]) })
+            return Month(first: m.first, last: m.last, weeks: stride(from: 0, to: days.count, by: 7)
+                .map { Array(days[$0..<$0 + 7]) })
         }
     }
 }

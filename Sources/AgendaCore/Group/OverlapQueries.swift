@@ -8,7 +8,8 @@ extension Overlaps {
     func byTitle(day d: Int) -> DistinctOverlaps {
         titleIndex[d].get {
             spans.withUnsafeBufferPointer { spans in
-                DistinctOverlaps(spans: UnsafeBufferPointer(rebasing: spans[days[d]]), days: [0..<days[d].count], first: Overlaps.titlesShown) {
+                DistinctOverlaps(spans: UnsafeBufferPointer(rebasing: spans[days[d]]), days: [0..<days[d].count],
+                    first: Overlaps.titlesShown) {
                     titleGroup[Int(rows[Int($0.row)].item)]
                 }
             }
@@ -19,7 +20,8 @@ extension Overlaps {
     func byUID(day d: Int) -> DistinctOverlaps {
         uidIndex[d].get {
             spans.withUnsafeBufferPointer { spans in
-                DistinctOverlaps(spans: UnsafeBufferPointer(rebasing: spans[days[d]]), days: [0..<days[d].count], first: Overlaps.uidsListed) { $0.uid }
+                DistinctOverlaps(spans: UnsafeBufferPointer(rebasing: spans[days[d]]), days: [0..<days[d].count],
+                    first: Overlaps.uidsListed) { $0.uid }
             }
         }
     }
@@ -45,13 +47,17 @@ extension Overlaps {
                 }
                 var position = [Int32](repeating: -1, count: spans.count)
                 for (g, i) in order.enumerated() { position[Int(i)] = Int32(g) }
-                // Keyed by the first listed span of each multi-day occurrence (`spansOfOccurrence`), which keeps the first of its list.
+                // Keyed by the first listed span of each multi-day occurrence (`spansOfOccurrence`), which keeps the
+                // first of its list.
                 var byKey: [Int32: Int] = [:]
-                for (key, list) in spansOfOccurrence { if let first = list.first { byKey[key] = Int(position[Int(first)]) } }
+                for (key, list) in spansOfOccurrence {
+                    if let first = list.first { byKey[key] = Int(position[Int(first)]) }
+                }
                 return (order.map { spans[Int($0)] }, byKey)
             }()
             let index = ordered.withUnsafeBufferPointer { ordered in
-                DistinctOverlaps(spans: ordered, days: ordered.isEmpty ? [] : [0..<ordered.count], first: Overlaps.uidsListed,
+                DistinctOverlaps(spans: ordered, days: ordered.isEmpty ? [] : [0..<ordered.count],
+                    first: Overlaps.uidsListed,
                     wanted: Set(byKey.values)) { $0.uid }
             }
             whole = WholeWindow(spans: ordered, index: index, place: byKey)
@@ -83,13 +89,15 @@ extension Overlaps {
                 let local = Int(s) - days[d].lowerBound
                 let dayIndex = byUID(day: d)
                 let colours = dayIndex.colours(ofDayOf: local)
-                dayIndex.forEachColour(overlapping: spans[Int(s)], at: local) { ranks.append(colours[colours.startIndex + Int($0)]) }
+                dayIndex.forEachColour(overlapping: spans[Int(s)],
+                    at: local) { ranks.append(colours[colours.startIndex + Int($0)]) }
             }
             let whole = spans[Int(list[0])]
             for d in [listed.min()! - 1, listed.max()! + 1] where d >= 0 && d < days.count {
                 let dayIndex = byUID(day: d)
                 let colours = dayIndex.colours(ofDay: 0)
-                dayIndex.forEachColour(overlappingOther: whole, day: 0) { ranks.append(colours[colours.startIndex + Int($0)]) }
+                dayIndex.forEachColour(overlappingOther: whole,
+                    day: 0) { ranks.append(colours[colours.startIndex + Int($0)]) }
             }
             Overlaps.order(&ranks, below: uidBounds.count - 1)
             let count = ranks.count

@@ -71,7 +71,8 @@ package final class Overlaps: Sendable {
     }
 
     init(
-        spans: [Span], days: [Range<Int>], rows: [AgendaRow], occurrences: AgendaOccurrences, titleGroup: [Int32], titleBytes: [UInt8], titleBounds: [Int], uidBytes: [UInt8], uidBounds: [Int],
+        spans: [Span], days: [Range<Int>], rows: [AgendaRow], occurrences: AgendaOccurrences, titleGroup: [Int32],
+            titleBytes: [UInt8], titleBounds: [Int], uidBytes: [UInt8], uidBounds: [Int],
         spansOfOccurrence: [Int32: [Int32]]
     ) {
         self.spans = spans
@@ -122,21 +123,24 @@ package final class Overlaps: Sendable {
     /// to a million to ask the days'.
     @TaskLocal package static var multiDayStepsPerSpan = 64
 
-    static let none = Overlaps(spans: [], days: [], rows: [], occurrences: .none, titleGroup: [], titleBytes: [], titleBounds: [0], uidBytes: [], uidBounds: [0], spansOfOccurrence: [:])
+    static let none = Overlaps(spans: [], days: [], rows: [], occurrences: .none, titleGroup: [], titleBytes: [],
+        titleBounds: [0], uidBytes: [], uidBounds: [0], spansOfOccurrence: [:])
 
     /// Finds the overlaps of `rows` (sorted by day, as `AgendaBuilder` sorts
     /// them; `dayRows`, each day's rows, from `AgendaBuilder.days(of:)`) and
     /// marks each overlapping row with its span. Days are independent:
     /// `threads` threads each take a run of them.
     static func find(
-        in rows: inout [AgendaRow], days dayRows: [Range<Int>], occurrences: AgendaOccurrences, itemRanks: [Int32], clock: ZoneClock, threads: Int = 1
+        in rows: inout [AgendaRow], days dayRows: [Range<Int>], occurrences: AgendaOccurrences, itemRanks: [Int32],
+            clock: ZoneClock, threads: Int = 1
     ) -> Overlaps {
         let parts = rows.count >= AgendaBuilder.parallelFrom ? max(1, min(threads, dayRows.count)) : 1
         var found = [DaySpans](repeating: DaySpans(), count: parts)
         found.withUnsafeMutableBufferPointer { found in
             let shared = SharedDaySpans(parts: found)
             let work: @Sendable (Int) -> Void = { [rows, dayRows] w in
-                shared.parts[w] = DaySpans(rows: rows, days: dayRows[(dayRows.count * w / parts)..<(dayRows.count * (w + 1) / parts)],
+                shared.parts[w] = DaySpans(rows: rows, days: dayRows[(dayRows.count * w / parts)..<(dayRows.count * (w
+                    + 1) / parts)],
                     occurrences: occurrences, clock: clock)
             }
             if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
@@ -157,7 +161,9 @@ package final class Overlaps: Sendable {
         guard overlapping.contains(true) else { return .none }
         var spanOfRow: [Int32: Int32] = [:]
         if !multiDay.isEmpty {
-            for (i, span) in spans.enumerated() where rows[Int(span.row)].dayCount > 1 { spanOfRow[span.row] = Int32(i) }
+            for (i, span) in spans.enumerated() where rows[Int(span.row)].dayCount > 1 {
+                spanOfRow[span.row] = Int32(i)
+            }
         }
         var spansOfOccurrence: [Int32: [Int32]] = [:]
         for var list in multiDay.values {
@@ -170,10 +176,13 @@ package final class Overlaps: Sendable {
             }
         }
         for (i, span) in spans.enumerated() where overlapping[i] { rows[Int(span.row)].overlap = Int32(i) }
-        let (uidBytes, uidBounds) = Overlaps.rankUIDs(of: &spans, overlapping: overlapping, rows: rows, occurrences: occurrences, items: itemRanks.count)
-        let (titleGroup, titleBytes, titleBounds) = Overlaps.groupTitles(of: spans, overlapping: overlapping, rows: rows, occurrences: occurrences, itemRanks: itemRanks)
+        let (uidBytes, uidBounds) = Overlaps.rankUIDs(of: &spans, overlapping: overlapping, rows: rows,
+            occurrences: occurrences, items: itemRanks.count)
+        let (titleGroup, titleBytes, titleBounds) = Overlaps.groupTitles(of: spans, overlapping: overlapping,
+            rows: rows, occurrences: occurrences, itemRanks: itemRanks)
         return Overlaps(
-            spans: spans, days: days, rows: rows, occurrences: occurrences, titleGroup: titleGroup, titleBytes: titleBytes, titleBounds: titleBounds, uidBytes: uidBytes, uidBounds: uidBounds,
+            spans: spans, days: days, rows: rows, occurrences: occurrences, titleGroup: titleGroup,
+                titleBytes: titleBytes, titleBounds: titleBounds, uidBytes: uidBytes, uidBounds: uidBounds,
             spansOfOccurrence: spansOfOccurrence)
     }
 
@@ -182,7 +191,8 @@ package final class Overlaps: Sendable {
     /// `uid` is set to its rank, and the UIDs, JSON-quoted, are returned
     /// one after another (rank r is `bytes[bounds[r]..<bounds[r + 1]]`).
     static func rankUIDs(
-        of spans: inout [Span], overlapping: [Bool], rows: [AgendaRow], occurrences: AgendaOccurrences, items itemCount: Int
+        of spans: inout [Span], overlapping: [Bool], rows: [AgendaRow], occurrences: AgendaOccurrences,
+            items itemCount: Int
     ) -> (bytes: [UInt8], bounds: [Int]) {
         var uidOfItem = [Int32](repeating: -2, count: itemCount)
         var items: [(uid: [UInt8], item: Int32)] = []
@@ -284,7 +294,8 @@ package final class Overlaps: Sendable {
                 uidIndex[released - 1].forget()
                 titleIndex[released - 1].forget()
             }
-            while released < days.count, rows[Int(spans[days[released].lowerBound].row)].sortKey / AgendaRow.dayFactor < key {
+            while released < days.count,
+                rows[Int(spans[days[released].lowerBound].row)].sortKey / AgendaRow.dayFactor < key {
                 uidIndex[released].forget()
                 titleIndex[released].forget()
                 released += 1

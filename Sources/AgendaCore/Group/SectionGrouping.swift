@@ -22,13 +22,16 @@ package enum SectionGrouping: Sendable, Equatable {
         for section in daySections {
             let period = section.day.map(period(of:)) ?? .undated
             if period != current, let current {
-                result.append(AgendaSection(period: current, rows: rows[...], occurrences: occurrences, overlaps: overlaps))
+                result.append(AgendaSection(period: current, rows: rows[...], occurrences: occurrences,
+                    overlaps: overlaps))
                 rows.removeAll()
             }
             current = period
             rows += section.rows
         }
-        if let current { result.append(AgendaSection(period: current, rows: rows[...], occurrences: occurrences, overlaps: overlaps)) }
+        if let current {
+            result.append(AgendaSection(period: current, rows: rows[...], occurrences: occurrences, overlaps: overlaps))
+        }
         return result
     }
 

@@ -21,7 +21,9 @@ package struct Selection: Sendable {
             guard includeReminders else { return false }
             if r.isCompleted && !showCompleted { return false }
         }
-        if !calendars.isEmpty && !(occurrence.calendar.chosen ?? calendars.contains(occurrence.calendar.name)) { return false }
+        if !calendars.isEmpty && !(occurrence.calendar.chosen ?? calendars.contains(occurrence.calendar.name)) {
+            return false
+        }
         if occurrence.isDeclined && !showDeclined { return false }
         return showCancelled || !occurrence.isCancelled
     }

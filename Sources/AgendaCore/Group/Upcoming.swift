@@ -45,12 +45,15 @@ package struct Upcoming: Sendable {
                 let isNow = s <= now && (e > now || (e == s && s == now))
                 guard isNow || (s > now && s < end) else { continue }
                 let minutes = isNow ? 0 : Int((s.timeIntervalSince(now) / 60).rounded(.up))
-                found.append((Entry(row: row, occurrence: o, start: s, end: e, isNow: isNow, minutesUntil: minutes, isAllDay: start.isDate), order))
+                found.append((Entry(row: row, occurrence: o, start: s, end: e, isNow: isNow, minutesUntil: minutes,
+                    isAllDay: start.isDate), order))
             }
         }
         found.sort { a, b in
             if a.entry.isNow != b.entry.isNow { return a.entry.isNow }
-            if a.entry.start != b.entry.start { return a.entry.isNow ? a.entry.start > b.entry.start : a.entry.start < b.entry.start }
+            if a.entry.start != b.entry.start {
+                return a.entry.isNow ? a.entry.start > b.entry.start : a.entry.start < b.entry.start
+            }
             return a.order < b.order
         }
         entries = found.prefix(max(count, 0)).map(\.entry)

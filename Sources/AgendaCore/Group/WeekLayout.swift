@@ -37,8 +37,13 @@ package struct GridItem: Sendable {
     /// Tabs, and the line ends `RowWording.singleLine` leaves (U+2028,
     /// U+2029, NEL), as blanks: a cell is one line of known width.
     static func oneLine(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0 == "\t" || $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\u{85}" }) else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.map { ["\t", "\u{2028}", "\u{2029}", "\u{85}"].contains($0) ? " " : $0 }))
+        guard text.unicodeScalars.contains(where: { $0 == "\t" || $0 == "\u{2028}" || $0 == "\u{2029}"
+            || $0 == "\u{85}" }) else {
+            return text
+        }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map {
+            ["\t", "\u{2028}", "\u{2029}", "\u{85}"].contains($0) ? " " : $0
+        }))
     }
 }
 
@@ -90,7 +95,8 @@ package struct WeekLayout: Sendable {
     /// - Parameter minutes: `--hours` as minutes of the day; nil: from the
     ///   earliest to the latest timed item, and at least 08:00-18:00.
     package init(
-        sections: [AgendaSection], days: [CivilDate], clock: ZoneClock, wording: RowWording, minutes: (start: Int, end: Int)? = nil,
+        sections: [AgendaSection], days: [CivilDate], clock: ZoneClock, wording: RowWording,
+            minutes: (start: Int, end: Int)? = nil,
         showCalendar: Bool = false
     ) {
         self.days = days
@@ -103,7 +109,9 @@ package struct WeekLayout: Sendable {
             guard let day = section.day, let c = column[day] else { continue }
             for row in section.rows {
                 let occurrence = section.occurrences[row]
-                func item(_ time: String?) -> GridItem { GridItem(row, occurrence, wording: wording, time: time, showCalendar: showCalendar) }
+                func item(_ time: String?) -> GridItem {
+                    GridItem(row, occurrence, wording: wording, time: time, showCalendar: showCalendar)
+                }
                 func addToBand(_ time: String?) {
                     let id = ObjectIdentifier(occurrence)
                     if let at = bandIndex[id], band[at].lastColumn == c - 1 {
@@ -115,7 +123,9 @@ package struct WeekLayout: Sendable {
                 }
                 // A day or more of the wall clock (midnight to midnight over a change of clocks too) is the band's.
                 let span = occurrence.span(in: clock)
-                let long = span.map { clock.wallClock(of: $0.end).timeIntervalSince(clock.wallClock(of: $0.start)) >= 86400 } ?? false
+                let long = span.map {
+                    clock.wallClock(of: $0.end).timeIntervalSince(clock.wallClock(of: $0.start)) >= 86400
+                } ?? false
                 switch row.timing {
                 case .allDay, .due(nil), .overdue, .undated:
                     addToBand(nil)
@@ -138,19 +148,23 @@ package struct WeekLayout: Sendable {
         }
         if let minutes {
             firstSlot = minutes.start / (60 / WeekLayout.slotsPerHour)
-            endSlot = max(firstSlot + 1, (minutes.end + 60 / WeekLayout.slotsPerHour - 1) / (60 / WeekLayout.slotsPerHour))
+            endSlot = max(firstSlot + 1,
+                (minutes.end + 60 / WeekLayout.slotsPerHour - 1) / (60 / WeekLayout.slotsPerHour))
         } else {
             // Whole hours, from the earliest to the latest block, 08:00-18:00 at least.
             let all = blocks.joined()
             let earliest = min(8 * WeekLayout.slotsPerHour, all.map(\.start).min() ?? .max)
             let latest = max(18 * WeekLayout.slotsPerHour, all.map(\.end).max() ?? 0)
             firstSlot = earliest / WeekLayout.slotsPerHour * WeekLayout.slotsPerHour
-            endSlot = min(24 * WeekLayout.slotsPerHour, (latest + WeekLayout.slotsPerHour - 1) / WeekLayout.slotsPerHour * WeekLayout.slotsPerHour)
+            endSlot = min(24 * WeekLayout.slotsPerHour, (latest
+                + WeekLayout.slotsPerHour - 1) / WeekLayout.slotsPerHour * WeekLayout.slotsPerHour)
         }
         let (first, end) = (firstSlot, endSlot)
         earlier = blocks.map { $0.filter { $0.end <= first }.count }
         later = blocks.map { $0.filter { $0.start >= end }.count }
-        self.blocks = blocks.map { WeekLayout.placedSideBySide($0.filter { $0.end > first && $0.start < end }, first: first, end: end) }
+        self.blocks = blocks.map {
+            WeekLayout.placedSideBySide($0.filter { $0.end > first && $0.start < end }, first: first, end: end)
+        }
         (self.band, bandLanes) = WeekLayout.placedInLanes(band)
     }
 
@@ -169,7 +183,9 @@ package struct WeekLayout: Sendable {
             let s = min(max(b.start, first), end - 1)
             return Block(item: b.item, start: s, end: max(s + 1, min(b.end, end)))
         }
-        let order = placed.indices.sorted { (placed[$0].start, -placed[$0].end, $0) < (placed[$1].start, -placed[$1].end, $1) }
+        let order = placed.indices.sorted {
+            (placed[$0].start, -placed[$0].end, $0) < (placed[$1].start, -placed[$1].end, $1)
+        }
         var laneEnds: [Int] = []  // the slot each lane is free from
         var cluster: [Int] = []
         var clusterEnd = 0

@@ -59,7 +59,9 @@ package struct AgendaTime: Sendable, Hashable {
     package var isDate: Bool { kind == .date }
 
     /// The day of the wall clock it shows (a date's own day).
-    package var wallDate: CivilDate { CivilDate(daysSinceEpoch: Int((wall.timeIntervalSince1970 / 86400).rounded(.down))) }
+    package var wallDate: CivilDate {
+        CivilDate(daysSinceEpoch: Int((wall.timeIntervalSince1970 / 86400).rounded(.down)))
+    }
 
     /// The absolute moment this time stands for when shown in `zone`.
     package func instant(in zone: ZoneClock) -> Date {

@@ -34,7 +34,8 @@ package struct Alarm: Sendable, Hashable {
     /// times, and zones with no IANA name, which count on the display zone's.
     package var dayZone: String? = nil
 
-    package init(trigger: Trigger, action: String, repeatCount: Int = 0, repeatInterval: Int = 0, acknowledged: Date? = nil, description: String? = nil) {
+    package init(trigger: Trigger, action: String, repeatCount: Int = 0, repeatInterval: Int = 0,
+        acknowledged: Date? = nil, description: String? = nil) {
         self.trigger = trigger
         self.action = action
         self.repeatCount = repeatCount

@@ -20,9 +20,12 @@ package enum CalendarColor {
 
     /// The CSS colour names calendar programs offer (RFC 7986 3.7.3: `COLOR` is a CSS3 name).
     static let names: [String: String] = [
-        "black": "#000000", "white": "#ffffff", "red": "#ff0000", "green": "#008000", "blue": "#0000ff", "yellow": "#ffff00",
-        "orange": "#ffa500", "purple": "#800080", "pink": "#ffc0cb", "brown": "#a52a2a", "gray": "#808080", "grey": "#808080",
-        "cyan": "#00ffff", "magenta": "#ff00ff", "teal": "#008080", "navy": "#000080", "maroon": "#800000", "olive": "#808000",
+        "black": "#000000", "white": "#ffffff", "red": "#ff0000", "green": "#008000", "blue": "#0000ff",
+            "yellow": "#ffff00",
+        "orange": "#ffa500", "purple": "#800080", "pink": "#ffc0cb", "brown": "#a52a2a", "gray": "#808080",
+            "grey": "#808080",
+        "cyan": "#00ffff", "magenta": "#ff00ff", "teal": "#008080", "navy": "#000080", "maroon": "#800000",
+            "olive": "#808000",
         "lime": "#00ff00", "aqua": "#00ffff", "fuchsia": "#ff00ff", "silver": "#c0c0c0", "turquoise": "#40e0d0",
         "violet": "#ee82ee", "gold": "#ffd700", "indigo": "#4b0082", "coral": "#ff7f50", "salmon": "#fa8072",
     ]

@@ -92,7 +92,8 @@ package enum MeetingLink {
     /// What ends a link in text: white space, control characters, and the
     /// quotes and brackets that wrap one (`<…>`, `href="…"`, `'…'`).
     private static func stopsLink(_ b: UInt8) -> Bool {
-        b <= 0x20 || b == 0x7F || b == 0x22 || b == 0x27 || b == 0x3C || b == 0x3E || b == 0x5C || b == 0x60 || b == 0x7B || b == 0x7D
+        b <= 0x20 || b == 0x7F || b == 0x22 || b == 0x27 || b == 0x3C || b == 0x3E || b == 0x5C || b == 0x60
+            || b == 0x7B || b == 0x7D
     }
 
     /// The length of the character at `i` (outside ASCII) when it is a
@@ -105,7 +106,8 @@ package enum MeetingLink {
             let scalar = String(decoding: b[i..<(i + length)], as: UTF8.self).unicodeScalars.first
         else { return nil }
         switch scalar.properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .nonspacingMark, .spacingMark,
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .nonspacingMark,
+            .spacingMark,
             .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
             return length
         default: return nil
@@ -145,7 +147,8 @@ package enum MeetingLink {
 
     /// Whereby's own pages: what a first path segment names when it is no room.
     static let wherebyPages: Set<String> = [
-        "information", "user", "login", "signup", "pricing", "blog", "support", "legal", "org", "download", "embed", "developers",
+        "information", "user", "login", "signup", "pricing", "blog", "support", "legal", "org", "download", "embed",
+            "developers",
         "terms", "privacy", "about", "business", "personal", "careers", "contact", "features",
     ]
 
@@ -159,7 +162,9 @@ package enum MeetingLink {
 
     /// A Safe Links address's own link (`url=`, percent-decoded), else the link.
     static func unwrapped(_ link: String) -> String {
-        guard let parts = LinkParts(link), parts.host.hasSuffix(".safelinks.protection.outlook.com") else { return link }
+        guard let parts = LinkParts(link), parts.host.hasSuffix(".safelinks.protection.outlook.com") else {
+            return link
+        }
         for pair in parts.query.split(separator: "&") where pair.lowercased().hasPrefix("url=") {
             let inner = percentDecoded(pair.dropFirst(4))
             if LinkParts(inner) != nil { return unwrapped(inner) }
@@ -207,10 +212,12 @@ package enum MeetingLink {
             return path.hasPrefix("/l/meetup-join/") || path.hasPrefix("/meet/")
         }
         if on("webex.com") {
-            return ["/meet/", "/join/", "/wbxmjs/joinservice/", "/webappng/sites/"].contains { path.hasPrefix($0) } || path.hasSuffix("/j.php")
+            return ["/meet/", "/join/", "/wbxmjs/joinservice/", "/webappng/sites/"].contains { path.hasPrefix($0) }
+                || path.hasSuffix("/j.php")
         }
         if host == "meet.jit.si" || on("8x8.vc") {
-            return hasPath && !["/static/", "/libs/", "/external_api", "/sounds/", "/images/"].contains { path.hasPrefix($0) }
+            return hasPath && !["/static/", "/libs/", "/external_api", "/sounds/",
+                "/images/"].contains { path.hasPrefix($0) }
         }
         if on("whereby.com") {
             // A room is its path's one segment; the site's own pages are not rooms.

@@ -146,6 +146,7 @@ extension Occurrence {
             return (s, max(end?.instant(in: clock) ?? s, s))
         }
         let first = start.wallDate
-        return (clock.startOfDay(first), clock.startOfDay(max(end?.wallDate ?? first.adding(days: 1), first.adding(days: 1))))
+        return (clock.startOfDay(first), clock.startOfDay(max(end?.wallDate ?? first.adding(days: 1),
+            first.adding(days: 1))))
     }
 }

@@ -45,7 +45,9 @@ package final class Reminder: CalendarItem {
     /// The same reminder with other alarms: an override without VALARMs of
     /// its own rings its master's.
     package func with(alarms: [Alarm]) -> Reminder {
-        Reminder(uid: uid, title: title, location: location, description: description, status: status, isCompleted: isCompleted,
-            priority: priority, percentComplete: percentComplete, categories: categories, calendar: calendar, alarms: alarms, whole: whole)
+        Reminder(uid: uid, title: title, location: location, description: description, status: status,
+            isCompleted: isCompleted,
+            priority: priority, percentComplete: percentComplete, categories: categories, calendar: calendar,
+                alarms: alarms, whole: whole)
     }
 }

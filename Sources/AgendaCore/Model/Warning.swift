@@ -45,7 +45,8 @@ extension Warning {
         // an unreadable BYDAY and an INTERVAL out of range are two kinds.
         return plain.split(separator: " ")
             .compactMap { word -> Substring? in
-                if let equals = word.firstIndex(of: "="), word[..<equals].allSatisfy({ $0.isLetter || $0 == "-" }), equals > word.startIndex {
+                if let equals = word.firstIndex(of: "="), word[..<equals].allSatisfy({ $0.isLetter || $0 == "-" }),
+                    equals > word.startIndex {
                     return word[...equals]
                 }
                 return word.contains(where: { $0.isNumber || $0 == "=" }) ? nil : word

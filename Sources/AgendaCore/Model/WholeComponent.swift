@@ -19,7 +19,8 @@ package final class WholeComponent: @unchecked Sendable {
     /// before any occurrence is handed on; only read after.
     package private(set) var series: ComponentSeries?
 
-    package init(text: String, matchUID: String, zoneIDs: [String], calendarIndex: Int, calendarTimeZone: String? = nil) {
+    package init(text: String, matchUID: String, zoneIDs: [String], calendarIndex: Int,
+        calendarTimeZone: String? = nil) {
         self.text = text
         self.matchUID = matchUID
         self.zoneIDs = zoneIDs
@@ -39,7 +40,8 @@ package final class ComponentSeries: Sendable {
     /// Its calendar's `X-WR-TIMEZONE` (`WholeComponent.calendarTimeZone`).
     package let calendarTimeZone: String?
 
-    package init(uid: String, components: [String], zones: [(tzid: String, text: String)], calendarTimeZone: String? = nil) {
+    package init(uid: String, components: [String], zones: [(tzid: String, text: String)],
+        calendarTimeZone: String? = nil) {
         self.uid = uid
         self.components = components
         self.zones = zones

@@ -8,7 +8,8 @@ package enum ClockReading {
         package let text: String
         package var why: String? = nil
         package var description: String {
-            "cannot read \"\(text)\" as a time\(why.map { " (\($0))" } ?? ""): use ISO 8601, e.g. 2025-03-01T08:00:00+01:00"
+            "cannot read \"\(text)\" as a time\(why.map { " (\($0))" } ?? ""): use ISO 8601, e.g. " +
+                "2025-03-01T08:00:00+01:00"
         }
     }
 
@@ -28,12 +29,15 @@ package enum ClockReading {
             // ISO 8601 and Foundation's TimeZone have them).
             let zoneText = String(rest[rest.index(after: signIndex)...])
             let digits = zoneText.replacingOccurrences(of: ":", with: "")
-            guard zoneText.count == 5 && zoneText.dropFirst(2).first == ":" || zoneText.count == 4 && !zoneText.contains(":")
+            guard zoneText.count == 5 && zoneText.dropFirst(2).first == ":" || zoneText.count == 4
+                && !zoneText.contains(":")
                 || zoneText.count == 2,
                 digits.allSatisfy({ $0.isASCII && $0.isNumber }), let hhmm = Int(digits)
             else { throw Invalid(text: text) }
             let (hours, minutes) = digits.count == 4 ? (hhmm / 100, hhmm % 100) : (hhmm, 0)
-            guard minutes < 60, hours * 60 + minutes <= 18 * 60 else { throw Invalid(text: text, why: "the offset is beyond ±18:00") }
+            guard minutes < 60, hours * 60 + minutes <= 18 * 60 else {
+                throw Invalid(text: text, why: "the offset is beyond ±18:00")
+            }
             offset = (rest[signIndex] == "-" ? -1 : 1) * (hours * 60 + minutes) * 60
             rest = rest[..<signIndex]
         }
@@ -41,7 +45,8 @@ package enum ClockReading {
         guard fields.count == 2 || fields.count == 3,
             let h = Int(fields[0]), let m = Int(fields[1]), (0...23).contains(h), (0...59).contains(m)
         else { throw Invalid(text: text) }
-        let plain = fields.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } } && fields[0].count == 2
+        let plain = fields.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } }
+            && fields[0].count == 2
         let sec = fields.count == 3 ? Double(fields[2]) : 0
         guard plain, let sec, sec >= 0, sec < 61 else { throw Invalid(text: text) }
         let wall = date.midnightUTC + TimeInterval(h * 3600 + m * 60) + sec

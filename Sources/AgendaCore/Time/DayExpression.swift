@@ -23,7 +23,8 @@ package enum DayExpression {
     /// - Parameter firstWeekday: the week's first day (1 = Sunday ... 7 =
     ///   Saturday, as the locale has it), for `next week`.
     package static func resolve(_ text: String, today: CivilDate, firstWeekday: Int = 2) throws -> CivilDate {
-        let words = text.lowercased().split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "_" }).joined(separator: " ")
+        let words = text.lowercased().split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "_" })
+            .joined(separator: " ")
         switch words {
         case "today": return today
         case "tomorrow": return today.adding(days: 1)
@@ -48,7 +49,10 @@ package enum DayExpression {
 extension CivilDate {
     /// Reads `YYYY-MM-DD`, rejecting dates that do not exist (2025-02-30).
     package init?(iso text: String) {
-        guard let (y, m, d) = CivilDate.isoFields(text), (1...12).contains(m), d >= 1, d <= CivilDate.daysIn(year: y, month: m) else { return nil }
+        guard let (y, m, d) = CivilDate.isoFields(text), (1...12).contains(m), d >= 1,
+            d <= CivilDate.daysIn(year: y, month: m) else {
+            return nil
+        }
         self.init(year: y, month: m, day: d)
     }
 
@@ -62,7 +66,8 @@ extension CivilDate {
         return (y, m, d)
     }
 
-    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+        "October",
         "November", "December"]
 
     /// Why text shaped `YYYY-MM-DD` names no day (`November has 30 days`);

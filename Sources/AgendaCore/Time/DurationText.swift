@@ -3,7 +3,9 @@
 package enum DurationText {
     package struct Invalid: Error, CustomStringConvertible {
         package let text: String
-        package var description: String { "cannot read \"\(text)\" as a duration (use forms such as 30m, 90m, 2h, 1h30m, 3d)" }
+        package var description: String {
+            "cannot read \"\(text)\" as a duration (use forms such as 30m, 90m, 2h, 1h30m, 3d)"
+        }
     }
 
     /// The span in seconds.

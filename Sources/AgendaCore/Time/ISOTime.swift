@@ -153,7 +153,9 @@ package struct ISOTime: Sendable {
 
         /// Copies the text to `p`; its length.
         func copy(to p: UnsafeMutablePointer<UInt8>) -> Int {
-            withUnsafeBytes(of: bytes) { UnsafeMutableRawPointer(p).copyMemory(from: $0.baseAddress!, byteCount: count) }
+            withUnsafeBytes(of: bytes) {
+                UnsafeMutableRawPointer(p).copyMemory(from: $0.baseAddress!, byteCount: count)
+            }
             return count
         }
     }

@@ -30,7 +30,10 @@ package struct POSIXTimeZone: Sendable, Equatable {
     /// Reads a TZ string; nil when it is not one.
     package init?(_ text: String) {
         var s = Substring(text)
-        guard let std = POSIXTimeZone.name(&s), std.count >= 3, let stdWest = POSIXTimeZone.offset(&s, maxHours: 24) else { return nil }
+        guard let std = POSIXTimeZone.name(&s), std.count >= 3,
+            let stdWest = POSIXTimeZone.offset(&s, maxHours: 24) else {
+            return nil
+        }
         standardOffset = -stdWest
         if s.isEmpty {
             daylightOffset = nil
@@ -57,7 +60,9 @@ package struct POSIXTimeZone: Sendable, Equatable {
         if s.first == "<" {
             guard let close = s.firstIndex(of: ">") else { return nil }
             let name = s[s.index(after: s.startIndex)..<close]
-            guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-") }) else { return nil }
+            guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-") }) else {
+                return nil
+            }
             s = s[s.index(after: close)...]
             return name.count >= 3 ? name : nil
         }
@@ -140,7 +145,8 @@ package struct POSIXTimeZone: Sendable, Equatable {
         let year = CivilDate(daysSinceEpoch: Int((Double(t) / 86400).rounded(.down))).year
         var best: Int64? = nil
         for y in [year - 1, year, year + 1, year + 2] {
-            for change in [changeInstant(of: start, year: y, offsetBefore: standardOffset), changeInstant(of: end, year: y, offsetBefore: daylight)]
+            for change in [changeInstant(of: start, year: y, offsetBefore: standardOffset),
+                changeInstant(of: end, year: y, offsetBefore: daylight)]
             where change > t && (best == nil || change < best!) {
                 best = change
             }

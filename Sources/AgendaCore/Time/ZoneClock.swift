@@ -141,7 +141,8 @@ final class OffsetTable: Sendable {
     func offset(at instant: Date) -> Int {
         guard instant >= OffsetTable.first && instant < OffsetTable.last else { return rules.offset(at: instant) }
         let x = instant.timeIntervalSince1970
-        let bucket = Int((Int64(x.rounded(.down)) - Int64(OffsetTable.first.timeIntervalSince1970)) >> OffsetTable.bucketShift)
+        let sinceFirst = Int64(x.rounded(.down)) - Int64(OffsetTable.first.timeIntervalSince1970)
+        let bucket = Int(sinceFirst >> OffsetTable.bucketShift)
         // Changes at or before x: those before the bucket, then the ones inside it up to x.
         var low = Int(before[bucket])
         while low < starts.count && Double(starts[low]) <= x { low += 1 }

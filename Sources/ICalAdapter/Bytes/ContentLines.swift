@@ -37,7 +37,8 @@ struct ContentLines: Sequence, IteratorProtocol {
         if firstEnd > start && bytes[firstEnd - 1] == 0x0D { firstEnd -= 1 }
         let after = lineFeed < end ? lineFeed + 1 : end
         let (next, folds) = ContentLines.pastFolds(bytes, from: after, before: end)
-        let line = ContentLine(start: start, firstEnd: firstEnd, next: next, number: lineNumber, physicalLines: 1 + folds)
+        let line = ContentLine(start: start, firstEnd: firstEnd, next: next, number: lineNumber,
+            physicalLines: 1 + folds)
         position = next
         lineNumber += 1 + folds
         return line

@@ -57,7 +57,8 @@ enum LineScan {
     /// NUL bytes and a byte-order mark at the start (files concatenated
     /// with their marks) do not hide a BEGIN or END line.
     static func keyword(_ line: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> String? {
-        if let first = line.first, first == 0xEF || line.prefix(word.utf8CodeUnitCount + 1).contains(where: TextBytes.isControl) {
+        if let first = line.first, first == 0xEF || line.prefix(word.utf8CodeUnitCount + 1)
+            .contains(where: TextBytes.isControl) {
             // The start of the line only: a keyword and its name are short, and a
             // line of 80,000 NUL bytes, looked at from each of its places, was quadratic.
             var cleaned = line.prefix(keywordReach).filter { !TextBytes.isControl($0) }
@@ -96,7 +97,9 @@ enum LineScan {
         var rest = line[(i + 1)...]
         while let last = rest.last, ContentLines.isBlank(last) { rest = rest.dropLast() }
         // Control characters are dropped, as the loader drops them (and kept out of warnings).
-        if rest.contains(where: { $0 >= 0x7F || TextBytes.isControl($0) }) { return TextBytes.string(rest).uppercased() }
+        if rest.contains(where: { $0 >= 0x7F || TextBytes.isControl($0) }) {
+            return TextBytes.string(rest).uppercased()
+        }
         return String(decoding: UnsafeBufferPointer(rebasing: rest), as: UTF8.self).uppercased()
     }
 }

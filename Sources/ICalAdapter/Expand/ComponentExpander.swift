@@ -27,7 +27,8 @@ struct ComponentExpander: @unchecked Sendable {
             out.whole = record.whole
             out.shape = shape(of: record, parsed, maxRows: maxRows)
         } else if let skipped = parsed.skipped {
-            out.shape = .skipped(RevisionCandidate(kind: .event, uid: skipped.uid, recurrenceKey: nil, sequence: skipped.sequence,
+            out.shape = .skipped(RevisionCandidate(kind: .event, uid: skipped.uid, recurrenceKey: nil,
+                sequence: skipped.sequence,
                 recurs: skipped.recurs, skipped: true))
         }
         return out
@@ -60,22 +61,29 @@ struct ComponentExpander: @unchecked Sendable {
         // Without a UID nothing ties a component to another: each stands alone.
         let isOverride = record.recurrenceID != nil && !record.uid.isEmpty
         let itemCalendar =
-            record.calendarName.map { CalendarInfo(name: $0, source: calendar.source, path: calendar.path, color: record.calendarColor) }
+            record.calendarName.map {
+                CalendarInfo(name: $0, source: calendar.source, path: calendar.path, color: record.calendarColor)
+            }
             ?? calendar
 
         let item: Occurrence.Item
         switch record.kind {
         case .event:
             // An event without a usable DTSTART cannot be placed (`RecordDiagnosis` says so).
-            guard record.dtstart != nil else { return .unplaced(kind: record.kind, uid: record.matchUID, isOverride: isOverride) }
+            guard record.dtstart != nil else {
+                return .unplaced(kind: record.kind, uid: record.matchUID, isOverride: isOverride)
+            }
             item = .event(Event(uid: record.uid, title: record.summary, location: record.location,
-                description: record.description, status: record.status, calendar: itemCalendar, transparency: record.transparency,
-                meetingURL: record.meetingURL, partstat: record.partstat, alarms: record.alarms ?? [], whole: record.whole))
+                description: record.description, status: record.status, calendar: itemCalendar,
+                    transparency: record.transparency,
+                meetingURL: record.meetingURL, partstat: record.partstat, alarms: record.alarms ?? [],
+                    whole: record.whole))
         case .reminder:
             item = .reminder(Reminder(uid: record.uid, title: record.summary, location: record.location,
                 description: record.description, status: record.status, isCompleted: record.isCompleted,
                 priority: record.priority, percentComplete: record.percentComplete,
-                categories: record.categories, calendar: itemCalendar, alarms: record.alarms ?? [], whole: record.whole))
+                categories: record.categories, calendar: itemCalendar, alarms: record.alarms ?? [],
+                    whole: record.whole))
         }
         let revision = RevisionCandidate(record)
         let timing = InstanceTiming(record: record)
@@ -85,7 +93,8 @@ struct ComponentExpander: @unchecked Sendable {
             // at its own times, and the instance it replaces is dropped.
             let occurrence = timing.anchor.map { timing.occurrence(item, at: $0, recurrenceID: rid.agendaTime) }
                 ?? Occurrence(item: item, start: nil, end: nil, recurrenceID: rid.agendaTime)
-            var override = ExpandedComponent.OverrideInstance(revision: revision, occurrence: occurrence, uid: record.matchUID, recurrenceID: rid,
+            var override = ExpandedComponent.OverrideInstance(revision: revision, occurrence: occurrence,
+                uid: record.matchUID, recurrenceID: rid,
                 thisAndFuture: record.thisAndFuture, isCounted: isOverride)
             if record.isRecurring, let anchor = timing.anchor {
                 var series = ExpandedComponent.MasterInstances(revision: revision)
@@ -111,7 +120,8 @@ struct ComponentExpander: @unchecked Sendable {
             let occurrence = timing.occurrence(item, at: anchor, startTime: anchorTime, recurrenceID: nil)
             // A reminder done or cancelled before the window is not overdue: it lists nothing either.
             let isDone = record.isCompleted || occurrence.isCancelled
-            if record.kind == .event ? isFarFromWindow(occurrence) : isAfterWindow(occurrence) || (isDone && isBeforeWindow(occurrence)) {
+            if record.kind == .event ? isFarFromWindow(occurrence) : isAfterWindow(occurrence)
+                || (isDone && isBeforeWindow(occurrence)) {
                 return .series(series)
             }
             series.add(occurrence, OverrideKey.make(uid: record.matchUID, anchorTime))
@@ -123,7 +133,8 @@ struct ComponentExpander: @unchecked Sendable {
 
     /// A recurring component's instances in the window, into `series` with the keys an override would replace them by.
     private func expand(
-        _ record: ComponentRecord, item: Occurrence.Item, timing: InstanceTiming, anchor: ZonedTime, _ parsed: ParsedComponent,
+        _ record: ComponentRecord, item: Occurrence.Item, timing: InstanceTiming, anchor: ZonedTime,
+            _ parsed: ParsedComponent,
         maxRows: Int, to series: inout ExpandedComponent.MasterInstances
     ) {
         var record = record
@@ -134,13 +145,17 @@ struct ComponentExpander: @unchecked Sendable {
         // before the window reaches into it only when due in it, as far
         // after its start as DUE is after DTSTART.
         let lookBehind = isReminder ? (timing.anchoredOnStart ? timing.lookBehind : 0) : timing.lookBehind
-        let expander = RecurrenceExpander(window: futureReach[record.uid]?.widened(window) ?? window, lookBehind: lookBehind, maxRows: maxRows)
+        let expander = RecurrenceExpander(window: futureReach[record.uid]?.widened(window) ?? window,
+            lookBehind: lookBehind, maxRows: maxRows)
         var limited = false
         var rows = 0
-        for instance in expander.instances(of: record, anchor: anchor, keepLatestBefore: isReminder, cut: &cut, rows: &rows, limited: &limited) {
-            var occurrence = timing.occurrence(item, at: instance.start, startTime: instance.startTime, recurrenceID: instance.startTime)
+        for instance in expander.instances(of: record, anchor: anchor, keepLatestBefore: isReminder, cut: &cut,
+            rows: &rows, limited: &limited) {
+            var occurrence = timing.occurrence(item, at: instance.start, startTime: instance.startTime,
+                recurrenceID: instance.startTime)
             if let periodEnd = instance.periodEnd, record.kind == .event {
-                occurrence = Occurrence(item: item, start: occurrence.start, end: periodEnd, recurrenceID: instance.startTime)
+                occurrence = Occurrence(item: item, start: occurrence.start, end: periodEnd,
+                    recurrenceID: instance.startTime)
             }
             series.add(occurrence, OverrideKey.make(uid: record.matchUID, instance.startTime))
         }
@@ -150,7 +165,8 @@ struct ComponentExpander: @unchecked Sendable {
             if limited && maxRows < RecurrenceExpander.maxInstances {
                 cut += " (the file's budget of \(rowBudget) rows beyond one a day is spent)"
             }
-            series.rows.cutWarning = Warning(parsed.lines?.find("RRULE")?.line ?? parsed.line, .ruleUnbounded, "RRULE: \(cut) (in \(ParsedComponent.label(record)))")
+            series.rows.cutWarning = Warning(parsed.lines?.find("RRULE")?.line ?? parsed.line, .ruleUnbounded,
+                "RRULE: \(cut) (in \(ParsedComponent.label(record)))")
         }
     }
 }

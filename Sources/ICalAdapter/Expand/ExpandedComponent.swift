@@ -135,7 +135,8 @@ struct RevisionCandidate {
     /// remembered in `SkippedRevisions` unless its UID is already listed.
     var skipped = false
 
-    init(kind: ComponentRecord.Kind, uid: String, recurrenceKey: String?, sequence: Int, recurs: Bool, skipped: Bool = false) {
+    init(kind: ComponentRecord.Kind, uid: String, recurrenceKey: String?, sequence: Int, recurs: Bool,
+        skipped: Bool = false) {
         self.kind = kind
         self.uid = uid
         self.recurrenceKey = recurrenceKey

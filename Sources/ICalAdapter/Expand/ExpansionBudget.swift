@@ -30,7 +30,9 @@ struct ExpansionBudget {
 
     /// What ran out, for the warning.
     var spentWords: String {
-        outOfTime ? "after \(Int(ExpansionBudget.maxSeconds)) s" : "after about \(Int(ExpansionBudget.maxCandidates)) libical steps"
+        outOfTime
+            ? "after \(Int(ExpansionBudget.maxSeconds)) s"
+            : "after about \(Int(ExpansionBudget.maxCandidates)) libical steps"
     }
 
     /// This thread's CPU time: the budget does not shrink when the machine is busy.

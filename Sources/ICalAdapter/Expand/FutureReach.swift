@@ -20,7 +20,8 @@ struct FutureReach: Sendable {
 
     /// The window to expand a master of this reach over.
     func widened(_ window: AgendaWindow) -> AgendaWindow {
-        AgendaWindow(firstDay: window.firstDay.adding(days: -daysBefore), endDay: window.endDay.adding(days: daysAfter), clock: window.clock)
+        AgendaWindow(firstDay: window.firstDay.adding(days: -daysBefore), endDay: window.endDay.adding(days: daysAfter),
+            clock: window.clock)
     }
 
     /// The reach of each UID that has a THISANDFUTURE override, from the
@@ -33,7 +34,8 @@ struct FutureReach: Sendable {
             let timing = InstanceTiming(record: record)
             guard let anchor = timing.anchor else { continue }
             // The move on the wall clock (as `LoadRun.changed` applies it), and how long the moved instances last.
-            let shift = anchor.read(inZoneOf: rid).agendaTime.wall.timeIntervalSince(rid.read(inZoneOf: anchor).agendaTime.wall)
+            let shift = anchor.read(inZoneOf: rid).agendaTime.wall.timeIntervalSince(rid.read(inZoneOf: anchor)
+                .agendaTime.wall)
             let days = Int((abs(shift) / 86400).rounded(.up)) + 1
             var r = reach[record.uid] ?? FutureReach()
             if shift > 0 {

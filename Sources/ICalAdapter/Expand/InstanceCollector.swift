@@ -30,13 +30,15 @@ struct InstanceCollector {
     /// Instances listed before `reachesFrom`.
     private var before = 0
 
-    init(record: ComponentRecord, anchor: ZonedTime, window: AgendaWindow, earliest: Date, limit: Int, reachesFrom: Date, keepLatestBefore: Bool) {
+    init(record: ComponentRecord, anchor: ZonedTime, window: AgendaWindow, earliest: Date, limit: Int,
+        reachesFrom: Date, keepLatestBefore: Bool) {
         self.window = window
         self.earliest = earliest
         self.limit = limit
         self.reachesFrom = reachesFrom
         self.keepLatestBefore = keepLatestBefore
-        excluded = Set(record.exdates.filter { !$0.isDate || anchor.isDate }.map { $0.matching(series: anchor).agendaTime.matchKey })
+        excluded = Set(record.exdates.filter { !$0.isDate || anchor.isDate }
+            .map { $0.matching(series: anchor).agendaTime.matchKey })
         excludedDays = Set(record.exdates.filter { $0.isDate && !anchor.isDate }.map { $0.civilDate.dayKey })
     }
 

@@ -65,7 +65,8 @@ struct InstanceTiming {
     }
 
     /// - Parameter startTime: `start.agendaTime`, when the caller has it (it costs several zone lookups).
-    func occurrence(_ item: Occurrence.Item, at start: ZonedTime, startTime: AgendaTime? = nil, recurrenceID: AgendaTime?) -> Occurrence {
+    func occurrence(_ item: Occurrence.Item, at start: ZonedTime, startTime: AgendaTime? = nil,
+        recurrenceID: AgendaTime?) -> Occurrence {
         let startTime = startTime ?? start.agendaTime
         let moved = apply(offset, to: start, startTime)
         switch kind {

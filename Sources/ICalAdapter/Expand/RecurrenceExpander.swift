@@ -43,7 +43,8 @@ struct RecurrenceExpander {
     /// `rows` tells how many rows the instances make (each counts once for
     /// every day it spans), `limited` whether the series was cut at `maxRows`.
     func instances(
-        of record: ComponentRecord, anchor: ZonedTime, keepLatestBefore: Bool = false, cut: inout String?, rows: inout Int, limited: inout Bool
+        of record: ComponentRecord, anchor: ZonedTime, keepLatestBefore: Bool = false, cut: inout String?,
+            rows: inout Int, limited: inout Bool
     ) -> [Instance] {
         let earliest = window.start - lookBehind
         // An instance that lasts a year is listed under every day of the
@@ -70,9 +71,11 @@ struct RecurrenceExpander {
             // two of the rule's periods earlier, so that it is still met.
             // A sub-daily rule restarts an hour early, not a day: a day of
             // FREQ=SECONDLY is 86,400 steps.
-            let skipTo = keepLatestBefore ? earliest - 2 * RecurrenceExpander.period(of: rule) : earliest - (rule.isSubDaily ? 3600 : 86400)
+            let skipTo = keepLatestBefore
+                ? earliest - 2 * RecurrenceExpander.period(of: rule) : earliest - (rule.isSubDaily ? 3600 : 86400)
             guard !found.isFull else { break }
-            var skipped = walk(rule, from: anchor, skipTo: skipTo, keepsLatestBefore: keepLatestBefore, budget: &budget, cut: &cut) {
+            var skipped = walk(rule, from: anchor, skipTo: skipTo, keepsLatestBefore: keepLatestBefore, budget: &budget,
+                cut: &cut) {
                 found.consider($0, $1, periodEnd: $2)
             }
             // Instances in a gap do not count (3.3.10): a COUNT rule that
@@ -81,7 +84,8 @@ struct RecurrenceExpander {
             var rounds = 0
             while skipped > 0 && rule.count > 0 && rounds < 4 && !found.isFull {
                 rule.count += skipped
-                skipped = walk(rule, from: anchor, skipTo: skipTo, keepsLatestBefore: keepLatestBefore, budget: &budget, cut: &cut) {
+                skipped = walk(rule, from: anchor, skipTo: skipTo, keepsLatestBefore: keepLatestBefore, budget: &budget,
+                    cut: &cut) {
                     found.consider($0, $1, periodEnd: $2)
                 } - skipped
                 rounds += 1
@@ -93,7 +97,8 @@ struct RecurrenceExpander {
         if found.isFull {
             limited = true
             cut = spanDays > 1
-                ? "more than \(limit) occurrences of \(spanDays) days each in the window; only the first \(limit) are listed"
+                ? "more than \(limit) occurrences of \(spanDays) days each in the window; only the first \(limit) " +
+                    "are listed"
                 : "more than \(limit) occurrences in the window; only the first \(limit) are listed"
         }
         return instances
@@ -158,7 +163,8 @@ struct RecurrenceExpander {
     /// same instances come out.
     static func until(of rule: RecurrenceRule, for anchor: ZonedTime, inZone zone: Zone?) -> RecurrenceRule {
         let until = rule.until
-        guard let real = anchor.zone, zone == .utc, real != .utc, !anchor.isDate, !until.isNull, !until.isDate, until.isUTC
+        guard let real = anchor.zone, zone == .utc, real != .utc, !anchor.isDate, !until.isNull, !until.isDate,
+            until.isUTC
         else { return rule }
         var rewritten = rule
         var local = TimeValue(instant: until.wallSeconds, in: real)

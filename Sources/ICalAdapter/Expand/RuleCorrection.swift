@@ -51,13 +51,19 @@ struct RuleCorrection {
         let frequency = rule.frequency
         let subYearly: Set<RecurrenceRule.Frequency> = [.secondly, .minutely, .hourly, .daily, .weekly]
         let timeParts = rule.has(.hour) || rule.has(.minute) || rule.has(.second)
-        let setPositions = rule.has(.setPosition) && (subYearly.contains(frequency) || timeParts) ? rule.list(.setPosition).map(Int.init) : []
+        let setPositions = rule.has(.setPosition) && (subYearly.contains(frequency) || timeParts)
+            ? rule.list(.setPosition).map(Int.init) : []
         let weekdaysPlain = rule.list(.day).allSatisfy { (1...7).contains($0) }
-        let weekNumbers = frequency == .yearly && rule.has(.weekNumber) && rule.has(.day) && weekdaysPlain ? rule.list(.weekNumber).map(Int.init) : []
-        let months = frequency == .yearly && rule.has(.month) && rule.has(.yearDay) ? Set(rule.list(.month).map(Int.init)) : []
+        let weekNumbers = frequency == .yearly && rule.has(.weekNumber) && rule.has(.day) && weekdaysPlain
+            ? rule.list(.weekNumber).map(Int.init) : []
+        let months = frequency == .yearly && rule.has(.month) && rule.has(.yearDay)
+            ? Set(rule.list(.month).map(Int.init)) : []
         let keepsToIntervals = RuleCorrection.leavesIntervals(rule, from: dtstart)
         let startsEarly = RuleCorrection.missesFirst(rule, from: dtstart)
-        guard !setPositions.isEmpty || !weekNumbers.isEmpty || !months.isEmpty || keepsToIntervals || startsEarly > 0 else { return nil }
+        guard !setPositions.isEmpty || !weekNumbers.isEmpty || !months.isEmpty || keepsToIntervals
+            || startsEarly > 0 else {
+            return nil
+        }
         var walked = rule
         walked.count = 0
         walked.until = .null
@@ -67,8 +73,10 @@ struct RuleCorrection {
         if !months.isEmpty { walked.setList(.month, []) }
         return RuleCorrection(
             walked: walked, frequency: frequency, interval: max(rule.interval, 1),
-            weekStart: (1...7).contains(rule.weekStart) ? rule.weekStart : 2, setPositions: setPositions, weekNumbers: weekNumbers,
-            months: months, keepsToIntervals: keepsToIntervals, count: rule.count, until: rule.until, startsEarly: startsEarly)
+            weekStart: (1...7).contains(rule.weekStart) ? rule.weekStart : 2, setPositions: setPositions,
+                weekNumbers: weekNumbers,
+            months: months, keepsToIntervals: keepsToIntervals, count: rule.count, until: rule.until,
+                startsEarly: startsEarly)
     }
 
     /// How early libical must start a sub-daily rule that lists its own
@@ -97,7 +105,8 @@ struct RuleCorrection {
     static func leavesIntervals(_ rule: RecurrenceRule, from dtstart: TimeValue) -> Bool {
         let interval = rule.interval
         guard interval > 1 else { return false }
-        let dayLevel = rule.has(.month) || rule.has(.monthDay) || rule.has(.yearDay) || rule.has(.day) || rule.has(.weekNumber)
+        let dayLevel = rule.has(.month) || rule.has(.monthDay) || rule.has(.yearDay) || rule.has(.day)
+            || rule.has(.weekNumber)
         func ownUnitOffGrid(_ part: RecurrenceRule.Part, _ start: Int, cycle: Int) -> Bool {
             rule.has(part) && (cycle % interval != 0 || rule.list(part).contains { (Int($0) - start) % interval != 0 })
         }
@@ -227,7 +236,9 @@ struct InstanceSieve {
             let apart = period - anchorPeriod
             guard apart >= 0, apart % correction.interval == 0 else { return }
         }
-        if !correction.weekNumbers.isEmpty && !correction.inNamedWeek(RuleCorrection.floorDiv(t.wallSeconds, 86400)) { return }
+        if !correction.weekNumbers.isEmpty && !correction.inNamedWeek(RuleCorrection.floorDiv(t.wallSeconds, 86400)) {
+            return
+        }
         if !correction.months.isEmpty && !correction.months.contains(t.month) { return }
         guard !correction.setPositions.isEmpty else {
             keep(t, into: &out)

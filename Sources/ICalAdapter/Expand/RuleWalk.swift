@@ -28,7 +28,8 @@ extension RecurrenceExpander {
     ///   (RFC 5545 3.3.10: they are ignored and not counted).
     @discardableResult
     func walk(
-        _ rule: RecurrenceRule, from anchor: ZonedTime, skipTo: Date, keepsLatestBefore: Bool, budget: inout ExpansionBudget,
+        _ rule: RecurrenceRule, from anchor: ZonedTime, skipTo: Date, keepsLatestBefore: Bool,
+            budget: inout ExpansionBudget,
         cut: inout String?, _ consider: (ZonedTime, AgendaTime?, AgendaTime?) -> Bool
     ) -> Int {
         let plan = self.plan(rule, from: anchor, skipTo: skipTo)
@@ -75,7 +76,8 @@ extension RecurrenceExpander {
         if restarts, rule.count == 0 || (plain && rule.frequency != .monthly && rule.frequency != .yearly),
             anchor.agendaTime.instant(in: clock) < skipTo - 86400
         {
-            restart = RecurrenceExpander.alignedStart(rule, anchor: phase, near: RecurrenceExpander.local(skipTo, like: anchor, clock: clock))
+            restart = RecurrenceExpander.alignedStart(rule, anchor: phase,
+                near: RecurrenceExpander.local(skipTo, like: anchor, clock: clock))
         }
         if let start = restart, let correction {
             // Restarted a whole number of INTERVALs on, the walk keeps the
@@ -124,16 +126,19 @@ extension RecurrenceExpander {
         let rule = plan.rule
         switch RuleCost.assess(rule, from: plan.dtstart) {
         case .walk(let cost):
-            if let correction = plan.correction, case .walk(let walkedCost) = RuleCost.assess(correction.walked, from: plan.dtstart) {
+            if let correction = plan.correction, case .walk(let walkedCost) = RuleCost.assess(correction.walked,
+                from: plan.dtstart) {
                 return walkedCost * Double(correction.keepsToIntervals ? correction.interval : 1)
             }
             return cost
         case .neverMatches:
             cut = cut ?? "\(rule.text) matches no date; the rule adds no occurrence"
         case .subDailyOnDate:
-            cut = cut ?? "\(rule.text) steps through hours, minutes or seconds, but DTSTART is a date; the rule is ignored"
+            cut = cut ?? "\(rule.text) steps through hours, minutes or seconds, but DTSTART is a date; the rule " +
+                "is ignored"
         case .tooCostly(let candidates):
-            cut = cut ?? "\(rule.text) would make libical test about \(RecurrenceExpander.round(candidates)) candidate times between two occurrences; the rule is not expanded, only DTSTART is listed"
+            cut = cut ?? "\(rule.text) would make libical test about \(RecurrenceExpander.round(candidates)) " +
+                "candidate times between two occurrences; the rule is not expanded, only DTSTART is listed"
         }
         return nil
     }
@@ -145,7 +150,8 @@ extension RecurrenceExpander {
         let zone = RecurrenceExpander.iterationZone
         let iterated = RecurrenceExpander.until(of: plan.rule, for: anchor, inZone: zone)
         guard var iterator = RecurrenceIterator(plan.correction?.walked ?? iterated, from: plan.dtstart) else {
-            cut = cut ?? "libical cannot expand \(plan.rule.text) (no date matches it, or its parts do not go together); the rule adds no occurrence"
+            cut = cut ?? "libical cannot expand \(plan.rule.text) (no date matches it, or its parts do not go " +
+                "together); the rule adds no occurrence"
             return nil
         }
         if var start = plan.restart {
@@ -160,7 +166,9 @@ extension RecurrenceExpander {
         anchorValue.zoneMark = zone
         // The sieve's walk ends two days of zone offsets past `stopAt`, on the wall clock.
         let stopWall = Int(stopAt(plan.rule).timeIntervalSince1970) + 2 * 86400
-        return SievedIterator(iterator, plan.correction.map { InstanceSieve($0, anchor: anchorValue, until: iterated.until) }, stopWall: stopWall)
+        return SievedIterator(iterator, plan.correction.map {
+            InstanceSieve($0, anchor: anchorValue, until: iterated.until)
+        }, stopWall: stopWall)
     }
 
     /// BYWEEKNO rules come out of libical slightly out of order around the
@@ -173,7 +181,8 @@ extension RecurrenceExpander {
     /// instance to `consider`; an instance in an hour the zone skips is
     /// left out and counted. The count of those is returned.
     func follow(
-        _ source: inout SievedIterator, plan: WalkPlan, anchor: ZonedTime, perStep: Double, budget: inout ExpansionBudget,
+        _ source: inout SievedIterator, plan: WalkPlan, anchor: ZonedTime, perStep: Double,
+            budget: inout ExpansionBudget,
         cut: inout String?, _ consider: (ZonedTime, AgendaTime?, AgendaTime?) -> Bool
     ) -> Int {
         var inGap = 0
@@ -193,11 +202,14 @@ extension RecurrenceExpander {
             if spent {
                 let step = source.lastStep
                 let at = String(format: "%04d-%02d-%02d", step.year, step.month, step.day)
-                cut = cut ?? "expanding the rule stopped \(budget.spentWords), at \(at); later occurrences of this series are not listed"
+                cut = cut ?? "expanding the rule stopped \(budget.spentWords), at \(at); later occurrences of this " +
+                    "series are not listed"
                 return inGap
             }
             if next.isNull {
-                if unbounded && plan.correction == nil { cut = cut ?? "\(plan.rule.text) matches no date; the rule adds no occurrence" }
+                if unbounded && plan.correction == nil {
+                    cut = cut ?? "\(plan.rule.text) matches no date; the rule adds no occurrence"
+                }
                 return inGap
             }
             unbounded = false

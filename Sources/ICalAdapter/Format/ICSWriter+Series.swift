@@ -30,10 +30,14 @@ extension ICSWriter {
         }
         for owner in owners {
             var extra = ""
-            if let scope = owner.scope { extra += ComponentBuilder.xPropertyText(ComponentRecord.scopeProperty, String(scope)) }
+            if let scope = owner.scope {
+                extra += ComponentBuilder.xPropertyText(ComponentRecord.scopeProperty, String(scope))
+            }
             if calendarNames > 1 {
                 extra += ComponentBuilder.xPropertyText(ComponentRecord.calendarProperty, owner.calendar.name)
-                if let color = owner.calendar.color { extra += ComponentBuilder.xPropertyText(ComponentRecord.calendarColorProperty, color) }
+                if let color = owner.calendar.color {
+                    extra += ComponentBuilder.xPropertyText(ComponentRecord.calendarColorProperty, color)
+                }
             }
             for text in owner.series.components { out.write(ICSWriter.inserting(extra, before: text)) }
         }
@@ -42,7 +46,8 @@ extension ICSWriter {
     /// The series written, in the order of their first listed occurrence,
     /// each once, with the calendar it is from and its scope (nil: plain).
     /// An occurrence without its text (none kept) is not written.
-    static func seriesOwners(of listed: [Occurrence]) -> [(series: ComponentSeries, calendar: CalendarInfo, scope: Int?)] {
+    static func seriesOwners(of listed: [Occurrence]) -> [(series: ComponentSeries, calendar: CalendarInfo,
+        scope: Int?)] {
         var written: Set<ObjectIdentifier> = []
         var owners: [String: Int] = [:]
         var result: [(series: ComponentSeries, calendar: CalendarInfo, scope: Int?)] = []

@@ -36,14 +36,18 @@ package struct ICSWriter: OutputFormatter {
 
 
     package func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
-        let listed = sections.flatMap { section in section.rows.filter(\.isFirstListed).map { section.occurrences[$0] } }
+        let listed = sections.flatMap { section in
+            section.rows.filter(\.isFirstListed).map { section.occurrences[$0] }
+        }
         // An empty agenda prints nothing at all, in every format (cron mails nothing).
         guard !listed.isEmpty else { return }
         out.write("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ics-agenda//ics-agenda//EN\r\nCALSCALE:GREGORIAN\r\n")
         let names = Set(listed.map(\.calendar.name))
         if names.count == 1, let name = names.first {
             out.write(ComponentBuilder.xPropertyText("X-WR-CALNAME", name))
-            if let color = listed.first?.calendar.color { out.write(ComponentBuilder.xPropertyText("X-APPLE-CALENDAR-COLOR", color)) }
+            if let color = listed.first?.calendar.color {
+                out.write(ComponentBuilder.xPropertyText("X-APPLE-CALENDAR-COLOR", color))
+            }
         }
         if series {
             writeSeries(listed, calendarNames: names.count, to: &out)
@@ -109,7 +113,9 @@ package struct ICSWriter: OutputFormatter {
                     owner[key] = i
                     continue
                 }
-                if AlarmSchedule.isFor(instantStarting: start(o), ratherThan: start(listed[kept]), trigger: time) { owner[key] = i }
+                if AlarmSchedule.isFor(instantStarting: start(o), ratherThan: start(listed[kept]), trigger: time) {
+                    owner[key] = i
+                }
             }
         }
         return listed.enumerated().map { i, o in
@@ -171,14 +177,18 @@ package struct ICSWriter: OutputFormatter {
         case .relative(let days, let seconds, let toEnd):
             // Days on a zone's clock: its times are written in UTC, where a day is 24 hours; the
             // instance's own offset is written instead (floating and all-day times stay as they are).
-            let exact = days != 0 && alarm.dayZone != nil ? AlarmSchedule.exactOffset(of: alarm, for: o, clock: clock) : nil
-            lines.append("TRIGGER" + (toEnd ? ";RELATED=END:" : ":") + (exact.map { ICSWriter.offset(days: 0, seconds: $0) }
+            let exact = days != 0 && alarm.dayZone != nil ? AlarmSchedule.exactOffset(of: alarm, for: o,
+                clock: clock) : nil
+            lines.append("TRIGGER" + (toEnd ? ";RELATED=END:" : ":")
+                + (exact.map { ICSWriter.offset(days: 0, seconds: $0) }
                 ?? ICSWriter.offset(days: days, seconds: seconds)))
         }
         if alarm.repeatCount > 0 && alarm.repeatInterval > 0 {
             lines += ["REPEAT:\(alarm.repeatCount)", "DURATION:PT\(alarm.repeatInterval)S"]
         }
-        if let acknowledged = alarm.acknowledged { lines.append("ACKNOWLEDGED:" + ICSWriter.text(of: .instant(acknowledged))) }
+        if let acknowledged = alarm.acknowledged {
+            lines.append("ACKNOWLEDGED:" + ICSWriter.text(of: .instant(acknowledged)))
+        }
         let says = alarm.action == "DISPLAY" || alarm.action == "EMAIL"
         c.addAlarm(lines: lines, description: alarm.description ?? (says ? o.title : nil),
             summary: alarm.summary ?? (alarm.action == "EMAIL" ? o.title : nil), attendees: alarm.attendees)
@@ -187,12 +197,14 @@ package struct ICSWriter: OutputFormatter {
     /// A trigger's offset: `-P1DT600S`, `PT0S` (days and seconds of one sign).
     static func offset(days: Int, seconds: Int) -> String {
         guard days != 0 || seconds != 0 else { return "PT0S" }
-        return (days < 0 || seconds < 0 ? "-" : "") + "P" + (days != 0 ? "\(abs(days))D" : "") + (seconds != 0 ? "T\(abs(seconds))S" : "")
+        return (days < 0 || seconds < 0 ? "-" : "") + "P" + (days != 0 ? "\(abs(days))D" : "")
+            + (seconds != 0 ? "T\(abs(seconds))S" : "")
     }
 
     /// A time property: through libical, which writes years up to 3000
     /// (and nothing but zeros after); later ones as text of our own.
-    private func add(_ property: ComponentBuilder.TimeProperty, _ name: String, _ time: AgendaTime, to c: borrowing ComponentBuilder) {
+    private func add(_ property: ComponentBuilder.TimeProperty, _ name: String, _ time: AgendaTime,
+        to c: borrowing ComponentBuilder) {
         if ICSWriter.year(of: time) <= 3000 {
             c.add(property, value(time))
         } else {
@@ -211,7 +223,8 @@ package struct ICSWriter: OutputFormatter {
         let day = String(format: "%04d%02d%02d", date.year, date.month, date.day)
         if time.kind == .date { return day }
         let second = seconds - date.daysSinceEpoch * 86400
-        return day + String(format: "T%02d%02d%02d", second / 3600, second / 60 % 60, second % 60) + (time.kind == .instant ? "Z" : "")
+        return day + String(format: "T%02d%02d%02d", second / 3600, second / 60 % 60, second % 60)
+            + (time.kind == .instant ? "Z" : "")
     }
 
     /// The span from `start` to `end` as a DURATION: whole days (`P400D`),

@@ -74,23 +74,29 @@ struct ComponentSplitter {
     ///   - calendarsSeen: the BEGIN:VCALENDAR lines of the stretches before
     ///     (each VCALENDAR's components keep its own VTIMEZONEs).
     static func split(
-        _ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>? = nil, linesBefore: Int = 0, maxChunks: Int = .max, calendarsSeen: Int = 0
+        _ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>? = nil, linesBefore: Int = 0, maxChunks: Int = .max,
+            calendarsSeen: Int = 0
     ) -> Result {
-        var scanner = FrameScanner(bytes, in: range, linesBefore: linesBefore, maxChunks: maxChunks, calendarsSeen: calendarsSeen)
+        var scanner = FrameScanner(bytes, in: range, linesBefore: linesBefore, maxChunks: maxChunks,
+            calendarsSeen: calendarsSeen)
         return scanner.scan()
     }
 
     /// Frames one stretch of the input (see above).
     static func split(_ stretch: Stretch, maxChunks: Int = .max, calendarsSeen: Int = 0) -> Result {
-        split(stretch.bytes, in: stretch.range, linesBefore: stretch.linesBefore, maxChunks: maxChunks, calendarsSeen: calendarsSeen)
+        split(stretch.bytes, in: stretch.range, linesBefore: stretch.linesBefore, maxChunks: maxChunks,
+            calendarsSeen: calendarsSeen)
     }
 
     /// The components a property may be found glued to (longest first where one begins another).
-    static let gluedComponentNames = ["VCALENDAR", "VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "VALARM", "STANDARD", "DAYLIGHT"]
+    static let gluedComponentNames = ["VCALENDAR", "VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "VALARM",
+        "STANDARD", "DAYLIGHT"]
 
     /// Whether the line is a BEGIN or END line of a component (a top-level one with `topLevelOnly`).
     static func isComponentLine(_ line: UnsafeBufferPointer<UInt8>, topLevelOnly: Bool) -> Bool {
-        guard let name = LineScan.keyword(line, "BEGIN") ?? (topLevelOnly ? nil : LineScan.keyword(line, "END")) else { return false }
+        guard let name = LineScan.keyword(line, "BEGIN") ?? (topLevelOnly ? nil : LineScan.keyword(line, "END")) else {
+            return false
+        }
         return topLevelOnly ? LineScan.topLevelNames.contains(name) && name != "VCALENDAR" : isComponentName(name)
     }
 
@@ -104,12 +110,16 @@ struct ComponentSplitter {
     /// name runs straight into it: another BEGIN or END
     /// (`END:VEVENTBEGIN:VEVENT`), or a property (`BEGIN:VEVENTUID:1`).
     static func gluedKeyword(in line: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let colon = line.firstIndex(of: 0x3A), colon <= 5, let name = LineScan.keyword(line, "BEGIN") ?? LineScan.keyword(line, "END") else { return nil }
+        guard let colon = line.firstIndex(of: 0x3A), colon <= 5,
+            let name = LineScan.keyword(line, "BEGIN") ?? LineScan.keyword(line, "END") else {
+            return nil
+        }
         if !isComponentName(name) {
             for component in gluedComponentNames where name.hasPrefix(component) {
                 let rest = name.utf8.dropFirst(component.utf8.count)
                 let word = rest.prefix { ($0 >= 0x41 && $0 <= 0x5A) || $0 == 0x2D }
-                if !word.isEmpty, word.count < rest.count, let after = rest.dropFirst(word.count).first, after == 0x3A || after == 0x3B {
+                if !word.isEmpty, word.count < rest.count, let after = rest.dropFirst(word.count).first,
+                    after == 0x3A || after == 0x3B {
                     return colon + 1 + component.utf8.count
                 }
             }
@@ -122,7 +132,10 @@ struct ComponentSplitter {
                 continue
             }
             let rest = UnsafeBufferPointer(rebasing: line[i...])
-            if let name = LineScan.keyword(rest, "BEGIN") ?? LineScan.keyword(rest, "END"), isComponentName(name) || name.contains(":") { return i }
+            if let name = LineScan.keyword(rest, "BEGIN") ?? LineScan.keyword(rest, "END"),
+                isComponentName(name) || name.contains(":") {
+                return i
+            }
             i += 1
         }
         return nil
@@ -137,7 +150,10 @@ struct ComponentSplitter {
         guard blanks > 0 else { return 0 }
         // A name of letters, digits and hyphens, then ';' or ':'.
         var j = i
-        while j < bytes.count, (bytes[j] | 0x20 >= 0x61 && bytes[j] | 0x20 <= 0x7A) || (bytes[j] >= 0x30 && bytes[j] <= 0x39) || bytes[j] == 0x2D { j += 1 }
+        while j < bytes.count, (bytes[j] | 0x20 >= 0x61 && bytes[j] | 0x20 <= 0x7A)
+            || (bytes[j] >= 0x30 && bytes[j] <= 0x39) || bytes[j] == 0x2D {
+            j += 1
+        }
         guard j > i, j < bytes.count, bytes[j] == 0x3A || bytes[j] == 0x3B else { return 0 }
         return blanks
     }

@@ -16,7 +16,10 @@ extension FrameScanner {
             let first = bytes[next]
             guard first > 0x20, first < 0x7F, first | 0x20 != 0x62, first | 0x20 != 0x65 else { break }
             let lineEnd = LineScan.lineFeed(in: bytes, from: next, before: end)
-            if first | 0x20 == 0x78, ContentLines.hasName(UnsafeBufferPointer(rebasing: bytes[next..<lineEnd]), "X-LIC-ERROR") { break }
+            if first | 0x20 == 0x78, ContentLines.hasName(UnsafeBufferPointer(rebasing: bytes[next..<lineEnd]),
+                "X-LIC-ERROR") {
+                break
+            }
             number += 1 + folds
             folds = 0
             lines += 1
@@ -37,7 +40,8 @@ extension FrameScanner {
         var line = Line(start: pos, contentEnd: lineEnd, text: UnsafeBufferPointer(rebasing: bytes[pos..<lineEnd]))
         pos = lineEnd < end ? lineEnd + 1 : end
         if lineEnd > line.start && bytes[lineEnd - 1] == 0x0D {
-            line = Line(start: line.start, contentEnd: lineEnd - 1, text: UnsafeBufferPointer(rebasing: bytes[line.start..<(lineEnd - 1)]))
+            line = Line(start: line.start, contentEnd: lineEnd - 1,
+                text: UnsafeBufferPointer(rebasing: bytes[line.start..<(lineEnd - 1)]))
         }
         guard let first = line.text.first, ContentLines.isBlank(first) else { return line }
         let blanks = ContentLines.leadingBlanks(line.text)
@@ -46,7 +50,8 @@ extension FrameScanner {
         if indent > 0, open != nil, line.text.count > indent, blanks >= indent {
             strip = indent
         } else if indent > 0 || open == nil, blanks < line.text.count,
-            ComponentSplitter.isComponentLine(UnsafeBufferPointer(rebasing: line.text[blanks...]), topLevelOnly: open == nil)
+            ComponentSplitter.isComponentLine(UnsafeBufferPointer(rebasing: line.text[blanks...]),
+                topLevelOnly: open == nil)
         {
             strip = blanks
             if open == nil { indentedBegin = true }
@@ -86,7 +91,9 @@ extension FrameScanner {
     mutating func leftOutPastLimit(_ line: Line) -> Bool {
         open!.lines += 1
         guard open!.lines > ComponentSplitter.maxLines else { return false }
-        if open!.essentialPast.isEmpty { open!.essentialPast = [Int](repeating: 0, count: ComponentSplitter.essentialNames.count) }
+        if open!.essentialPast.isEmpty {
+            open!.essentialPast = [Int](repeating: 0, count: ComponentSplitter.essentialNames.count)
+        }
         if let e = ComponentSplitter.essentialNames.firstIndex(where: { ContentLines.hasName(line.text, $0) }),
             open!.essentialPast[e] < ComponentSplitter.maxEssentialPast
         {
@@ -101,7 +108,8 @@ extension FrameScanner {
         }
         if open!.linesLeftOut == 0 {
             open!.repairs.notes.append(Warning(lineNumber, .tooManyLines, "too many lines",
-                "\(open!.name): more than \(ComponentSplitter.maxLines) lines; from here on only the lines that say what and when are read, the others left out"))
+                "\(open!.name): more than \(ComponentSplitter.maxLines) lines; from here on only the lines that say " +
+                    "what and when are read, the others left out"))
         }
         open!.linesLeftOut += 1
         pos = next
@@ -146,7 +154,8 @@ extension FrameScanner {
         let at = line.start + glue
         let second = TextBytes.string(UnsafeBufferPointer(rebasing: line.text[glue..<min(line.text.count, glue + 40)]))
         result.notes.append(Warning(lineNumber, .gluedLines, "glued lines",
-            "\(TextBytes.string(UnsafeBufferPointer(rebasing: line.text[..<min(glue, 40)]))) and \(second) are glued together on one line; read as two lines"))
+            "\(TextBytes.string(UnsafeBufferPointer(rebasing: line.text[..<min(glue, 40)]))) and \(second) are glued " +
+                "together on one line; read as two lines"))
         if open != nil { open!.repairs.lineBreaks.append(at) }
         line.text = UnsafeBufferPointer(rebasing: bytes[line.start..<at])
         pos = at

@@ -45,7 +45,8 @@ struct FrameScanner {
     /// component indented).
     var indentedBegin = false
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>?, linesBefore: Int, maxChunks: Int, calendarsSeen: Int) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>?, linesBefore: Int, maxChunks: Int,
+        calendarsSeen: Int) {
         self.bytes = bytes
         end = range?.upperBound ?? bytes.count
         pos = range?.lowerBound ?? 0
@@ -82,7 +83,8 @@ struct FrameScanner {
             // that starts with a visible character other than B or E is
             // neither (only control characters and a byte-order mark are
             // passed over before the word): most lines end here.
-            if open != nil, let first = line.text.first, first > 0x20, first < 0x7F, first | 0x20 != 0x62, first | 0x20 != 0x65 {
+            if open != nil, let first = line.text.first, first > 0x20, first < 0x7F, first | 0x20 != 0x62,
+                first | 0x20 != 0x65 {
                 readPlain(line, first: first)
                 continue
             }
@@ -137,7 +139,8 @@ struct FrameScanner {
         if indent > 0 || indentedBegin {
             let blanks = max(indent, 1)
             open!.repairs.notes.append(Warning(lineNumber, .indented, "indented",
-                "\(name): its lines are indented by \(blanks) blank\(blanks == 1 ? "" : "s") or more, which iCalendar reads as folds; read without them"))
+                "\(name): its lines are indented by \(blanks) " +
+                    "blank\(blanks == 1 ? "" : "s") or more, which iCalendar reads as folds; read without them"))
         }
         return true
     }
@@ -155,15 +158,18 @@ struct FrameScanner {
         } else if open!.stack.count >= ComponentSplitter.maxDepth {
             if !open!.toldDepth {
                 open!.repairs.notes.append(Warning(lineNumber, .framing, "framing: nested too deep",
-                    "\(open!.name): components nested more than \(ComponentSplitter.maxDepth) deep (BEGIN:\(name)); left out"))
+                    "\(open!.name): components nested more than \(ComponentSplitter.maxDepth) deep " +
+                        "(BEGIN:\(name)); left out"))
                 open!.toldDepth = true
             }
             open!.dropStart = line.start
             open!.dropDepth = 1
         } else if open!.stack.count == 1 && open!.innerCount >= ComponentSplitter.maxInner {
             if open!.innerCount == ComponentSplitter.maxInner {
-                open!.repairs.notes.append(Warning(lineNumber, .tooManyInnerComponents, "framing: too many inner components",
-                    "\(open!.name): more than \(ComponentSplitter.maxInner) components inside it (BEGIN:\(name)); this one and the ones after it are left out"))
+                open!.repairs.notes.append(Warning(lineNumber, .tooManyInnerComponents,
+                    "framing: too many inner components",
+                    "\(open!.name): more than \(ComponentSplitter.maxInner) components inside it (BEGIN:\(name)); " +
+                        "this one and the ones after it are left out"))
             }
             open!.innerCount += 1
             open!.dropStart = line.start
@@ -205,7 +211,8 @@ struct FrameScanner {
             // libical would print "Encountered END before BEGIN" on stderr, or close the wrong component.
             open!.strayEnds += 1
             if open!.strayEnds == 1 {
-                open!.repairs.notes.append(Warning(lineNumber, .framing, "framing: stray END", "\(open!.name): END:\(name) without a BEGIN:\(name); ignored"))
+                open!.repairs.notes.append(Warning(lineNumber, .framing, "framing: stray END",
+                    "\(open!.name): END:\(name) without a BEGIN:\(name); ignored"))
             }
             open!.repairs.dropped.append(line.start..<pos)
         }
@@ -217,7 +224,8 @@ struct FrameScanner {
         let head = line.text[..<colon]
         let nameEnd = head.firstIndex(of: 0x3B) ?? colon  // ';' starts parameters
         let name = String(decoding: UnsafeBufferPointer(rebasing: line.text[..<nameEnd]), as: UTF8.self).uppercased()
-        if name == "X-WR-CALNAME" || name == "X-WR-TIMEZONE" || name == "METHOD" || name == "X-APPLE-CALENDAR-COLOR" || name == "COLOR" {
+        if name == "X-WR-CALNAME" || name == "X-WR-TIMEZONE" || name == "METHOD" || name == "X-APPLE-CALENDAR-COLOR"
+            || name == "COLOR" {
             pendingProperty = (name, Array(line.text[(colon + 1)...].prefix(CalendarName.maxFileBytes)))
             pendingLine = lineNumber
         }
@@ -229,11 +237,17 @@ struct FrameScanner {
         if p.name == "X-WR-CALNAME", result.calendarName == nil, !value.isEmpty {
             let (name, cut) = CalendarName.oneLine(value)
             result.calendarName = name
-            if cut { result.notes.append(Warning(pendingLine, .valueNotAllowed, "X-WR-CALNAME cut", CalendarName.cutWords(name, from: "X-WR-CALNAME"))) }
+            if cut {
+                result.notes.append(Warning(pendingLine, .valueNotAllowed, "X-WR-CALNAME cut",
+                    CalendarName.cutWords(name, from: "X-WR-CALNAME")))
+            }
         }
         if p.name == "X-WR-TIMEZONE", result.wrTimezone == nil, !value.isEmpty { result.wrTimezone = value }
-        // The calendar's colour: Apple's property first, then RFC 7986's (a CSS name or #rrggbb), as the contract orders them.
-        if p.name == "X-APPLE-CALENDAR-COLOR", let color = CalendarColor.normalized(value) { result.appleColor = result.appleColor ?? color }
+        // The calendar's colour: Apple's property first, then RFC 7986's (a CSS name or #rrggbb), as the contract
+        // orders them.
+        if p.name == "X-APPLE-CALENDAR-COLOR", let color = CalendarColor.normalized(value) {
+            result.appleColor = result.appleColor ?? color
+        }
         if p.name == "COLOR", let color = CalendarColor.normalized(value) { result.color = result.color ?? color }
         if p.name == "METHOD", !value.isEmpty { calendarHasMethod = true }
         pendingProperty = nil
@@ -252,7 +266,8 @@ struct FrameScanner {
             o.repairs.insertions.append((end, o.stack.reversed()))
         }
         if o.strayEnds > 1, let i = o.repairs.notes.firstIndex(where: { $0.message.hasSuffix("; ignored") }) {
-            o.repairs.notes[i].message += " (and \(o.strayEnds - 1) more END line\(o.strayEnds > 2 ? "s" : "") without a BEGIN in this component)"
+            o.repairs.notes[i].message += " (and \(o.strayEnds - 1) more END " +
+                "line\(o.strayEnds > 2 ? "s" : "") without a BEGIN in this component)"
         }
         if o.linesLeftOut > 0, let i = o.repairs.notes.firstIndex(where: { $0.kind == "too many lines" }) {
             o.repairs.notes[i].message += " (\(o.linesLeftOut) line\(o.linesLeftOut == 1 ? "" : "s"))"
@@ -262,7 +277,8 @@ struct FrameScanner {
         let r = o.repairs
         let mended = r.insertions.isEmpty && r.dropped.isEmpty && r.notes.isEmpty && r.lineBreaks.isEmpty ? nil : r
         result.chunks.append(
-            FramedComponent(name: o.name, range: o.start..<end, firstLine: o.firstLine, unclosed: o.unclosed, rootClosed: rootClosed,
+            FramedComponent(name: o.name, range: o.start..<end, firstLine: o.firstLine, unclosed: o.unclosed,
+                rootClosed: rootClosed,
                 inITIPMessage: calendarHasMethod, repairs: mended, calendar: calendar))
     }
 
@@ -275,7 +291,8 @@ struct FrameScanner {
         if open != nil { closeChunk(at: end) }
         if calendarsSeen > 0, let last = result.chunks.last, last.rootClosed, !calendarEnded {
             result.cutAfterLastComponent = Warning(lineNumber, .cutAfterComponent, "cut after a component",
-                "the file ends without END:VCALENDAR after its last component (\(last.name) from line \(last.firstLine)); it may have been cut short, and what followed is missing")
+                "the file ends without END:VCALENDAR after its last component (\(last.name) from line " +
+                    "\(last.firstLine)); it may have been cut short, and what followed is missing")
         }
         result.endedCalendar = calendarEnded
         result.calendarsSeen = calendarsSeen

@@ -27,7 +27,10 @@ enum AlarmReader {
 
     private static func read(_ alarm: OpaquePointer) -> Alarm? {
         let triggerProperty = icalcomponent_get_first_property(alarm, ICAL_TRIGGER_PROPERTY)
-        guard let written = triggerProperty.map(icalproperty_get_trigger), icaltriggertype_is_bad_trigger(written) == 0 else { return nil }
+        guard let written = triggerProperty.map(icalproperty_get_trigger),
+            icaltriggertype_is_bad_trigger(written) == 0 else {
+            return nil
+        }
         let trigger: Alarm.Trigger
         let time = TimeValue(written.time)
         if !time.isNull {
@@ -40,12 +43,17 @@ enum AlarmReader {
             trigger = .relative(days: offset.days, seconds: offset.seconds, toEnd: related ?? false)
         }
         func first(_ kind: icalproperty_kind) -> OpaquePointer? { icalcomponent_get_first_property(alarm, kind) }
-        let action = first(ICAL_ACTION_PROPERTY).flatMap { icalproperty_get_value_as_string($0) }.map { String(cString: $0).uppercased() }
+        let action = first(ICAL_ACTION_PROPERTY).flatMap { icalproperty_get_value_as_string($0) }
+            .map { String(cString: $0).uppercased() }
         let repeats = first(ICAL_REPEAT_PROPERTY).map { Int(icalproperty_get_repeat($0)) } ?? 0
-        let interval = first(ICAL_DURATION_PROPERTY).map { NominalDuration(icalproperty_get_duration($0)) }.map { $0.days * 86400 + $0.seconds } ?? 0
-        let acknowledged = first(ICAL_ACKNOWLEDGED_PROPERTY).map { TimeValue(icalproperty_get_acknowledged($0)) }.flatMap { $0.isNull ? nil : instant($0) }
-        let description = first(ICAL_DESCRIPTION_PROPERTY).flatMap { icalproperty_get_description($0) }.map { String(cString: $0) }
-        var read = Alarm(trigger: trigger, action: action ?? "DISPLAY", repeatCount: repeats, repeatInterval: max(0, interval),
+        let interval = first(ICAL_DURATION_PROPERTY).map { NominalDuration(icalproperty_get_duration($0)) }
+            .map { $0.days * 86400 + $0.seconds } ?? 0
+        let acknowledged = first(ICAL_ACKNOWLEDGED_PROPERTY).map { TimeValue(icalproperty_get_acknowledged($0)) }
+            .flatMap { $0.isNull ? nil : instant($0) }
+        let description = first(ICAL_DESCRIPTION_PROPERTY).flatMap { icalproperty_get_description($0) }
+            .map { String(cString: $0) }
+        var read = Alarm(trigger: trigger, action: action ?? "DISPLAY", repeatCount: repeats,
+            repeatInterval: max(0, interval),
             acknowledged: acknowledged, description: description?.isEmpty == false ? description : nil)
         read.summary = first(ICAL_SUMMARY_PROPERTY).flatMap { icalproperty_get_summary($0) }.map { String(cString: $0) }
         var attendee = icalcomponent_get_first_property(alarm, ICAL_ATTENDEE_PROPERTY)

@@ -82,7 +82,8 @@ struct ComponentParts {
             append(text, footer, to: &part)
             part.append(0)
             first = last
-            guard let parsed = part.withUnsafeBufferPointer({ icalparser_parse_string($0.baseAddress!) }) else { continue }
+            let parsed = part.withUnsafeBufferPointer { icalparser_parse_string($0.baseAddress!) }
+            guard let parsed else { continue }
             guard let root else {
                 root = parsed
                 continue

@@ -9,8 +9,10 @@ enum LibicalMessages {
     /// about a name, a parameter or a line names none (`Locator` finds its line).
     static func propertyName(in message: String) -> String? {
         func between(_ head: String, _ tail: String) -> String? {
-            guard message.hasPrefix(head), let end = message.range(of: tail, range: message.index(message.startIndex,
-                offsetBy: head.count)..<message.endIndex) else { return nil }
+            guard message.hasPrefix(head), let end = message.range(of: tail,
+                range: message.index(message.startIndex, offsetBy: head.count)..<message.endIndex) else {
+                return nil
+            }
             let name = message[message.index(message.startIndex, offsetBy: head.count)..<end.lowerBound]
             return name.isEmpty ? nil : String(name)
         }
@@ -63,7 +65,8 @@ enum LibicalMessages {
         if name.hasPrefix("X-") { return true }
         if textProperties.contains(name) { return true }
         // A name libical has no table for is non-standard, read as TEXT.
-        return icalproperty_string_to_kind(name) == ICAL_X_PROPERTY || icalproperty_string_to_kind(name) == ICAL_NO_PROPERTY
+        return icalproperty_string_to_kind(name) == ICAL_X_PROPERTY
+            || icalproperty_string_to_kind(name) == ICAL_NO_PROPERTY
     }
 
     private static let textProperties: Set<String> = [
@@ -82,7 +85,8 @@ enum LibicalMessages {
     /// (`LibicalWording`): never libical's own, which name a part of a name
     /// ("PERCENT" for `PERCENT_COMPLETE`) and quote lines unbounded.
     static func describe(_ message: String, property: String?) -> String {
-        if property == "RRULE" || property == "EXRULE", message.contains("RECUR"), let value = removedValue(in: message) {
+        if property == "RRULE" || property == "EXRULE", message.contains("RECUR"),
+            let value = removedValue(in: message) {
             return RuleDiagnosis.explain(value) + "; the rule is ignored"
         }
         return LibicalWording.words(for: message, property: property)

@@ -43,7 +43,9 @@ enum LibicalWording {
     /// How to find the line of a message that names no property; nil for one that does.
     static func locator(for message: String) -> Locator? {
         if let name = split(message, propertyNameError) { return .name(name) }
-        if let parameter = split(message, parameterNameError) ?? split(message, parameterValueError) { return .parameter(parameter) }
+        if let parameter = split(message, parameterNameError) ?? split(message, parameterValueError) {
+            return .parameter(parameter)
+        }
         if let line = split(message, dataLineError) { return .line(line) }
         return nil
     }
@@ -51,31 +53,45 @@ enum LibicalWording {
     /// The words for one X-LIC-ERROR `message` about `property` (nil when
     /// libical names none).
     static func words(for message: String, property: String?) -> String {
-        if let name = split(message, propertyNameError) { return nameWords("property name", name) + "; the line is ignored" }
-        if let name = split(message, componentNameError) { return nameWords("component name", name) + "; the component is ignored" }
+        if let name = split(message, propertyNameError) {
+            return nameWords("property name", name) + "; the line is ignored"
+        }
+        if let name = split(message, componentNameError) {
+            return nameWords("component name", name) + "; the component is ignored"
+        }
         if let parameter = split(message, parameterNameError) { return parameterWords(parameter) }
         if let parameter = split(message, parameterValueError) {
-            return "parameter \(quote(parameter)): its value is not one this parameter can take; the parameter is ignored"
+            return "parameter \(quote(parameter)): its value is not one this parameter can take; the parameter " +
+                "is ignored"
         }
-        if message.hasPrefix("Invalid VALUE type for property"), let type = message.split(separator: ":", maxSplits: 1).last {
+        if message.hasPrefix("Invalid VALUE type for property"),
+            let type = message.split(separator: ":", maxSplits: 1).last {
             let shown = String(type).trimmingWhitespace()
-            return "\(quote(shown)) is not a value type \(property ?? "this property") can take (RFC 5545 3.2.20); read as its own type"
+            return "\(quote(shown)) is not a value type \(property ?? "this property") can take (RFC 5545 3.2.20); " +
+                "read as its own type"
         }
         if let line = split(message, dataLineError) { return lineWords(line) }
-        if message.hasPrefix("No value for ") { return "the value is empty, which \(property ?? "this property") cannot be; ignored" }
+        if message.hasPrefix("No value for ") {
+            return "the value is empty, which \(property ?? "this property") cannot be; ignored"
+        }
         if message.hasPrefix("Can't parse as "), let value = LibicalMessages.removedValue(in: message) ?? Optional(""),
             let at = message.range(of: " value in ")
         {
-            let type = String(message[message.index(message.startIndex, offsetBy: "Can't parse as ".count)..<at.lowerBound])
+            let type = String(message[message.index(message.startIndex,
+                offsetBy: "Can't parse as ".count)..<at.lowerBound])
             return "cannot read \(quote(value)) as \(typeWords[type] ?? "a value of type \(quote(type))")"
         }
-        if message.hasPrefix("Missing END tag") { return "the component has no END line; read up to where the input ends" }
+        if message.hasPrefix("Missing END tag") {
+            return "the component has no END line; read up to where the input ends"
+        }
         return "cannot be read as iCalendar (RFC 5545 3.1); ignored"
     }
 
     static let typeWords = [
-        "DATE-TIME": "a date-time", "DATE": "a date", "DURATION": "a duration", "PERIOD": "a period", "INTEGER": "a whole number",
-        "UTC-OFFSET": "a UTC offset", "FLOAT": "a number", "GEO": "a latitude;longitude pair", "BOOLEAN": "TRUE or FALSE",
+        "DATE-TIME": "a date-time", "DATE": "a date", "DURATION": "a duration", "PERIOD": "a period",
+            "INTEGER": "a whole number",
+        "UTC-OFFSET": "a UTC offset", "FLOAT": "a number", "GEO": "a latitude;longitude pair",
+            "BOOLEAN": "TRUE or FALSE",
         "TIME": "a time", "URI": "a URI", "CAL-ADDRESS": "a calendar address", "RECUR": "a recurrence rule",
         "BINARY": "base64 data", "TEXT": "text",
     ]
@@ -86,12 +102,14 @@ enum LibicalWording {
             return name.isEmpty ? "a line without a \(what)" : "\(what) \(quote(name)) cannot be read"
         }
         let shown = bad == " " ? "a blank" : bad == "\t" ? "a tab" : quote(String(bad))
-        return "\(what) \(quote(name)): \(shown) is not allowed in a name (letters A-Z, digits and \"-\" only, RFC 5545 3.1)"
+        return "\(what) \(quote(name)): \(shown) is not allowed in a name (letters A-Z, digits and \"-\" only, " +
+            "RFC 5545 3.1)"
     }
 
     /// `iana-token` and `x-name` characters (RFC 5545 3.1): ASCII letters, digits, `-`.
     static func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.isASCII && (("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-")
+        scalar.isASCII && (("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
+            || scalar == "-")
     }
 
     /// A parameter libical could not read: no `=`, no name, or a bad name.
@@ -99,18 +117,25 @@ enum LibicalWording {
         let ignored = "; the parameter is ignored"
         if parameter.isEmpty || parameter == ";" { return "an empty parameter (\";;\" or \";:\")" + ignored }
         guard let equals = parameter.firstIndex(of: "=") else {
-            return "parameter \(quote(parameter)) has no \"=\" and value (a parameter is NAME=value, RFC 5545 3.2)" + ignored
+            return "parameter \(quote(parameter)) has no \"=\" and value (a parameter is NAME=value, RFC 5545 3.2)"
+                + ignored
         }
         let name = String(parameter[..<equals])
         if name.isEmpty { return "parameter \(quote(parameter)) has no name before its \"=\" (RFC 5545 3.2)" + ignored }
-        if name.unicodeScalars.contains(where: { !isNameScalar($0) }) { return nameWords("parameter name", name) + ignored }
+        if name.unicodeScalars.contains(where: { !isNameScalar($0) }) {
+            return nameWords("parameter name", name) + ignored
+        }
         return "parameter \(quote(parameter)) cannot be read (RFC 5545 3.2)" + ignored
     }
 
     /// A line that is no content line (`NAME:value`).
     static func lineWords(_ line: String) -> String {
-        if line.hasPrefix(":") { return "line \(quote(line)) has no property name before its \":\" (RFC 5545 3.1); ignored" }
-        if !line.contains(":") { return "line \(quote(line)) has no \":\" (a content line is NAME:value, RFC 5545 3.1); ignored" }
+        if line.hasPrefix(":") {
+            return "line \(quote(line)) has no property name before its \":\" (RFC 5545 3.1); ignored"
+        }
+        if !line.contains(":") {
+            return "line \(quote(line)) has no \":\" (a content line is NAME:value, RFC 5545 3.1); ignored"
+        }
         return "line \(quote(line)) is no content line (NAME:value, RFC 5545 3.1); ignored"
     }
 

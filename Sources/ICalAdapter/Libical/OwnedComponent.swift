@@ -71,7 +71,8 @@ extension OwnedComponent {
         }
         guard startsWithBegin else { return nil }
         if let parted { return OwnedComponent(parted) }
-        guard let pointer = text.withUnsafeBufferPointer({ icalparser_parse_string($0.baseAddress!) }) else { return nil }
+        let pointer = text.withUnsafeBufferPointer { icalparser_parse_string($0.baseAddress!) }
+        guard let pointer else { return nil }
         return OwnedComponent(pointer)
     }
 

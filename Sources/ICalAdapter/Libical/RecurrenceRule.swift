@@ -96,7 +96,8 @@ struct RecurrenceRule {
     mutating func setList(_ part: Part, _ newValues: [Int16]) {
         var size: Int32 = 0
         withUnsafeMutablePointer(to: &c) { rule in
-            let values = UnsafeMutableBufferPointer(start: ics_rule_by_list_mutable(rule, part.shimPart, &size), count: Int(size))
+            let values = UnsafeMutableBufferPointer(start: ics_rule_by_list_mutable(rule, part.shimPart, &size),
+                count: Int(size))
             let kept = min(newValues.count, values.count - 1)
             for i in 0..<kept { values[i] = newValues[i] }
             values[kept] = RecurrenceRule.end

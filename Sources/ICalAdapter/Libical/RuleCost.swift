@@ -39,7 +39,8 @@ enum RuleCost {
         let hours = Double(rule.list(.hour).count), weekdays = Double(rule.list(.day).count)
         let stepSeconds: Double
         let perDay: Double  // candidates libical visits in a day
-        var timeFilters: [(unit: Double, present: Bool)] = []  // BYMINUTE/BYHOUR above the frequency, which the step may miss
+        // BYMINUTE/BYHOUR above the frequency, which the step may miss
+        var timeFilters: [(unit: Double, present: Bool)] = []
         switch rule.frequency {
         case .secondly:
             stepSeconds = seconds > 0 ? 1 : interval

@@ -17,7 +17,9 @@ enum RuleDiagnosis {
         }
         let names = parts.map { $0.prefix { $0 != "=" }.uppercased() }
         if !names.contains("FREQ") { return "cannot read \"\(shown)\": it has no FREQ" }
-        if names.contains("UNTIL") && names.contains("COUNT") { return "cannot read \"\(shown)\": it has both UNTIL and COUNT" }
+        if names.contains("UNTIL") && names.contains("COUNT") {
+            return "cannot read \"\(shown)\": it has both UNTIL and COUNT"
+        }
         if names.filter({ $0 == "FREQ" }).count > 1 { return "cannot read \"\(shown)\": it has FREQ twice" }
         return "cannot read \"\(shown)\" as a recurrence rule"
     }
@@ -43,7 +45,9 @@ enum RuleDiagnosis {
         // A stray word (letters and digits only); anything else without "="
         // may be a part cut short, and is not guessed at.
         func isWord(_ part: String) -> Bool {
-            !part.isEmpty && part.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+            !part.isEmpty && part.utf8.allSatisfy {
+                (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+            }
         }
         for part in parts where isWord(part) {
             let shown: String = part.count > 40 ? String(part.prefix(40)) + "…" : part

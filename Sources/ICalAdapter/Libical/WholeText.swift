@@ -22,11 +22,13 @@ enum WholeText {
         if let floatingTZID { zone(floatingTZID, clone.pointer, zoneIDs: &zoneIDs) }
         strip(clone.pointer, zoneIDs: &zoneIDs)
         guard let text = takeLibicalText(icalcomponent_as_ical_string_r(clone.pointer)) else { return nil }
-        return WholeComponent(text: text, matchUID: matchUID, zoneIDs: zoneIDs, calendarIndex: calendar, calendarTimeZone: calendarTimeZone)
+        return WholeComponent(text: text, matchUID: matchUID, zoneIDs: zoneIDs, calendarIndex: calendar,
+            calendarTimeZone: calendarTimeZone)
     }
 
     private static let timeProperties: Set<UInt32> = [
-        ICAL_DTSTART_PROPERTY.rawValue, ICAL_DTEND_PROPERTY.rawValue, ICAL_DUE_PROPERTY.rawValue, ICAL_RDATE_PROPERTY.rawValue,
+        ICAL_DTSTART_PROPERTY.rawValue, ICAL_DTEND_PROPERTY.rawValue, ICAL_DUE_PROPERTY.rawValue,
+            ICAL_RDATE_PROPERTY.rawValue,
         ICAL_EXDATE_PROPERTY.rawValue, ICAL_RECURRENCEID_PROPERTY.rawValue,
     ]
 
@@ -62,10 +64,12 @@ enum WholeText {
             property = icalcomponent_get_next_property(component, ICAL_ANY_PROPERTY)
             let isa = icalproperty_isa(p)
             if isa == ICAL_XLICERROR_PROPERTY
-                || (isa == ICAL_X_PROPERTY && icalproperty_get_x_name(p).map { ownProperties.contains(String(cString: $0).uppercased()) } ?? false)
+                || (isa == ICAL_X_PROPERTY && icalproperty_get_x_name(p)
+                    .map { ownProperties.contains(String(cString: $0).uppercased()) } ?? false)
             {
                 removed.append(p)
-            } else if let parameter = icalproperty_get_first_parameter(p, ICAL_TZID_PARAMETER), let tzid = icalparameter_get_tzid(parameter) {
+            } else if let parameter = icalproperty_get_first_parameter(p, ICAL_TZID_PARAMETER),
+                let tzid = icalparameter_get_tzid(parameter) {
                 let name = String(cString: tzid)
                 if !zoneIDs.contains(name) { zoneIDs.append(name) }
             }

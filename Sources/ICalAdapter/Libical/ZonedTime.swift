@@ -15,7 +15,9 @@ struct ZonedTime {
     var agendaTime: AgendaTime {
         if isDate { return .date(year: local.year, month: local.month, day: local.day) }
         if isUTC { return .instant(Date(timeIntervalSince1970: TimeInterval(local.wallSeconds))) }
-        if let zone { return .instant(Date(timeIntervalSince1970: TimeInterval(ZonedTime.instantSeconds(of: local, in: zone)))) }
+        if let zone {
+            return .instant(Date(timeIntervalSince1970: TimeInterval(ZonedTime.instantSeconds(of: local, in: zone))))
+        }
         return .floating(year: local.year, month: local.month, day: local.day,
             hour: local.hour, minute: local.minute, second: local.second)
     }
@@ -54,7 +56,9 @@ struct ZonedTime {
     /// fuzzer in a file with mistyped years).
     private static func offset(of zone: Zone, atUTC instant: Int) -> Int {
         var seconds = instant
-        if seconds >= ZonedTime.farFuture { seconds -= ((seconds - ZonedTime.farFuture) / ZonedTime.gregorianCycle + 1) * ZonedTime.gregorianCycle }
+        if seconds >= ZonedTime.farFuture {
+            seconds -= ((seconds - ZonedTime.farFuture) / ZonedTime.gregorianCycle + 1) * ZonedTime.gregorianCycle
+        }
         return zone.utcOffset(atUTC: seconds)
     }
 

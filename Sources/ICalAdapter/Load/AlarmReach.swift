@@ -49,7 +49,8 @@ struct AlarmReach {
         var i = 0
         while i < n {
             while i + 8 <= n {
-                let x = (UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) | 0x2020_2020_2020_2020) ^ 0x6767_6767_6767_6767
+                let x = (UnsafeRawPointer(base + i)
+                    .loadUnaligned(as: UInt64.self) | 0x2020_2020_2020_2020) ^ 0x6767_6767_6767_6767
                 if (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0 { break }
                 i += 8
             }
@@ -90,7 +91,8 @@ struct AlarmReach {
         let colon = line.withUnsafeBufferPointer { LineScan.valueColon(in: $0, from: 0, before: $0.count) }
         guard colon < line.count else { return }
         // Parameters in any case, their values quoted or not (`VALUE="DATE-TIME"`); `X-VALUE=` is another.
-        let parameters = String(decoding: line[..<colon].filter { $0 != 0x22 }, as: UTF8.self).uppercased().split(separator: ";")
+        let parameters = String(decoding: line[..<colon].filter { $0 != 0x22 }, as: UTF8.self).uppercased()
+            .split(separator: ";")
         let value = Array(line[(colon + 1)...].filter { !ContentLines.isBlank($0) })
         if parameters.contains(where: { $0 == "VALUE=DATE-TIME" || $0 == "VALUE=DATE" }) {
             guard let time = AlarmReach.dateTime(value) else { return }

@@ -23,13 +23,15 @@ struct BatchReader: @unchecked Sendable {
     /// each share every so-many-th job (so that slow and quick ones spread
     /// evenly), the shares handed to the threads as they come free (so that
     /// one slow share does not keep the others waiting); one buffer: on this thread.
-    func process(_ start: Int, _ jobs: [(slot: Int, maxRows: Int)], into results: BatchResults, scratch: ScratchBuffers) {
+    func process(_ start: Int, _ jobs: [(slot: Int, maxRows: Int)], into results: BatchResults,
+        scratch: ScratchBuffers) {
         let shares = min(scratch.buffers.count, jobs.count)
         guard shares > 0 else { return }
         @Sendable func work(_ share: Int) {
             for j in stride(from: share, to: jobs.count, by: shares) {
                 let (slot, maxRows) = jobs[j]
-                results.items[slot] = stages.run(items[start + slot], buffer, scratch: &scratch.buffers[share], maxRows: maxRows)
+                results.items[slot] = stages.run(items[start + slot], buffer, scratch: &scratch.buffers[share],
+                    maxRows: maxRows)
             }
         }
         if shares <= 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: shares, execute: work) }
@@ -71,7 +73,8 @@ final class SeriesMoveScan: @unchecked Sendable {
         mayMoveSeries = false
         while start < text.count && !mayMoveSeries {
             let end = min(start + stretch, text.count)
-            mayMoveSeries = WindowPrefilter.mayMoveSeries(UnsafeBufferPointer(rebasing: text[max(0, start - 4096)..<end]))
+            mayMoveSeries = WindowPrefilter.mayMoveSeries(UnsafeBufferPointer(rebasing: text[max(0,
+                start - 4096)..<end]))
             release?(start..<end)
             start = end
         }

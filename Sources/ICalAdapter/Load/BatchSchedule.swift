@@ -26,7 +26,10 @@ struct BatchSchedule {
 
     /// `threads` when set (ICS_AGENDA_THREADS), else every core (at most 8) for a stretch of many components.
     static func workers(for count: Int, threads: Int?) -> Int {
-        if let threads { max(1, threads) } else if count >= parallelFrom { max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) } else { 1 }
+        if let threads { max(1, threads) } else if count >= parallelFrom { max(1,
+            min(ProcessInfo.processInfo.activeProcessorCount, 8)) } else {
+            1
+        }
     }
 
     /// Reads every component and hands each to `apply`, in file order.
@@ -55,9 +58,14 @@ struct BatchSchedule {
             let end = batches.end(of: start)
             let group = DispatchGroup()
             let readsAhead = end < items.count && workers > 1
-            if readsAhead { ahead.async(group: group) { [batches, spare] in batches.read(batchAt: end, into: spare, scratch: workerScratch) } }
+            if readsAhead {
+                ahead.async(group: group) {
+                    [batches, spare] in batches.read(batchAt: end, into: spare, scratch: workerScratch)
+                }
+            }
             for i in 0..<(end - start) where current.items[i].rows.reachedLimit && rowBudget > 0 {
-                batches.process(start, [(i, firstRows + min(RecurrenceExpander.maxInstances - firstRows, rowBudget))], into: current, scratch: mainScratch)
+                batches.process(start, [(i, firstRows + min(RecurrenceExpander.maxInstances - firstRows, rowBudget))],
+                    into: current, scratch: mainScratch)
                 rowBudget = max(0, rowBudget - max(0, current.items[i].rows.listed - firstRows))
             }
             for i in 0..<(end - start) {

@@ -165,7 +165,8 @@ package struct CalendarLoader {
     /// UTF-16, runs of NUL bytes, odd line ends, the window alarms need),
     /// then read once (`read`).
     package func load(
-        _ input: UnsafeBufferPointer<UInt8>, release: ((Range<Int>) -> Void)? = nil, path: String, defaultName: String, source: String
+        _ input: UnsafeBufferPointer<UInt8>, release: ((Range<Int>) -> Void)? = nil, path: String, defaultName: String,
+            source: String
     ) throws -> LoadedCalendar {
         var loader = self
         var copy: [UInt8]? = nil
@@ -186,7 +187,9 @@ package struct CalendarLoader {
                 // the pages read go back as they are copied.
                 return try current { try loader.loadUTF16($0, release: $1, path, defaultName, source) }
             case .ready:
-                var calendar = try current { try loader.read($0, release: $1, path: path, defaultName: defaultName, source: source) }
+                var calendar = try current {
+                    try loader.read($0, release: $1, path: path, defaultName: defaultName, source: source)
+                }
                 if let widened { calendar.window = widened }
                 return calendar
             }
@@ -209,7 +212,8 @@ package struct CalendarLoader {
     /// of NUL bytes (a zero-filled tail: taken out, each told), line ends
     /// of CR alone, CR CR LF or LF CR (read as LF), the window of the
     /// alarms that may ring.
-    private func decode(_ input: UnsafeBufferPointer<UInt8>, release: ((Range<Int>) -> Void)?, path: String) throws -> DecodeStep {
+    private func decode(_ input: UnsafeBufferPointer<UInt8>, release: ((Range<Int>) -> Void)?,
+        path: String) throws -> DecodeStep {
         if !isUTF8, TextBytes.utf16ByteOrder(input) != nil { return .streamed }
         let runs = NULRuns.find(in: input, large: stretchBytes, release: release)
         if !runs.isEmpty {
@@ -233,14 +237,16 @@ package struct CalendarLoader {
 
     /// UTF-16 bytes read through the stream's decoder.
     private func loadUTF16(
-        _ input: UnsafeBufferPointer<UInt8>, release: ((Range<Int>) -> Void)?, _ path: String, _ defaultName: String, _ source: String
+        _ input: UnsafeBufferPointer<UInt8>, release: ((Range<Int>) -> Void)?, _ path: String, _ defaultName: String,
+            _ source: String
     ) throws -> LoadedCalendar {
         var offset = 0
         return try load(
             streaming: { out in
                 let n = min(out.count, input.count - offset)
                 guard n > 0 else { return 0 }
-                out.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: input[offset..<(offset + n)])))
+                out.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: input[offset..<(offset
+                    + n)])))
                 release?(offset..<(offset + n))
                 offset += n
                 return n
@@ -249,12 +255,15 @@ package struct CalendarLoader {
 
     /// Reads bytes that are ready (`decode`): UTF-8, LF or CRLF line ends.
     private func read(
-        _ input: UnsafeBufferPointer<UInt8>, release: ((Range<Int>) -> Void)?, path: String, defaultName: String, source: String
+        _ input: UnsafeBufferPointer<UInt8>, release: ((Range<Int>) -> Void)?, path: String, defaultName: String,
+            source: String
     ) throws -> LoadedCalendar {
         // A UTF-8 byte-order mark is skipped.
         let skip = TextDecoding.hasUTF8BOM(input) ? 3 : 0
         let buffer = UnsafeBufferPointer(rebasing: input[skip...])
-        let shifted = release.map { release in { (range: Range<Int>) in release((range.lowerBound + skip)..<(range.upperBound + skip)) } }
+        let shifted = release.map { release in
+            { (range: Range<Int>) in release((range.lowerBound + skip)..<(range.upperBound + skip)) }
+        }
         var reader = StretchReader(loader: self, path: path, defaultName: defaultName, source: source, release: shifted)
         // The prefilter needs to know; on a large file it is read beside the framing, on another core.
         let scanning = DispatchGroup()
@@ -266,7 +275,9 @@ package struct CalendarLoader {
         } else {
             scan.runInStretches(of: stretchBytes, release: shifted)
         }
-        if buffer.count > stretchBytes { reader.zoneStarts = InputSegments.zoneStarts(in: buffer, stretch: stretchBytes, release: shifted) }
+        if buffer.count > stretchBytes {
+            reader.zoneStarts = InputSegments.zoneStarts(in: buffer, stretch: stretchBytes, release: shifted)
+        }
         // A large input is framed and read a stretch at a time; one of up to
         // 64 MB (and 262,144 components) is one stretch.
         var start = 0
@@ -274,7 +285,8 @@ package struct CalendarLoader {
         repeat {
             let limit = min(start + stretchBytes, buffer.count)
             let cut = limit == buffer.count
-                ? limit : InputSegments.lastCut(in: buffer, after: start, before: limit) ?? InputSegments.lastCutAfterEnd(in: buffer, after: start, before: limit)
+                ? limit : InputSegments.lastCut(in: buffer, after: start, before: limit)
+                    ?? InputSegments.lastCutAfterEnd(in: buffer, after: start, before: limit)
             guard let cut else {
                 let next = InputSegments.firstCut(in: buffer, from: limit, before: buffer.count) ?? buffer.count
                 try reader.skip(buffer, start..<next, warn: true)

@@ -18,7 +18,8 @@ extension CalendarLoader {
         }
         return LoadedCalendar(
             calendar: calendar, occurrences: loaded.occurrences, eventCount: loaded.eventCount,
-            reminderCount: loaded.reminderCount, diagnostics: loaded.diagnostics.map(text.placed), window: loaded.window)
+            reminderCount: loaded.reminderCount, diagnostics: loaded.diagnostics.map(text.placed),
+                window: loaded.window)
     }
 }
 
@@ -28,7 +29,8 @@ extension LoadedCalendar {
     package static func merging(_ parts: [LoadedCalendar], as calendar: CalendarInfo) -> LoadedCalendar {
         if parts.count == 1, let only = parts.first, only.calendar == calendar { return only }
         return LoadedCalendar(
-            calendar: calendar, occurrences: parts.flatMap(\.occurrences), eventCount: parts.reduce(0) { $0 + $1.eventCount },
+            calendar: calendar, occurrences: parts.flatMap(\.occurrences),
+                eventCount: parts.reduce(0) { $0 + $1.eventCount },
             reminderCount: parts.reduce(0) { $0 + $1.reminderCount }, diagnostics: parts.flatMap(\.diagnostics),
             window: AgendaWindow.spanning(parts.compactMap(\.window)))
     }

@@ -23,11 +23,13 @@ extension LoadRun {
     /// - Parameter readsAlarms: whether VALARMs are read (`CalendarLoader.readsAlarms`).
     /// - Parameter keepsText: whether each component's text is kept (`CalendarLoader.keepsText`).
     mutating func read(
-        _ framed: inout [FramedComponent], from buffer: UnsafeBufferPointer<UInt8>, stretch: Range<Int>? = nil, wrTimezone: String? = nil,
+        _ framed: inout [FramedComponent], from buffer: UnsafeBufferPointer<UInt8>, stretch: Range<Int>? = nil,
+            wrTimezone: String? = nil,
         me: Set<String> = [], readsAlarms: Bool = false, keepsText: Bool = false
     ) {
         // Zones first: a VTIMEZONE may follow the events that use it.
-        for zone in framed where zone.name == "VTIMEZONE" && !zoneDefinitions.zonesRead.contains(zone.range.lowerBound) {
+        for zone in framed where zone.name == "VTIMEZONE"
+            && !zoneDefinitions.zonesRead.contains(zone.range.lowerBound) {
             define(zone: zone, buffer)
         }
         // In place: a stretch may hold tens of thousands of components.
@@ -39,15 +41,20 @@ extension LoadRun {
         reader.keepsText = keepsText
         if reader.floatingZone != nil { reader.floatingTZID = wrTimezone }
         if keepsText { reader.calendarTimeZone = wrTimezone }
-        let parser = ComponentParser(reader: reader, zones: zones, prefilter: WindowPrefilter(window: window, skipsRules: skipsRules))
+        let parser = ComponentParser(reader: reader, zones: zones,
+            prefilter: WindowPrefilter(window: window, skipsRules: skipsRules))
         var expander = ComponentExpander(rowBudget: rowBudget, window: window, calendar: calendar)
         expander.calendarZone = zones.soleDefinition ?? wrTimezone.flatMap { zones.zone(for: $0) }
         if !skipsRules {
             // Components whose text may move a series (rare) are read once
             // more first: how far their masters must be expanded.
             var scratch: [CChar] = []
-            let moving = items.lazy.filter { WindowPrefilter.mayMoveSeries(UnsafeBufferPointer(rebasing: buffer[$0.range])) }
-            expander.futureReach = FutureReach.scan(moving.compactMap { parser.record(of: $0, buffer, scratch: &scratch) })
+            let moving = items.lazy.filter {
+                WindowPrefilter.mayMoveSeries(UnsafeBufferPointer(rebasing: buffer[$0.range]))
+            }
+            expander.futureReach = FutureReach.scan(moving.compactMap {
+                parser.record(of: $0, buffer, scratch: &scratch)
+            })
         }
         // Framing touched every page; from here on pages are read in order,
         // and each stretch is given back once passed.
@@ -59,7 +66,8 @@ extension LoadRun {
         let windowDays = Int((window.end.timeIntervalSince(window.start) / 86400).rounded(.up))
         let firstRows = min(RecurrenceExpander.maxInstances, max(windowDays + 1, 1))
         let schedule = BatchSchedule(
-            batches: BatchReader(items: items, buffer: buffer, stages: ComponentStages(parser: parser, expander: expander), firstRows: firstRows),
+            batches: BatchReader(items: items, buffer: buffer,
+                stages: ComponentStages(parser: parser, expander: expander), firstRows: firstRows),
             workers: BatchSchedule.workers(for: items.count, threads: threads), framed: framedBytes, release: release)
         var scratch = self.scratch, rowBudget = self.rowBudget
         schedule.run(scratch: &scratch, rowBudget: &rowBudget) { apply($0) }
@@ -85,7 +93,8 @@ struct ComponentStages: Sendable {
     let parser: ComponentParser
     let expander: ComponentExpander
 
-    func run(_ framed: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar], maxRows: Int) -> ExpandedComponent {
+    func run(_ framed: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar],
+        maxRows: Int) -> ExpandedComponent {
         expander.expand(parser.parse(framed, buffer, scratch: &scratch), maxRows: maxRows)
     }
 }

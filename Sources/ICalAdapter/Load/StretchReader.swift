@@ -52,7 +52,8 @@ struct StretchReader {
         calendarsSeen = split.calendarsSeen
         // How the input ends: the last stretch with a component or END:VCALENDAR says.
         if !split.chunks.isEmpty || split.endedCalendar { cutAfterLastComponent = split.cutAfterLastComponent }
-        run!.read(&split.chunks, from: bytes, stretch: range.lowerBound..<split.stoppedAt, wrTimezone: wrTimezone, me: loader.me, readsAlarms: loader.readsAlarms,
+        run!.read(&split.chunks, from: bytes, stretch: range.lowerBound..<split.stoppedAt, wrTimezone: wrTimezone,
+            me: loader.me, readsAlarms: loader.readsAlarms,
             keepsText: loader.keepsText)
         lines += split.lines
         return split.stoppedAt
@@ -73,13 +74,16 @@ struct StretchReader {
             // Text that is not iCalendar at all stops here, as a small file of it does.
             let head = range.lowerBound..<min(range.upperBound, range.lowerBound + (1 << 16))
             if !ComponentSplitter.split(bytes, in: head).looksLikeICalendar {
-                throw NotICalendar(path: path, reason: TextDecoding.describeNonCalendar(UnsafeBufferPointer(rebasing: bytes[head])))
+                throw NotICalendar(path: path,
+                    reason: TextDecoding.describeNonCalendar(UnsafeBufferPointer(rebasing: bytes[head])))
             }
         }
         let size = loader.stretchBytes >= 1 << 20 ? "\(loader.stretchBytes >> 20) MB" : "\(loader.stretchBytes) bytes"
         let message = name.map { "\($0): larger than \(size), more than one component is read; skipped" }
             ?? "more than \(size) with no component in it; skipped"
-        if run != nil { run!.warn(lines + 1, .componentTooLarge, message) } else { tooLarge.append((lines + 1, message)) }
+        if run != nil { run!.warn(lines + 1, .componentTooLarge, message) } else {
+            tooLarge.append((lines + 1, message))
+        }
         lines += InputSegments.lineFeeds(in: bytes, range)
     }
 
@@ -90,17 +94,20 @@ struct StretchReader {
 
     /// The component a stretch starts with, when its first line is a BEGIN line.
     private static func beginName(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
-        let end = LineScan.lineFeed(in: bytes, from: range.lowerBound, before: min(range.upperBound, range.lowerBound + 200))
+        let end = LineScan.lineFeed(in: bytes, from: range.lowerBound,
+            before: min(range.upperBound, range.lowerBound + 200))
         var line = UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<end])
         if line.last == 0x0D { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
         return LineScan.keyword(line, "BEGIN").map { $0.isEmpty ? "a component" : $0 }
     }
 
     /// The calendar, once its first stretch is framed.
-    private mutating func start(_ split: ComponentSplitter.Result, _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws {
+    private mutating func start(_ split: ComponentSplitter.Result, _ bytes: UnsafeBufferPointer<UInt8>,
+        _ range: Range<Int>) throws {
         guard run == nil else { return }
         guard split.looksLikeICalendar || !tooLarge.isEmpty else {
-            throw NotICalendar(path: path, reason: TextDecoding.describeNonCalendar(UnsafeBufferPointer(rebasing: bytes[range])))
+            throw NotICalendar(path: path,
+                reason: TextDecoding.describeNonCalendar(UnsafeBufferPointer(rebasing: bytes[range])))
         }
         let info = CalendarInfo(
             name: loader.calendarName ?? split.calendarName ?? defaultName, source: source, path: path,

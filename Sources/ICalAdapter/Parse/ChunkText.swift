@@ -16,8 +16,10 @@ enum ChunkText {
             var names = chunk.unclosed.reversed().map { "END:\($0)" }
             if names.count > 4 { names = names.prefix(3) + ["\(names.count - 3) more"] }
             let missing = names.joined(separator: ", ")
-            warnings.append(Warning(chunk.firstLine, .framing, chunk.rootClosed ? "framing: inner component not closed" : "framing: not closed", chunk.rootClosed
-                ? "\(chunk.name) holds a component that is not closed (missing \(missing)); closed with the component around it"
+            warnings.append(Warning(chunk.firstLine, .framing,
+                chunk.rootClosed ? "framing: inner component not closed" : "framing: not closed", chunk.rootClosed
+                ? "\(chunk.name) holds a component that is not closed (missing \(missing)); closed with the " +
+                    "component around it"
                 : "\(chunk.name) is not closed (missing \(missing)); read up to where it stops"))
         }
         out.removeAll(keepingCapacity: true)
@@ -30,7 +32,8 @@ enum ChunkText {
         // Insertions and dropped ranges in the order of the text; an
         // insertion at the end of a dropped range comes after it.
         enum Edit { case insert([String]), drop(Int), lineBreak }
-        let edits = (repairs.insertions.map { ($0.at, 1, Edit.insert($0.names)) } + repairs.dropped.map { ($0.lowerBound, 0, Edit.drop($0.upperBound)) }
+        let edits = (repairs.insertions.map { ($0.at, 1, Edit.insert($0.names)) }
+            + repairs.dropped.map { ($0.lowerBound, 0, Edit.drop($0.upperBound)) }
             + repairs.lineBreaks.map { ($0, 1, Edit.lineBreak) })
             .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
         var cursor = chunk.range.lowerBound

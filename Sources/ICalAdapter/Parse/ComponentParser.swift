@@ -13,7 +13,8 @@ struct ComponentParser: @unchecked Sendable {
     /// nil: every component is parsed.
     let prefilter: WindowPrefilter?
 
-    func parse(_ framed: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar]) -> ParsedComponent {
+    func parse(_ framed: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>,
+        scratch: inout [CChar]) -> ParsedComponent {
         if let skippable = prefilter?.skippableEvent(framed, buffer) {
             // A one-off event far from the window: counted, and known as a
             // revision of its UID, but not parsed.
@@ -22,7 +23,8 @@ struct ComponentParser: @unchecked Sendable {
         var repair = TextRepair.Report()
         var warnings = ComponentWarnings()
         // One binding a guard: libical's component is noncopyable, owned here.
-        guard let component = ComponentParser.libicalComponent(framed, buffer, scratch: &scratch, warnings: &warnings, repair: &repair) else {
+        guard let component = ComponentParser.libicalComponent(framed, buffer, scratch: &scratch, warnings: &warnings,
+            repair: &repair) else {
             warnings.rest = ComponentParser.told(repair.notes) + warnings.rest
             return ParsedComponent(line: framed.firstLine, warnings: warnings)
         }
@@ -43,10 +45,14 @@ struct ComponentParser: @unchecked Sendable {
 
     /// What libical reads of a framed component, without warnings: for a
     /// look ahead at components whose warnings are given when they are parsed.
-    func record(of framed: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar]) -> ComponentRecord? {
+    func record(of framed: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>,
+        scratch: inout [CChar]) -> ComponentRecord? {
         var ignored = ComponentWarnings()
         var repair = TextRepair.Report()
-        guard let component = ComponentParser.libicalComponent(framed, buffer, scratch: &scratch, warnings: &ignored, repair: &repair) else { return nil }
+        guard let component = ComponentParser.libicalComponent(framed, buffer, scratch: &scratch, warnings: &ignored,
+            repair: &repair) else {
+            return nil
+        }
         guard let kind = ComponentRecord.Kind(component.kind) else { return nil }
         var reader = self.reader
         reader.calendar = framed.calendar
@@ -57,7 +63,8 @@ struct ComponentParser: @unchecked Sendable {
     /// (`ChunkText`), their warnings into `warnings`, and nil (with a
     /// warning) when libical cannot read it.
     static func libicalComponent(
-        _ framed: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar], warnings: inout ComponentWarnings
+        _ framed: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar],
+            warnings: inout ComponentWarnings
     ) -> OwnedComponent? {
         var repair = TextRepair.Report()
         let component = libicalComponent(framed, buffer, scratch: &scratch, warnings: &warnings, repair: &repair)
@@ -66,13 +73,15 @@ struct ComponentParser: @unchecked Sendable {
     }
 
     private static func libicalComponent(
-        _ framed: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar], warnings: inout ComponentWarnings,
+        _ framed: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>, scratch: inout [CChar],
+            warnings: inout ComponentWarnings,
         repair: inout TextRepair.Report
     ) -> OwnedComponent? {
         warnings.framing += ChunkText.prepare(framed, buffer, into: &scratch, report: &repair)
         warnings.oncePerFile = repair.oncePerFile()
         guard let component = OwnedComponent.parse(scratch) else {
-            warnings.rest.append(Warning(framed.firstLine, .unreadableComponent, "unreadable component", "\(framed.name) could not be read; skipped"))
+            warnings.rest.append(Warning(framed.firstLine, .unreadableComponent, "unreadable component",
+                "\(framed.name) could not be read; skipped"))
             return nil
         }
         return component

@@ -106,10 +106,13 @@ final class LineFinder {
                 let entry = found.count
                 byValue[name + "\u{0}" + value, default: ([], 0)].entries.append(entry)
                 if value.contains(",") {
-                    for item in value.split(separator: ",") { byValue[name + "\u{1}" + item, default: ([], 0)].entries.append(entry) }
+                    for item in value.split(separator: ",") {
+                        byValue[name + "\u{1}" + item, default: ([], 0)].entries.append(entry)
+                    }
                 }
                 if value.count >= LineFinder.prefixLength {
-                    byValue[name + "\u{2}" + String(value.prefix(LineFinder.prefixLength)), default: ([], 0)].entries.append(entry)
+                    byValue[name + "\u{2}" + String(value.prefix(LineFinder.prefixLength)),
+                        default: ([], 0)].entries.append(entry)
                 }
                 found.append((line, value))
             }
@@ -121,7 +124,8 @@ final class LineFinder {
 
     /// Whether the line at `start` (not a fold) is of the property `name`
     /// (upper-case ASCII): the name, in any case, then `:` or `;`.
-    private static func names(_ name: [UInt8], at start: Int, before lineEnd: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func names(_ name: [UInt8], at start: Int, before lineEnd: Int,
+        _ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         guard lineEnd - start > name.count else { return false }
         for (j, byte) in name.enumerated() {
             let b = buffer[start + j]
@@ -137,7 +141,8 @@ final class LineFinder {
         var stop = i
         while stop < end && buffer[stop] != 0x0A && buffer[stop] != 0x0D { stop += 1 }
         let from = min(i + 1, stop)
-        let text = TextBytes.string(UnsafeBufferPointer(rebasing: buffer[from..<stop]))  // no control characters in a warning
+        // no control characters in a warning
+        let text = TextBytes.string(UnsafeBufferPointer(rebasing: buffer[from..<stop]))
         return text.count > 80 ? String(text.prefix(80)) + "…" : text
     }
 }

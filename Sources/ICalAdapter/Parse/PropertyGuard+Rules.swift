@@ -30,16 +30,19 @@ extension PropertyGuard {
             switch key {
             case "COUNT":
                 if let (negative, n) = signedMagnitude(raw), !negative, n > maxCount {
-                    why.append("COUNT=\(shortNumber(raw)) is more than libical can count (\(maxCount)); read as no COUNT (at one occurrence a second, that many run for over 68 years)")
+                    why.append("COUNT=\(shortNumber(raw)) is more than libical can count (\(maxCount)); read as no " +
+                        "COUNT (at one occurrence a second, that many run for over 68 years)")
                     continue
                 }
             case "UNTIL":
                 if !isRealUntil(Array(raw.utf8)) {
-                    return .ignored(why: "cannot read \"\(shown)\": \(shownPart) is not valid (no such date or time); the rule is ignored")
+                    return .ignored(why: "cannot read \"\(shown)\": \(shownPart) is not valid (no such date or " +
+                        "time); the rule is ignored")
                 }
             case "INTERVAL":
                 if let (negative, n) = signedMagnitude(raw), negative || n == 0 || n > maxInterval {
-                    return .ignored(why: "cannot read \"\(shown)\": INTERVAL=\(shortNumber(raw)) is not valid (out of range: 1 to \(maxInterval)); the rule is ignored")
+                    return .ignored(why: "cannot read \"\(shown)\": INTERVAL=\(shortNumber(raw)) is not valid (out " +
+                        "of range: 1 to \(maxInterval)); the rule is ignored")
                 }
             default:
                 guard var range = ranges[key] else { break }
@@ -51,17 +54,21 @@ extension PropertyGuard {
                         number = item.prefix { $0 == "+" || $0 == "-" || $0.isASCII && $0.isNumber }
                         if number.isEmpty || number == "+" || number == "-" { continue }
                     }
-                    guard let (negative, n) = signedMagnitude(number) else { continue }  // not a number: libical says so
+                    // not a number: libical says so
+                    guard let (negative, n) = signedMagnitude(number) else { continue }
                     if n > range.max || n < range.min || (negative && !range.signed) {
-                        let allowed = range.signed ? "\(range.min) to \(range.max), or -\(range.max) to -\(range.min)" : "\(range.min) to \(range.max)"
-                        return .ignored(why: "cannot read \"\(shown)\": \(shownPart) is not valid (out of range: \(allowed)); the rule is ignored")
+                        let allowed = range.signed ? "\(range.min) to \(range.max), or -\(range.max) to " +
+                            "-\(range.min)" : "\(range.min) to \(range.max)"
+                        return .ignored(why: "cannot read \"\(shown)\": \(shownPart) is not valid (out of range: " +
+                            "\(allowed)); the rule is ignored")
                     }
                 }
             }
             kept.append(part)
         }
         guard !why.isEmpty else { return .fine }
-        return .mended(rule: Array(kept.joined(separator: ";").utf8), why: "cannot read \"\(shown)\" as written: " + why.joined(separator: "; "))
+        return .mended(rule: Array(kept.joined(separator: ";").utf8),
+            why: "cannot read \"\(shown)\" as written: " + why.joined(separator: "; "))
     }
 
     /// Whether an UNTIL value is a real date or date-time: `YYYYMMDD`, or
@@ -78,11 +85,18 @@ extension PropertyGuard {
             }
             return n
         }
-        guard v.count == 8 || v.count == 15 || v.count == 16, let year = number(0, 4), let month = number(4, 2), let day = number(6, 2)
+        guard v.count == 8 || v.count == 15 || v.count == 16, let year = number(0, 4), let month = number(4, 2),
+            let day = number(6, 2)
         else { return true }
-        guard (1...9999).contains(year), (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(year: year, month: month) else { return false }
+        guard (1...9999).contains(year), (1...12).contains(month), day >= 1,
+            day <= CivilDate.daysIn(year: year, month: month) else {
+            return false
+        }
         guard v.count > 8 else { return true }
-        guard v[8] | 0x20 == 0x74, let hour = number(9, 2), let minute = number(11, 2), let second = number(13, 2) else { return true }
+        guard v[8] | 0x20 == 0x74, let hour = number(9, 2), let minute = number(11, 2),
+            let second = number(13, 2) else {
+            return true
+        }
         return hour <= 23 && minute <= 59 && second <= 60
     }
 

@@ -57,7 +57,8 @@ enum PropertyGuard {
             if report.rules > maxRules {
                 if report.rules == maxRules + 1 {
                     report.notes.append(Note(line: line, damage: .tooManyRules, property: TextRepair.propertyName(text),
-                        message: "more than \(maxRules) rules in one component (RFC 5545 allows one RRULE); this one and the ones after it are ignored"))
+                        message: "more than \(maxRules) rules in one component (RFC 5545 allows one RRULE); this one " +
+                            "and the ones after it are ignored"))
                 }
                 return []
             }
@@ -73,10 +74,14 @@ enum PropertyGuard {
     static func triggerInCapitals(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var bytes = LineScan.unfoldedLine(text)
         let colon = bytes.withUnsafeBufferPointer { LineScan.valueColon(in: $0, from: 0, before: $0.count) }
-        guard colon < bytes.count, bytes[(colon + 1)...].contains(where: { $0 >= 0x61 && $0 <= 0x7A }) else { return nil }
+        guard colon < bytes.count, bytes[(colon + 1)...].contains(where: { $0 >= 0x61 && $0 <= 0x7A }) else {
+            return nil
+        }
         // Only the letters a duration or a date-time has: anything else stays as written, for its warning.
         let letters: Set<UInt8> = Set("ptwdhmsz".utf8)
-        guard bytes[(colon + 1)...].allSatisfy({ !($0 >= 0x61 && $0 <= 0x7A) || letters.contains($0) }) else { return nil }
+        guard bytes[(colon + 1)...].allSatisfy({ !($0 >= 0x61 && $0 <= 0x7A) || letters.contains($0) }) else {
+            return nil
+        }
         for i in (colon + 1)..<bytes.count where bytes[i] >= 0x61 && bytes[i] <= 0x7A { bytes[i] -= 0x20 }
         return bytes + [0x0D, 0x0A]
     }
@@ -102,7 +107,8 @@ enum PropertyGuard {
             guard i < end, text[i] == 0x3D else { return false }
             let key = UnsafeBufferPointer(rebasing: text[keyStart..<i])
             i += 1
-            if key.count == 5, key[0] | 0x20 == 0x75, key[1] | 0x20 == 0x6E, key[2] | 0x20 == 0x74, key[3] | 0x20 == 0x69, key[4] | 0x20 == 0x6C {
+            if key.count == 5, key[0] | 0x20 == 0x75, key[1] | 0x20 == 0x6E, key[2] | 0x20 == 0x74,
+                key[3] | 0x20 == 0x69, key[4] | 0x20 == 0x6C {
                 let start = i
                 while i < end, text[i] != 0x3B { i += 1 }
                 guard isRealUntil(Array(text[start..<i])) else { return false }
@@ -146,14 +152,16 @@ enum PropertyGuard {
 
     /// The range of a rule part's numbers (`weekday`: BYDAY, whose numbers
     /// are optional ordinals); nil for a part that holds no number to check.
-    private static func numericLimits(_ key: UnsafeBufferPointer<UInt8>) -> (low: Int, high: Int, signed: Bool, weekday: Bool)? {
+    private static func numericLimits(_ key: UnsafeBufferPointer<UInt8>) -> (low: Int, high: Int, signed: Bool,
+        weekday: Bool)? {
         func `is`(_ name: StaticString) -> Bool {
             guard key.count == name.utf8CodeUnitCount else { return false }
             for j in 0..<key.count where key[j] & 0xDF != name.utf8Start[j] & 0xDF { return false }
             return true
         }
         let first = (key.first ?? 0) | 0x20
-        guard first == 0x62 || first == 0x63 || first == 0x69 else { return nil }  // BY..., COUNT, INTERVAL; not FREQ, WKST
+        // BY..., COUNT, INTERVAL; not FREQ, WKST
+        guard first == 0x62 || first == 0x63 || first == 0x69 else { return nil }
         if `is`("COUNT") { return (0, maxCount, false, false) }
         if `is`("INTERVAL") { return (1, maxInterval, false, false) }
         if `is`("BYDAY") { return (1, 53, true, true) }
@@ -170,7 +178,8 @@ enum PropertyGuard {
     @inline(__always)
     private static func isRule(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         let lower = (text.first ?? 0) | 0x20
-        return (lower == 0x72 && ContentLines.hasName(text, "RRULE")) || (lower == 0x65 && ContentLines.hasName(text, "EXRULE"))
+        return (lower == 0x72 && ContentLines.hasName(text, "RRULE"))
+            || (lower == 0x65 && ContentLines.hasName(text, "EXRULE"))
     }
 
     @inline(__always)
@@ -233,7 +242,10 @@ enum PropertyGuard {
         var semicolons = 0, quoted = false, i = 0
         while i < text.count {
             let b = text[i]
-            if b == 0x22 { quoted.toggle() } else if !quoted && b == 0x3B { semicolons += 1 } else if !quoted && b == 0x3A { break }
+            if b == 0x22 { quoted.toggle() } else if !quoted && b == 0x3B { semicolons += 1 } else if !quoted
+                && b == 0x3A {
+                break
+            }
             i += 1
         }
         if semicolons > maxParameters { return true }
@@ -249,8 +261,10 @@ enum PropertyGuard {
     /// The parameters RFC 5545 defines first (TZID, VALUE, ...; each once),
     /// then `X-` and unknown ones while there is room.
     private static func keptParameters(_ parameters: [[UInt8]]) -> [[UInt8]] {
-        let known: Set<String> = ["ALTREP", "CN", "CUTYPE", "DELEGATED-FROM", "DELEGATED-TO", "DIR", "ENCODING", "FMTTYPE",
-            "FBTYPE", "LANGUAGE", "MEMBER", "PARTSTAT", "RANGE", "RELATED", "RELTYPE", "ROLE", "RSVP", "SENT-BY", "TZID", "VALUE"]
+        let known: Set<String> = ["ALTREP", "CN", "CUTYPE", "DELEGATED-FROM", "DELEGATED-TO", "DIR", "ENCODING",
+            "FMTTYPE",
+            "FBTYPE", "LANGUAGE", "MEMBER", "PARTSTAT", "RANGE", "RELATED", "RELTYPE", "ROLE", "RSVP", "SENT-BY",
+                "TZID", "VALUE"]
         var kept: [[UInt8]] = []
         var others: [[UInt8]] = []
         var seen = Set<String>()

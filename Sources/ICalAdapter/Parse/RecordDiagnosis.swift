@@ -33,27 +33,31 @@ struct RecordDiagnosis {
             let isStart = skipped && told.property == "DTSTART"
             startExplained = startExplained || isStart
             let isRecurrenceID = record.unreadableRecurrenceID && told.property == "RECURRENCE-ID"
-            let outcome = (isStart ? "; skipped" : "") + (isRecurrenceID ? "; the instance it changes is unknown, so it is skipped" : "")
+            let outcome = (isStart ? "; skipped" : "") + (isRecurrenceID
+                ? "; the instance it changes is unknown, so it is skipped" : "")
                 + (told.property == "TRIGGER" ? "; the alarm never rings" : "")
             let text = "\(told.property.map { "\($0): " } ?? "")\(told.message) (in \(label))\(outcome)"
             // The kind: the property (when it is one iCalendar knows, not the
             // first word of a mangled line) and what is wrong up to any
             // value quoted after a colon ("Got a data line…: some text").
             let named = told.property.flatMap { LibicalMessages.isKnownProperty($0) ? "\($0): " : nil } ?? ""
-            let what = Warning.kind(describing: told.message).split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+            let what = Warning.kind(describing: told.message).split(separator: ":", maxSplits: 1).first.map(String.init)
+                ?? ""
             notesBefore(at, label)
             warnings.append(Warning(at, told.damage, named + what + outcome, text))
         }
         for guess in record.guessedZones {
             let at = lines.find(guess.property)?.line ?? line
             warnings.append(Warning(at, .guessedZone, "guessed zone \(guess.tzid)",
-                "\(guess.property): time zone \"\(guess.tzid)\" is defined nowhere in the file; read as \(guess.iana), the zone its name describes"))
+                "\(guess.property): time zone \"\(guess.tzid)\" is defined nowhere in the file; read as " +
+                    "\(guess.iana), the zone its name describes"))
         }
         notesBefore(Int.max, label)
         for unknown in record.unknownZones {
             let at = lines.find(unknown.property)?.line ?? line
             let why = zones.isUnusable(unknown.tzid) ? " (its VTIMEZONE has no usable STANDARD or DAYLIGHT rule)" : ""
-            warnings.append(Warning(at, .unknownZone, "unknown zone\(why.isEmpty ? "" : " unusable")", "\(unknown.property): unknown time zone \"\(unknown.tzid)\"\(why); read as floating time"))
+            warnings.append(Warning(at, .unknownZone, "unknown zone\(why.isEmpty ? "" : " unusable")",
+                "\(unknown.property): unknown time zone \"\(unknown.tzid)\"\(why); read as floating time"))
         }
         // An override whose RECURRENCE-ID cannot be read is left out (the
         // warning above says so). RFC 5545 3.6.1: DTSTART may be left out
@@ -66,7 +70,8 @@ struct RecordDiagnosis {
 
     /// One problem as told: its property, words and damage, and its line
     /// when known here (else found by property and value); nil when not told.
-    private func told(_ problem: ComponentRecord.Problem) -> (property: String?, message: String, damage: DamageKind, value: String?, line: Int?)? {
+    private func told(_ problem: ComponentRecord.Problem) -> (property: String?, message: String, damage: DamageKind,
+        value: String?, line: Int?)? {
         let property: String?, message: String, damage: DamageKind
         var value: String? = nil
         var foundLine: Int? = nil

@@ -38,13 +38,19 @@ enum TextRepair {
         func oncePerFile() -> [Warning] {
             var warnings: [Warning] = []
             if let nul = firstNUL {
-                warnings.append(Warning(nul.line, .controlCharacters, "text: control characters", "\(Report.prefix(nul.property))NUL bytes or control characters in the text; removed (here and anywhere else in this file)"))
+                warnings.append(Warning(nul.line, .controlCharacters, "text: control characters",
+                    "\(Report.prefix(nul.property))NUL bytes or control characters in the text; removed (here and " +
+                    "anywhere else in this file)"))
             }
             if let recoded = firstRecoded {
-                warnings.append(Warning(recoded.line, .notUTF8, "text: not UTF-8", "\(Report.prefix(recoded.property))text is not UTF-8; read as Latin-1 (Windows-1252) here and on every such line of this file"))
+                warnings.append(Warning(recoded.line, .notUTF8, "text: not UTF-8",
+                    "\(Report.prefix(recoded.property))text is not UTF-8; read as Latin-1 (Windows-1252) here and on " +
+                    "every such line of this file"))
             }
             if let broken = firstBroken {
-                warnings.append(Warning(broken.line, .brokenUTF8, "text: broken UTF-8", "\(Report.prefix(broken.property))UTF-8 text with broken bytes; each replaced by U+FFFD (here and on every such line of this file)"))
+                warnings.append(Warning(broken.line, .brokenUTF8, "text: broken UTF-8",
+                    "\(Report.prefix(broken.property))UTF-8 text with broken bytes; each replaced by U+FFFD (here " +
+                    "and on every such line of this file)"))
             }
             return warnings
         }
@@ -59,7 +65,8 @@ enum TextRepair {
     /// - Returns: how many lines it passed.
     @discardableResult
     static func copy(
-        _ range: Range<Int>, of buffer: UnsafeBufferPointer<UInt8>, firstLine: Int, into out: inout [CChar], report: inout Report
+        _ range: Range<Int>, of buffer: UnsafeBufferPointer<UInt8>, firstLine: Int, into out: inout [CChar],
+            report: inout Report
     ) -> Int {
         var start = range.lowerBound
         var line = firstLine
@@ -147,11 +154,15 @@ enum TextRepair {
                     folder.append(byte, to: &out)
                 }
             } else if mostlyUTF8(text) {
-                if report.firstNUL == nil, text.contains(where: TextBytes.isControl) { report.firstNUL = (line, propertyName(text)) }
+                if report.firstNUL == nil, text.contains(where: TextBytes.isControl) {
+                    report.firstNUL = (line, propertyName(text))
+                }
                 if report.firstBroken == nil { report.firstBroken = (line, propertyName(text)) }
                 appendUTF8Replacing(text, to: &out, folder: &folder)
             } else {
-                if report.firstNUL == nil, text.contains(where: TextBytes.isControl) { report.firstNUL = (line, propertyName(text)) }
+                if report.firstNUL == nil, text.contains(where: TextBytes.isControl) {
+                    report.firstNUL = (line, propertyName(text))
+                }
                 if report.firstRecoded == nil { report.firstRecoded = (line, propertyName(text)) }
                 TextBytes.appendWindows1252(text, to: &out, folder: &folder)
             }
@@ -201,7 +212,8 @@ enum TextRepair {
         for byte in line {
             if byte == 0 { continue }
             if byte == 0x3A || byte == 0x3B || byte == 0x0D || byte == 0x0A || name.count >= 40 { break }
-            guard (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D
+            guard (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+                || byte == 0x2D
             else { return "" }
             name.append(byte)
         }
@@ -239,7 +251,8 @@ enum TextRepair {
 
     /// A UTF-8 line with broken bytes: folds taken out, each broken byte
     /// replaced by U+FFFD (Swift's own decoding), folded again.
-    private static func appendUTF8Replacing(_ text: UnsafeBufferPointer<UInt8>, to out: inout [CChar], folder: inout TextBytes.Folder) {
+    private static func appendUTF8Replacing(_ text: UnsafeBufferPointer<UInt8>, to out: inout [CChar],
+        folder: inout TextBytes.Folder) {
         var joined: [UInt8] = []
         var lineEnd: [UInt8] = []
         var i = 0

@@ -27,7 +27,8 @@ struct WindowPrefilter {
     /// The UID (empty when it has none) and SEQUENCE of an event that can be
     /// skipped, or nil when the event must be parsed. The loader still needs
     /// them: a skipped event may be the newer revision of one in the window.
-    func skippableEvent(_ chunk: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>) -> (uid: String, sequence: Int, recurs: Bool)? {
+    func skippableEvent(_ chunk: FramedComponent, _ buffer: UnsafeBufferPointer<UInt8>) -> (uid: String, sequence: Int,
+        recurs: Bool)? {
         guard chunk.name == "VEVENT", chunk.unclosed.isEmpty else { return nil }
         var start: Int? = nil
         var end: Int? = nil
@@ -75,7 +76,10 @@ struct WindowPrefilter {
                     hasSequence = true
                     let value = line[(colon + 1)...]
                     // Signed (RFC 5545 3.3.8); past 32 bits the parser reads and tells it.
-                    guard let n = Int(String(decoding: UnsafeBufferPointer(rebasing: value), as: UTF8.self)), Int32(exactly: n) != nil else { return nil }
+                    guard let n = Int(String(decoding: UnsafeBufferPointer(rebasing: value), as: UTF8.self)),
+                        Int32(exactly: n) != nil else {
+                        return nil
+                    }
                     sequence = n
                 }
             case 0x78:  // x
@@ -117,7 +121,8 @@ struct WindowPrefilter {
             defer { i += 1 }
             // Eight bytes at a time while none of them is an f or F.
             while i + 8 <= text.count {
-                let x = (UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) | 0x2020_2020_2020_2020) ^ 0x6666_6666_6666_6666
+                let x = (UnsafeRawPointer(base + i)
+                    .loadUnaligned(as: UInt64.self) | 0x2020_2020_2020_2020) ^ 0x6666_6666_6666_6666
                 if (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0 { break }
                 i += 8
             }

@@ -19,13 +19,16 @@ enum WrittenValues {
                 // Read as written, so that the higher revision still wins (libical's int would wrap it).
                 record.sequence = value.map { Int(clamping: $0) } ?? max(record.sequence, 0)
                 record.problems.append(.libical(property: "SEQUENCE",
-                    message: "\"\(written)\" is not a whole number from -2147483648 to 2147483647 (RFC 5545 3.3.8, 3.8.7.4); read as \(record.sequence)",
+                    message: "\"\(written)\" is not a whole number from -2147483648 to 2147483647 (RFC 5545 3.3.8, " +
+                        "3.8.7.4); read as \(record.sequence)",
                     value: written, damage: .sequenceRange))
             }
         }
         if record.duration != nil, let written = lines.written("DURATION")?.trimmingWhitespace(), !isDuration(written) {
             record.duration = nil
-            record.problems.append(.libical(property: "DURATION", message: "cannot read \"\(written)\" as a duration (RFC 5545 3.3.6)", value: written, damage: .durationGrammar))
+            record.problems.append(.libical(property: "DURATION",
+                message: "cannot read \"\(written)\" as a duration (RFC 5545 3.3.6)", value: written,
+                damage: .durationGrammar))
         }
         checkRanges(&record, lines)
         // A span past the last day a date can be written on (9999-12-31,
@@ -33,13 +36,15 @@ enum WrittenValues {
         if var duration = record.duration, let start = record.dtstart {
             let from = start.local.wallSeconds
             let last = CivilDate(year: 9999, month: 12, day: 31).daysSinceEpoch * 86400 + (start.isDate ? 86400 : 86399)
-            if from <= last, duration.days > (last - from) / 86400 || from + duration.days * 86400 + duration.seconds > last {
+            if from <= last, duration.days > (last - from) / 86400 || from + duration.days * 86400
+                + duration.seconds > last {
                 let span = last - from
                 (duration.days, duration.seconds) = (span / 86400, start.isDate ? 0 : span % 86400)
                 record.duration = duration
                 let written = lines.find("DURATION")?.value.trimmingWhitespace()
                 record.problems.append(.libical(property: "DURATION",
-                    message: "\(written.map { "\"\($0)\" " } ?? "")ends after the year 9999, which no date can be written in; read as ending on 9999-12-31", value: written, damage: .pastYear9999))
+                    message: "\(written.map { "\"\($0)\" " } ?? "")ends after the year 9999, which no date can be " +
+                        "written in; read as ending on 9999-12-31", value: written, damage: .pastYear9999))
             }
         }
     }
@@ -57,16 +62,19 @@ enum WrittenValues {
             if let n = Int(written), range.contains(n), written.allSatisfy(\.isASCII) { continue }
             if name == "PRIORITY" { record.priority = nil } else { record.percentComplete = nil }
             record.problems.append(.libical(property: name,
-                message: "\"\(written)\" is not a whole number from \(range.lowerBound) to \(range.upperBound) (RFC 5545 \(section)); ignored",
+                message: "\"\(written)\" is not a whole number from \(range.lowerBound) to \(range.upperBound) (RFC " +
+                    "5545 \(section)); ignored",
                 value: written, damage: .valueNotAllowed))
         }
         if let status = record.status {
-            let allowed = record.kind == .event ? ["TENTATIVE", "CONFIRMED", "CANCELLED"] : ["NEEDS-ACTION", "COMPLETED", "IN-PROCESS", "CANCELLED"]
+            let allowed = record.kind == .event ? ["TENTATIVE", "CONFIRMED", "CANCELLED"] : ["NEEDS-ACTION",
+                "COMPLETED", "IN-PROCESS", "CANCELLED"]
             if !allowed.contains(status) {
                 let kind = record.kind == .event ? "VEVENT" : "VTODO"
                 record.status = nil
                 record.problems.append(.libical(property: "STATUS",
-                    message: "\"\(status)\" is not a status of a \(kind) (\(allowed.joined(separator: ", ")); RFC 5545 3.8.1.11); ignored",
+                    message: "\"\(status)\" is not a status of a \(kind) " +
+                        "(\(allowed.joined(separator: ", ")); RFC 5545 3.8.1.11); ignored",
                     value: nil, damage: .valueNotAllowed))
             }
         }

@@ -45,7 +45,8 @@ struct CollectionText {
     /// The warning as it reads of the file it is about.
     func placed(_ diagnostic: Diagnostic) -> Diagnostic {
         guard let line = diagnostic.line, let place = place(line: line) else { return diagnostic }
-        var placed = Diagnostic(path: place.path, line: place.line, message: diagnostic.message, kind: diagnostic.kind, damage: diagnostic.damage)
+        var placed = Diagnostic(path: place.path, line: place.line, message: diagnostic.message, kind: diagnostic.kind,
+            damage: diagnostic.damage)
         placed.morePlaces = diagnostic.morePlaces
         placed.morePlacesFrom = diagnostic.morePlacesFrom
         placed.standsFor = diagnostic.standsFor

@@ -15,7 +15,8 @@ enum InputSegments {
     /// lines only) would otherwise hold millions of chunks.
     static let stretchComponents = 1 << 16
 
-    static let topLevel: [[UInt8]] = ["VEVENT", "VTODO", "VTIMEZONE", "VCALENDAR", "VJOURNAL", "VFREEBUSY"].map { Array($0.utf8) }
+    static let topLevel: [[UInt8]] = ["VEVENT", "VTODO", "VTIMEZONE", "VCALENDAR", "VJOURNAL",
+        "VFREEBUSY"].map { Array($0.utf8) }
     private static let begin = Array("BEGIN:".utf8)
 
     /// The start of the last line in `bytes[after..<before]`, other than at
@@ -44,7 +45,8 @@ enum InputSegments {
                 var lineStart = q
                 while lineStart > after && bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
                 let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<q])
-                if let name = LineScan.keyword(line, "END"), name != "VCALENDAR", LineScan.topLevelNames.contains(name) {
+                if let name = LineScan.keyword(line, "END"), name != "VCALENDAR",
+                    LineScan.topLevelNames.contains(name) {
                     return p
                 }
             }
@@ -96,7 +98,8 @@ enum InputSegments {
     /// it: the zones of a large input are read before its first stretch, as
     /// those of a small one are read before its events. Each stretch scanned
     /// is given back (`release`).
-    static func zoneStarts(in bytes: UnsafeBufferPointer<UInt8>, stretch: Int, release: ((Range<Int>) -> Void)?) -> [(at: Int, linesBefore: Int)] {
+    static func zoneStarts(in bytes: UnsafeBufferPointer<UInt8>, stretch: Int,
+        release: ((Range<Int>) -> Void)?) -> [(at: Int, linesBefore: Int)] {
         let word = Array("BEGIN:VTIMEZONE".utf8)
         var found: [(at: Int, linesBefore: Int)] = []
         var lines = 0

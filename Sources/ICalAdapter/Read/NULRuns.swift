@@ -25,7 +25,8 @@ enum NULRuns {
     /// Where each run lies in `bytes`: none in text without NUL bytes (one
     /// `memchr` pass over it). The pages of a run, and those of an input
     /// larger than `large` as they are passed, are given back (`release`).
-    static func find(in bytes: UnsafeBufferPointer<UInt8>, large: Int, release: ((Range<Int>) -> Void)?) -> [Range<Int>] {
+    static func find(in bytes: UnsafeBufferPointer<UInt8>, large: Int,
+        release: ((Range<Int>) -> Void)?) -> [Range<Int>] {
         guard let base = bytes.baseAddress else { return [] }
         let n = bytes.count
         var runs: [Range<Int>] = []
@@ -50,7 +51,8 @@ enum NULRuns {
 
     /// Where the zeros from `start` end, eight bytes a step; the pages
     /// passed are given back as it goes (a run may be gigabytes).
-    static func endOfZeros(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, release: ((Range<Int>) -> Void)?) -> Int {
+    static func endOfZeros(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int,
+        release: ((Range<Int>) -> Void)?) -> Int {
         let raw = UnsafeRawPointer(bytes.baseAddress!)
         let n = bytes.count
         var p = start
@@ -92,7 +94,8 @@ enum NULRuns {
     static func warning(line: Int, count: Int, atEnd: Bool) -> Warning {
         let what = "\(count) NUL byte\(count == 1 ? "" : "s")"
         let message = atEnd
-            ? "the input ends in \(what) (preallocated by a downloader, or cut short by a crash?); left out: what came before them is read"
+            ? "the input ends in \(what) (preallocated by a downloader, or cut short by a crash?); left out: what " +
+                "came before them is read"
             : "\(what) in a row (the file was damaged here?); left out: the text before and after them is read"
         return Warning(line, .controlCharacters, kind, message)
     }

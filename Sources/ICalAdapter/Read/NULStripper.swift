@@ -41,7 +41,8 @@ struct NULStripper {
                 continue
             }
             endRun(atEnd: false, into: &out)
-            let next = memchr(base + p, 0, bytes.count - p).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? bytes.count
+            let next = memchr(base + p, 0, bytes.count - p)
+                .map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? bytes.count
             give(UnsafeBufferPointer(rebasing: bytes[p..<next]), to: &out)
             p = next
         }

@@ -19,7 +19,8 @@ enum TextDecoding {
             return "it looks like binary data"
         }
         let text = String(decoding: head, as: UTF8.self).trimmingWhitespace().lowercased()
-        if text.hasPrefix("<!doctype html") || text.hasPrefix("<html") || text.contains("<body") || text.contains("<head") {
+        if text.hasPrefix("<!doctype html") || text.hasPrefix("<html") || text.contains("<body")
+            || text.contains("<head") {
             return "it looks like an HTML page (a login or error page saved instead of the calendar?)"
         }
         if text.hasPrefix("<") { return "it looks like XML" }

@@ -39,7 +39,8 @@ struct DiagnosticLog {
             }
         }
         if firstOfKind[warning.kind] == nil { firstOfKind[warning.kind] = diagnostics.count }
-        diagnostics.append(Diagnostic(path: path, line: warning.line, message: warning.message, kind: warning.kind, damage: warning.damage.rawValue))
+        diagnostics.append(Diagnostic(path: path, line: warning.line, message: warning.message, kind: warning.kind,
+            damage: warning.damage.rawValue))
     }
 
     mutating func warn(_ line: Int, _ damage: DamageKind, _ message: String) {
@@ -60,10 +61,13 @@ struct DiagnosticLog {
         var told = diagnostics
         if unwritten > 0 {
             var rest = Diagnostic(path: path, line: nil,
-                message: "\(unwritten) more warning\(unwritten == 1 ? "" : "s") not shown (at most \(DiagnosticLog.maxDiagnostics) a file)")
+                message: "\(unwritten) more warning\(unwritten == 1 ? "" : "s") not shown (at most " +
+                    "\(DiagnosticLog.maxDiagnostics) a file)")
             rest.standsFor = unwritten
             told.append(rest)
         }
-        return told.enumerated().sorted { ($0.element.line ?? Int.max, $0.offset) < ($1.element.line ?? Int.max, $1.offset) }.map(\.element)
+        return told.enumerated().sorted {
+            ($0.element.line ?? Int.max, $0.offset) < ($1.element.line ?? Int.max, $1.offset)
+        }.map(\.element)
     }
 }

@@ -49,22 +49,29 @@ struct OverrideSet {
     /// offset too. nil when no such override precedes it, or when the
     /// override's times are of another kind than the series' (nothing to
     /// move by).
-    static func changed(_ instance: Occurrence, by future: [(recurrenceID: AgendaTime, occurrence: Occurrence)], zone: Zone? = nil) -> Occurrence? {
+    static func changed(_ instance: Occurrence, by future: [(recurrenceID: AgendaTime, occurrence: Occurrence)],
+        zone: Zone? = nil) -> Occurrence? {
         guard let original = instance.recurrenceID,
-            let latest = future.last(where: { $0.recurrenceID.kind == original.kind && $0.recurrenceID.wall < original.wall })
+            let latest = future.last(where: {
+                $0.recurrenceID.kind == original.kind && $0.recurrenceID.wall < original.wall
+            })
         else { return nil }
         let o = latest.occurrence
         guard let anchor = o.start ?? o.due, anchor.kind == original.kind else { return nil }
         var newAnchor = original.wall + anchor.wall.timeIntervalSince(latest.recurrenceID.wall)
         if original.kind == .instant, let zone, zone != .utc {
-            func wall(_ t: AgendaTime) -> Int { ZonedTime.wallSeconds(ofInstant: Int(t.wall.timeIntervalSince1970), in: zone) }
+            func wall(_ t: AgendaTime) -> Int {
+                ZonedTime.wallSeconds(ofInstant: Int(t.wall.timeIntervalSince1970), in: zone)
+            }
             let moved = wall(original) + wall(anchor) - wall(latest.recurrenceID)
-            newAnchor = Date(timeIntervalSince1970: TimeInterval(ZonedTime.instantSeconds(of: TimeValue(wallSeconds: moved), in: zone)))
+            let seconds = ZonedTime.instantSeconds(of: TimeValue(wallSeconds: moved), in: zone)
+            newAnchor = Date(timeIntervalSince1970: TimeInterval(seconds))
         }
         func moved(_ t: AgendaTime?) -> AgendaTime? {
             t.map { AgendaTime(kind: $0.kind, wall: newAnchor + $0.wall.timeIntervalSince(anchor.wall)) }
         }
-        return Occurrence(item: o.item, start: moved(o.start), end: moved(o.end), due: moved(o.due), recurrenceID: original)
+        return Occurrence(item: o.item, start: moved(o.start), end: moved(o.end), due: moved(o.due),
+            recurrenceID: original)
     }
 
     /// The alarms of an override's series (of its own kind first, as the
@@ -81,7 +88,8 @@ struct OverrideSet {
     /// those an override replaces or a newer revision dropped (`ledger`).
     /// Instances are found through their series' place in `masters`, not by
     /// hashing the UID of each of hundreds of thousands of them.
-    mutating func occurrences(masters: [Occurrence], masterKeys: [Int64], ledger: RevisionLedger, log: inout DiagnosticLog) -> [Occurrence] {
+    mutating func occurrences(masters: [Occurrence], masterKeys: [Int64], ledger: RevisionLedger,
+        log: inout DiagnosticLog) -> [Occurrence] {
         // Filtered in place: a copy would hold every override twice.
         var overrides = kept
         kept = []
@@ -113,12 +121,14 @@ struct OverrideSet {
         // found by the fingerprint of their UID among the series listed.
         if !far.isEmpty {
             let listed = ledger.seriesIndex.mapValues { index in
-                Dictionary(index.map { (SkippedRevisions.fingerprint($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+                Dictionary(index.map { (SkippedRevisions.fingerprint($0.key), $0.value) },
+                    uniquingKeysWith: { first, _ in first })
             }
             for o in far {
                 guard listed[.event]?[o.uid] != nil || listed[.reminder]?[o.uid] != nil else { continue }
                 let anchor = listed[o.kind]?[o.uid].flatMap { ledger.series[Int($0)].anchor }
-                let key = (anchor.map { o.recurrenceID.matching(series: $0.asAnchor) } ?? o.recurrenceID).agendaTime.matchKey
+                let key = (anchor.map { o.recurrenceID.matching(series: $0.asAnchor) }
+                    ?? o.recurrenceID).agendaTime.matchKey
                 for kind in [ComponentRecord.Kind.event, .reminder] {
                     guard let index = listed[kind]?[o.uid] else { continue }
                     for i in ledger.series[Int(index)].revision.masters where masterKeys[i] == key { dropped[i] = true }
@@ -133,18 +143,21 @@ struct OverrideSet {
             // RRULE makes the component a series itself (RFC 5545 3.8.4.4 and
             // 3.8.5.3): with no master to change, its own recurrence set is
             // what it describes (KCalendarCore lists it so). Said once.
-            if let series = o.series, !o.uid.isEmpty, ledger.seriesIndex[.event]?[o.uid] == nil, ledger.seriesIndex[.reminder]?[o.uid] == nil,
+            if let series = o.series, !o.uid.isEmpty, ledger.seriesIndex[.event]?[o.uid] == nil,
+                ledger.seriesIndex[.reminder]?[o.uid] == nil,
                 !ledger.isQuiet(o.uid, .event), !ledger.isQuiet(o.uid, .reminder)
             {
                 occurrences += series.occurrences
                 log.warn(Warning(series.line, .orphanOverrideRule, "orphan override with its own rule",
-                    "RECURRENCE-ID and RRULE or RDATE in one component, and no component without RECURRENCE-ID for UID \"\(o.uid)\": its own recurrence set is listed"))
+                    "RECURRENCE-ID and RRULE or RDATE in one component, and no component without " +
+                        "RECURRENCE-ID for UID \"\(o.uid)\": its own recurrence set is listed"))
             } else {
                 occurrences.append(o.occurrence)
             }
         }
         for (index, occurrence) in masters.enumerated() where !dropped[index] {
-            if !futures.isEmpty, let future = futures[occurrence.uid], let changed = OverrideSet.changed(occurrence, by: future, zone: ledger.zone(ofSeries: occurrence.uid)) {
+            if !futures.isEmpty, let future = futures[occurrence.uid],
+                let changed = OverrideSet.changed(occurrence, by: future, zone: ledger.zone(ofSeries: occurrence.uid)) {
                 occurrences.append(changed)
                 continue
             }

@@ -54,16 +54,20 @@ struct RevisionLedger {
     /// - Parameter far: an override far from the window, whose revision is
     ///   remembered by a fingerprint (`farOverrideRevisions`).
     mutating func supersedes(
-        _ record: RevisionCandidate, _ component: Int, listing: Range<Int>, line: Int, series slot: inout Int32?, far: Bool = false
+        _ record: RevisionCandidate, _ component: Int, listing: Range<Int>, line: Int, series slot: inout Int32?,
+            far: Bool = false
     ) -> Bool {
         guard !record.uid.isEmpty else { return true }
-        if record.recurrenceKey == nil, let alarms = record.alarms, record.sequence >= masterAlarms[record.kind]?[record.uid]?.sequence ?? .min {
+        if record.recurrenceKey == nil, let alarms = record.alarms,
+            record.sequence >= masterAlarms[record.kind]?[record.uid]?.sequence ?? .min {
             masterAlarms[record.kind, default: [:]][record.uid] = (record.sequence, alarms)
         }
-        let new = Revision(component: component, sequence: record.sequence, recurs: record.recurs, masters: listing, identity: record.identity)
+        let new = Revision(component: component, sequence: record.sequence, recurs: record.recurs, masters: listing,
+            identity: record.identity)
         let comparison =
             record.recurrenceKey == nil
-            ? compareMaster(record, new, listing: listing, line: line, series: &slot) : compareOverride(record, new, far: far)
+            ? compareMaster(record, new, listing: listing, line: line, series: &slot) : compareOverride(record, new,
+                far: far)
         switch comparison {
         case .decided(let kept):
             return kept
@@ -164,7 +168,8 @@ struct RevisionLedger {
         let key = Revision.Key(kind: record.kind, uid: record.uid, recurrence: record.recurrenceKey)
         let farKey = SkippedRevisions.fingerprint(record.uid + "\u{0}" + (record.recurrenceKey ?? ""))
         func rememberFar() {
-            farOverrideRevisions[record.kind, default: SkippedRevisions()].record(farKey, sequence: record.sequence, recurs: record.recurs)
+            farOverrideRevisions[record.kind, default: SkippedRevisions()].record(farKey, sequence: record.sequence,
+                recurs: record.recurs)
         }
         guard let existing = revisions[key] else {
             if let earlier = farOverrideRevisions[record.kind]?.revision(farKey) {
@@ -223,7 +228,8 @@ struct RevisionLedger {
         sharedUIDLines.flatMap { uid, lines in
             lines.map { line in
                 Warning(line, .sharedUID, "shared UID",
-                    "UID \"\(uid)\" is shared by components that cannot be revisions of one another (none recurs, the same SEQUENCE, another DTSTART or SUMMARY); each is listed")
+                    "UID \"\(uid)\" is shared by components that cannot be revisions of one another (none recurs, " +
+                        "the same SEQUENCE, another DTSTART or SUMMARY); each is listed")
             }
         }
     }

@@ -22,10 +22,13 @@ extension LoadRun {
         var zones: [(tzid: String, text: String)] = []
         for member in members {
             for tzid in member.zoneIDs where !zones.contains(where: { $0.tzid == tzid }) {
-                if let text = zoneDefinitions.writtenText(of: tzid, calendar: member.calendarIndex) { zones.append((tzid, text)) }
+                if let text = zoneDefinitions.writtenText(of: tzid, calendar: member.calendarIndex) {
+                    zones.append((tzid, text))
+                }
             }
         }
-        let series = ComponentSeries(uid: members[0].matchUID, components: members.map(\.text), zones: zones, calendarTimeZone: members[0].calendarTimeZone)
+        let series = ComponentSeries(uid: members[0].matchUID, components: members.map(\.text), zones: zones,
+            calendarTimeZone: members[0].calendarTimeZone)
         for member in members { member.join(series) }
     }
 }

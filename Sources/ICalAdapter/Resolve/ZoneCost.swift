@@ -44,7 +44,8 @@ struct ZoneCost {
     /// A parsed VTIMEZONE without what would cost too much (the same
     /// component, or a new one when something was left out: the old one is
     /// freed), and into `warnings` a warning for each thing left out.
-    mutating func limit(_ component: consuming OwnedComponent, calendar: Int = 0, warnings: inout [String]) -> OwnedComponent {
+    mutating func limit(_ component: consuming OwnedComponent, calendar: Int = 0,
+        warnings: inout [String]) -> OwnedComponent {
         let vtimezone = component.borrowed
         var onsets = 0
         var doomed = Set<PropertyHandle>()
@@ -53,7 +54,8 @@ struct ZoneCost {
             let dtstart = o.dtstart
             onsets += 1
             for (rrule, rule) in o.rules {
-                let key = "\(rule.text)@\(dtstart.year)-\(dtstart.month)-\(dtstart.day)T\(dtstart.hour):\(dtstart.minute):\(dtstart.second)"
+                let key = "\(rule.text)@\(dtstart.year)-\(dtstart.month)-\(dtstart.day)"
+                    + "T\(dtstart.hour):\(dtstart.minute):\(dtstart.second)"
                 let verdict: Int?
                 if let known = verdicts[key] {
                     verdict = known
@@ -63,10 +65,13 @@ struct ZoneCost {
                 }
                 switch verdict {
                 case nil:
-                    warnings.append("VTIMEZONE: RRULE \(rule.text) changes the offset every hour or more often, as no time zone does; the rule is ignored")
+                    warnings.append("VTIMEZONE: RRULE \(rule.text) changes the offset every hour or more often, as " +
+                        "no time zone does; the rule is ignored")
                     doomed.insert(rrule)
                 case let n? where n > ZoneCost.onsetsPerYear:
-                    warnings.append("VTIMEZONE: RRULE \(rule.text) changes the offset \(n >= ZoneCost.probe ? "at least \(ZoneCost.probe)" : "\(n)") times a year, as no time zone does; the rule is ignored")
+                    warnings.append("VTIMEZONE: RRULE \(rule.text) changes the offset " +
+                        "\(n >= ZoneCost.probe ? "at least \(ZoneCost.probe)" : "\(n)") times a year, as no time " +
+                        "zone does; the rule is ignored")
                     doomed.insert(rrule)
                 case let n?:
                     let first = dtstart.year
@@ -89,18 +94,24 @@ struct ZoneCost {
         var dropsEveryRule = false
         if onsets > ZoneCost.onsetsPerZone {
             dropsEveryRule = true
-            warnings.append("VTIMEZONE \"\(tzid)\": its rules would make about \(onsets) offset changes, more than the \(ZoneCost.onsetsPerZone) a zone may; its RRULEs and RDATEs are ignored, each STANDARD or DAYLIGHT holds from its DTSTART")
+            warnings.append("VTIMEZONE \"\(tzid)\": its rules would make about \(onsets) offset changes, more than " +
+                "the \(ZoneCost.onsetsPerZone) a zone may; its RRULEs and RDATEs are ignored, each STANDARD or " +
+                "DAYLIGHT holds from its DTSTART")
             onsets = observances.count
         } else if onsets > available {
             dropsEveryRule = true
             if isPerCalendar ? calendarsWarned.insert(calendar).inserted : !budgetWarned {
                 budgetWarned = true
-                warnings.append("VTIMEZONE \"\(tzid)\": the file's time zones would make more than \(ZoneCost.onsetsPerFile) offset changes together; in this zone and every later one that does not fit, RRULEs and RDATEs are ignored, each STANDARD or DAYLIGHT holds from its DTSTART")
+                warnings.append("VTIMEZONE \"\(tzid)\": the file's time zones would make more than " +
+                    "\(ZoneCost.onsetsPerFile) offset changes together; in this zone and every later one that does " +
+                    "not fit, RRULEs and RDATEs are ignored, each STANDARD or DAYLIGHT holds from its DTSTART")
             }
             onsets = observances.count
         }
         budget = max(0, budget - onsets)
-        if isPerCalendar { calendarBudgets[calendar] = max(0, (calendarBudgets[calendar] ?? ZoneCost.onsetsPerFile) - onsets) }
+        if isPerCalendar {
+            calendarBudgets[calendar] = max(0, (calendarBudgets[calendar] ?? ZoneCost.onsetsPerFile) - onsets)
+        }
         charged[chargeKey] = onsets
         guard dropsEveryRule || !doomed.isEmpty else { return component }
         let kept = vtimezone.copy { p, role in
@@ -114,11 +125,13 @@ struct ZoneCost {
     static let probe = 8
 
     /// The onsets a zone rule gives in the year from its DTSTART (at most
-    /// `probe`; a rule that ends within that year counts as a real one), or nil for a rule that steps through hours, minutes or
+    /// `probe`; a rule that ends within that year counts as a real one), or nil for a rule that steps through hours,
+    /// minutes or
     /// seconds or that libical could not walk in bounded time.
     static func onsetsInAYear(_ rule: RecurrenceRule, from dtstart: TimeValue) -> Int? {
         if rule.isSubDaily { return nil }
-        guard case .walk(let perStep) = RuleCost.assess(rule, from: dtstart), perStep * Double(probe) < RuleCost.candidateBudget,
+        guard case .walk(let perStep) = RuleCost.assess(rule, from: dtstart),
+            perStep * Double(probe) < RuleCost.candidateBudget,
             let iterator = RecurrenceIterator(rule, from: dtstart)
         else { return nil }
         let end = dtstart.wallSeconds + 366 * 86400

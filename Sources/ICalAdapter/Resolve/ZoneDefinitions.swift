@@ -40,7 +40,10 @@ struct ZoneDefinitions {
     /// an earlier file wrote word for word (the calendar then shares it).
     mutating func holds(_ zone: Text) -> Bool {
         let text = zone.bytes, hash = zone.hash, textHash = zone.textHash
-        if let tzid = zoneTexts[hash], let latest = latestZoneText["\(zone.calendar)\u{0}\(tzid)"], latest.elementsEqual(text) { return true }
+        if let tzid = zoneTexts[hash], let latest = latestZoneText["\(zone.calendar)\u{0}\(tzid)"],
+            latest.elementsEqual(text) {
+            return true
+        }
         // A vdir collection read joined: a file that writes a VTIMEZONE word
         // for word as an earlier file did reads it in the same zone.
         if zones.isScopedToCalendars, let earlier = scopedZoneTexts[textHash], earlier.text.elementsEqual(text),
@@ -51,7 +54,8 @@ struct ZoneDefinitions {
         // The same text in another VCALENDAR (a vdir collection read joined:
         // every file repeats its zones) is the definition the file already
         // holds: that calendar shares it.
-        if !zones.isScopedToCalendars, let tzid = sharedZoneTexts[textHash], let current = currentZoneText[tzid], current.elementsEqual(text),
+        if !zones.isScopedToCalendars, let tzid = sharedZoneTexts[textHash], let current = currentZoneText[tzid],
+            current.elementsEqual(text),
             zones.share(tzid: tzid, calendar: zone.calendar)
         {
             latestZoneText["\(zone.calendar)\u{0}\(tzid)"] = current
@@ -63,7 +67,8 @@ struct ZoneDefinitions {
 
     /// Reads a parsed VTIMEZONE (nil: libical could not read it) into the
     /// file's zones, after the warnings its parse gave.
-    mutating func define(_ zone: Text, _ parsed: consuming OwnedComponent?, parseWarnings: ComponentWarnings, log: inout DiagnosticLog) {
+    mutating func define(_ zone: Text, _ parsed: consuming OwnedComponent?, parseWarnings: ComponentWarnings,
+        log: inout DiagnosticLog) {
         let text = zone.bytes, hash = zone.hash, textHash = zone.textHash
         // Only a definition read without a warning is not read again: each damage is counted where it is.
         let warned = log.given
@@ -82,7 +87,8 @@ struct ZoneDefinitions {
             if !warnedTooManyZones {
                 warnedTooManyZones = true
                 log.warn(Warning(zone.line, .tooManyZones, "too many time zones",
-                    "VTIMEZONE \"\(tzid)\": the file defines more than \(ZoneTable.maxZones) time zones; this one and every later new one are ignored (their TZIDs are read as if not defined)"))
+                    "VTIMEZONE \"\(tzid)\": the file defines more than \(ZoneTable.maxZones) time zones; this one " +
+                        "and every later new one are ignored (their TZIDs are read as if not defined)"))
             }
         case .defined(let tzid), .unusable(let tzid):
             guard log.given == warned else { break }

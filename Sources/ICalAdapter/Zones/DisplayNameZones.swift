@@ -20,7 +20,8 @@ enum DisplayNameZones {
         // be meant. It stays unknown, read as floating time.
         let places = parsed.places
         if places.isEmpty { return nil }
-        if let region = regionNames[places.joined(separator: " ").lowercased()], standardOffset(of: region) == parsed.offset {
+        if let region = regionNames[places.joined(separator: " ").lowercased()],
+            standardOffset(of: region) == parsed.offset {
             return region
         }
         for place in places {
@@ -71,7 +72,8 @@ enum DisplayNameZones {
     /// IANA zones by their city, lower case: `sydney` -> `Australia/Sydney`.
     private static let cities: [String: [String]] = {
         var table: [String: [String]] = [:]
-        for identifier in TimeZone.knownTimeZoneIdentifiers where identifier.contains("/") && !identifier.hasPrefix("Etc/") {
+        for identifier in TimeZone.knownTimeZoneIdentifiers where identifier.contains("/")
+            && !identifier.hasPrefix("Etc/") {
             guard let city = identifier.split(separator: "/").last else { continue }
             table[city.lowercased(), default: []].append(identifier)
         }

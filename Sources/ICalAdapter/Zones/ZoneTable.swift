@@ -95,7 +95,8 @@ final class ZoneTable: ZoneLookup, @unchecked Sendable {
             if oldCalendar != calendar {
                 redefined.insert(tzid)
                 if definedIn[oldCalendar]?[tzid] == nil { definedIn[oldCalendar, default: [:]][tzid] = old }
-                for sharer in sharers.removeValue(forKey: tzid) ?? [] where sharer != calendar && definedIn[sharer]?[tzid] == nil {
+                for sharer in sharers.removeValue(forKey: tzid) ?? [] where sharer != calendar
+                    && definedIn[sharer]?[tzid] == nil {
                     definedIn[sharer, default: [:]][tzid] = old
                 }
             } else if definedIn[calendar]?[tzid] === old {
@@ -172,7 +173,8 @@ final class ZoneTable: ZoneLookup, @unchecked Sendable {
                 if !rule.until.isNull {
                     onset(rule.until, from: from)
                 } else if rule.count > 0, case .walk(let cost) = RuleCost.assess(rule, from: dtstart),
-                    Double(rule.count) * max(cost, 1) <= Double(budget), let iterator = RecurrenceIterator(rule, from: dtstart)
+                    Double(rule.count) * max(cost, 1) <= Double(budget),
+                        let iterator = RecurrenceIterator(rule, from: dtstart)
                 {
                     budget -= Int(Double(rule.count) * max(cost, 1))
                     var next = iterator.next(), latest = dtstart

@@ -49,7 +49,8 @@ final class DAVClient {
     /// account's registrable domain, none over plain HTTP but to loopback.
     func login(for url: SubscriptionURL) -> Netrc.Login? {
         guard let login else { return nil }
-        guard DAVAccount.registrableDomain(url.hostName) == DAVAccount.registrableDomain(account.hostName) else { return nil }
+        let sameSite = DAVAccount.registrableDomain(url.hostName) == DAVAccount.registrableDomain(account.hostName)
+        guard sameSite else { return nil }
         guard url.isHTTPS || DAVAccount.isLoopback(url.hostName) else { return nil }
         return login
     }
@@ -87,11 +88,14 @@ final class DAVClient {
                         continue
                     }
                     let next = DAVClient.resolve(location, against: job.request.url)
-                    guard !(job.request.url.lowercased().hasPrefix("https:") && !next.lowercased().hasPrefix("https:")) else {
-                        results[job.index] = .failure(Failure(reason: "redirected from https to another scheme (refused)"))
+                    guard !(job.request.url.lowercased().hasPrefix("https:") && !next.lowercased()
+                        .hasPrefix("https:")) else {
+                        results[job.index] = .failure(Failure(reason: "redirected from https to another " +
+                            "scheme (refused)"))
                         continue
                     }
-                    let request = Request(method: job.request.method, url: next, depth: job.request.depth, body: job.request.body)
+                    let request = Request(method: job.request.method, url: next, depth: job.request.depth,
+                        body: job.request.body)
                     pending.append((job.index, request, job.redirects + 1))
                     continue
                 }
@@ -102,7 +106,8 @@ final class DAVClient {
     }
 
     private func transfer(for request: Request) -> Result<CurlTransfer, Failure> {
-        guard let url = try? SubscriptionURL(parsing: request.url), url.user == nil, !url.address.hasPrefix("webcal") else {
+        guard let url = try? SubscriptionURL(parsing: request.url), url.user == nil,
+            !url.address.hasPrefix("webcal") else {
             return .failure(Failure(reason: "the server named an address that cannot be asked"))
         }
         if let reason = CurlTransfer.unavailable { return .failure(Failure(reason: reason)) }
@@ -135,7 +140,9 @@ final class DAVClient {
     }
 
     static func multistatus(of reply: Reply) -> Result<(Multistatus, Reply), Failure> {
-        guard reply.status == 207 else { return .failure(Failure(reason: DAVClient.words(status: reply.status), status: reply.status)) }
+        guard reply.status == 207 else {
+            return .failure(Failure(reason: DAVClient.words(status: reply.status), status: reply.status))
+        }
         do {
             return .success((try Multistatus(parsing: reply.body), reply))
         } catch {
@@ -145,7 +152,8 @@ final class DAVClient {
 
     static func words(status: Int) -> String {
         switch status {
-        case 401, 403: "the server refused the login (HTTP \(status)): the password in ~/.netrc or the URL is wrong, or there is none"
+        case 401, 403: "the server refused the login (HTTP \(status)): the password in ~/.netrc or the URL is wrong, " +
+            "or there is none"
         default: "the server answered HTTP \(status)"
         }
     }

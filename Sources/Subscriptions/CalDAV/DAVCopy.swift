@@ -104,13 +104,17 @@ struct DAVCopy {
         guard let dir = opendir(path) else { return }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if entryName != "." && entryName != ".." { names.append(entryName) }
         }
         closedir(dir)
         for entryName in names {
             var info = stat()
-            if lstat(path + "/" + entryName, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { unlink(path + "/" + entryName) }
+            if lstat(path + "/" + entryName, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+                unlink(path + "/" + entryName)
+            }
         }
         rmdir(path)
     }
@@ -123,10 +127,12 @@ struct DAVCopy {
             guard let state = calendarState(entry) else { return nil }
             let path = calendarFolder(entry)
             // Each file looked at once, here: the reader takes its size and identity from this.
-            let files = state.items.values.map { path + "/" + $0.file }.sorted().compactMap { file -> DAVCalendarCopy.File? in
+            let files = state.items.values.map { path + "/" + $0.file }.sorted()
+                .compactMap { file -> DAVCalendarCopy.File? in
                 var info = stat()
                 guard lstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-                return DAVCalendarCopy.File(path: file, size: Int(info.st_size), device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+                return DAVCalendarCopy.File(path: file, size: Int(info.st_size), device: UInt64(info.st_dev),
+                    inode: UInt64(info.st_ino))
             }
             return DAVCalendarCopy(
                 folder: path, name: entry.name, color: entry.color, files: files,

@@ -46,13 +46,15 @@ package struct DAVFetch: Sendable {
             let copy = DAVCopy(folder: cacheFolder + "/" + account.cacheKey)
             let kept = copy.account()
             let age = kept.map { max(0, now.timeIntervalSince($0.confirmed)) }
-            if let kept, offline || (refresh > 0 && now.timeIntervalSince(kept.confirmed) < refresh && now.timeIntervalSince(kept.confirmed) > -60) {
+            if let kept, offline || (refresh > 0 && now.timeIntervalSince(kept.confirmed) < refresh
+                && now.timeIntervalSince(kept.confirmed) > -60) {
                 return outcome(account, copy, age: age, warning: nil, requests: 0)
             }
             if offline {
                 return Outcome(
                     account: account, calendars: [], age: nil, warning: nil,
-                    error: "\(account.redacted): no copy of it is kept (--offline fetches nothing); left out", requests: 0)
+                    error: "\(account.redacted): no copy of it is kept (--offline fetches nothing); left out",
+                        requests: 0)
             }
             if netrc == nil { netrc = Netrc.load(environment: ProcessInfo.processInfo.environment) }
             let login: Netrc.Login? =
@@ -62,14 +64,16 @@ package struct DAVFetch: Sendable {
             if login != nil, !account.isHTTPS, !DAVAccount.isLoopback(account.hostName) {
                 return failed(
                     account, copy, kept: kept != nil, age: age, requests: 0,
-                    reason: "a password is never sent over plain http but to a loopback address: write davs:// for this server")
+                    reason: "a password is never sent over plain http but to a loopback address: write davs:// for " +
+                        "this server")
             }
             let client = DAVClient(account: account, login: login, limits: limits, userAgent: userAgent)
             do {
                 try copy.locked { try DAVSync(client: client, copy: copy).run() }
             } catch {
                 var reason = "\(error)"
-                if let failure = error as? DAVClient.Failure, failure.status == 401 || failure.status == 403, let problem = netrc?.problem {
+                if let failure = error as? DAVClient.Failure, failure.status == 401 || failure.status == 403,
+                    let problem = netrc?.problem {
                     reason += " (\(problem))"
                 }
                 return failed(account, copy, kept: kept != nil, age: age, requests: client.sent, reason: reason)
@@ -78,17 +82,22 @@ package struct DAVFetch: Sendable {
         }
     }
 
-    private func outcome(_ account: DAVAccount, _ copy: DAVCopy, age: TimeInterval?, warning: String?, requests: Int) -> Outcome {
+    private func outcome(_ account: DAVAccount, _ copy: DAVCopy, age: TimeInterval?, warning: String?,
+        requests: Int) -> Outcome {
         guard let calendars = copy.calendars() else {
             let error = "\(account.redacted): its copy cannot be read; left out"
-            return Outcome(account: account, calendars: [], age: nil, warning: warning, error: error, requests: requests)
+            return Outcome(account: account, calendars: [], age: nil, warning: warning, error: error,
+                requests: requests)
         }
-        return Outcome(account: account, calendars: calendars, age: age, warning: warning, error: nil, requests: requests)
+        return Outcome(account: account, calendars: calendars, age: age, warning: warning, error: nil,
+            requests: requests)
     }
 
-    private func failed(_ account: DAVAccount, _ copy: DAVCopy, kept: Bool, age: TimeInterval?, requests: Int, reason: String) -> Outcome {
+    private func failed(_ account: DAVAccount, _ copy: DAVCopy, kept: Bool, age: TimeInterval?, requests: Int,
+        reason: String) -> Outcome {
         guard kept, let calendars = copy.calendars() else {
-            let error = "\(account.redacted): cannot read the CalDAV account: \(reason); no copy of it is kept, left out"
+            let error = "\(account.redacted): cannot read the CalDAV account: \(reason); no copy of it is " +
+                "kept, left out"
             return Outcome(account: account, calendars: [], age: nil, warning: nil, error: error, requests: requests)
         }
         let read = age.map { "read the copy from \(CalendarListFormatter.describe(age: $0)) ago" } ?? "read the copy"

@@ -40,7 +40,8 @@ struct DAVSync {
         """
     static let homeSetProperties = """
         <?xml version="1.0" encoding="utf-8"?>
-        <d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><c:calendar-home-set/></d:prop></d:propfind>
+        <d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">\
+        <d:prop><c:calendar-home-set/></d:prop></d:propfind>
         """
     static let etagProperties = """
         <?xml version="1.0" encoding="utf-8"?>
@@ -49,7 +50,8 @@ struct DAVSync {
 
     /// What one changed calendar is to become: its new state, the items to
     /// fetch and those gone.
-    typealias Plan = (entry: DAVCopy.CalendarEntry, state: DAVCopy.CalendarState, fetch: [DAVCopy.Item], removed: [DAVCopy.Item])
+    typealias Plan = (entry: DAVCopy.CalendarEntry, state: DAVCopy.CalendarState, fetch: [DAVCopy.Item],
+        removed: [DAVCopy.Item])
     typealias Change = (entry: DAVCopy.CalendarEntry, listed: Multistatus.Response, old: DAVCopy.CalendarState?)
 
     /// Runs the whole sync; throws the first failure (the copy then stays
@@ -78,7 +80,8 @@ struct DAVSync {
         let fetched = try fetch(plans)
         for (i, plan) in plans.enumerated() { try write(plan, fetched[i]) }
         do {
-            try DAVCopy.write(json: DAVCopy.AccountState(home: home, calendars: entries.map(\.entry)), to: copy.accountPath)
+            try DAVCopy.write(json: DAVCopy.AccountState(home: home, calendars: entries.map(\.entry)),
+                to: copy.accountPath)
         } catch {
             throw Failure(reason: "\(error)")
         }
@@ -93,7 +96,8 @@ struct DAVSync {
         case .success(let found): return found.0
         case .failure(let failure) where knownBefore && [404, 301, 410].contains(failure.status ?? 0):
             home = try discover()
-            return try client.multistatus(.init(method: "PROPFIND", url: home, depth: "1", body: DAVSync.homeProperties)).get().0
+            return try client.multistatus(.init(method: "PROPFIND", url: home, depth: "1",
+                body: DAVSync.homeProperties)).get().0
         case .failure(let failure): throw failure
         }
     }
@@ -102,9 +106,11 @@ struct DAVSync {
     private func plan(_ changed: [Change]) throws(Failure) -> [Plan] {
         let reports = client.send(changed.map { change -> DAVClient.Request in
             if let token = change.old?.syncToken, change.listed.text(DAVNamespace.dav, "sync-token") != nil {
-                return .init(method: "REPORT", url: client.account.address(change.entry.href), depth: "0", body: DAVSync.syncBody(token))
+                return .init(method: "REPORT", url: client.account.address(change.entry.href), depth: "0",
+                    body: DAVSync.syncBody(token))
             }
-            return .init(method: "PROPFIND", url: client.account.address(change.entry.href), depth: "1", body: DAVSync.etagProperties)
+            return .init(method: "PROPFIND", url: client.account.address(change.entry.href), depth: "1",
+                body: DAVSync.etagProperties)
         })
         var plans: [Plan] = []
         for (change, report) in zip(changed, reports) {
@@ -156,7 +162,10 @@ struct DAVSync {
             let asked = Dictionary(request.items.map { (DAVHref.key($0.href), $0) }, uniquingKeysWith: { a, _ in a })
             for response in multistatus.responses {
                 let key = DAVHref.key(response.href)
-                guard var item = asked[key], let data = response.property(DAVNamespace.caldav, "calendar-data")?.text else { continue }
+                guard var item = asked[key], let data = response.property(DAVNamespace.caldav,
+                    "calendar-data")?.text else {
+                    continue
+                }
                 let bytes = Array(data.utf8)
                 guard CalendarText.looksLikeCalendar(bytes) else { continue }
                 item.etag = response.text(DAVNamespace.dav, "getetag") ?? item.etag
@@ -191,7 +200,9 @@ struct DAVSync {
         do {
             try DAVCopy.makeFolder(folder)
             try DAVCopy.write(Array(entry.name.utf8), to: folder + "/displayname")
-            if let color = entry.color { try DAVCopy.write(Array(color.utf8), to: folder + "/color") } else { unlink(folder + "/color") }
+            if let color = entry.color { try DAVCopy.write(Array(color.utf8), to: folder + "/color") } else {
+                unlink(folder + "/color")
+            }
         } catch {
             throw Failure(reason: "\(error)")
         }
@@ -244,9 +255,11 @@ struct DAVSync {
         let account = client.account
         var principal: String?
         search: for start in [account.address(account.path), account.address("/.well-known/caldav")] {
-            switch client.multistatus(.init(method: "PROPFIND", url: start, depth: "0", body: DAVSync.principalProperties)) {
+            switch client.multistatus(.init(method: "PROPFIND", url: start, depth: "0",
+                body: DAVSync.principalProperties)) {
             case .success(let (answer, reply)):
-                if let href = answer.responses.lazy.compactMap({ $0.href(in: DAVNamespace.dav, "current-user-principal") }).first {
+                if let href = answer.responses.lazy.compactMap({ $0.href(in: DAVNamespace.dav,
+                    "current-user-principal") }).first {
                     principal = DAVClient.resolve(href, against: reply.url)
                     break search
                 }
@@ -256,11 +269,13 @@ struct DAVSync {
             }
         }
         guard let principal else {
-            throw Failure(reason: "no CalDAV account found there (no current-user-principal at the URL or /.well-known/caldav)")
+            throw Failure(reason: "no CalDAV account found there (no current-user-principal at the URL or " +
+                "/.well-known/caldav)")
         }
         let (answer, reply) = try client.multistatus(
             .init(method: "PROPFIND", url: principal, depth: "0", body: DAVSync.homeSetProperties)).get()
-        guard let home = answer.responses.lazy.compactMap({ $0.href(in: DAVNamespace.caldav, "calendar-home-set") }).first else {
+        guard let home = answer.responses.lazy.compactMap({ $0.href(in: DAVNamespace.caldav, "calendar-home-set") })
+            .first else {
             throw Failure(reason: "the account names no calendar-home-set")
         }
         return DAVClient.resolve(home, against: reply.url)
@@ -290,7 +305,8 @@ struct DAVSync {
 
     /// The names in `supported-calendar-component-set` (`<c:comp name="VTODO"/>`).
     static func componentNames(_ response: Multistatus.Response) -> [String] {
-        (response.property(DAVNamespace.caldav, "supported-calendar-component-set")?.all(DAVNamespace.caldav, "comp") ?? [])
+        (response.property(DAVNamespace.caldav, "supported-calendar-component-set")?.all(DAVNamespace.caldav, "comp")
+            ?? [])
             .compactMap { $0.attributes["name"]?.uppercased() }
     }
 

@@ -65,7 +65,8 @@ package struct Multistatus: Sendable {
     package init(_ root: XMLElement) {
         var index: [String: Int] = [:]
         for element in root.all(DAVNamespace.dav, "response") {
-            guard let href = element.child(DAVNamespace.dav, "href")?.text.trimmingCharacters(in: .whitespacesAndNewlines),
+            guard let href = element.child(DAVNamespace.dav,
+                "href")?.text.trimmingCharacters(in: .whitespacesAndNewlines),
                 !href.isEmpty
             else { continue }
             let status = element.child(DAVNamespace.dav, "status").flatMap { Multistatus.status($0.text) }
@@ -84,7 +85,8 @@ package struct Multistatus: Sendable {
                 responses.append(Response(href: href, status: status, properties: properties))
             }
         }
-        syncToken = root.child(DAVNamespace.dav, "sync-token").map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        syncToken = root.child(DAVNamespace.dav, "sync-token")
+            .map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
             .flatMap { $0.isEmpty ? nil : $0 }
     }
 

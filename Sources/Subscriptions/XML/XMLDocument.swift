@@ -13,7 +13,8 @@ package struct XMLElement: Sendable {
     /// Its attributes by local name (`<c:comp name="VTODO"/>`).
     package let attributes: [String: String]
 
-    package init(namespace: String, name: String, text: String = "", children: [XMLElement] = [], attributes: [String: String] = [:]) {
+    package init(namespace: String, name: String, text: String = "", children: [XMLElement] = [],
+        attributes: [String: String] = [:]) {
         self.namespace = namespace
         self.name = name
         self.text = text
@@ -63,10 +64,13 @@ package struct XMLDocument: ~Copyable {
     /// carriage return (Zimbra and DavMail send them in calendar data; XML
     /// 1.0 forbids them) are read as blanks.
     package init(parsing bytes: [UInt8]) throws(Refusal) {
-        if XMLDocument.hasDoctype(bytes) { throw Refusal(reason: "the XML has a DOCTYPE (refused: entities and DTDs are never read)") }
+        if XMLDocument.hasDoctype(bytes) {
+            throw Refusal(reason: "the XML has a DOCTYPE (refused: entities and DTDs are never read)")
+        }
         guard bytes.count < Int(Int32.max) else { throw Refusal(reason: "the XML is too large") }
         var cleaned = bytes
-        for i in cleaned.indices where cleaned[i] < 0x20 && cleaned[i] != 0x09 && cleaned[i] != 0x0A && cleaned[i] != 0x0D {
+        for i in cleaned.indices where cleaned[i] < 0x20 && cleaned[i] != 0x09 && cleaned[i] != 0x0A
+            && cleaned[i] != 0x0D {
             cleaned[i] = 0x20
         }
         xmlInitParser()
@@ -76,7 +80,8 @@ package struct XMLDocument: ~Copyable {
             }
         }
         guard let parsed else {
-            let message = xmlGetLastError().flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "not well formed"
+            let message = xmlGetLastError().flatMap { $0.pointee.message.map { String(cString: $0) } }
+                ?? "not well formed"
             throw Refusal(reason: "the XML cannot be read: \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
         if xmlGetIntSubset(parsed) != nil || parsed.pointee.extSubset != nil {
@@ -120,12 +125,15 @@ package struct XMLDocument: ~Copyable {
                 }
                 part = text.pointee.next
             }
-            if let name = current.pointee.name { attributes[String(cString: name)] = String(decoding: value, as: UTF8.self) }
+            if let name = current.pointee.name {
+                attributes[String(cString: name)] = String(decoding: value, as: UTF8.self)
+            }
             attribute = current.pointee.next
         }
         let name = node.pointee.name.map { String(cString: $0) } ?? ""
         let namespace = node.pointee.ns.flatMap { $0.pointee.href.map { String(cString: $0) } } ?? ""
-        return XMLElement(namespace: namespace, name: name, text: String(decoding: text, as: UTF8.self), children: children, attributes: attributes)
+        return XMLElement(namespace: namespace, name: name, text: String(decoding: text, as: UTF8.self),
+            children: children, attributes: attributes)
     }
 
     /// Whether `<!DOCTYPE` stands anywhere in the bytes (UTF-8, or a

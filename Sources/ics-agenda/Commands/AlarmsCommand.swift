@@ -44,22 +44,28 @@ struct AlarmsCommand: ParsableCommand, MomentCommand {
 
     static let placeholderList = AlarmAction.placeholders.map { "{\($0)}" }.joined(separator: " ")
 
-    @Option(name: .long, help: ArgumentHelp("The state file (default $XDG_STATE_HOME/ics-agenda/alarms).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("The state file (default $XDG_STATE_HOME/ics-agenda/alarms).",
+        valueName: "file"))
     var state: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Start the span at this time instead of the previous run's (ISO 8601, as --now).", valueName: "time"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Start the span at this time instead of the " +
+        "previous run's (ISO 8601, as --now).", valueName: "time"))
     var since: String?
 
-    @Option(name: .customLong("catch-up"), help: ArgumentHelp("Alarms missed while no run was made ring, marked late, when less than this old (default 1h).", valueName: "duration"))
+    @Option(name: .customLong("catch-up"), help: ArgumentHelp("Alarms missed while no run was made ring, marked " +
+        "late, when less than this old (default 1h).", valueName: "duration"))
     var catchUp = "1h"
 
-    @Option(name: .customLong("default"), help: ArgumentHelp("Give every timed event without a VALARM of its own one alarm this long before its start (10m, 1h).", valueName: "duration"))
+    @Option(name: .customLong("default"), help: ArgumentHelp("Give every timed event without a VALARM of its own one " +
+        "alarm this long before its start (10m, 1h).", valueName: "duration"))
     var defaultLead: String?
 
-    @Option(name: .long, help: ArgumentHelp("Run COMMAND once per alarm instead of printing; {placeholders} are replaced in its words, no shell is used.", valueName: "command"))
+    @Option(name: .long, help: ArgumentHelp("Run COMMAND once per alarm instead of printing; {placeholders} are " +
+        "replaced in its words, no shell is used.", valueName: "command"))
     var exec: String?
 
-    @Option(name: .long, help: "Output format: text or json (JSON Lines: the agenda's keys and alarm, action, minutes_until, late).")
+    @Option(name: .long, help: ArgumentHelp("Output format: text or json (JSON Lines: the agenda's keys and " +
+        "alarm, action, minutes_until, late)."))
     var format: AlarmFormatter.Format = .text
 
     @OptionGroup var common: CommonOptions
@@ -72,7 +78,9 @@ struct AlarmsCommand: ParsableCommand, MomentCommand {
 
     func validate() throws {
         do { _ = try AlarmsCommand.seconds(catchUp) } catch { throw ValidationError("--catch-up: \(error)") }
-        if let defaultLead { do { _ = try DurationText.seconds(defaultLead) } catch { throw ValidationError("--default: \(error)") } }
+        if let defaultLead {
+            do { _ = try DurationText.seconds(defaultLead) } catch { throw ValidationError("--default: \(error)") }
+        }
         if let exec {
             do { _ = try AlarmAction(command: exec) } catch { throw ValidationError("--exec: \(error)") }
         }
@@ -87,12 +95,15 @@ struct AlarmsCommand: ParsableCommand, MomentCommand {
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(self, environment: environment)
         let now = Date(timeIntervalSince1970: settings.now.timeIntervalSince1970.rounded(.down))
-        var run = AlarmRun(store: AlarmState(path: state ?? AlarmState.location(environment: environment)), clock: settings.clock,
+        var run = AlarmRun(store: AlarmState(path: state ?? AlarmState.location(environment: environment)),
+            clock: settings.clock,
             catchUp: TimeInterval(try AlarmsCommand.seconds(catchUp)))
         run.defaultLead = try defaultLead.map { try DurationText.seconds($0) }
         run.selection = common.selection
         let start = try since.map { text in
-            do { return try ClockReading.parse(text, zone: settings.clock) } catch { throw ValidationError("--since: \(error)") }
+            do { return try ClockReading.parse(text, zone: settings.clock) } catch {
+                throw ValidationError("--since: \(error)")
+            }
         }
         var loaded = LoadedInputs()
         let outcome: AlarmRun.Outcome
@@ -102,15 +113,20 @@ struct AlarmsCommand: ParsableCommand, MomentCommand {
                 // An input missing (told already) ends the run before anything rings or the time is kept:
                 // its alarms ring on the run that reads it again, none lost and none twice.
                 if loaded.missing { throw ExitCode(66) }
-                return (loaded.calendars.map(\.occurrences), AgendaWindow.spanning([window] + loaded.calendars.compactMap(\.window))!)
+                return (loaded.calendars.map(\.occurrences),
+                    AgendaWindow.spanning([window] + loaded.calendars.compactMap(\.window))!)
             }
         } catch let failure as AlarmState.Failure {
             StandardError.write("ics-agenda: alarms state \(PrintableText.escaped(failure.description))\n")
             throw ExitCode(74)
         }
         if warnings.detail != .none {
-            if let warning = outcome.stateWarning { StandardError.write("ics-agenda: warning: \(PrintableText.escaped(warning))\n") }
-            if outcome.span.missed > 0 { StandardError.write("ics-agenda: \(outcome.span.missedLine(clock: settings.clock))\n") }
+            if let warning = outcome.stateWarning {
+                StandardError.write("ics-agenda: warning: \(PrintableText.escaped(warning))\n")
+            }
+            if outcome.span.missed > 0 {
+                StandardError.write("ics-agenda: \(outcome.span.missedLine(clock: settings.clock))\n")
+            }
             // `REPEAT:1000000000` is a mistake, not a wish: at most `Alarm.maxRepeats` ring, and the run
             // that rings the first of them says so (once an alarm, not in every run that rings a repeat).
             // So are a REPEAT that is no count, and one with no DURATION between the repeats (RFC 5545
@@ -129,14 +145,17 @@ struct AlarmsCommand: ParsableCommand, MomentCommand {
                     }
                 guard let problem else { continue }
                 let title = PrintableText.escaped(entry.occurrence.title)
-                StandardError.write("ics-agenda: warning: \(entry.occurrence.calendar.path): alarm of \"\(title)\": \(problem)\n")
+                StandardError.write("ics-agenda: warning: \(entry.occurrence.calendar.path): alarm of \"\(title)\": " +
+                    "\(problem)\n")
             }
         }
         let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
         let formatter = AlarmFormatter(formats: formats, now: now, format: format)
         if let exec {
             let action = try AlarmAction(command: exec)
-            for entry in outcome.schedule.entries { action.run(for: entry, formatter: formatter, iso: ISOTime(clock: settings.clock)) }
+            for entry in outcome.schedule.entries {
+                action.run(for: entry, formatter: formatter, iso: ISOTime(clock: settings.clock))
+            }
         } else {
             var out = BufferedOutput()
             formatter.write(outcome.schedule, to: &out)

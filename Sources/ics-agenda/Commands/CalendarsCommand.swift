@@ -41,12 +41,14 @@ struct CalendarsCommand: ParsableCommand {
         let clock = ZoneClock(TimeZone(identifier: "UTC")!)
         let window = AgendaWindow.days(1, from: CivilDate(year: 2000, month: 1, day: 1), clock: clock)
         let calendars = try ICSAgenda.reportingInputErrors {
-            try AgendaPipeline.load(input.paths(), window: window, warnings: warnings.detail, fetch: subscriptions.fetch(environment: environment))
+            try AgendaPipeline.load(input.paths(), window: window, warnings: warnings.detail,
+                fetch: subscriptions.fetch(environment: environment))
         }
         _ = CalendarChoice.apply(naming.naming, asked: [], to: calendars)
         let summaries = calendars.calendars.enumerated().map { index, loaded in
             let age = calendars.copyAges[index]
-            return CalendarSummary(calendar: loaded.calendar, events: loaded.eventCount, reminders: loaded.reminderCount, copyAge: age ?? nil,
+            return CalendarSummary(calendar: loaded.calendar, events: loaded.eventCount,
+                reminders: loaded.reminderCount, copyAge: age ?? nil,
                 isCopy: age != nil)
         }
         var out = BufferedOutput()

@@ -17,7 +17,8 @@ enum CommandRunner {
     static var arguments: [String] {
         (1..<Int(CommandLine.argc)).map { i in
             guard let pointer = CommandLine.unsafeArgv[i] else { return "" }
-            return PrintableText.decodingFileSystemBytes(UnsafeBufferPointer(start: pointer, count: strlen(pointer)).lazy.map { UInt8(bitPattern: $0) })
+            return PrintableText.decodingFileSystemBytes(UnsafeBufferPointer(start: pointer, count: strlen(pointer))
+                .lazy.map { UInt8(bitPattern: $0) })
         }
     }
 
@@ -62,7 +63,8 @@ enum CommandRunner {
             ProcessEnd.finish(0)
         }
         if !text.isEmpty {
-            let hint = arguments.first { $0.hasPrefix("-") && $0.count > 1 && text.contains("'\($0)'") }.map(fileHint) ?? ""
+            let hint = arguments.first { $0.hasPrefix("-") && $0.count > 1 && text.contains("'\($0)'") }.map(fileHint)
+                ?? ""
             StandardError.write(PrintableText.escapedKeepingLines(CommandRunner.inOurStyle(text)) + hint + "\n")
         }
         ProcessEnd.finish(code.rawValue)
@@ -84,7 +86,9 @@ enum CommandRunner {
 
     /// For an unknown option that names a file: how to read it.
     static func fileHint(_ argument: String) -> String {
-        guard access(PrintableText.fileSystemBytes(argument).map { CChar(bitPattern: $0) } + [0], F_OK) == 0 else { return "" }
+        guard access(PrintableText.fileSystemBytes(argument).map { CChar(bitPattern: $0) } + [0], F_OK) == 0 else {
+            return ""
+        }
         let shown = PrintableText.escaped(argument)
         return " (to read the file \(shown), name it ./\(shown) or put it after --)"
     }

@@ -24,13 +24,16 @@ struct FreeCommand: ParsableCommand, SettingsChoice {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("The hours of each day to look at, HH:MM-HH:MM in the display zone.", valueName: "range"))
+    @Option(name: .long, help: ArgumentHelp("The hours of each day to look at, HH:MM-HH:MM in the display zone.",
+        valueName: "range"))
     var hours = "09:00-17:00"
 
-    @Option(name: .long, help: ArgumentHelp("The days of the week to look at: mon-fri, mon,wed,fri, sat-sun, all.", valueName: "days"))
+    @Option(name: .long, help: ArgumentHelp("The days of the week to look at: mon-fri, mon,wed,fri, sat-sun, all.",
+        valueName: "days"))
     var weekdays = "mon-fri"
 
-    @Option(name: .long, help: ArgumentHelp("Leave out free slots shorter than this: 30m, 1h, 1h30m.", valueName: "duration"))
+    @Option(name: .long, help: ArgumentHelp("Leave out free slots shorter than this: 30m, 1h, 1h30m.",
+        valueName: "duration"))
     var min = "30m"
 
     @Option(name: .long, help: "Output format: text or json (one object per slot).")
@@ -65,7 +68,8 @@ struct FreeCommand: ParsableCommand, SettingsChoice {
             if chosen.days.contains(day.weekday) { return nil }
             day = day.adding(days: 1)
         }
-        let asked = window.endDay == window.firstDay.adding(days: 1) ? "\(window.firstDay.iso) is" : "the days asked for (\(window.firstDay.iso) to "
+        let asked = window.endDay == window.firstDay.adding(days: 1)
+            ? "\(window.firstDay.iso) is" : "the days asked for (\(window.firstDay.iso) to "
             + "\(window.endDay.adding(days: -1).iso)) are"
         return "\(asked) outside --weekdays \(written): nothing to look at (--weekdays all takes every day)"
     }
@@ -76,14 +80,18 @@ struct FreeCommand: ParsableCommand, SettingsChoice {
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(self, environment: environment)
-        let loaded = try ICSAgenda.loadStrictly(input.paths(), window: settings.window, strict: common.strict, warnings: warnings.detail,
-            calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me, naming: common.naming.naming)
+        let loaded = try ICSAgenda.loadStrictly(input.paths(), window: settings.window, strict: common.strict,
+            warnings: warnings.detail,
+            calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me,
+                naming: common.naming.naming)
         let chosenDays = try FreeTime.Weekdays(parsing: weekdays)
         let free = FreeTime(
             occurrences: loaded.calendars.map(\.occurrences), selection: common.selection, window: settings.window,
             hours: try FreeTime.Hours(parsing: hours), weekdays: chosenDays,
             minimum: try DurationText.seconds(min))
-        if let note = FreeCommand.noDayNote(settings.window, chosenDays, weekdays) { StandardError.write("ics-agenda: \(note)\n") }
+        if let note = FreeCommand.noDayNote(settings.window, chosenDays, weekdays) {
+            StandardError.write("ics-agenda: \(note)\n")
+        }
         var out = BufferedOutput()
         let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
         FreeTimeFormatter(formats: formats, format: format).write(free.slots, to: &out)

@@ -85,7 +85,8 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
         let settings = try Settings(options, environment: environment)
         let pipeline = AgendaPipeline(settings: settings)
         let loaded = try ICSAgenda.loadStrictly(input.paths(), window: pipeline.settings.window, strict: options.strict,
-            warnings: options.warnings.detail, calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me,
+            warnings: options.warnings.detail, calendars: common.calendar,
+                fetch: subscriptions.fetch(environment: environment), me: common.me,
             readsAlarms: options.writesAlarms, keepsText: options.writesSeries, naming: common.naming.naming)
         var out = BufferedOutput()
         pipeline.render(loaded.calendars, options: options, environment: environment, to: &out)
@@ -99,23 +100,30 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
     /// - Parameter calendars: the `--calendar` names asked for; one that
     ///   names no calendar read is told, with the calendars there are.
     static func loadStrictly(
-        _ paths: [String], window: AgendaWindow, strict: Bool, warnings: WarningDetail, calendars: [String] = [], fetch: SubscriptionFetch,
+        _ paths: [String], window: AgendaWindow, strict: Bool, warnings: WarningDetail, calendars: [String] = [],
+            fetch: SubscriptionFetch,
         me: Set<String> = [], readsAlarms: Bool = false, keepsText: Bool = false, ringing: ClosedRange<Date>? = nil,
         naming: CalendarChoice.Naming = .init()
     ) throws -> LoadedInputs {
         Signals.ignoreBrokenPipes()
         let loaded = try ICSAgenda.reportingInputErrors {
-            try AgendaPipeline.load(paths, window: window, warnings: warnings, fetch: fetch, me: me, readsAlarms: readsAlarms,
+            try AgendaPipeline.load(paths, window: window, warnings: warnings, fetch: fetch, me: me,
+                readsAlarms: readsAlarms,
                 keepsText: keepsText, ringing: ringing)
         }
         if strict {
             // A file found that is not iCalendar is a problem of the input, one
             // that could not be read is not (66).
-            let problems = loaded.calendars.reduce(loaded.notCalendar) { $0 + $1.diagnostics.reduce(0) { $0 + $1.problems } }
+            let problems = loaded.calendars.reduce(loaded.notCalendar) {
+                $0 + $1.diagnostics.reduce(0) { $0 + $1.problems }
+            }
             let unreadable = loaded.unreadable + loaded.missingInputs
             if problems > 0 || unreadable > 0 {
                 var parts: [String] = []
-                if unreadable > 0 { parts.append("\(unreadable) file\(unreadable == 1 ? "" : "s") or folder\(unreadable == 1 ? "" : "s") could not be read") }
+                if unreadable > 0 {
+                    let s = unreadable == 1 ? "" : "s"
+                    parts.append("\(unreadable) file\(s) or folder\(s) could not be read")
+                }
                 if problems > 0 { parts.append("\(problems) problem\(problems == 1 ? "" : "s") in the input") }
                 StandardError.write("ics-agenda: \(parts.joined(separator: ", ")) (--strict); no agenda printed\n")
                 throw ExitCode(unreadable > 0 ? 66 : 65)
@@ -123,7 +131,8 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
         }
         let unknown = CalendarChoice.apply(naming, asked: calendars, to: loaded)
         // The calendars there are, looked for only when a name found none: it walks every occurrence.
-        if warnings != .none, !unknown.isEmpty, let line = ICSAgenda.unknownCalendars(unknown, among: CalendarChoice.every(in: loaded).map(\.name)) {
+        if warnings != .none, !unknown.isEmpty, let line = ICSAgenda.unknownCalendars(unknown,
+            among: CalendarChoice.every(in: loaded).map(\.name)) {
             StandardError.write("ics-agenda: warning: \(line)\n")
         }
         return loaded
@@ -137,9 +146,12 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
         var told = Set<String>()
         for name in asked where told.insert(name).inserted { unknown.append(name) }
         guard !unknown.isEmpty else { return nil }
-        func quoted(_ names: some Sequence<String>) -> String { names.map { "\"\(PrintableText.escaped($0))\"" }.joined(separator: ", ") }
+        func quoted(_ names: some Sequence<String>) -> String {
+            names.map { "\"\(PrintableText.escaped($0))\"" }.joined(separator: ", ")
+        }
         // One line of a readable length, however many names were asked for.
-        let shown = unknown.count > 10 ? quoted(unknown.prefix(10)) + " and \(unknown.count - 10) more" : quoted(unknown)
+        let shown = unknown.count > 10 ? quoted(unknown.prefix(10))
+            + " and \(unknown.count - 10) more" : quoted(unknown)
         let there = known.sorted()
         let listed = quoted(there.prefix(10))
         let more = there.count > 10 ? " and \(there.count - 10) more" : ""

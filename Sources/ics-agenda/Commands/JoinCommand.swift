@@ -46,7 +46,8 @@ struct JoinCommand: ParsableCommand, MomentCommand {
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(self, environment: environment)
-        let (upcoming, loaded) = try upcoming(within: within, settings: settings, environment: environment, includeAllDay: false, count: .max)
+        let (upcoming, loaded) = try upcoming(within: within, settings: settings, environment: environment,
+            includeAllDay: false, count: .max)
         // The meeting chosen: the first with a link; --template says which it is (its title, start, link).
         let chosen = upcoming.entries.first { $0.occurrence.meetingURL != nil }
         let link = chosen?.occurrence.meetingURL
@@ -54,7 +55,8 @@ struct JoinCommand: ParsableCommand, MomentCommand {
             var out = BufferedOutput()
             if let template = templateOption.template?.value {
                 let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
-                out.write(TemplateFormatter(template: template, formats: formats).line(chosen.row, chosen.occurrence) + "\n")
+                out.write(TemplateFormatter(template: template, formats: formats).line(chosen.row, chosen.occurrence)
+                    + "\n")
             } else {
                 out.write(PrintableText.escaped(link) + "\n")
             }

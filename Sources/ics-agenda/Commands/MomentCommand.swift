@@ -21,9 +21,11 @@ extension MomentCommand {
     var days: Int? { nil }
 
     /// Every input read over `window`, with `--me` and `--calendar`; `--strict` fails on damage.
-    func load(_ window: AgendaWindow, environment: [String: String], readsAlarms: Bool = false, ringing: ClosedRange<Date>? = nil) throws -> LoadedInputs {
+    func load(_ window: AgendaWindow, environment: [String: String], readsAlarms: Bool = false,
+        ringing: ClosedRange<Date>? = nil) throws -> LoadedInputs {
         try ICSAgenda.loadStrictly(input.paths(), window: window, strict: common.strict, warnings: warnings.detail,
-            calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me, readsAlarms: readsAlarms, ringing: ringing,
+            calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me,
+                readsAlarms: readsAlarms, ringing: ringing,
             naming: common.naming.naming)
     }
 
@@ -39,7 +41,8 @@ extension MomentCommand {
         selection.includeReminders = false
         let sections = AgendaBuilder(window: window, today: settings.today, selection: selection)
             .build(parts: loaded.calendars.map(\.occurrences), threads: AgendaPipeline.workerCount)
-        return (Upcoming(sections: sections, now: settings.now, end: reach, clock: settings.clock, includeAllDay: includeAllDay, count: count), loaded)
+        return (Upcoming(sections: sections, now: settings.now, end: reach, clock: settings.clock,
+            includeAllDay: includeAllDay, count: count), loaded)
     }
 
     /// `--within`: a span longer than 0.

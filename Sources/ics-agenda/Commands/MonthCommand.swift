@@ -21,7 +21,8 @@ struct MonthCommand: ParsableCommand, GridCommand {
             """
     )
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("A day of the month to draw (default today): YYYY-MM-DD, today, +Nd, -Nd, a weekday or next week.", valueName: "date"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("A day of the month to draw (default today): " +
+        "YYYY-MM-DD, today, +Nd, -Nd, a weekday or next week.", valueName: "date"))
     var from: String?
 
     @Option(name: .long, help: ArgumentHelp("Draw N months from the one holding --from (1 to 12).", valueName: "n"))
@@ -44,7 +45,9 @@ struct MonthCommand: ParsableCommand, GridCommand {
     var days: Int? { 1 }
 
     func validate() throws {
-        if !(1...12).contains(months) { throw ValidationError("--months takes a whole number of months, from 1 to 12.") }
+        if !(1...12).contains(months) {
+            throw ValidationError("--months takes a whole number of months, from 1 to 12.")
+        }
     }
 
     func run() throws {
@@ -58,8 +61,10 @@ struct MonthCommand: ParsableCommand, GridCommand {
             let first = MonthLayout.days(first: firstMonth.first, last: firstMonth.last, firstWeekday: weekStart).first,
             let last = MonthLayout.days(first: lastMonth.first, last: lastMonth.last, firstWeekday: weekStart).last
         else { return }
-        let (sections, loaded) = try self.sections(from: first, through: last, settings: settings, environment: environment)
-        let layout = MonthLayout(sections: sections, months: shown, firstWeekday: weekStart, wording: RowWording(formats: formats),
+        let (sections, loaded) = try self.sections(from: first, through: last, settings: settings,
+            environment: environment)
+        let layout = MonthLayout(sections: sections, months: shown, firstWeekday: weekStart,
+            wording: RowWording(formats: formats),
             showCalendar: listing.showCalendar)
         var out = BufferedOutput()
         switch grid.format {
@@ -69,10 +74,14 @@ struct MonthCommand: ParsableCommand, GridCommand {
             let width = GridOptions.width(environment: environment)
             // A month of six weeks fits the terminal's height: 4 lines of frame, and 2 a week besides its items.
             let lines = GridOptions.height(environment: environment).map { max(1, min(10, ($0 - 4) / 6 - 2)) } ?? 3
-            let formatter = MonthGridFormatter(layout: layout, formats: formats, text: GridText(unicode: GridText.isUTF8(environment: environment)),
-                style: style(environment: environment), width: width, today: settings.today, lines: lines, firstWeekday: weekStart)
+            let formatter = MonthGridFormatter(layout: layout, formats: formats,
+                text: GridText(unicode: GridText.isUTF8(environment: environment)),
+                style: style(environment: environment), width: width, today: settings.today, lines: lines,
+                    firstWeekday: weekStart)
             guard formatter.fits else {
-                printAgendaInstead(sections, why: "\(width) columns are too narrow for a month's seven days side by side (at least \(MonthGridFormatter.minimumColumn) a day)", formats: formats, settings: settings, environment: environment)
+                printAgendaInstead(sections, why: "\(width) columns are too narrow for a month's seven days side by " +
+                    "side (at least \(MonthGridFormatter.minimumColumn) a day)", formats: formats, settings: settings,
+                    environment: environment)
                 try loaded.finish()
                 return
             }

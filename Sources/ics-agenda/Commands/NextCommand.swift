@@ -38,7 +38,8 @@ struct NextCommand: ParsableCommand, MomentCommand {
     @Flag(name: .long, help: "Count all-day occurrences too (\"today: Holiday\", \"tomorrow: Holiday\").")
     var allDay = false
 
-    @Option(name: .long, help: "Output format: text, json (JSON Lines: the agenda's keys and minutes_until) or waybar (one JSON object: text, tooltip, class).")
+    @Option(name: .long, help: ArgumentHelp("Output format: text, json (JSON Lines: the agenda's keys and " +
+        "minutes_until) or waybar (one JSON object: text, tooltip, class)."))
     var format: UpcomingFormatter.Format = .text
 
     @OptionGroup var templateOption: TemplateOption
@@ -60,7 +61,8 @@ struct NextCommand: ParsableCommand, MomentCommand {
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(self, environment: environment)
         let shown = format == .waybar ? max(count, 5) : count
-        let (upcoming, loaded) = try upcoming(within: within, settings: settings, environment: environment, includeAllDay: allDay, count: shown)
+        let (upcoming, loaded) = try upcoming(within: within, settings: settings, environment: environment,
+            includeAllDay: allDay, count: shown)
         var out = BufferedOutput()
         let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
         if let template = templateOption.template?.value {

@@ -16,7 +16,8 @@ import Foundation
 struct RootCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ics-agenda",
-        abstract: "Print a one-year agenda of iCalendar (.ics) files, grouped by day; the next meeting; free time; a week or month grid.",
+        abstract: "Print a one-year agenda of iCalendar (.ics) files, grouped by day; the next meeting; free time; a " +
+            "week or month grid.",
         usage: """
             ics-agenda [agenda] [OPTIONS] [INPUT ...]
             ics-agenda next [OPTIONS] [INPUT ...]
@@ -51,7 +52,8 @@ struct RootCommand: ParsableCommand {
             """,
         version: "ics-agenda \(Version.number)",
         subcommands: [
-            ICSAgenda.self, NextCommand.self, JoinCommand.self, AlarmsCommand.self, FreeCommand.self, WeekCommand.self, MonthCommand.self,
+            ICSAgenda.self, NextCommand.self, JoinCommand.self, AlarmsCommand.self, FreeCommand.self, WeekCommand.self,
+                MonthCommand.self,
             CalendarsCommand.self,
         ],
         defaultSubcommand: ICSAgenda.self
@@ -112,27 +114,36 @@ struct RootCommand: ParsableCommand {
     static func withConfiguration(_ arguments: [String]) -> [String] {
         guard let first = arguments.first else { return ConfigFile.withConfiguredOptions(arguments) }
         if first == NextCommand.configuration.commandName {
-            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: NextCommand.self, section: first)
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: NextCommand.self,
+                section: first)
         }
         if first == JoinCommand.configuration.commandName {
-            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: JoinCommand.self, section: first)
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: JoinCommand.self,
+                section: first)
         }
         if first == AlarmsCommand.configuration.commandName {
-            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: AlarmsCommand.self, section: first)
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: AlarmsCommand.self,
+                section: first)
         }
         if first == FreeCommand.configuration.commandName {
-            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: FreeCommand.self, section: first)
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: FreeCommand.self,
+                section: first)
         }
         if first == WeekCommand.configuration.commandName {
-            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: WeekCommand.self, section: first)
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: WeekCommand.self,
+                section: first)
         }
         if first == MonthCommand.configuration.commandName {
-            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: MonthCommand.self, section: first)
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: MonthCommand.self,
+                section: first)
         }
         if first == CalendarsCommand.configuration.commandName {
-            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()), takenBy: CalendarsCommand.self, section: first)
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()),
+                takenBy: CalendarsCommand.self, section: first)
         }
-        if first == ICSAgenda.configuration.commandName { return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst())) }
+        if first == ICSAgenda.configuration.commandName {
+            return [first] + ConfigFile.withConfiguredOptions(Array(arguments.dropFirst()))
+        }
         return AgendaAsRoot.arguments(of: arguments) == nil ? arguments : ConfigFile.withConfiguredOptions(arguments)
     }
 }

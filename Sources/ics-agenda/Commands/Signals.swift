@@ -10,14 +10,16 @@ import Foundation
 enum Signals {
     /// The signals whose default is to end the program.
     static let ending: [Int32] = [
-        SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGSYS,
+        SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+            SIGSYS,
         SIGABRT, SIGBUS, SIGSEGV, SIGILL, SIGFPE, SIGTRAP,
     ]
     /// Those the Swift runtime watches to print a crash report.
     static let crashes: [Int32] = [SIGABRT, SIGBUS, SIGSEGV, SIGILL, SIGFPE, SIGTRAP]
 
     /// The runtime's handler of each crash signal, for a real crash.
-    nonisolated(unsafe) private static var crashHandlers: [Glibc.sigaction] = Array(repeating: Glibc.sigaction(), count: 65)
+    nonisolated(unsafe) private static var crashHandlers: [Glibc.sigaction] = Array(repeating: Glibc.sigaction(),
+        count: 65)
 
     /// Sets the signals up, before anything else runs.
     ///
@@ -33,10 +35,14 @@ enum Signals {
         var current = sigaction()
         if sigaction(SIGQUIT, nil, &current) == 0, !isIgnored(current) { signal(SIGQUIT, SIG_DFL) }
         for signal in crashes {
-            guard sigaction(signal, nil, &crashHandlers[Int(signal)]) == 0, !isIgnored(crashHandlers[Int(signal)]) else { continue }
+            guard sigaction(signal, nil, &crashHandlers[Int(signal)]) == 0,
+                !isIgnored(crashHandlers[Int(signal)]) else {
+                continue
+            }
             var action = sigaction()
             action.__sigaction_handler.sa_sigaction = { signal, info, _ in
-                let sent = info.map { $0.pointee.si_code <= 0 && $0.pointee._sifields._kill.si_pid != getpid() } ?? false
+                let sent = info.map { $0.pointee.si_code <= 0 && $0.pointee._sifields._kill.si_pid != getpid() }
+                    ?? false
                 var next = sigaction()
                 if sent {
                     next.__sigaction_handler.sa_handler = SIG_DFL

@@ -26,13 +26,15 @@ struct WeekCommand: ParsableCommand, GridCommand {
             """
     )
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("A day of the week to draw (default today): YYYY-MM-DD, today, tomorrow, +Nd, -Nd, a weekday or next week.", valueName: "date"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("A day of the week to draw (default today): " +
+        "YYYY-MM-DD, today, tomorrow, +Nd, -Nd, a weekday or next week.", valueName: "date"))
     var from: String?
 
     @Option(name: .long, help: ArgumentHelp("Draw N days from --from instead of its week (1 to 14).", valueName: "n"))
     var days: Int?
 
-    @Option(name: .long, help: ArgumentHelp("The hours drawn, HH:MM-HH:MM (default: those of the week's timed items, 08:00-18:00 at least).", valueName: "range"))
+    @Option(name: .long, help: ArgumentHelp("The hours drawn, HH:MM-HH:MM (default: those of the week's timed items, " +
+        "08:00-18:00 at least).", valueName: "range"))
     var hours: String?
 
     @OptionGroup var grid: GridOptions
@@ -50,8 +52,12 @@ struct WeekCommand: ParsableCommand, GridCommand {
     @OptionGroup var input: InputArguments
 
     func validate() throws {
-        if let days, !(1...14).contains(days) { throw ValidationError("--days takes a whole number of days, from 1 to 14 (the agenda takes more).") }
-        if let hours { do { _ = try FreeTime.Hours(parsing: hours) } catch { throw ValidationError("--hours: \(error)") } }
+        if let days, !(1...14).contains(days) {
+            throw ValidationError("--days takes a whole number of days, from 1 to 14 (the agenda takes more).")
+        }
+        if let hours {
+            do { _ = try FreeTime.Hours(parsing: hours) } catch { throw ValidationError("--hours: \(error)") }
+        }
     }
 
     func run() throws {
@@ -67,10 +73,12 @@ struct WeekCommand: ParsableCommand, GridCommand {
             first = asked.adding(days: -((asked.weekday - weekStart + 7) % 7))
         }
         let shown = (0..<(days ?? 7)).map { first.adding(days: $0) }
-        let (sections, loaded) = try self.sections(from: first, through: first.adding(days: shown.count - 1), settings: settings,
+        let (sections, loaded) = try self.sections(from: first, through: first.adding(days: shown.count - 1),
+            settings: settings,
             environment: environment)
         let hourRange = try hours.map { try FreeTime.Hours(parsing: $0) }.map { (start: $0.start, end: $0.end) }
-        let layout = WeekLayout(sections: sections, days: shown, clock: settings.clock, wording: RowWording(formats: formats), minutes: hourRange,
+        let layout = WeekLayout(sections: sections, days: shown, clock: settings.clock,
+            wording: RowWording(formats: formats), minutes: hourRange,
             showCalendar: listing.showCalendar)
         var out = BufferedOutput()
         switch grid.format {
@@ -79,11 +87,13 @@ struct WeekCommand: ParsableCommand, GridCommand {
         case .text:
             let width = GridOptions.width(environment: environment)
             let unicode = GridText.isUTF8(environment: environment)
-            let formatter = WeekGridFormatter(layout: layout, formats: formats, text: GridText(unicode: unicode), style: style(environment: environment),
+            let formatter = WeekGridFormatter(layout: layout, formats: formats, text: GridText(unicode: unicode),
+                style: style(environment: environment),
                 width: width, today: settings.today, now: settings.now)
             guard formatter.fits else {
                 let days = shown.count == 1 ? "a day" : "\(shown.count) days side by side"
-                printAgendaInstead(sections, why: "\(width) column\(width == 1 ? " is" : "s are") too narrow for \(days) (at least \(WeekGridFormatter.minimumColumn) a day)",
+                printAgendaInstead(sections, why: "\(width) column\(width == 1 ? " is" : "s are") too narrow for " +
+                    "\(days) (at least \(WeekGridFormatter.minimumColumn) a day)",
                     formats: formats, settings: settings, environment: environment)
                 try loaded.finish()
                 return

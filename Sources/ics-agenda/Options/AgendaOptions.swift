@@ -16,16 +16,22 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 
 /// How the agenda is written: format or template, sections, relative headers.
 struct PresentationOptions: ParsableArguments {
-    @Option(name: .long, help: "Output format: text, json (JSON Lines, one object per occurrence), markdown, html (one self-contained document) or ics (the listed occurrences as iCalendar).")
+    @Option(name: .long, help: ArgumentHelp("Output format: text, json (JSON Lines, one object per occurrence), " +
+        "markdown, html (one self-contained document) or ics (the listed occurrences as iCalendar)."))
     var format: OutputFormat = .text
 
     @Option(
         name: .long, parsing: .unconditional,
-        help: ArgumentHelp("Print one line per occurrence from STRING's {placeholders} instead of a format: \(TemplateFormatter.placeholders.map { "{\($0.name)}" }.joined(separator: " ")). {{ and }} are braces, \\t a tab; a value's line breaks and tabs are written \\n and \\t.", valueName: "string"),
+        help: ArgumentHelp("Print one line per occurrence from STRING's {placeholders} instead of a format: " +
+            "\(TemplateFormatter.placeholders.map { "{\($0.name)}" }.joined(separator: " ")). {{ and }} are braces, " +
+            "\\t a tab; a value's line breaks and tabs are written \\n and \\t.", valueName: "string"),
         transform: { text in ParsedValue { try Template(text) } else: { "--template: \($0)" } })
     var template: ParsedValue<Template>?
 
-    @Flag(name: .long, help: "With --format ics: print each component that has a listed occurrence whole, as the input wrote it (its RRULE, RDATE, EXDATE, overrides, VALARMs and the VTIMEZONEs it needs), each UID once per calendar, instead of each occurrence: a merge and filter of calendars that keeps their series.")
+    @Flag(name: .long, help: ArgumentHelp("With --format ics: print each component that has a listed occurrence " +
+        "whole, as the " +
+        "input wrote it (its RRULE, RDATE, EXDATE, overrides, VALARMs and the VTIMEZONEs it needs), each UID once " +
+        "per calendar, instead of each occurrence: a merge and filter of calendars that keeps their series."))
     var series = false
 
     @Option(name: .long, help: "Sections by day (default), week (from the locale's first weekday) or month.")
@@ -37,7 +43,8 @@ struct PresentationOptions: ParsableArguments {
     func validate() throws {
         try template?.check()
         if series && (format != .ics || template != nil) {
-            throw ValidationError("--series needs --format ics (without --template): it prints the components whole, as iCalendar")
+            throw ValidationError("--series needs --format ics (without --template): it prints the components whole, " +
+                "as iCalendar")
         }
     }
 }
@@ -85,7 +92,8 @@ protocol AgendaArguments {
 
 extension AgendaArguments {
     var options: AgendaOptions {
-        AgendaOptions(range: range, common: common, warnings: warnings, presentation: presentation, colorChoice: colorChoice, listing: listing)
+        AgendaOptions(range: range, common: common, warnings: warnings, presentation: presentation,
+            colorChoice: colorChoice, listing: listing)
     }
 }
 

@@ -33,14 +33,17 @@ enum ArgumentPacking {
 
     /// Those that take the next word whatever it is (`--from -1d`, `--grep -x`).
     static let unconditional: Set<String> = [
-        "--calendar", "--calendar-color", "--days", "--from", "--grep", "--now", "--rename", "--since", "--template", "--to", "--tz",
+        "--calendar", "--calendar-color", "--days", "--from", "--grep", "--now", "--rename", "--since", "--template",
+            "--to", "--tz",
     ]
 
     /// The long options that take a value (`--tz <zone>`), of every
     /// command; `ArgumentPackingTests` checks the list against their help.
     static let valueOptions: Set<String> = [
-        "--calendar", "--calendar-color", "--catch-up", "--color", "--count", "--days", "--default", "--exec", "--format", "--from", "--grep",
-        "--group-by", "--hours", "--locale", "--me", "--min", "--now", "--refresh", "--rename", "--since", "--state", "--template", "--to",
+        "--calendar", "--calendar-color", "--catch-up", "--color", "--count", "--days", "--default", "--exec",
+            "--format", "--from", "--grep",
+        "--group-by", "--hours", "--locale", "--me", "--min", "--now", "--refresh", "--rename", "--since", "--state",
+            "--template", "--to",
         "--tz", "--weekdays", "--within",
     ]
 
@@ -60,7 +63,9 @@ enum ArgumentPacking {
         guard let words = Words(rest) else { return arguments }
         var packed = head + words.flags + kept(words.values, head: head, accepts: accepts)
         for name in listOptions {
-            if let values = words.lists[name] { packed.append(name + "=" + values.joined(separator: String(separator))) }
+            if let values = words.lists[name] {
+                packed.append(name + "=" + values.joined(separator: String(separator)))
+            }
         }
         if let missingValue = words.missingValue {
             // Last, as written, for ArgumentParser's "Missing value": the
@@ -155,7 +160,8 @@ enum ArgumentPacking {
     /// refused on its own (the first is enough for the error), in the order
     /// of their last use. A value is one word `--name=value`; two words, or
     /// a name alone, are kept for ArgumentParser to refuse.
-    private static func kept(_ values: [(words: [String], last: Int)], head: [String], accepts: ([String]) -> Bool) -> [String] {
+    private static func kept(_ values: [(words: [String], last: Int)], head: [String],
+        accepts: ([String]) -> Bool) -> [String] {
         var lastOfOption: [String: Int] = [:]
         func isValue(_ words: [String]) -> Bool { words.count == 1 && words[0].contains("=") }
         for (index, value) in values.enumerated() where isValue(value.words) {

@@ -58,7 +58,8 @@ struct ConfigFile: Sendable {
     /// The sections a configuration may have, and the options each takes.
     static let sections: [String: any ParsableArguments.Type] = [
         "agenda": ConfigLine.self, "next": NextCommand.self, "join": JoinCommand.self, "free": FreeCommand.self,
-        "alarms": AlarmsCommand.self, "calendars": CalendarsCommand.self, "week": WeekCommand.self, "month": MonthCommand.self,
+        "alarms": AlarmsCommand.self, "calendars": CalendarsCommand.self, "week": WeekCommand.self,
+            "month": MonthCommand.self,
     ]
 
     /// A line the argument parser refused, or a file that cannot be read.
@@ -144,13 +145,16 @@ struct ConfigFile: Sendable {
                 // A section's lines are its subcommand's options, judged as it judges them.
                 do { _ = try takes.parse(words) } catch {
                     let message = takes.message(for: error)
-                    if message.hasPrefix("Unknown option") { throw bad("\(message.prefix { $0 != "." }); [\(section)] has no such option") }
+                    if message.hasPrefix("Unknown option") {
+                        throw bad("\(message.prefix { $0 != "." }); [\(section)] has no such option")
+                    }
                     throw bad(message)
                 }
                 guard words.allSatisfy({ !$0.isEmpty }), words.first?.hasPrefix("-") == true else {
                     throw bad("input paths go before any section")
                 }
-                optionLines.append(OptionLine(words: words, setsCalendar: false, setsLastDay: false, section: section, agendaTakes: false))
+                optionLines.append(OptionLine(words: words, setsCalendar: false, setsLastDay: false, section: section,
+                    agendaTakes: false))
                 continue
             }
             let parsed: ConfigLine
@@ -162,7 +166,8 @@ struct ConfigFile: Sendable {
                 }
                 // Not the agenda's: another subcommand's option (`--hours`, `--within`), for that one.
                 if section == nil, let other = ConfigFile.otherTaker(of: words) {
-                    optionLines.append(OptionLine(words: words, setsCalendar: false, setsLastDay: false, agendaTakes: other))
+                    optionLines.append(OptionLine(words: words, setsCalendar: false, setsLastDay: false,
+                        agendaTakes: other))
                     continue
                 }
                 // The subcommand that has the option says what is wrong with its value (`--count 0`).
@@ -198,7 +203,8 @@ struct ConfigFile: Sendable {
     /// when one takes it (so the agenda leaves it out); nil when none does.
     private static func otherTaker(of words: [String]) -> Bool? {
         let others: [any ParsableArguments.Type] = [
-            NextCommand.self, JoinCommand.self, FreeCommand.self, AlarmsCommand.self, CalendarsCommand.self, WeekCommand.self, MonthCommand.self,
+            NextCommand.self, JoinCommand.self, FreeCommand.self, AlarmsCommand.self, CalendarsCommand.self,
+                WeekCommand.self, MonthCommand.self,
         ]
         return others.contains { (try? $0.parse(words)) != nil } ? false : nil
     }
@@ -207,7 +213,8 @@ struct ConfigFile: Sendable {
     /// one has it (`--count 0`: "--count takes a whole number"); nil when none does.
     private static func otherComplaint(about words: [String]) -> String? {
         let others: [any ParsableArguments.Type] = [
-            NextCommand.self, JoinCommand.self, FreeCommand.self, AlarmsCommand.self, CalendarsCommand.self, WeekCommand.self, MonthCommand.self,
+            NextCommand.self, JoinCommand.self, FreeCommand.self, AlarmsCommand.self, CalendarsCommand.self,
+                WeekCommand.self, MonthCommand.self,
         ]
         for other in others {
             do { _ = try other.parse(words) } catch {
@@ -221,7 +228,9 @@ struct ConfigFile: Sendable {
     /// What the command would only find out later, without the line: a
     /// zone, a clock or a day it cannot read.
     private static func badValue(_ options: AgendaOptions) -> String? {
-        if let locale = options.locale, let problem = Settings.localeProblem(locale) { return String(problem.dropLast()) }
+        if let locale = options.locale, let problem = Settings.localeProblem(locale) {
+            return String(problem.dropLast())
+        }
         if let tz = options.tz, Settings.zone(named: tz) == nil {
             return "--tz: unknown time zone \"\(tz)\" (use an IANA name such as Europe/Berlin)"
         }
@@ -281,7 +290,8 @@ extension ConfigFile {
     /// For a subcommand other than the agenda: the configured option lines
     /// it can parse (the options it shares with the agenda), before the
     /// command line's.
-    static func withConfiguredOptions<C: ParsableArguments>(_ arguments: [String], takenBy command: C.Type, section: String) -> [String] {
+    static func withConfiguredOptions<C: ParsableArguments>(_ arguments: [String], takenBy command: C.Type,
+        section: String) -> [String] {
         // --no-config first: it reads no configuration, not even to find it bad.
         guard !arguments.contains("--no-config"), let config = current else { return arguments }
         let lines = config.optionLines.filter { line in
@@ -294,7 +304,9 @@ extension ConfigFile {
         // Nothing configured, nothing to put in front: the command line is
         // not parsed an extra time for it (parsing is most of a small run's cost).
         if ConfigFile.holdsNothing { return arguments }
-        guard let given = try? ConfigLine.parse(arguments), !given.noConfig, let config = current else { return arguments }
+        guard let given = try? ConfigLine.parse(arguments), !given.noConfig, let config = current else {
+            return arguments
+        }
         var words: [String] = []
         for line in config.optionLines where line.agendaTakes && (line.section == nil || line.section == "agenda") {
             if line.setsCalendar && !given.options.common.calendar.isEmpty { continue }

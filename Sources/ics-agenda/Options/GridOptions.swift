@@ -13,10 +13,12 @@ enum GridFormat: String, ExpressibleByArgument, CaseIterable {
 /// What `week` and `month` share: the first weekday, the format, and the
 /// terminal's size they draw in.
 struct GridOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The first day of the week: monday, sunday, ... (default: the locale's).", valueName: "day"))
+    @Option(name: .long, help: ArgumentHelp("The first day of the week: monday, sunday, ... (default: the locale's).",
+        valueName: "day"))
     var weekStart: String?
 
-    @Option(name: .long, help: "Output format: text (the grid, in the terminal's width) or html (one self-contained page).")
+    @Option(name: .long, help: ArgumentHelp("Output format: text (the grid, in the terminal's width) or html (one " +
+        "self-contained page)."))
     var format: GridFormat = .text
 
     func validate() throws {
@@ -26,8 +28,10 @@ struct GridOptions: ParsableArguments {
     /// `--week-start` (1 = Sunday ... 7 = Saturday), else the locale's.
     func firstWeekday(locale: String) throws -> Int {
         guard let weekStart else { return Settings.firstWeekday(locale) }
-        guard let days = try? FreeTime.Weekdays(parsing: weekStart), days.days.count == 1, let day = days.days.first, weekStart.lowercased() != "all" else {
-            throw ValidationError("--week-start: cannot read \"\(PrintableText.escaped(weekStart))\" as one day of the week (use monday, sunday, ...)")
+        guard let days = try? FreeTime.Weekdays(parsing: weekStart), days.days.count == 1, let day = days.days.first,
+            weekStart.lowercased() != "all" else {
+            throw ValidationError("--week-start: cannot read \"\(PrintableText.escaped(weekStart))\" as one day of " +
+                "the week (use monday, sunday, ...)")
         }
         return day
     }
@@ -75,29 +79,35 @@ extension GridCommand {
     /// by day. Every day is a date of years 1 to 9999, as for the agenda;
     /// with nothing read at all (the only input missing, told) the run ends
     /// with status 66 and nothing is drawn, as the agenda prints nothing.
-    func sections(from first: CivilDate, through last: CivilDate, settings: Settings, environment: [String: String]) throws
+    func sections(from first: CivilDate, through last: CivilDate, settings: Settings,
+        environment: [String: String]) throws
         -> (sections: [AgendaSection], loaded: LoadedInputs)
     {
         guard first.year >= 1, last.year <= 9999 else {
             throw ValidationError("the days asked for (\(first.iso) to \(last.iso)) go beyond the years 1 to 9999.")
         }
         let window = AgendaWindow(firstDay: first, endDay: last.adding(days: 1), clock: settings.clock)
-        let loaded = try ICSAgenda.loadStrictly(input.paths(), window: window, strict: common.strict, warnings: warnings.detail,
-            calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me, naming: common.naming.naming)
+        let loaded = try ICSAgenda.loadStrictly(input.paths(), window: window, strict: common.strict,
+            warnings: warnings.detail,
+            calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me,
+                naming: common.naming.naming)
         if loaded.calendars.isEmpty && loaded.missing { try loaded.finish() }
         let builder = AgendaBuilder(window: window, today: settings.today, selection: selection)
         return (builder.build(parts: loaded.calendars.map(\.occurrences), threads: AgendaPipeline.workerCount), loaded)
     }
 
     func style(environment: [String: String]) -> TerminalStyle {
-        TerminalStyle(enabled: AgendaPipeline.useColor(colorChoice.color, environment: environment), trueColor: TerminalStyle.trueColor(environment: environment))
+        TerminalStyle(enabled: AgendaPipeline.useColor(colorChoice.color, environment: environment),
+            trueColor: TerminalStyle.trueColor(environment: environment))
     }
 
     /// Too narrow for the grid: the agenda of the same days, and one line on stderr saying why.
-    func printAgendaInstead(_ sections: [AgendaSection], why: String, formats: LocaleFormats, settings: Settings, environment: [String: String]) {
+    func printAgendaInstead(_ sections: [AgendaSection], why: String, formats: LocaleFormats, settings: Settings,
+        environment: [String: String]) {
         StandardError.write("ics-agenda: \(why); the agenda is printed instead\n")
         var out = BufferedOutput()
-        TextFormatter(formats: formats, style: style(environment: environment), showCalendar: listing.showCalendar, today: settings.today,
+        TextFormatter(formats: formats, style: style(environment: environment), showCalendar: listing.showCalendar,
+            today: settings.today,
             threads: AgendaPipeline.workerCount).write(sections, to: &out)
         out.flush()
     }

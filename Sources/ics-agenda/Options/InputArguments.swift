@@ -8,7 +8,8 @@ import Foundation
 
 /// The INPUT arguments both commands take: files, folders, or `-`.
 struct InputArguments: ParsableArguments {
-    @Argument(help: ArgumentHelp("Calendar files, folders, URLs, CalDAV accounts (davs://HOST/), or - for standard input.", valueName: "input"), completion: .file())
+    @Argument(help: ArgumentHelp("Calendar files, folders, URLs, CalDAV accounts (davs://HOST/), or - for " +
+        "standard input.", valueName: "input"), completion: .file())
     var packedInputs: [String] = []
 
     /// The inputs, as many words as were given (`ArgumentPacking`).
@@ -38,7 +39,8 @@ struct InputArguments: ParsableArguments {
         if StandardInput.givesNoBytes() {
             let config = ConfigFile.location(environment: ProcessInfo.processInfo.environment)
             StandardError.write(
-                "ics-agenda: nothing to read: name .ics files, folders or - (standard input gave nothing), or list inputs in \(PrintableText.escaped(config))\n")
+                "ics-agenda: nothing to read: name .ics files, folders or - (standard input gave nothing), or list " +
+                    "inputs in \(PrintableText.escaped(config))\n")
             throw ExitCode(64)
         }
         return ["-"]

@@ -7,12 +7,14 @@ import ArgumentParser
 struct NamingOptions: ParsableArguments {
     @Option(
         name: .customLong("rename"), parsing: .unconditionalSingleValue,
-        help: ArgumentHelp("Name the calendar OLD as NEW everywhere (selection, --show-calendar, JSON, calendars); repeat for several.", valueName: "old=new"))
+        help: ArgumentHelp("Name the calendar OLD as NEW everywhere (selection, --show-calendar, JSON, calendars); " +
+            "repeat for several.", valueName: "old=new"))
     var packedRenames: [String] = []
 
     @Option(
         name: .customLong("calendar-color"), parsing: .unconditionalSingleValue,
-        help: ArgumentHelp("The colour of calendar NAME, #RRGGBB, over the one the calendar gives; repeat for several.", valueName: "name=#rrggbb"))
+        help: ArgumentHelp("The colour of calendar NAME, #RRGGBB, over the one the calendar gives; repeat for several.",
+            valueName: "name=#rrggbb"))
     var packedColors: [String] = []
 
     /// `OLD=NEW` pairs in the order given.
@@ -35,7 +37,8 @@ struct NamingOptions: ParsableArguments {
             }
             if CalendarColor.normalized(pair.to) == nil {
                 // The word whole, not its part after `=`: a word that holds an address is hidden whole.
-                throw ValidationError("--calendar-color \(PrintableText.escaped(word)): the colour after = is not #RRGGBB.")
+                throw ValidationError("--calendar-color \(PrintableText.escaped(word)): the colour after = is " +
+                    "not #RRGGBB.")
             }
         }
     }

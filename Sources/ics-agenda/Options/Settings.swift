@@ -30,7 +30,8 @@ struct Settings {
         let firstWeekday = asksWeek ? Settings.firstWeekday(localeIdentifier) : 2
         let first: CivilDate
         do {
-            first = try options.from.map { try DayExpression.resolve($0, today: today, firstWeekday: firstWeekday) } ?? today
+            first = try options.from.map { try DayExpression.resolve($0, today: today, firstWeekday: firstWeekday) }
+                ?? today
             if let to = options.to {
                 let last = try DayExpression.resolve(to, today: today, firstWeekday: firstWeekday)
                 guard last >= first else { throw ValidationError("--to \(to) is before the first day, \(first.iso).") }
@@ -45,7 +46,8 @@ struct Settings {
         }
         // Every day of the window is a date of years 1 to 9999.
         guard window.firstDay.year >= 1, window.endDay <= CivilDate(year: 10000, month: 1, day: 1) else {
-            throw ValidationError("the days asked for (\(window.firstDay.iso) to \(window.endDay.adding(days: -1).iso)) go beyond the years 1 to 9999.")
+            throw ValidationError("the days asked for (\(window.firstDay.iso) to " +
+                "\(window.endDay.adding(days: -1).iso)) go beyond the years 1 to 9999.")
         }
     }
 
@@ -64,13 +66,15 @@ struct Settings {
     static func displayClock(explicit: String?, environment: [String: String]) throws -> ZoneClock {
         if let explicit {
             guard let clock = clock(named: explicit) else {
-                throw ValidationError("--tz: unknown time zone \"\(PrintableText.escaped(explicit))\" (use an IANA name such as Europe/Berlin, or a POSIX TZ string such as CET-1CEST,M3.5.0,M10.5.0/3).")
+                throw ValidationError("--tz: unknown time zone \"\(PrintableText.escaped(explicit))\" (use an IANA " +
+                    "name such as Europe/Berlin, or a POSIX TZ string such as CET-1CEST,M3.5.0,M10.5.0/3).")
             }
             return clock
         }
         if let tz = environment["TZ"], !tz.isEmpty {
             guard let clock = clock(named: tz) else {
-                throw ValidationError("TZ: unknown time zone \"\(PrintableText.escaped(tz))\" (use an IANA name such as Europe/Berlin, or a POSIX TZ string such as CET-1CEST,M3.5.0,M10.5.0/3; --tz overrides it).")
+                throw ValidationError("TZ: unknown time zone \"\(PrintableText.escaped(tz))\" (use an IANA name such " +
+                    "as Europe/Berlin, or a POSIX TZ string such as CET-1CEST,M3.5.0,M10.5.0/3; --tz overrides it).")
             }
             return clock
         }
@@ -97,7 +101,8 @@ struct Settings {
         if name == "UTC" || name == "Z" { return TimeZone(identifier: "UTC") }
         guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else { return nil }
         // The file first: ICU's list of every zone costs a run 2 ms to make.
-        let inDatabase = FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/" + name) || TimeZone.knownTimeZoneIdentifiers.contains(name)
+        let inDatabase = FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/" + name)
+            || TimeZone.knownTimeZoneIdentifiers.contains(name)
         // Not in the database but a TZ string: POSIX reads it, not Foundation.
         if !inDatabase && POSIXTimeZone(name) != nil { return nil }
         return TimeZone(identifier: name)
@@ -107,10 +112,12 @@ struct Settings {
     /// configuration's alike), or nil.
     static func localeProblem(_ locale: String) -> String? {
         if !LocaleChoice.isWellFormed(locale) {
-            return "--locale \(PrintableText.escaped(locale)): not a locale name (letters, digits and _ as in de_DE or pt_BR)."
+            return "--locale \(PrintableText.escaped(locale)): not a locale name (letters, digits and _ as in de_DE " +
+                "or pt_BR)."
         }
         if let unknown = LocaleChoice.unknownCalendar(in: locale) {
-            return "--locale \(PrintableText.escaped(locale)): no calendar '\(PrintableText.escaped(unknown))'; one of \(LocaleChoice.calendars.sorted().joined(separator: ", "))."
+            return "--locale \(PrintableText.escaped(locale)): no calendar '\(PrintableText.escaped(unknown))'; one " +
+                "of \(LocaleChoice.calendars.sorted().joined(separator: ", "))."
         }
         return nil
     }

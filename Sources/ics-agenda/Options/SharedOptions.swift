@@ -5,16 +5,23 @@ import ArgumentParser
 /// one meaning everywhere: the clock, the zone, the locale, which calendars
 /// and items, and how strictly input is read.
 struct CommonOptions: ParsableArguments {
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Set the clock, as ISO 8601 (2025-03-01T08:00:00+01:00); also ICS_AGENDA_NOW.", valueName: "time"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Set the clock, as ISO 8601 " +
+        "(2025-03-01T08:00:00+01:00); also ICS_AGENDA_NOW.", valueName: "time"))
     var now: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Display time zone: IANA name (Europe/Berlin) or POSIX TZ string (CET-1CEST,M3.5.0,M10.5.0/3; UTC+3 is 3 hours west of UTC); default $TZ, else the system zone.", valueName: "zone"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Display time zone: IANA name (Europe/Berlin) " +
+        "or POSIX TZ string (CET-1CEST,M3.5.0,M10.5.0/3; UTC+3 is 3 hours west of UTC); default $TZ, else the " +
+        "system zone.", valueName: "zone"))
     var tz: String?
 
-    @Option(name: .long, help: ArgumentHelp("Locale of headers, times and row words (e.g. de_DE); dates are Gregorian unless it names a calendar (fa_IR@calendar=persian); default from LC_ALL, LC_TIME, LANG, else en_US.", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp("Locale of headers, times and row words (e.g. de_DE); dates are " +
+        "Gregorian unless it names a calendar (fa_IR@calendar=persian); default from LC_ALL, LC_TIME, LANG, " +
+        "else en_US.", valueName: "id"))
     var locale: String?
 
-    @Option(name: .customLong("calendar"), parsing: .unconditionalSingleValue, help: ArgumentHelp("Only this calendar (X-WR-CALNAME, else the file name); repeat for several.", valueName: "name"))
+    @Option(name: .customLong("calendar"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp("Only this calendar (X-WR-CALNAME, else the file name); repeat for several.",
+        valueName: "name"))
     var packedCalendars: [String] = []
 
     /// The calendars named, as many as were given (`ArgumentPacking`).
@@ -22,28 +29,36 @@ struct CommonOptions: ParsableArguments {
 
     @Option(
         name: .long, parsing: .unconditional,
-        help: ArgumentHelp("Only items whose title, location or description match REGEX (RE2 syntax, matched in linear time; ignores case unless REGEX has upper case).", valueName: "regex"),
+        help: ArgumentHelp("Only items whose title, location or description match REGEX (RE2 syntax, matched in " +
+            "linear time; ignores case unless REGEX has upper case).", valueName: "regex"),
         transform: { pattern in
             ParsedValue { try TextMatcher(pattern: pattern, compiled: RegexPattern(pattern)) } else: { error in
                 // RE2's reason quotes a part of the pattern: not when the pattern may hold a secret.
-                let reason = SecretText.mayHoldSecret(pattern) ? "" : (error as? RegexPattern.Invalid).map { " (\($0.reason))" } ?? ""
-                return "--grep: \"\(PrintableText.escaped(pattern))\" is not a valid regular expression\(PrintableText.escaped(reason))."
+                let reason = SecretText.mayHoldSecret(pattern)
+                    ? "" : (error as? RegexPattern.Invalid).map { " (\($0.reason))" } ?? ""
+                return "--grep: \"\(PrintableText.escaped(pattern))\" is not a valid regular " +
+                    "expression\(PrintableText.escaped(reason))."
             }
         })
     var grep: ParsedValue<TextMatcher>?
 
-    @Option(name: .customLong("me"), help: ArgumentHelp("My calendar address (mailto: optional, any case); repeat for several: events I declined are left out, ones I have not accepted marked ?, and JSON's partstat says my answer.", valueName: "address"))
+    @Option(name: .customLong("me"), help: ArgumentHelp("My calendar address (mailto: optional, any case); repeat " +
+        "for several: events I declined are left out, ones I have not accepted marked ?, and JSON's partstat says " +
+        "my answer.", valueName: "address"))
     var packedMe: [String] = []
 
     /// My addresses, as ATTENDEE and ORGANIZER are compared with them (`CalendarAddress`).
-    var me: Set<String> { Set(ArgumentPacking.unpacked(packedMe).map(CalendarAddress.normalized).filter { !$0.isEmpty }) }
+    var me: Set<String> {
+        Set(ArgumentPacking.unpacked(packedMe).map(CalendarAddress.normalized).filter { !$0.isEmpty })
+    }
 
     @Flag(name: .long, help: "List the events I declined (--me), marked as such.")
     var showDeclined = false
 
     @OptionGroup var naming: NamingOptions
 
-    @Flag(name: .long, help: "Treat damaged input as an error: print the warnings (every place with --verbose), then exit with status 65 (66 for a file in a folder that cannot be read) and print nothing else.")
+    @Flag(name: .long, help: ArgumentHelp("Treat damaged input as an error: print the warnings (every place with " +
+        "--verbose), then exit with status 65 (66 for a file in a folder that cannot be read) and print nothing else."))
     var strict = false
 
     func validate() throws {
@@ -62,13 +77,16 @@ struct CommonOptions: ParsableArguments {
 
 /// The days shown (`--from`, `--to`, `--days`): the agenda's and `free`'s.
 struct DayRangeOptions: ParsableArguments {
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("First day shown: YYYY-MM-DD, today, tomorrow, yesterday, +Nd, -Nd, a weekday (monday: the next one) or next week.", valueName: "date"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("First day shown: YYYY-MM-DD, today, tomorrow, " +
+        "yesterday, +Nd, -Nd, a weekday (monday: the next one) or next week.", valueName: "date"))
     var from: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Last day shown, included (same forms as --from).", valueName: "date"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Last day shown, included (same forms as --from).",
+        valueName: "date"))
     var to: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Show N days from --from (--days 1 is one day).", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Show N days from --from (--days 1 is one day).",
+        valueName: "n"))
     var days: Int?
 
     static let maxDays = AgendaWindow.maxDays

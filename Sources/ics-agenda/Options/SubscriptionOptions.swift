@@ -5,7 +5,8 @@ import Subscriptions
 
 /// How calendars given by URL are fetched (CONTRACT.md, *Subscriptions*).
 struct SubscriptionOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("How old a URL's cached copy may be before the server is asked again: 15m (default), 1h, 1d; 0 always asks.", valueName: "duration"))
+    @Option(name: .long, help: ArgumentHelp("How old a URL's cached copy may be before the server is asked again: " +
+        "15m (default), 1h, 1d; 0 always asks.", valueName: "duration"))
     var refresh = "15m"
 
     @Flag(name: .long, help: "Read URLs from their cached copies only; fetch nothing.")
@@ -23,7 +24,8 @@ struct SubscriptionOptions: ParsableArguments {
 
     /// The fetch these options ask for, with the cache the environment names.
     func fetch(environment: [String: String]) throws -> SubscriptionFetch {
-        var fetch = SubscriptionFetch(cache: SubscriptionCache(folder: SubscriptionCache.location(environment: environment)))
+        let folder = SubscriptionCache.location(environment: environment)
+        var fetch = SubscriptionFetch(cache: SubscriptionCache(folder: folder))
         fetch.refresh = TimeInterval((try? refreshSeconds()) ?? 15 * 60)
         fetch.offline = offline
         fetch.userAgent = "ics-agenda/\(Version.number)"
@@ -36,8 +38,10 @@ struct SubscriptionOptions: ParsableArguments {
     /// cannot wait that long; whole seconds from 1 to 300.
     static func timeout(_ environment: [String: String]) throws -> Int? {
         guard let text = environment["ICS_AGENDA_TIMEOUT"], !text.isEmpty else { return nil }
-        guard text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let seconds = Int(text), (1...300).contains(seconds) else {
-            StandardError.write("ics-agenda: ICS_AGENDA_TIMEOUT \"\(PrintableText.escaped(text))\": takes whole seconds from 1 to 300\n")
+        guard text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let seconds = Int(text),
+            (1...300).contains(seconds) else {
+            StandardError.write("ics-agenda: ICS_AGENDA_TIMEOUT \"\(PrintableText.escaped(text))\": takes whole " +
+                "seconds from 1 to 300\n")
             throw ExitCode.validationFailure
         }
         return seconds

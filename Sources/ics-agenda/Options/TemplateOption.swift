@@ -6,7 +6,8 @@ import ArgumentParser
 struct TemplateOption: ParsableArguments {
     @Option(
         name: .long, parsing: .unconditional,
-        help: ArgumentHelp("One line per occurrence from {placeholders}, as the agenda's --template: {title} {start} {end} {meeting_url} ...", valueName: "string"),
+        help: ArgumentHelp("One line per occurrence from {placeholders}, as the agenda's --template: {title} {start} " +
+            "{end} {meeting_url} ...", valueName: "string"),
         transform: { text in ParsedValue { try Template(text) } else: { "--template: \($0)" } })
     var template: ParsedValue<Template>?
 

@@ -3,10 +3,12 @@ import ArgumentParser
 
 /// How much is said about damaged input on stderr.
 struct WarningOptions: ParsableArguments {
-    @Flag(name: [.customShort("v"), .long], help: "Tell every place of each kind of damage in the input, not only the first with a count.")
+    @Flag(name: [.customShort("v"), .long], help: ArgumentHelp("Tell every place of each kind of damage in the " +
+        "input, not only the first with a count."))
     var verbose = false
 
-    @Flag(name: [.customShort("q"), .long], help: "Tell nothing about damaged input on stderr (the exit status stays the same).")
+    @Flag(name: [.customShort("q"), .long], help: ArgumentHelp("Tell nothing about damaged input on stderr (the exit " +
+        "status stays the same)."))
     var quiet = false
 
     func validate() throws {

@@ -52,8 +52,8 @@ struct AgendaPipeline {
     /// - Parameter ringing: `alarms`' span: each input is read over `window`
     ///   widened as far as its alarms ring from their occurrences.
     static func load(
-        _ paths: [String], window: AgendaWindow, warnings: WarningDetail = .summary, fetch: SubscriptionFetch? = nil, me: Set<String> = [],
-        readsAlarms: Bool = false, keepsText: Bool = false, ringing: ClosedRange<Date>? = nil
+        _ paths: [String], window: AgendaWindow, warnings: WarningDetail = .summary, fetch: SubscriptionFetch? = nil,
+        me: Set<String> = [], readsAlarms: Bool = false, keepsText: Bool = false, ringing: ClosedRange<Date>? = nil
     ) throws -> LoadedInputs {
         var loader = CalendarLoader(window: window, threads: threads)
         loader.me = me
@@ -73,8 +73,7 @@ struct AgendaPipeline {
         }
         // Every URL at once, before any input is read: the wait is the slowest one's.
         let urls = sources.compactMap { if case .url(let url) = $0 { url } else { nil } }
-        let defaultFetch = { SubscriptionFetch(cache: SubscriptionCache(folder: SubscriptionCache.location(environment: ProcessInfo.processInfo.environment))) }
-        let fetched = urls.isEmpty ? [] : (fetch ?? defaultFetch()).fetch(urls)
+        let fetched = urls.isEmpty ? [] : (fetch ?? AgendaPipeline.defaultFetch()).fetch(urls)
         var outcomes = Dictionary(zip(urls, fetched), uniquingKeysWith: { a, _ in a })
         // CalDAV accounts, as URLs are fetched (`--refresh`, `--offline`, the same cache).
         let accounts = sources.compactMap { if case .caldav(let account) = $0 { account } else { nil } }
@@ -145,7 +144,14 @@ struct AgendaPipeline {
         return folder
     }
 
-    func render(_ calendars: [LoadedCalendar], options: AgendaOptions, environment: [String: String], to out: inout BufferedOutput) {
+    /// Fetches with the cache of this user's environment.
+    private static func defaultFetch() -> SubscriptionFetch {
+        let folder = SubscriptionCache.location(environment: ProcessInfo.processInfo.environment)
+        return SubscriptionFetch(cache: SubscriptionCache(folder: folder))
+    }
+
+    func render(_ calendars: [LoadedCalendar], options: AgendaOptions, environment: [String: String],
+        to out: inout BufferedOutput) {
         let builder = AgendaBuilder(window: settings.window, today: settings.today, selection: options.selection)
         let formats = LocaleFormats(localeIdentifier: settings.localeIdentifier, clock: settings.clock)
         let grouping: SectionGrouping =
@@ -154,7 +160,8 @@ struct AgendaPipeline {
             case .week: .week(firstWeekday: formats.firstWeekday)
             case .month: formats.monthGrouping
             }
-        let sections = grouping.group(builder.build(parts: calendars.map(\.occurrences), threads: AgendaPipeline.workerCount))
+        let sections = grouping.group(builder.build(parts: calendars.map(\.occurrences),
+            threads: AgendaPipeline.workerCount))
         let today = options.noRelative ? nil : settings.today
         let threads = AgendaPipeline.workerCount
         let formatter: any OutputFormatter<[AgendaSection]> =
@@ -172,7 +179,8 @@ struct AgendaPipeline {
                 case .json: JSONLinesFormatter(clock: settings.clock, threads: threads)
                 case .markdown: MarkdownFormatter(formats: formats, today: today, showCalendar: options.showCalendar)
                 case .html: HTMLFormatter(formats: formats, today: today, showCalendar: options.showCalendar)
-                case .ics: ICSWriter(clock: settings.clock, now: settings.now, me: options.common.me, series: options.writesSeries)
+                case .ics: ICSWriter(clock: settings.clock, now: settings.now, me: options.common.me,
+                    series: options.writesSeries)
                 }
             }
         formatter.write(sections, to: &out)
@@ -185,7 +193,8 @@ struct AgendaPipeline {
     /// ICS_AGENDA_THREADS fixes how many threads read components, place rows
     /// and write text and JSON (tests use it to show that the output does not depend
     /// on it); otherwise every core is used on large inputs.
-    static let threads = ProcessInfo.processInfo.environment["ICS_AGENDA_THREADS"].flatMap { Int($0) }.map { min(max($0, 1), 64) }
+    static let threads = ProcessInfo.processInfo.environment["ICS_AGENDA_THREADS"].flatMap { Int($0) }
+        .map { min(max($0, 1), 64) }
 
     static func useColor(_ choice: ColorChoice, environment: [String: String]) -> Bool {
         switch choice {

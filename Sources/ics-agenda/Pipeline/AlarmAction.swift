@@ -14,7 +14,8 @@ import Foundation
 /// warning; the others still run.
 struct AlarmAction {
     static let placeholders = [
-        "title", "when", "time", "alarm", "start", "end", "location", "description", "meeting_url", "minutes", "calendar", "uid",
+        "title", "when", "time", "alarm", "start", "end", "location", "description", "meeting_url", "minutes",
+            "calendar", "uid",
         "action", "late",
     ]
     static let timeLimit: TimeInterval = 10
@@ -30,7 +31,8 @@ struct AlarmAction {
         guard !words.isEmpty else { throw Invalid(description: "give the program to run") }
         for word in words {
             for name in AlarmAction.names(in: word) where !AlarmAction.placeholders.contains(name) {
-                throw Invalid(description: "unknown placeholder {\(name)}; known: " + AlarmAction.placeholders.map { "{\($0)}" }.joined(separator: " "))
+                throw Invalid(description: "unknown placeholder {\(name)}; known: "
+                    + AlarmAction.placeholders.map { "{\($0)}" }.joined(separator: " "))
             }
         }
     }
@@ -89,12 +91,14 @@ struct AlarmAction {
     func run(for entry: AlarmSchedule.Entry, formatter: AlarmFormatter, iso: ISOTime) {
         let arguments = arguments(for: entry, formatter: formatter, iso: iso)
         let name = PrintableText.escaped(arguments[0])
-        let about = "alarm of \"\(PrintableText.escaped(entry.occurrence.title))\" at \(formatter.wording.formats.shortTime(entry.time))"
+        let about = "alarm of \"\(PrintableText.escaped(entry.occurrence.title))\" at " +
+            "\(formatter.wording.formats.shortTime(entry.time))"
         switch SystemCall.runProgram(arguments, timeLimit: AlarmAction.timeLimit) {
         case .notStarted(let code):
             StandardError.write("ics-agenda: warning: --exec: \(name): \(String(cString: strerror(code))) (\(about))\n")
         case .stopped:
-            StandardError.write("ics-agenda: warning: --exec: \(name) ran longer than \(Int(AlarmAction.timeLimit)) s and was stopped (\(about))\n")
+            StandardError.write("ics-agenda: warning: --exec: \(name) ran longer than \(Int(AlarmAction.timeLimit)) " +
+                "s and was stopped (\(about))\n")
         case .signalled(let signal):
             StandardError.write("ics-agenda: warning: --exec: \(name) ended by signal \(signal) (\(about))\n")
         case .exited(let code) where code != 0:

@@ -43,7 +43,8 @@ struct FolderReader {
             case .unreadable: nil
             }
         }.filter(\.startsCalendar)
-        let isCollection = folder.isMarked || (!scans.isEmpty && scans.allSatisfy { $0.holdsOneItem && !$0.namesCalendar })
+        let isCollection = folder.isMarked || (!scans.isEmpty
+            && scans.allSatisfy { $0.holdsOneItem && !$0.namesCalendar })
         guard isCollection else {
             var calendars: [LoadedCalendar] = []
             for (file, content) in zip(folder.files, contents) {
@@ -51,7 +52,8 @@ struct FolderReader {
                 if case .held(let bytes, _) = content {
                     loaded = try reader.skippingWhenFound(file) {
                         try bytes.withUnsafeBufferPointer {
-                            try reader.loader.load($0, path: file.path, defaultName: file.defaultName, source: file.source)
+                            try reader.loader.load($0, path: file.path, defaultName: file.defaultName,
+                                source: file.source)
                         }
                     }
                 } else {
@@ -93,9 +95,11 @@ struct FolderReader {
                     }
                 } else {
                     loaded = try InputFiles.withContents(of: file) { bytes, release in
-                        try loader.load(bytes, release: release, path: file.path, defaultName: calendar.name, source: calendar.source)
+                        try loader.load(bytes, release: release, path: file.path, defaultName: calendar.name,
+                            source: calendar.source)
                     } streaming: { read in
-                        try loader.load(streaming: read, path: file.path, defaultName: calendar.name, source: calendar.source)
+                        try loader.load(streaming: read, path: file.path, defaultName: calendar.name,
+                            source: calendar.source)
                     }
                 }
                 return loaded
@@ -125,9 +129,14 @@ struct FolderReader {
         @Sendable func work(_ worker: Int) {
             for i in stride(from: worker, to: files.count, by: workers) {
                 if holds[i] {
-                    slots[i] = readWhole(files[i]).map { bytes in .held(bytes, bytes.withUnsafeBufferPointer { ItemFileScan($0) }) } ?? .unreadable
+                    slots[i] = readWhole(files[i]).map { bytes in
+                        .held(bytes, bytes.withUnsafeBufferPointer { ItemFileScan($0) })
+                    } ?? .unreadable
                 } else if classify {
-                    let scan = try? InputFiles.withContents(of: files[i]) { bytes, _ in ItemFileScan(bytes, stopsEarly: true) } streaming: { _ in nil }
+                    let scan = try? InputFiles.withContents(of: files[i]) { bytes,
+                        _ in ItemFileScan(bytes, stopsEarly: true) } streaming: { _ in
+                        nil
+                    }
                     slots[i] = .mapped(scan ?? nil)
                 } else {
                     slots[i] = .mapped(nil)

@@ -70,7 +70,8 @@ enum InputSource {
 enum InputFiles {
     /// - Parameter missing: an input named that does not exist: told by
     ///   the caller, and the others still read (the run ends with status 66).
-    static func expand(_ arguments: [String], missing: (UnreadableInput) -> Void = { _ in }, warn: (String) -> Void) throws -> [InputSource] {
+    static func expand(_ arguments: [String], missing: (UnreadableInput) -> Void = { _ in },
+        warn: (String) -> Void) throws -> [InputSource] {
         var sources: [InputSource] = []
         for argument in arguments {
             if argument == "-" {
@@ -90,7 +91,9 @@ enum InputFiles {
             guard let mode = fileMode(argument) else {
                 // Only the first word of the command line is where a subcommand goes.
                 let first = argument == CommandRunner.arguments.first
-                let hint = (first ? InputFiles.subcommand(misspelledAs: argument) : nil).map { "; did you mean the subcommand '\($0)'?" } ?? ""
+                let hint = (first
+                    ? InputFiles.subcommand(misspelledAs: argument) : nil)
+                    .map { "; did you mean the subcommand '\($0)'?" } ?? ""
                 missing(UnreadableInput(path: argument, reason: "no such file or directory" + hint))
                 continue
             }
@@ -111,29 +114,6 @@ enum InputFiles {
             || tail.count == 4 && tail.elementsEqual(".ics".utf8)
     }
 
-    /// The subcommand a missing input's name is one or two edits away from:
-    /// a bare word (no `/`, no `.`) of at least three letters (`ics-agenda
-    /// nxt` is a file named `nxt` to the parser, which cannot tell a typo
-    /// from a file name).
-    static func subcommand(misspelledAs word: String) -> String? {
-        guard word.count >= 3, !word.contains("/"), !word.contains(".") else { return nil }
-        let lower = Array(word.lowercased())
-        return RootCommand.subcommandWords.map { ($0, editDistance(lower, Array($0))) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
-    }
-
-    /// Levenshtein distance of two short words.
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
-    }
-
     /// Each file once, where it is first named: the same file named twice,
     /// through a link or inside a folder also named, would list every row
     /// twice; standard input named twice is read once (the second would
@@ -150,7 +130,8 @@ enum InputFiles {
             }
             if let identity = file.identity { return seen.insert(identity).inserted }
             var info = stat()
-            guard withFileSystemPath(file.path, { stat($0, &info) }) == 0 else { return true }  // its error is told when it is read
+            // its error is told when it is read
+            guard withFileSystemPath(file.path, { stat($0, &info) }) == 0 else { return true }
             return seen.insert(FileIdentity(info)).inserted
         }
         return sources.compactMap { source -> InputSource? in
@@ -177,7 +158,8 @@ enum InputFiles {
         _ directory: String, depth: Int = 0, visited: inout Set<FileIdentity>, warn: (String) -> Void
     ) throws -> [InputSource] {
         guard depth <= maxFolderDepth else {
-            warn("\(PrintableText.escaped(directory)): more than \(maxFolderDepth) folders deep below the folder named; not read")
+            warn("\(PrintableText.escaped(directory)): more than \(maxFolderDepth) folders deep below the folder " +
+                "named; not read")
             return []
         }
         var info = stat()
@@ -200,7 +182,9 @@ enum InputFiles {
             if !isCalendar && !isMarker && types[name] == UInt8(DT_REG) { continue }
             var found = stat()
             guard withFileSystemPath(path, { stat($0, &found) }) == 0 else {
-                if isCalendar { warn("\(PrintableText.escaped(path)): a broken symbolic link, or a file that went away; skipped") }
+                if isCalendar {
+                    warn("\(PrintableText.escaped(path)): a broken symbolic link, or a file that went away; skipped")
+                }
                 continue
             }
             let mode = found.st_mode & S_IFMT
@@ -216,7 +200,8 @@ enum InputFiles {
                     warn("\(PrintableText.escaped(path)): not a regular file (a pipe, socket or device); skipped")
                     continue
                 }
-                folder.files.append(InputFile(path: path, isExplicit: false, size: Int(found.st_size), identity: FileIdentity(found)))
+                folder.files.append(InputFile(path: path, isExplicit: false, size: Int(found.st_size),
+                    identity: FileIdentity(found)))
             }
         }
         return (folder.files.isEmpty ? [] : [.folder(folder)]) + below
@@ -262,19 +247,24 @@ enum InputFiles {
                 // reader took for binary data): the cut is the reason, not the zeros.
                 var after = stat()
                 if fstat(fd, &after) == 0, Int(after.st_size) < size {
-                    throw UnreadableInput(path: file.path, reason: "the file was cut from \(size) to \(after.st_size) bytes while it was read")
+                    throw UnreadableInput(path: file.path, reason: "the file was cut from \(size) to " +
+                        "\(after.st_size) bytes while it was read")
                 }
                 throw error
             }
             var after = stat()
             let now = fstat(fd, &after) == 0 ? Int(after.st_size) : size
-            if cutShort || now != size || after.st_mtim.tv_sec != info.st_mtim.tv_sec || after.st_mtim.tv_nsec != info.st_mtim.tv_nsec {
+            if cutShort || now != size || after.st_mtim.tv_sec != info.st_mtim.tv_sec
+                || after.st_mtim.tv_nsec != info.st_mtim.tv_nsec {
                 if now < size {
                     // What lay past the new end read as zeros: the lines up to it are the file's.
                     let kept = max(0, now)
                     let lines = 1 + bytes[..<kept].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-                    changed("the file was cut from \(size) to \(kept) bytes while it was read; read as far as it could be",
-                        CutPlace(line: lines, componentLine: CutPlace.lastBeginLine(in: UnsafeBufferPointer(rebasing: bytes[..<kept]), lines: lines)))
+                    changed("the file was cut from \(size) to \(kept) bytes while it was read; read as far as " +
+                        "it could be",
+                        CutPlace(line: lines,
+                            componentLine: CutPlace.lastBeginLine(in: UnsafeBufferPointer(rebasing: bytes[..<kept]),
+                            lines: lines)))
                 } else {
                     changed("the file changed while it was read; what was read may mix its old and new text", nil)
                 }
@@ -304,7 +294,10 @@ enum InputFiles {
             var end = text.count
             while end > 0 {
                 let start = (text[..<end].lastIndex(of: 0x0A).map { $0 + 1 }) ?? 0
-                if end - start >= 6, zip(text[start..<start + 6], "BEGIN:".utf8).allSatisfy({ $0 & 0xDF == $1 & 0xDF }) { return line }
+                if end - start >= 6, zip(text[start..<start + 6], "BEGIN:".utf8)
+                    .allSatisfy({ $0 & 0xDF == $1 & 0xDF }) {
+                    return line
+                }
                 guard start > 0 else { break }
                 end = start - 1
                 line -= 1
@@ -323,7 +316,8 @@ enum InputFiles {
     /// folder opened: it was skipped without a word before.
     static func withFileSystemPath<T>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> T) rethrows -> T {
         let bytes = PrintableText.fileSystemBytes(path)
-        if bytes.count >= Int(PATH_MAX), let slash = bytes.lastIndex(of: 0x2F), let folder = openFolder(Array(bytes[..<slash]), absolute: bytes.first == 0x2F) {
+        if bytes.count >= Int(PATH_MAX), let slash = bytes.lastIndex(of: 0x2F),
+            let folder = openFolder(Array(bytes[..<slash]), absolute: bytes.first == 0x2F) {
             defer { close(folder) }
             let short = Array("/proc/self/fd/\(folder)/".utf8) + bytes[(slash + 1)...]
             return try (short.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { try body($0.baseAddress!) }
@@ -346,7 +340,9 @@ enum InputFiles {
         var rest = key[(absolute ? 1 : 2)...]
         lastFolder.withLock { last in
             guard let last, key.count >= last.path.count, key.count == last.path.count || key[last.path.count] == 0x2F,
-                key.withUnsafeBytes({ k in last.path.withUnsafeBytes { memcmp(k.baseAddress!, $0.baseAddress!, $0.count) == 0 } })
+                key.withUnsafeBytes({ k in
+                    last.path.withUnsafeBytes { memcmp(k.baseAddress!, $0.baseAddress!, $0.count) == 0 }
+                })
             else { return }
             fd = fcntl(last.fd, F_DUPFD_CLOEXEC, 0)
             rest = key[last.path.count...]

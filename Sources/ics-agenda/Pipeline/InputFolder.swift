@@ -39,12 +39,16 @@ struct InputFolder {
         // UTF-8 (a byte-order mark left out), else Latin-1, as iCalendar text is read;
         // a cut in the middle of a character (at `maxFileBytes`) is no reason for Latin-1.
         var valid = bytes[...]
-        while String(validating: valid, as: UTF8.self) == nil, bytes.count - valid.count < 4, !valid.isEmpty { valid = valid.dropLast() }
-        let text = (String(validating: valid, as: UTF8.self) ?? String(bytes.map { Character(Unicode.Scalar($0)) })).drop { $0 == "\u{FEFF}" }
+        while String(validating: valid, as: UTF8.self) == nil, bytes.count - valid.count < 4, !valid.isEmpty {
+            valid = valid.dropLast()
+        }
+        let text = (String(validating: valid, as: UTF8.self)
+            ?? String(bytes.map { Character(Unicode.Scalar($0)) })).drop { $0 == "\u{FEFF}" }
         let (shown, cut) = CalendarName.oneLine(String(text))
         if !shown.isEmpty { displayName = shown }
         if cut || bytes.count >= CalendarName.maxFileBytes {
-            nameWarning = Diagnostic(path: path, line: 1, message: CalendarName.cutWords(shown, from: "displayname"), kind: "displayname cut")
+            nameWarning = Diagnostic(path: path, line: 1, message: CalendarName.cutWords(shown, from: "displayname"),
+                kind: "displayname cut")
         }
     }
 
@@ -79,7 +83,8 @@ struct InputFolder {
         if name == "." || name == ".." || name.isEmpty {
             // `ics-agenda .` inside the collection: named by where it is.
             if let real = InputFiles.withFileSystemPath(path, { realpath($0, nil) }) {
-                (parent, name) = InputFolder.split(PrintableText.decodingFileSystemBytes(UnsafeRawBufferPointer(start: real, count: strlen(real))))
+                let bytes = UnsafeRawBufferPointer(start: real, count: strlen(real))
+                (parent, name) = InputFolder.split(PrintableText.decodingFileSystemBytes(bytes))
                 free(real)
             }
         }

@@ -26,7 +26,8 @@ struct InputReader {
             } changed: { change = ($0, $1) }
             if let change {
                 if let cut = change.cut { loaded.diagnostics = InputReader.beforeCut(loaded.diagnostics, at: cut) }
-                loaded.diagnostics.insert(Diagnostic(path: path, line: nil, message: change.message, damage: DamageKind.fileChanged.rawValue), at: 0)
+                loaded.diagnostics.insert(Diagnostic(path: path, line: nil, message: change.message,
+                    damage: DamageKind.fileChanged.rawValue), at: 0)
             }
             return loaded
         }
@@ -58,7 +59,9 @@ struct InputReader {
     /// then why is told here.
     func read(_ outcome: SubscriptionFetch.Outcome) throws -> LoadedCalendar? {
         let url = outcome.url
-        if let warning = outcome.warning, warnings != .none { StandardError.write("ics-agenda: warning: \(PrintableText.escaped(warning))\n") }
+        if let warning = outcome.warning, warnings != .none {
+            StandardError.write("ics-agenda: warning: \(PrintableText.escaped(warning))\n")
+        }
         guard let content = outcome.content else {
             StandardError.write("ics-agenda: \(PrintableText.escaped(outcome.error ?? url.redacted))\n")
             return nil
@@ -67,9 +70,11 @@ struct InputReader {
             switch content {
             case .file(let path):
                 return try InputFiles.withContents(of: InputFile(path: path, isExplicit: true)) { bytes, release in
-                    try loader.load(bytes, release: release, path: url.redacted, defaultName: url.defaultName, source: url.redacted)
+                    try loader.load(bytes, release: release, path: url.redacted, defaultName: url.defaultName,
+                        source: url.redacted)
                 } streaming: { read in
-                    try loader.load(streaming: read, path: url.redacted, defaultName: url.defaultName, source: url.redacted)
+                    try loader.load(streaming: read, path: url.redacted, defaultName: url.defaultName,
+                        source: url.redacted)
                 }
             case .bytes(let bytes):
                 return try loader.load(bytes, path: url.redacted, defaultName: url.defaultName, source: url.redacted)
@@ -77,7 +82,8 @@ struct InputReader {
         } catch {
             // A copy that went bad between the fetch and now is no copy: told, and left out.
             let why = (error as? UnreadableInput)?.reason ?? (error as? NotICalendar)?.reason ?? "\(error)"
-            StandardError.write("ics-agenda: \(PrintableText.escaped(url.redacted)): its copy cannot be read: \(PrintableText.escaped(why)); left out\n")
+            StandardError.write("ics-agenda: \(PrintableText.escaped(url.redacted)): its copy cannot be read: " +
+                "\(PrintableText.escaped(why)); left out\n")
             return nil
         }
     }
@@ -90,7 +96,9 @@ struct InputReader {
             return try body()
         } catch where !file.isExplicit {
             skipped.add(notCalendar: error is NotICalendar)
-            if warnings != .none { StandardError.write("ics-agenda: warning: \(PrintableText.escaped("\(error)")); skipped\n") }
+            if warnings != .none {
+                StandardError.write("ics-agenda: warning: \(PrintableText.escaped("\(error)")); skipped\n")
+            }
             return nil
         }
     }

@@ -32,7 +32,8 @@ enum MappedFileGuard {
             let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
             // A fault the kernel raised (si_code > 0), not a SIGBUS another process sent.
             let isFault = (info?.pointee.si_code ?? 0) > 0
-            guard isFault, MappedFileGuard.size > 0, address >= MappedFileGuard.base, address < MappedFileGuard.base + MappedFileGuard.size else {
+            guard isFault, MappedFileGuard.size > 0, address >= MappedFileGuard.base,
+                address < MappedFileGuard.base + MappedFileGuard.size else {
                 // Not ours: the handler before takes it, as if this one had never
                 // been: a fault comes again when this returns; a sent one is sent again.
                 var previous = MappedFileGuard.previous
@@ -43,7 +44,8 @@ enum MappedFileGuard {
             let start = address / page * page
             let end = MappedFileGuard.base + MappedFileGuard.size
             let length = (end - start + page - 1) / page * page
-            _ = mmap(UnsafeMutableRawPointer(bitPattern: start), Int(length), PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0)
+            _ = mmap(UnsafeMutableRawPointer(bitPattern: start), Int(length), PROT_READ,
+                MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0)
             MappedFileGuard.faulted = 1
         }
         action.sa_flags = SA_SIGINFO
