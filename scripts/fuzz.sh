@@ -85,17 +85,26 @@ build() {
     # RE2's C face (--grep), compiled with the same sanitizers.
     local cre2=(-Xcc -fmodule-map-file=Sources/CRE2/include/module.modulemap)
     clang++ -std=c++17 -O1 -g -fsanitize=address,fuzzer-no-link -ISources/CRE2/include -c Sources/CRE2/cre2.cc -o "$OUT/cre2.o"
-    "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name Subscriptions -I "$OUT" "${clibical[@]}" "${ccurl[@]}" -emit-module \
-        -emit-module-path "$OUT/Subscriptions.swiftmodule" -emit-library -static -o "$OUT/libSubscriptions.a" $(swift_files Sources/Subscriptions)
+    # libxml2 (CalDAV's replies), as Package.swift finds it: pkg-config.
+    local xmlflags
+    xmlflags=$(pkg-config --cflags-only-I libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
+    local clibxml2=(-Xcc -fmodule-map-file=Sources/CLibXML2/module.modulemap -Xcc $xmlflags)
+    "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name Subscriptions -I "$OUT" "${clibical[@]}" "${ccurl[@]}" \
+        "${clibxml2[@]}" -emit-module -emit-module-path "$OUT/Subscriptions.swiftmodule" -emit-library -static \
+        -o "$OUT/libSubscriptions.a" $(swift_files Sources/Subscriptions)
+    # The alarms' state (`ics-agenda alarms`).
+    "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name Alarms -I "$OUT" -emit-module \
+        -emit-module-path "$OUT/Alarms.swiftmodule" -emit-library -static -o "$OUT/libAlarms.a" $(swift_files Sources/Alarms)
     "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name ics_agenda -I "$OUT" "${clibical[@]}" "${ccurl[@]}" "${cre2[@]}" \
-        -Xfrontend -entry-point-function-name -Xfrontend ics_agenda_main \
+        "${clibxml2[@]}" -Xfrontend -entry-point-function-name -Xfrontend ics_agenda_main \
         $(swift_files Sources/ics-agenda) Fuzz/FuzzCommandLine.swift "$OUT/cre2.o" "$OUT/ccurl.o" \
-        -L "$OUT" -lSubscriptions -lICalAdapter -lAgendaCore -lArgumentParser -lArgumentParserToolInfo -lical -lre2 -ldl -lstdc++ -o "$BIN"
+        -L "$OUT" -lSubscriptions -lAlarms -lICalAdapter -lAgendaCore -lArgumentParser -lArgumentParserToolInfo \
+        -lical -lre2 -lxml2 -ldl -lstdc++ -o "$BIN"
 }
 
 newer() {  # whether any source is newer than the binary
     [ ! -x "$BIN" ] && return 0
-    [ -n "$(find Sources/AgendaCore Sources/ICalAdapter Sources/Subscriptions Sources/ics-agenda Sources/CRE2 Sources/CCurl Fuzz scripts/fuzz.sh -newer "$BIN" -print -quit)" ]
+    [ -n "$(find Sources/AgendaCore Sources/ICalAdapter Sources/Subscriptions Sources/Alarms Sources/ics-agenda Sources/CRE2 Sources/CCurl Fuzz scripts/fuzz.sh -newer "$BIN" -print -quit)" ]
 }
 
 if [ "${1:-}" = build ]; then

@@ -53,6 +53,22 @@ import Testing
         #expect(ContentLinesTests.lines("A:1\n 2").map(\.unfolded) == ["A:12"])
     }
 
+    /// Blank lines between a line and its fold do not end it (as the repairs
+    /// hand the text to libical); blank lines before a line that is no fold do.
+    @Test func blankLinesBeforeAFoldAreNoEnd() {
+        let read = ContentLinesTests.lines("UID:abc\r\n\r\n def\r\nA:1\n\nB:2\n")
+        #expect(read.map(\.unfolded) == ["UID:abcdef", "A:1", "", "B:2"])
+        #expect(read.map(\.number) == [1, 4, 5, 6])
+        #expect(read.first?.physicalLines == 3)
+    }
+
+    /// Only the CR before each line feed is a line end's: one inside a line
+    /// stays, folded or not.
+    @Test func aCarriageReturnInsideALineStays() {
+        #expect(ContentLinesTests.lines("SEQUENCE:1\r2\r\n 3\r\nX:\r\r\n").map(\.unfolded) == ["SEQUENCE:1\r23", "X:\r"])
+        #expect(ContentLinesTests.lines("A:1\r\n 2").map(\.unfolded) == ["A:12"])
+    }
+
     @Test func aRangeIsReadAlone() {
         let bytes = Array("X:0\nA:1\n 2\nB:3\n".utf8)
         let read = bytes.withUnsafeBufferPointer { buffer in

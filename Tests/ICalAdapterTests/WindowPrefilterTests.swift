@@ -1,3 +1,4 @@
+import Foundation
 import AgendaCore
 @testable import ICalAdapter
 import Testing
@@ -11,6 +12,17 @@ import Testing
             let split = ComponentSplitter.split(buffer)
             return WindowPrefilter(window: march, skipsRules: skipsRules).skippableEvent(split.chunks[0], buffer)
         }
+    }
+
+    /// A rule whose name is cut from its value by a blank line and a fold
+    /// (read joined, as the repairs hand it to libical) is a rule: the event,
+    /// which started before the window, lists its March instances.
+    @Test func aRuleFoldedAfterABlankLineIsNoOneOff() throws {
+        let body = "BEGIN:VEVENT\nUID:b\nDTSTART:20250110T090000Z\nRRULE\n\n :FREQ=WEEKLY\nSUMMARY:b\nEND:VEVENT\n"
+        #expect(verdict(body) == nil)
+        let starts = try load(body).occurrences.compactMap { $0.start?.instant(in: berlinClock) }
+        let fridays = ["07", "14", "21", "28"].map { ISO8601DateFormatter().date(from: "2025-03-\($0)T09:00:00Z")! }
+        #expect(fridays.allSatisfy(starts.contains), "\(starts)")
     }
 
     @Test func aSeriesThatStartsAfterTheWindowIsSkipped() throws {

@@ -3,10 +3,15 @@
 /// no part of its text), and a physical line that starts with a space or a
 /// tab is a fold: it goes on the line before it, without that blank.
 ///
+/// Blank lines between a line and its fold do not end it: the fold goes on
+/// the line before them (an old Mozilla export writes `UID`, a blank line,
+/// ` :1234`), as the repairs hand it to libical (`TextRepair.copy`) and as
+/// readers that skip blank lines read it.
+///
 /// This is the one place that knows what a fold is. Every stage that looks
 /// at lines before libical does (framing, the window prefilter, the repairs,
 /// the alarm reach, the folder scan, the warnings' line finder) reads its
-/// lines here, or asks here whether a byte starts a fold; `StageRuleTests`
+/// lines here, or asks here whether a byte starts a fold; `FoldRuleTests`
 /// fails when a file outside `Bytes/` tests for a fold's blank itself.
 ///
 /// Iterating yields each logical line once, with its first physical line's
@@ -59,14 +64,21 @@ struct ContentLines: Sequence, IteratorProtocol {
     }
 
     /// Past the folds that start at `from` (each up to and with its line
-    /// feed): where the next line that is no fold starts, and how many folds.
+    /// feed, and any blank lines before one): where the next line that is no
+    /// fold starts, and how many physical lines were passed.
     static func pastFolds(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, before end: Int) -> (next: Int, folds: Int) {
         var next = from
         var folds = 0
-        while isFold(bytes, at: next, before: end) {
-            let lineFeed = LineScan.lineFeed(in: bytes, from: next, before: end)
+        while next < end {
+            var blank = next, blankLines = 0
+            while blank < end, bytes[blank] == 0x0A || bytes[blank] == 0x0D {
+                if bytes[blank] == 0x0A { blankLines += 1 }
+                blank += 1
+            }
+            guard isFold(bytes, at: blank, before: end) else { break }
+            let lineFeed = LineScan.lineFeed(in: bytes, from: blank, before: end)
             next = lineFeed < end ? lineFeed + 1 : end
-            folds += 1
+            folds += blankLines + 1
         }
         return (next, folds)
     }
@@ -149,9 +161,22 @@ struct ContentLine {
         UnsafeBufferPointer(rebasing: bytes[start..<firstEnd])
     }
 
-    /// The whole line unfolded (no line ends, no folds' blanks), at most `limit` bytes.
+    /// The whole line unfolded, at most `limit` bytes: each physical line's
+    /// text (without the CR before its line feed) after the first without its
+    /// fold's blank; blank lines between them left out.
     func unfolded(in bytes: UnsafeBufferPointer<UInt8>, limit: Int = .max) -> [UInt8] {
         guard isFolded else { return Array(bytes[start..<(firstEnd - start <= limit ? firstEnd : start + limit)]) }
-        return LineScan.unfoldedLine(UnsafeBufferPointer(rebasing: bytes[..<next]), from: start, limit: limit)
+        var line = Array(bytes[start..<firstEnd])
+        var at = firstEnd
+        while at < next && line.count < limit {
+            while at < next, bytes[at] == 0x0A || bytes[at] == 0x0D { at += 1 }  // line ends, blank lines
+            guard at < next else { break }
+            let lineFeed = LineScan.lineFeed(in: bytes, from: at, before: next)
+            var textEnd = lineFeed
+            if textEnd > at && bytes[textEnd - 1] == 0x0D { textEnd -= 1 }
+            line += bytes[(at + 1)..<max(textEnd, at + 1)]  // past the fold's blank
+            at = lineFeed
+        }
+        return line.count > limit ? Array(line.prefix(limit)) : line
     }
 }
