@@ -70,17 +70,26 @@ struct ContentLines: Sequence, IteratorProtocol {
         var next = from
         var folds = 0
         while next < end {
-            var blank = next, blankLines = 0
-            while blank < end, bytes[blank] == 0x0A || bytes[blank] == 0x0D {
-                if bytes[blank] == 0x0A { blankLines += 1 }
-                blank += 1
-            }
+            let (blank, blankLines) = pastBlankLines(bytes, from: next, before: end)
             guard isFold(bytes, at: blank, before: end) else { break }
             let lineFeed = LineScan.lineFeed(in: bytes, from: blank, before: end)
             next = lineFeed < end ? lineFeed + 1 : end
             folds += blankLines + 1
         }
         return (next, folds)
+    }
+
+    /// Past the line ends at `from` (the blank lines, CR or LF, of a text):
+    /// where the next text starts, and how many line feeds were passed.
+    static func pastBlankLines(
+        _ bytes: UnsafeBufferPointer<UInt8>, from: Int, before end: Int
+    ) -> (next: Int, lines: Int) {
+        var next = from, lines = 0
+        while next < end, bytes[next] == 0x0A || bytes[next] == 0x0D {
+            if bytes[next] == 0x0A { lines += 1 }
+            next += 1
+        }
+        return (next, lines)
     }
 
     /// How many blanks a line's text starts with (a fold's, or an indentation's).

@@ -78,11 +78,7 @@ enum TextRepair {
             // readers that skip blank lines read it; libical would end the
             // line there and lose the component. RFC 5545 has no blank lines.
             if buffer[start] == 0x0A || buffer[start] == 0x0D {
-                var next = start, blank = 0
-                while next < end, buffer[next] == 0x0A || buffer[next] == 0x0D {
-                    if buffer[next] == 0x0A { blank += 1 }
-                    next += 1
-                }
+                let (next, blank) = ContentLines.pastBlankLines(buffer, from: start, before: end)
                 if ContentLines.isFold(buffer, at: next, before: end) {
                     line += blank
                     start = next
