@@ -125,7 +125,7 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { section 
     }
 
     static func order(_ sections: [AgendaSection]) -> [ObjectIdentifier] {
-        sections.flatMap { section in section.rows.map { ObjectIdentifier(section.occurrences[$0]) } }
+        sections.flatMap { section in section.rows.map { section.occurrences[$0].itemIdentity } }
     }
 
     @Test(arguments: [2, 3, 8])
@@ -172,7 +172,7 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { section 
         let expected = items.enumerated().sorted { a, b in
             let ka = key(a.element), kb = key(b.element)
             return ka < kb || (!(kb < ka) && a.offset < b.offset)
-        }.map { ObjectIdentifier($0.element) }
+        }.map { $0.element.itemIdentity }
         let sections = builder().build(items)
         #expect(sections.count == 1)
         #expect(Self.order(sections) == expected)
@@ -183,7 +183,7 @@ func titles(_ sections: [AgendaSection]) -> [[String]] { sections.map { section 
         let expected = Self.parts.flatMap { $0 }.enumerated().sorted { a, b in
             let ka = (a.element.start!.wall, a.element.title), kb = (b.element.start!.wall, b.element.title)
             return ka < kb || (!(kb < ka) && a.offset < b.offset)
-        }.map { ObjectIdentifier($0.element) }
+        }.map { $0.element.itemIdentity }
         #expect(Self.order(builder().build(parts: Self.parts, threads: 3)) == expected)
     }
 }

@@ -17,7 +17,9 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
     /// order: the bytes are the same whatever the number, and memory
     /// follows the block.
     package func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
-        let blockSize = 4096
+        // A block of rows is about 700 KB of JSON: the lines of a block are
+        // held until it is written, so memory follows the block, not the agenda.
+        let blockSize = 1024
         var block: [AgendaRow] = []
         block.reserveCapacity(blockSize)
         let buffers = (0..<max(threads, 1)).map { _ in LineBuffer() }
@@ -25,7 +27,7 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
         let overlaps = sections.first?.overlaps ?? .none
         let occurrences = sections.first?.occurrences ?? .none
         func flush() {
-            let parts = block.count >= 1024 ? buffers.count : 1
+            let parts = block.count >= 512 ? buffers.count : 1
             let rows = block
             caches.withUnsafeMutableBufferPointer { caches in
                 let shared = SharedCaches(caches: caches)
@@ -39,7 +41,6 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
                 if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
             }
             for part in 0..<parts { out.write(bytes: buffers[part].bytes) }
-            for part in caches.indices { caches[part].forgetAll(past: ItemFields.keptBytes) }
             block.removeAll(keepingCapacity: true)
         }
         for section in sections {
@@ -181,7 +182,7 @@ final class LineBuffer: @unchecked Sendable {
 /// rows: a series lists its title, location and description on each of its
 /// lines, and escaping them again, through several objects, was most of
 /// the formatting time.
-struct ItemFields {
+package struct ItemFields {
     /// By the agenda's item number (`AgendaRow.item`): the item's place
     /// here, or -1 when this thread has not met it yet.
     private var index: [Int32] = []
@@ -193,10 +194,14 @@ struct ItemFields {
     var overlapRanks: [Int32] = []
 
     /// The place here of item `item`, the item of `occurrence`, its parts escaped on first sight.
-    mutating func index(of item: Int32, _ occurrence: Occurrence) -> Int {
+    package mutating func index(of item: Int32, _ occurrence: Occurrence) -> Int {
         let item = Int(item)
         if item >= index.count { index += repeatElement(-1, count: max(item + 1 - index.count, index.count)) }
         if index[item] >= 0 { return Int(index[item]) }
+        // Full: forget every item before this one is added (the caller holds
+        // no earlier item's place: a row asks for its item's first).
+        if bytes.count > ItemFields.keptBytes { forgetAll() }
+        if bytes.capacity < ItemFields.keptBytes { bytes.reserveCapacity(ItemFields.keptBytes + (64 << 10)) }
         let number = (bounds.count - 1) / ItemFields.parts
         index[item] = Int32(number)
         let common = occurrence.item.common
@@ -244,21 +249,26 @@ struct ItemFields {
     /// About how much escaped text a thread keeps: a series' text is
     /// escaped once for many rows, but a one-off item's is used once, and
     /// keeping every item's made memory grow faster than the rows (300,000
-    /// components: 135 MB more than text).
-    static let keptBytes = 4 << 20
+    /// components: 135 MB more than text). Reserved once, so the array never
+    /// doubles past it (4 MB kept had grown to 8 MB a thread: a third of the
+    /// 100k agenda's peak).
+    package static let keptBytes = 1 << 20
 
-    /// Forgets every item once their text passes `limit` bytes: each is
-    /// escaped again when next met.
-    mutating func forgetAll(past limit: Int) {
-        guard bytes.count > limit else { return }
+    /// Forgets every item: each is escaped again when next met.
+    mutating func forgetAll() {
         index.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
         bytes.removeAll(keepingCapacity: true)
         bounds.removeAll(keepingCapacity: true)
         bounds.append(0)
     }
 
+    package init() {}
+
+    /// The bytes room is kept for: at most `keptBytes` and one item more.
+    package var heldBytes: Int { bytes.capacity }
+
     /// The length of all the parts of an item.
-    func length(of item: Int) -> Int {
+    package func length(of item: Int) -> Int {
         bounds[item * ItemFields.parts + ItemFields.parts] - bounds[item * ItemFields.parts]
     }
 

@@ -34,7 +34,7 @@ extension Overlaps {
                 distinct = answer.count
                 for (n, place) in answer.places.enumerated() where n < shown { first[n] = place }
             } else {
-                index.forEachColour(overlapping: spans[Int(row.overlap)], at: i) { place in
+                index.forEachColour(overlapping: span(Int(row.overlap)), at: i) { place in
                     distinct += 1
                     guard shown > 0, place < first[shown - 1] else { return }
                     var k = shown - 1

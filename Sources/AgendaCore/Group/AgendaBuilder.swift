@@ -40,18 +40,23 @@ package struct AgendaBuilder: Sendable {
             // across the workers (each worker's after the previous one's);
             // each worker then renumbers its rows' items and sorts them.
             inParallel { w in
-                shared.runs[w] = self.place(parts, from: total * w / workers, to: total * (w + 1) / workers)
+                shared.runs[w] = self.place(parts, from: total * w / workers, to: total * (w + 1) / workers,
+                    room: w == 0 ? total : 0)
             }
             let ranks = ItemRanks.ranks(of: runs.map(\.sortedItems)).joined()
             let table = ItemTable(ranks: Array(ranks))
             var first: [Int32] = [0]
             for run in runs.dropLast() { first.append(first.last! + Int32(run.sortedItems.count)) }
             inParallel { [first] w in shared.runs[w].sort(firstItem: first[w], ranks: table, occurrences: occurrences) }
-            var rows: [AgendaRow] = [], undated: [AgendaRow] = []
-            for w in 0..<workers {
+            // The first run's array has room for every run's rows (`place`):
+            // each next run is merged into it from the back, so that the rows
+            // are held once and a run more, not twice.
+            var rows = runs[0].rows, undated = runs[0].undated
+            runs[0] = PlacedRows()
+            for w in 1..<workers {
                 let run = runs[w]
                 runs[w] = PlacedRows()  // each run's memory goes once merged
-                rows = AgendaBuilder.merge(rows, run.rows, ranks: table, occurrences: occurrences)
+                AgendaBuilder.merge(run.rows, into: &rows, ranks: table, occurrences: occurrences)
                 undated = AgendaBuilder.merge(undated, run.undated, ranks: table, occurrences: occurrences)
             }
             AgendaBuilder.keepLatestOverdue(&rows, occurrences: occurrences)
@@ -117,8 +122,18 @@ package struct AgendaBuilder: Sendable {
             }
         }
         guard !dropped.isEmpty else { return }
-        let gone = Set(dropped)
-        rows = rows.enumerated().filter { !gone.contains($0.offset) }.map(\.element)
+        // In place: a second array of every row would be the agenda's peak.
+        dropped.sort()
+        var kept = dropped[0], next = 0
+        for index in dropped[0]..<rows.count {
+            if next < dropped.count && dropped[next] == index {
+                next += 1
+                continue
+            }
+            rows[kept] = rows[index]
+            kept += 1
+        }
+        rows.removeLast(rows.count - kept)
     }
 
     /// Below this many occurrences one thread is quicker than starting more.
@@ -126,11 +141,14 @@ package struct AgendaBuilder: Sendable {
 
     /// The rows of occurrences `from..<to` of the parts read as one
     /// sequence, in that order, and the items they show (`PlacedRows`).
-    func place(_ parts: [[Occurrence]], from: Int, to: Int) -> PlacedRows {
+    /// - Parameter room: reserve room for the rows of this many occurrences
+    ///   when more than `to - from` (the first run, which the others are merged into).
+    func place(_ parts: [[Occurrence]], from: Int, to: Int, room: Int = 0) -> PlacedRows {
         var placed = PlacedRows()
         // A row an occurrence, and a few more for those that span days: an
         // array that doubles when full would hold up to twice the rows.
-        placed.rows.reserveCapacity(to - from + (to - from) / 16 + 16)
+        let expected = max(to - from, room)
+        placed.rows.reserveCapacity(expected + expected / 16 + 16)
         // Every occurrence of a series shares its Event or Reminder: match
         // the text once per item, and number it once per series.
         var textMatches: [ObjectIdentifier: Bool] = [:]
@@ -178,79 +196,6 @@ package struct AgendaBuilder: Sendable {
         }
         placed.sortedItems = ItemRanks.SortedItems(items)
         return placed
-    }
-
-    /// Sorts rows into agenda order (`AgendaOrder`), rows that tie keeping
-    /// their order (a stable sort). Indices are sorted, not rows: a row is
-    /// several words, so moving it costs more than comparing day keys; the
-    /// order is then applied in place, a cycle at a time, so that no second
-    /// array of rows is made (at 250,000 rows, it was a fifth of the peak).
-    static func sort(_ rows: inout [AgendaRow], ranks table: ItemTable, occurrences: AgendaOccurrences) {
-        guard rows.count > 1 else { return }
-        let keys = rows.map(\.sortKey)
-        let ranks = rows.map { table.ranks[Int($0.item)] }
-        var order = Array(0..<Int32(rows.count))
-        rows.withUnsafeBufferPointer { rows in
-            keys.withUnsafeBufferPointer { keys in
-                ranks.withUnsafeBufferPointer { ranks in
-                    order.sort { a, b in
-                        let a = Int(a), b = Int(b)
-                        return AgendaOrder.precedes(keys[a], ranks[a], keys[b], ranks[b]) {
-                            AgendaOrder.sameItem(rows[a], rows[b], occurrences)
-                        } ?? (a < b)
-                    }
-                }
-            }
-        }
-        // Place i takes the row at order[i]; a place done is marked order[i] == i.
-        rows.withUnsafeMutableBufferPointer { rows in
-            order.withUnsafeMutableBufferPointer { order in
-                for start in 0..<order.count where Int(order[start]) != start {
-                    let first = rows[start]
-                    var place = start
-                    while true {
-                        let from = Int(order[place])
-                        order[place] = Int32(place)
-                        if from == start {
-                            rows[place] = first
-                            break
-                        }
-                        rows[place] = rows[from]
-                        place = from
-                    }
-                }
-            }
-        }
-    }
-
-    /// Whether `a` goes before `b` (`AgendaOrder`); false when they tie.
-    static func precedes(_ a: AgendaRow, _ b: AgendaRow, ranks table: ItemTable,
-        occurrences: AgendaOccurrences) -> Bool {
-        AgendaOrder.precedes(a.sortKey, table.ranks[Int(a.item)], b.sortKey, table.ranks[Int(b.item)]) {
-            AgendaOrder.sameItem(a, b, occurrences)
-        } ?? false
-    }
-
-    /// Two sorted lists as one, the first list's row first on ties.
-    static func merge(_ a: [AgendaRow], _ b: [AgendaRow], ranks table: ItemTable,
-        occurrences: AgendaOccurrences) -> [AgendaRow] {
-        if a.isEmpty { return b }
-        if b.isEmpty { return a }
-        var merged: [AgendaRow] = []
-        merged.reserveCapacity(a.count + b.count)
-        var i = 0, j = 0
-        while i < a.count && j < b.count {
-            if precedes(b[j], a[i], ranks: table, occurrences: occurrences) {
-                merged.append(b[j])
-                j += 1
-            } else {
-                merged.append(a[i])
-                i += 1
-            }
-        }
-        merged += a[i...]
-        merged += b[j...]
-        return merged
     }
 
     /// An event goes under every day of the window it touches.

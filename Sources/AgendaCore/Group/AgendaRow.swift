@@ -158,7 +158,8 @@ package struct AgendaOccurrences: Sendable {
     let parts: [[Occurrence]]
 
     /// An occurrence's part and its place in it.
-    struct Index: Sendable {
+    /// Also the occurrence's identity: an occurrence is a value.
+    struct Index: Sendable, Hashable {
         let part: Int32
         let position: Int32
     }

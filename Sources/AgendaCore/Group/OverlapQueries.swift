@@ -7,8 +7,8 @@ extension Overlaps {
     /// Day `d`'s index by title, made on first use; its spans are numbered from the day's first.
     func byTitle(day d: Int) -> DistinctOverlaps {
         titleIndex[d].get {
-            spans.withUnsafeBufferPointer { spans in
-                DistinctOverlaps(spans: UnsafeBufferPointer(rebasing: spans[days[d]]), days: [0..<days[d].count],
+            daySpans(d).withUnsafeBufferPointer { spans in
+                DistinctOverlaps(spans: spans, days: [0..<spans.count],
                     first: Overlaps.titlesShown) {
                     titleGroup[Int(rows[Int($0.row)].item)]
                 }
@@ -19,8 +19,8 @@ extension Overlaps {
     /// Day `d`'s index by UID, made on first use; its spans are numbered from the day's first.
     func byUID(day d: Int) -> DistinctOverlaps {
         uidIndex[d].get {
-            spans.withUnsafeBufferPointer { spans in
-                DistinctOverlaps(spans: UnsafeBufferPointer(rebasing: spans[days[d]]), days: [0..<days[d].count],
+            daySpans(d).withUnsafeBufferPointer { spans in
+                DistinctOverlaps(spans: spans, days: [0..<spans.count],
                     first: Overlaps.uidsListed) { $0.uid }
             }
         }
@@ -36,6 +36,10 @@ extension Overlaps {
             // occurrence's is; what finding them takes is gone before the
             // index is made (it holds every span of the window).
             let (ordered, byKey): ([Span], [Int32: Int]) = {
+                // Every day's spans, made again (not kept: the days' own are let go as they are written).
+                var spans: [Span] = []
+                spans.reserveCapacity(spanRows.count)
+                for d in days.indices { spans += make(day: d) }
                 var duplicate = [Bool](repeating: false, count: spans.count)
                 for list in spansOfOccurrence.values { for s in list.dropFirst() { duplicate[Int(s)] = true } }
                 var order: [Int32] = []
@@ -89,10 +93,10 @@ extension Overlaps {
                 let local = Int(s) - days[d].lowerBound
                 let dayIndex = byUID(day: d)
                 let colours = dayIndex.colours(ofDayOf: local)
-                dayIndex.forEachColour(overlapping: spans[Int(s)],
+                dayIndex.forEachColour(overlapping: self.span(Int(s)),
                     at: local) { ranks.append(colours[colours.startIndex + Int($0)]) }
             }
-            let whole = spans[Int(list[0])]
+            let whole = self.span(Int(list[0]))
             for d in [listed.min()! - 1, listed.max()! + 1] where d >= 0 && d < days.count {
                 let dayIndex = byUID(day: d)
                 let colours = dayIndex.colours(ofDay: 0)
@@ -110,7 +114,7 @@ extension Overlaps {
         } else {
             let d = day(ofSpan: Int(row.overlap))
             i = Int(row.overlap) - days[d].lowerBound
-            (index, span) = (byUID(day: d), spans[Int(row.overlap)])
+            (index, span) = (byUID(day: d), self.span(Int(row.overlap)))
         }
         // Each colour comes once, as its place in the day's ascending list,
         // so the places in order are the ranks in order.

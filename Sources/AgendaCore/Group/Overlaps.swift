@@ -32,9 +32,20 @@ package final class Overlaps: Sendable {
         var uid: Int32
     }
 
-    let spans: [Span]
-    /// Each day's spans: consecutive ranges of `spans`.
+    /// By span (each day's in order of start, end and row): its row. The
+    /// spans themselves are made a day at a time (`daySpans`), when asked.
+    let spanRows: [Int32]
+    /// By span: whether it overlaps something (its row carries the span).
+    let overlapping: [Bool]
+    /// Each day's spans: consecutive ranges of `spanRows`; and each day's
+    /// rows, which its spans are made of.
     let days: [Range<Int>]
+    let dayRows: [Range<Int>]
+    /// The zone spans are made in.
+    let clock: ZoneClock
+    /// By item number: the rank of its UID among the UIDs of overlapping
+    /// rows (`rankUIDs`), or -1.
+    let uidOfItem: [Int32]
     /// The agenda's rows (the same storage the sections slice).
     let rows: [AgendaRow]
     /// What the rows show.
@@ -58,6 +69,8 @@ package final class Overlaps: Sendable {
     /// indexes of their own days side by side.
     let uidIndex: [DayIndex]
     let titleIndex: [DayIndex]
+    /// Each day's spans, made when first asked for and let go with its indexes.
+    let spanCache: [DaySpanCache]
     /// Every occurrence once, over the whole window, for what a multi-day
     /// occurrence overlaps on any of its days; made when first asked for.
     let wholeIndex = Mutex<WholeWindow?>(nil)
@@ -71,12 +84,17 @@ package final class Overlaps: Sendable {
     }
 
     init(
-        spans: [Span], days: [Range<Int>], rows: [AgendaRow], occurrences: AgendaOccurrences, titleGroup: [Int32],
-            titleBytes: [UInt8], titleBounds: [Int], uidBytes: [UInt8], uidBounds: [Int],
+        spans found: DaySpans, rows: [AgendaRow], occurrences: AgendaOccurrences, clock: ZoneClock,
+            uidOfItem: [Int32], titleGroup: [Int32], titleBytes: [UInt8], titleBounds: [Int], uidBytes: [UInt8],
+            uidBounds: [Int],
         spansOfOccurrence: [Int32: [Int32]]
     ) {
-        self.spans = spans
-        self.days = days
+        spanRows = found.rows
+        overlapping = found.overlapping
+        days = found.days
+        dayRows = found.dayRows
+        self.clock = clock
+        self.uidOfItem = uidOfItem
         self.rows = rows
         self.occurrences = occurrences
         self.titleGroup = titleGroup
@@ -87,7 +105,9 @@ package final class Overlaps: Sendable {
         self.spansOfOccurrence = spansOfOccurrence
         uidIndex = days.map { _ in DayIndex() }
         titleIndex = days.map { _ in DayIndex() }
+        spanCache = days.map { _ in DaySpanCache() }
         var cost = 0, repeats = 0
+        let days = found.days
         for list in spansOfOccurrence.values {
             repeats += list.count - 1
             let listed = list.map { Overlaps.day(ofSpan: Int($0), in: days) }
@@ -97,7 +117,7 @@ package final class Overlaps: Sendable {
             if let last = listed.max(), last + 1 < days.count { cost += days[last + 1].count }
         }
         multiDayCost = cost
-        windowSpans = spans.count - repeats
+        windowSpans = found.rows.count - repeats
     }
 
     /// The spans of the window, a multi-day occurrence's once: what the
@@ -123,8 +143,9 @@ package final class Overlaps: Sendable {
     /// to a million to ask the days'.
     @TaskLocal package static var multiDayStepsPerSpan = 64
 
-    static let none = Overlaps(spans: [], days: [], rows: [], occurrences: .none, titleGroup: [], titleBytes: [],
-        titleBounds: [0], uidBytes: [], uidBounds: [0], spansOfOccurrence: [:])
+    static let none = Overlaps(spans: DaySpans(), rows: [], occurrences: .none, clock: ZoneClock(TimeZone(secondsFromGMT: 0)!),
+        uidOfItem: [], titleGroup: [], titleBytes: [], titleBounds: [0], uidBytes: [], uidBounds: [0],
+        spansOfOccurrence: [:])
 
     /// Finds the overlaps of `rows` (sorted by day, as `AgendaBuilder` sorts
     /// them; `dayRows`, each day's rows, from `AgendaBuilder.days(of:)`) and
@@ -139,50 +160,51 @@ package final class Overlaps: Sendable {
         found.withUnsafeMutableBufferPointer { found in
             let shared = SharedDaySpans(parts: found)
             let work: @Sendable (Int) -> Void = { [rows, dayRows] w in
-                shared.parts[w] = DaySpans(rows: rows, days: dayRows[(dayRows.count * w / parts)..<(dayRows.count * (w
-                    + 1) / parts)],
-                    occurrences: occurrences, clock: clock)
+                let days = dayRows[(dayRows.count * w / parts)..<(dayRows.count * (w + 1) / parts)]
+                shared.parts[w] = DaySpans(rows: rows, days: days, occurrences: occurrences, clock: clock,
+                    room: w == 0 ? rows.count : 0)
             }
             if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
         }
-        var spans: [Span] = []
-        var overlapping: [Bool] = []
-        var multiDay: [ObjectIdentifier: [Int32]] = [:]  // an occurrence listed on several days: its rows
-        var days: [Range<Int>] = []  // each day's spans
-        spans.reserveCapacity(found.reduce(0) { $0 + $1.spans.count })
-        for n in found.indices {
-            let base = spans.count
-            spans += found[n].spans
-            overlapping += found[n].overlapping
-            days += found[n].days.map { ($0.lowerBound + base)..<($0.upperBound + base) }
-            multiDay.merge(found[n].multiDay) { $0 + $1 }
+        // The first part's arrays have room for every part's spans: the
+        // others are appended to them, and the spans are held once and a part more, not twice.
+        var joined = found[0]
+        found[0] = DaySpans()
+        for n in found.indices.dropFirst() {
+            let base = joined.rows.count
+            joined.rows += found[n].rows
+            joined.overlapping += found[n].overlapping
+            joined.days += found[n].days.map { ($0.lowerBound + base)..<($0.upperBound + base) }
+            joined.dayRows += found[n].dayRows
+            joined.multiDay.merge(found[n].multiDay) { $0 + $1 }
             found[n] = DaySpans()  // each part's memory goes once joined
         }
-        guard overlapping.contains(true) else { return .none }
+        guard joined.overlapping.contains(true) else { return .none }
+        let multiDay = joined.multiDay
+        joined.multiDay = [:]
         var spanOfRow: [Int32: Int32] = [:]
         if !multiDay.isEmpty {
-            for (i, span) in spans.enumerated() where rows[Int(span.row)].dayCount > 1 {
-                spanOfRow[span.row] = Int32(i)
-            }
+            for (i, row) in joined.rows.enumerated() where rows[Int(row)].dayCount > 1 { spanOfRow[row] = Int32(i) }
         }
         var spansOfOccurrence: [Int32: [Int32]] = [:]
         for var list in multiDay.values {
             list = list.map { spanOfRow[$0]! }
-            guard list.contains(where: { overlapping[Int($0)] }) else { continue }
+            guard list.contains(where: { joined.overlapping[Int($0)] }) else { continue }
             // The first listed row carries the occurrence's JSON.
-            if let first = list.first(where: { rows[Int(spans[Int($0)].row)].isFirstListed }) {
+            if let first = list.first(where: { rows[Int(joined.rows[Int($0)])].isFirstListed }) {
                 spansOfOccurrence[first] = list
-                overlapping[Int(first)] = true
+                joined.overlapping[Int(first)] = true
             }
         }
-        for (i, span) in spans.enumerated() where overlapping[i] { rows[Int(span.row)].overlap = Int32(i) }
-        let (uidBytes, uidBounds) = Overlaps.rankUIDs(of: &spans, overlapping: overlapping, rows: rows,
-            occurrences: occurrences, items: itemRanks.count)
-        let (titleGroup, titleBytes, titleBounds) = Overlaps.groupTitles(of: spans, overlapping: overlapping,
-            rows: rows, occurrences: occurrences, itemRanks: itemRanks)
+        for (i, row) in joined.rows.enumerated() where joined.overlapping[i] { rows[Int(row)].overlap = Int32(i) }
+        let (uidOfItem, uidBytes, uidBounds) = Overlaps.rankUIDs(of: joined, rows: rows, occurrences: occurrences,
+            items: itemRanks.count)
+        let (titleGroup, titleBytes, titleBounds) = Overlaps.groupTitles(of: joined, rows: rows,
+            occurrences: occurrences, itemRanks: itemRanks)
         return Overlaps(
-            spans: spans, days: days, rows: rows, occurrences: occurrences, titleGroup: titleGroup,
-                titleBytes: titleBytes, titleBounds: titleBounds, uidBytes: uidBytes, uidBounds: uidBounds,
+            spans: joined, rows: rows, occurrences: occurrences, clock: clock, uidOfItem: uidOfItem,
+                titleGroup: titleGroup, titleBytes: titleBytes, titleBounds: titleBounds, uidBytes: uidBytes,
+                uidBounds: uidBounds,
             spansOfOccurrence: spansOfOccurrence)
     }
 
@@ -190,16 +212,14 @@ package final class Overlaps: Sendable {
     /// shares its UID), so that a row's list sorts as numbers: each span's
     /// `uid` is set to its rank, and the UIDs, JSON-quoted, are returned
     /// one after another (rank r is `bytes[bounds[r]..<bounds[r + 1]]`).
-    static func rankUIDs(
-        of spans: inout [Span], overlapping: [Bool], rows: [AgendaRow], occurrences: AgendaOccurrences,
-            items itemCount: Int
-    ) -> (bytes: [UInt8], bounds: [Int]) {
+    static func rankUIDs(of spans: DaySpans, rows: [AgendaRow], occurrences: AgendaOccurrences, items itemCount: Int)
+        -> (uidOfItem: [Int32], bytes: [UInt8], bounds: [Int]) {
         var uidOfItem = [Int32](repeating: -2, count: itemCount)
         var items: [(uid: [UInt8], item: Int32)] = []
-        for (i, span) in spans.enumerated() where overlapping[i] && uidOfItem[Int(rows[Int(span.row)].item)] == -2 {
-            uidOfItem[Int(rows[Int(span.row)].item)] = -1
-            let uid = occurrences[rows[Int(span.row)]].uid
-            if !uid.isEmpty { items.append((Array(uid.utf8), rows[Int(span.row)].item)) }
+        for (i, row) in spans.rows.enumerated() where spans.overlapping[i] && uidOfItem[Int(rows[Int(row)].item)] == -2 {
+            uidOfItem[Int(rows[Int(row)].item)] = -1
+            let uid = occurrences[rows[Int(row)]].uid
+            if !uid.isEmpty { items.append((Array(uid.utf8), rows[Int(row)].item)) }
         }
         items.sort { a, b in
             a.uid.withUnsafeBufferPointer { x in
@@ -219,22 +239,20 @@ package final class Overlaps: Sendable {
             }
             uidOfItem[Int(item)] = Int32(uidBounds.count - 2)
         }
-        for i in spans.indices where overlapping[i] { spans[i].uid = uidOfItem[Int(rows[Int(spans[i].row)].item)] }
-        return (uidBytes, uidBounds)
+        return (uidOfItem, uidBytes, uidBounds)
     }
 
     /// Numbers the distinct titles of overlapping rows in title order, once:
     /// item ranks put titles in order (ItemRanks sorts by title first), so
     /// equal titles are neighbours. Each item's group, and the groups'
     /// titles as rows show them, one after another.
-    static func groupTitles(
-        of spans: [Span], overlapping: [Bool], rows: [AgendaRow], occurrences: AgendaOccurrences, itemRanks: [Int32]
-    ) -> (group: [Int32], bytes: [UInt8], bounds: [Int]) {
+    static func groupTitles(of spans: DaySpans, rows: [AgendaRow], occurrences: AgendaOccurrences, itemRanks: [Int32])
+        -> (group: [Int32], bytes: [UInt8], bounds: [Int]) {
         var titled: [(rank: Int32, item: Int32, row: Int32)] = []
         var seen = [Bool](repeating: false, count: itemRanks.count)
-        for (i, span) in spans.enumerated() where overlapping[i] && !seen[Int(rows[Int(span.row)].item)] {
-            seen[Int(rows[Int(span.row)].item)] = true
-            titled.append((itemRanks[Int(rows[Int(span.row)].item)], rows[Int(span.row)].item, span.row))
+        for (i, row) in spans.rows.enumerated() where spans.overlapping[i] && !seen[Int(rows[Int(row)].item)] {
+            seen[Int(rows[Int(row)].item)] = true
+            titled.append((itemRanks[Int(rows[Int(row)].item)], rows[Int(row)].item, row))
         }
         titled.sort { $0.rank < $1.rank }
         var titleGroup = [Int32](repeating: -1, count: itemRanks.count)
@@ -256,7 +274,7 @@ package final class Overlaps: Sendable {
     /// overlap another of the day: something that began earlier runs past
     /// its start, or the next to begin later begins before it ends, or
     /// another lasting span begins at the same time as it (and it lasts).
-    static func markOverlapping(_ spans: [Span], _ day: Range<Int>, in overlapping: inout [Bool]) {
+    static func markOverlapping(_ spans: [Span], _ day: Range<Int>, in overlapping: UnsafeMutableBufferPointer<Bool>) {
         var latestEnd = Int64.min  // of the spans that began before the current start
         var i = day.lowerBound
         while i < day.upperBound {
@@ -293,14 +311,37 @@ package final class Overlaps: Sendable {
             if released > 0 {
                 uidIndex[released - 1].forget()
                 titleIndex[released - 1].forget()
+                spanCache[released - 1].forget()
             }
-            while released < days.count,
-                rows[Int(spans[days[released].lowerBound].row)].sortKey / AgendaRow.dayFactor < key {
+            while released < days.count, rows[dayRows[released].lowerBound].sortKey / AgendaRow.dayFactor < key {
                 uidIndex[released].forget()
                 titleIndex[released].forget()
+                spanCache[released].forget()
                 released += 1
             }
         }
+    }
+
+    /// Day `d`'s spans, in the order `find` numbered them (span
+    /// `days[d].lowerBound + k` is the k-th), each overlapping one with its UID's rank.
+    func daySpans(_ d: Int) -> [Span] {
+        spanCache[d].get { make(day: d) }
+    }
+
+    /// Day `d`'s spans, made again from its rows.
+    func make(day d: Int) -> [Span] {
+        var spans: [Span] = []
+        spans.reserveCapacity(days[d].count)
+        DaySpans.make(rows, dayRows[d], occurrences: occurrences, clock: clock, into: &spans)
+        let first = days[d].lowerBound
+        for k in spans.indices where overlapping[first + k] { spans[k].uid = uidOfItem[Int(rows[Int(spans[k].row)].item)] }
+        return spans
+    }
+
+    /// Span `i` (of the window's numbering).
+    func span(_ i: Int) -> Span {
+        let d = day(ofSpan: i)
+        return daySpans(d)[i - days[d].lowerBound]
     }
 
     /// The day (an index of `days`) of span `i`.
@@ -314,4 +355,21 @@ package final class Overlaps: Sendable {
         }
         return a
     }
+}
+
+/// One day's spans, made by the first thread that asks for them.
+final class DaySpanCache: Sendable {
+    private let spans = Mutex<[Overlaps.Span]?>(nil)
+
+    func get(_ make: () -> [Overlaps.Span]) -> [Overlaps.Span] {
+        spans.withLock { spans in
+            if let spans { return spans }
+            let made = make()
+            spans = made
+            return made
+        }
+    }
+
+    /// Lets the spans go; asked again, they are made again.
+    func forget() { spans.withLock { $0 = nil } }
 }

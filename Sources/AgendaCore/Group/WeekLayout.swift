@@ -103,7 +103,7 @@ package struct WeekLayout: Sendable {
         var blocks = Array(repeating: [Block](), count: days.count)
         var band: [BandItem] = []
         // An item in the band keeps one entry over its days: found again by its occurrence on the next day.
-        var bandIndex: [ObjectIdentifier: Int] = [:]
+        var bandIndex: [AgendaOccurrences.Index: Int] = [:]
         let column = Dictionary(uniqueKeysWithValues: days.enumerated().map { ($1, $0) })
         for section in sections {
             guard let day = section.day, let c = column[day] else { continue }
@@ -113,7 +113,7 @@ package struct WeekLayout: Sendable {
                     GridItem(row, occurrence, wording: wording, time: time, showCalendar: showCalendar)
                 }
                 func addToBand(_ time: String?) {
-                    let id = ObjectIdentifier(occurrence)
+                    let id = row.source
                     if let at = bandIndex[id], band[at].lastColumn == c - 1 {
                         band[at].lastColumn = c
                         return
