@@ -17,9 +17,9 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
     /// order: the bytes are the same whatever the number, and memory
     /// follows the block.
     package func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
-        // A block of rows is about 700 KB of JSON: the lines of a block are
+        // A block of rows is about 350 KB of JSON: the lines of a block are
         // held until it is written, so memory follows the block, not the agenda.
-        let blockSize = 1024
+        let blockSize = 512
         var block: [AgendaRow] = []
         block.reserveCapacity(blockSize)
         let buffers = (0..<max(threads, 1)).map { _ in LineBuffer() }
@@ -27,7 +27,7 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
         let overlaps = sections.first?.overlaps ?? .none
         let occurrences = sections.first?.occurrences ?? .none
         func flush() {
-            let parts = block.count >= 512 ? buffers.count : 1
+            let parts = block.count >= 256 ? buffers.count : 1
             let rows = block
             caches.withUnsafeMutableBufferPointer { caches in
                 let shared = SharedCaches(caches: caches)
@@ -252,7 +252,7 @@ package struct ItemFields {
     /// components: 135 MB more than text). Reserved once, so the array never
     /// doubles past it (4 MB kept had grown to 8 MB a thread: a third of the
     /// 100k agenda's peak).
-    package static let keptBytes = 1 << 20
+    package static let keptBytes = 512 << 10
 
     /// Forgets every item: each is escaped again when next met.
     mutating func forgetAll() {

@@ -71,7 +71,7 @@ package struct TextFormatter: OutputFormatter {
                 end += 1
             }
             // Runs of sections of about equal rows, one per thread.
-            let parts = rows >= 2048 ? buffers.count : 1
+            let parts = rows >= 512 ? buffers.count : 1
             var bounds = [start]
             var counted = 0
             for s in start..<end {
@@ -93,7 +93,7 @@ package struct TextFormatter: OutputFormatter {
     }
 
     /// About how many rows the threads write between two writes to the output.
-    static let blockRows = 8192
+    static let blockRows = 2048
 
     /// In week and month sections, the first row of each day names the
     /// day (and so do the other rows of its item that day, as before);

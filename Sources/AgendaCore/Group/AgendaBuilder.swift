@@ -28,19 +28,28 @@ package struct AgendaBuilder: Sendable {
     package func build(parts: [[Occurrence]], threads: Int = 1) -> [AgendaSection] {
         let total = parts.reduce(0) { $0 + $1.count }
         let workers = total >= AgendaBuilder.parallelFrom ? max(1, threads) : 1
+        // Stretches, each placed and sorted by one thread: at least
+        // `stretchesFrom` when several threads work, so that the run being
+        // merged into the first (which has room for all) is a small part of
+        // the rows: rows are held once and an eighth more, not a half.
+        let stretches = workers == 1 ? 1 : max(workers, AgendaBuilder.stretchesFrom)
         let occurrences = AgendaOccurrences(parts)
-        var runs = [PlacedRows](repeating: PlacedRows(), count: workers)
+        var runs = [PlacedRows](repeating: PlacedRows(), count: stretches)
         let (rows, dayRows, undated, overlaps) = runs.withUnsafeMutableBufferPointer { runs in
             let shared = SharedRuns(runs: runs)
             func inParallel(_ work: @escaping @Sendable (Int) -> Void) {
-                if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
+                if stretches == 1 {
+                    work(0)
+                } else {
+                    DispatchQueue.concurrentPerform(iterations: stretches, execute: work)
+                }
             }
             // Each worker places its stretch, numbering the items it meets
             // from 0; the items are ranked once, all together, and numbered
             // across the workers (each worker's after the previous one's);
             // each worker then renumbers its rows' items and sorts them.
             inParallel { w in
-                shared.runs[w] = self.place(parts, from: total * w / workers, to: total * (w + 1) / workers,
+                shared.runs[w] = self.place(parts, from: total * w / stretches, to: total * (w + 1) / stretches,
                     room: w == 0 ? total : 0)
             }
             let ranks = ItemRanks.ranks(of: runs.map(\.sortedItems)).joined()
@@ -53,7 +62,7 @@ package struct AgendaBuilder: Sendable {
             // are held once and a run more, not twice.
             var rows = runs[0].rows, undated = runs[0].undated
             runs[0] = PlacedRows()
-            for w in 1..<workers {
+            for w in 1..<stretches {
                 let run = runs[w]
                 runs[w] = PlacedRows()  // each run's memory goes once merged
                 AgendaBuilder.merge(run.rows, into: &rows, ranks: table, occurrences: occurrences)
@@ -138,6 +147,8 @@ package struct AgendaBuilder: Sendable {
 
     /// Below this many occurrences one thread is quicker than starting more.
     static let parallelFrom = 4096
+    /// How many stretches the occurrences are placed in, at least, when several threads place them.
+    static let stretchesFrom = 8
 
     /// The rows of occurrences `from..<to` of the parts read as one
     /// sequence, in that order, and the items they show (`PlacedRows`).

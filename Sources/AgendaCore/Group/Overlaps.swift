@@ -143,7 +143,8 @@ package final class Overlaps: Sendable {
     /// to a million to ask the days'.
     @TaskLocal package static var multiDayStepsPerSpan = 64
 
-    static let none = Overlaps(spans: DaySpans(), rows: [], occurrences: .none, clock: ZoneClock(TimeZone(secondsFromGMT: 0)!),
+    static let none = Overlaps(
+        spans: DaySpans(), rows: [], occurrences: .none, clock: ZoneClock(TimeZone(secondsFromGMT: 0)!),
         uidOfItem: [], titleGroup: [], titleBytes: [], titleBounds: [0], uidBytes: [], uidBounds: [0],
         spansOfOccurrence: [:])
 
@@ -216,10 +217,12 @@ package final class Overlaps: Sendable {
         -> (uidOfItem: [Int32], bytes: [UInt8], bounds: [Int]) {
         var uidOfItem = [Int32](repeating: -2, count: itemCount)
         var items: [(uid: [UInt8], item: Int32)] = []
-        for (i, row) in spans.rows.enumerated() where spans.overlapping[i] && uidOfItem[Int(rows[Int(row)].item)] == -2 {
-            uidOfItem[Int(rows[Int(row)].item)] = -1
+        for (i, row) in spans.rows.enumerated() where spans.overlapping[i] {
+            let item = rows[Int(row)].item
+            guard uidOfItem[Int(item)] == -2 else { continue }
+            uidOfItem[Int(item)] = -1
             let uid = occurrences[rows[Int(row)]].uid
-            if !uid.isEmpty { items.append((Array(uid.utf8), rows[Int(row)].item)) }
+            if !uid.isEmpty { items.append((Array(uid.utf8), item)) }
         }
         items.sort { a, b in
             a.uid.withUnsafeBufferPointer { x in
@@ -334,7 +337,9 @@ package final class Overlaps: Sendable {
         spans.reserveCapacity(days[d].count)
         DaySpans.make(rows, dayRows[d], occurrences: occurrences, clock: clock, into: &spans)
         let first = days[d].lowerBound
-        for k in spans.indices where overlapping[first + k] { spans[k].uid = uidOfItem[Int(rows[Int(spans[k].row)].item)] }
+        for k in spans.indices where overlapping[first + k] {
+            spans[k].uid = uidOfItem[Int(rows[Int(spans[k].row)].item)]
+        }
         return spans
     }
 

@@ -174,14 +174,16 @@ enum InputFiles {
         var below: [InputSource] = []
         // Name order; a plain file that is neither a calendar nor a marker needs no look (the folder said what it is).
         let types = Dictionary(found.map { ($0.name, $0.type) }, uniquingKeysWith: { a, _ in a })
-        for name in found.map(\.name).sorted() {
-            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            if name.hasPrefix(".") { continue }
+        let looked = found.map(\.name).sorted().filter { name in
+            !name.hasPrefix(".")
+                && (InputFiles.isCalendarName(name) || InputFolder.markers.contains(name)
+                    || types[name] != UInt8(DT_REG))
+        }
+        let paths = looked.map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
+        for (name, (path, status)) in zip(looked, zip(paths, ParallelStat.statuses(paths))) {
             let isCalendar = InputFiles.isCalendarName(name)
             let isMarker = InputFolder.markers.contains(name)
-            if !isCalendar && !isMarker && types[name] == UInt8(DT_REG) { continue }
-            var found = stat()
-            guard withFileSystemPath(path, { stat($0, &found) }) == 0 else {
+            guard let found = status else {
                 if isCalendar {
                     warn("\(PrintableText.escaped(path)): a broken symbolic link, or a file that went away; skipped")
                 }

@@ -1,0 +1,39 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `stat(2)` of many paths at once, on every core when there are many: a
+/// vdir collection of 20,000 files spent a third of a `next` run's time
+/// asking for them one after another.
+enum ParallelStat {
+    /// Below this many paths one thread asks them all.
+    static let parallelFrom = 256
+
+    /// Each path's status (following symbolic links, as `stat` does), or
+    /// nil where it cannot be had; in the order given.
+    static func statuses(_ paths: [String]) -> [stat?] {
+        let results = UnsafeMutableBufferPointer<stat?>.allocate(capacity: paths.count)
+        results.initialize(repeating: nil)
+        defer { results.deallocate() }
+        let shared = Results(buffer: results)
+        let workers = paths.count < parallelFrom ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, 8)
+        let work: @Sendable (Int) -> Void = { w in
+            for i in stride(from: w, to: paths.count, by: workers) {
+                var info = stat()
+                if InputFiles.withFileSystemPath(paths[i], { status(of: $0, &info) }) == 0 { shared.buffer[i] = info }
+            }
+        }
+        if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
+        return Array(results)
+    }
+
+    /// Each worker writes only its own places.
+    private struct Results: @unchecked Sendable {
+        let buffer: UnsafeMutableBufferPointer<stat?>
+    }
+}
+
+/// stat(2) by its own name: inside `ParallelStat` the name is the function's.
+private func status(of path: UnsafePointer<CChar>, _ info: inout stat) -> Int32 { stat(path, &info) }
