@@ -104,7 +104,19 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
         Overlaps.$multiDayStepsPerSpan.withValue(stepsPerSpan) { sweepAgreesWithEveryPair() }
     }
 
-    private func sweepAgreesWithEveryPair() {
+    /// The same over four weeks, with occurrences of up to twelve days: the
+    /// window's occurrences are indexed a run of days at a time
+    /// (`WholeOccurrences`), and a long one begun in an earlier run is
+    /// still counted by a later one's.
+    @Test(arguments: [1_000_000, 0]) func sweepAgreesWithEveryPairOverWeeks(stepsPerSpan: Int) {
+        Overlaps.$multiDayStepsPerSpan.withValue(stepsPerSpan) {
+            sweepAgreesWithEveryPair(slots: 2_600, lengths: [0, 900, 3600, 30 * 3600, 5 * 86400, 12 * 86400],
+                days: 30)
+        }
+    }
+
+    private func sweepAgreesWithEveryPair(slots: Int = 288, lengths: [Int] = [0, 900, 1800, 3600, 3 * 3600, 30 * 3600],
+        days: Int = 10) {
         var seed: UInt64 = 42
         func next(_ n: Int) -> Int {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -114,15 +126,15 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
         var occurrences: [Occurrence] = []
         var spans: [(uid: String, start: Date, end: Date)] = []
         for i in 0..<400 {
-            let start = base + TimeInterval(next(288) * 900)  // over three days
-            let end = start + TimeInterval([0, 900, 1800, 3600, 3 * 3600, 30 * 3600][next(6)])
+            let start = base + TimeInterval(next(slots) * 900)  // 288 slots: over three days
+            let end = start + TimeInterval(lengths[next(lengths.count)])
             let uid = "u\(i % 150)"  // some UIDs shared, as a series shares one
             occurrences.append(busy(uid, .instant(start), .instant(end), location: "\(i)"))
             spans.append((uid, start, end))
         }
         // Each occurrence's line lists the first 10 UIDs of what overlaps it
         // and counts them all (`overlap_count`), across the days it spans.
-        let sections = builder("2025-03-01", days: 10).build(occurrences)
+        let sections = builder("2025-03-01", days: days).build(occurrences)
         var checked = 0
         for section in sections {
             for row in section.rows where row.isFirstListed {

@@ -55,7 +55,7 @@ final class DistinctOverlaps: Sendable {
     init(spans: UnsafeBufferPointer<Overlaps.Span>, days: [Range<Int>], first: Int? = nil, wanted: Set<Int>? = nil,
         colourOf: (Overlaps.Span) -> Int32) {
         // At most a component, and a colour, a span: reserved once, since arrays that doubled held up to twice
-        // the window's spans (the window's own index, `Overlaps.byWholeOccurrence`, has them all).
+        // the spans (an index of whole occurrences, `Overlaps.byWholeOccurrence`, has every span of its days).
         let n = spans.count, busiest = days.map(\.count).max() ?? 0
         var start: [Int64] = .reserved(n), end: [Int64] = .reserved(n), place: [Int32] = .reserved(n),
             previousEnd: [Int64] = .reserved(n)

@@ -26,49 +26,6 @@ extension Overlaps {
         }
     }
 
-    /// The window's index of whole occurrences, made on first use: each
-    /// multi-day occurrence's spans (one a day, each its whole time) are
-    /// one, so that it is asked once for all its days.
-    var byWholeOccurrence: WholeWindow {
-        wholeIndex.withLock { whole in
-            if let whole { return whole }
-            // The window's spans in order, and where each multi-day
-            // occurrence's is; what finding them takes is gone before the
-            // index is made (it holds every span of the window).
-            let (ordered, byKey): ([Span], [Int32: Int]) = {
-                // Every day's spans, made again (not kept: the days' own are let go as they are written).
-                var spans: [Span] = []
-                spans.reserveCapacity(spanRows.count)
-                for d in days.indices { spans += make(day: d) }
-                var duplicate = [Bool](repeating: false, count: spans.count)
-                for list in spansOfOccurrence.values { for s in list.dropFirst() { duplicate[Int(s)] = true } }
-                var order: [Int32] = []
-                order.reserveCapacity(spans.count)
-                for i in spans.indices where !duplicate[i] { order.append(Int32(i)) }
-                order.sort { a, b in
-                    let a = spans[Int(a)], b = spans[Int(b)]
-                    return (a.start, a.end, a.row) < (b.start, b.end, b.row)
-                }
-                var position = [Int32](repeating: -1, count: spans.count)
-                for (g, i) in order.enumerated() { position[Int(i)] = Int32(g) }
-                // Keyed by the first listed span of each multi-day occurrence (`spansOfOccurrence`), which keeps the
-                // first of its list.
-                var byKey: [Int32: Int] = [:]
-                for (key, list) in spansOfOccurrence {
-                    if let first = list.first { byKey[key] = Int(position[Int(first)]) }
-                }
-                return (order.map { spans[Int($0)] }, byKey)
-            }()
-            let index = ordered.withUnsafeBufferPointer { ordered in
-                DistinctOverlaps(spans: ordered, days: ordered.isEmpty ? [] : [0..<ordered.count],
-                    first: Overlaps.uidsListed,
-                    wanted: Set(byKey.values)) { $0.uid }
-            }
-            whole = WholeWindow(spans: ordered, index: index, place: byKey)
-            return whole!
-        }
-    }
-
     /// At most this many UIDs are listed in a row's JSON `overlaps`; `overlap_count` counts them all.
     package static let uidsListed = 10
 
@@ -108,7 +65,7 @@ extension Overlaps {
             if count > Overlaps.uidsListed { ranks.removeLast(count - Overlaps.uidsListed) }
             return count
         } else if spansOfOccurrence[row.overlap] != nil {
-            let whole = byWholeOccurrence
+            let whole = byWholeOccurrence(row.overlap)
             i = whole.place[row.overlap]!
             (index, span) = (whole.index, whole.spans[i])
         } else {

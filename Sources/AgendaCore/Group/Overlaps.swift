@@ -71,11 +71,11 @@ package final class Overlaps: Sendable {
     let titleIndex: [DayIndex]
     /// Each day's spans, made when first asked for and let go with its indexes.
     let spanCache: [DaySpanCache]
-    /// Every occurrence once, over the whole window, for what a multi-day
-    /// occurrence overlaps on any of its days; made when first asked for.
-    let wholeIndex = Mutex<WholeWindow?>(nil)
+    /// Every occurrence once, over runs of days, for what a multi-day
+    /// occurrence overlaps on any of its days (`WholeOccurrences`); made when first asked for.
+    let wholeIndex = Mutex(WholeOccurrences())
 
-    /// The spans of the window, one per occurrence, in order of start, as
+    /// The spans of a run of days, one per occurrence, in order of start, as
     /// one day of `index`; `place` gives a multi-day occurrence's place in them.
     struct WholeWindow {
         let spans: [Span]
@@ -121,7 +121,7 @@ package final class Overlaps: Sendable {
     }
 
     /// The spans of the window, a multi-day occurrence's once: what the
-    /// window's index (`byWholeOccurrence`) is made of.
+    /// indexes of whole occurrences (`byWholeOccurrence`) are made of, a run of days at a time.
     let windowSpans: Int
 
     /// The spans on the days of the multi-day occurrences that overlap
@@ -130,16 +130,16 @@ package final class Overlaps: Sendable {
     let multiDayCost: Int
 
     /// Whether a multi-day occurrence's overlaps are asked of the indexes
-    /// of its days, or of the window's (`byWholeOccurrence`): the answers
-    /// are the same. The days' indexes are made anyway, and asked on the
-    /// threads that write; the window's is one more index, made on one
+    /// of its days, or of the whole occurrences of its run of days
+    /// (`byWholeOccurrence`): the answers are the same. The days' indexes
+    /// are made anyway, and asked on the threads that write; the other is one more index, made on one
     /// thread, about a hundred steps a span. So the days' while their steps
     /// are at most `multiDayStepsPerSpan` a span of the window: not for a
     /// few long occurrences over crowded days, nor for a crowd of
     /// multi-day occurrences (each asks every span of its days).
     var multiDayByDays: Bool { multiDayCost <= Overlaps.multiDayStepsPerSpan * windowSpans }
 
-    /// Tests set it (within their task) to 0 to ask the window's index,
+    /// Tests set it (within their task) to 0 to ask the whole occurrences' indexes,
     /// to a million to ask the days'.
     @TaskLocal package static var multiDayStepsPerSpan = 64
 
