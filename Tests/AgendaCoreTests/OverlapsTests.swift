@@ -115,6 +115,25 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
         }
     }
 
+    /// A long occurrence alone on the first day of a later occurrence's
+    /// run of days (its span there overlaps nothing) still counts for it.
+    @Test(arguments: [1_000_000, 0]) func aLongOccurrenceAloneOnARunsFirstDayStillCounts(stepsPerSpan: Int) {
+        Overlaps.$multiDayStepsPerSpan.withValue(stepsPerSpan) {
+            let sections = builder("2025-03-01", days: 10).build([
+                busy("w", at("2025-03-01T10:00:00Z"), at("2025-03-10T20:00:00Z"), location: "w"),
+                busy("x", at("2025-03-09T10:00:00Z"), at("2025-03-10T12:00:00Z"), location: "x"),
+            ])
+            var lists: [String: [String]] = [:]
+            for section in sections {
+                for row in section.rows where row.isFirstListed {
+                    let list = try! JSONSerialization.jsonObject(with: Data(section.overlaps.json(of: row).utf8))
+                    lists[section.occurrences[row].location!] = list as? [String]
+                }
+            }
+            #expect(lists == ["w": ["x"], "x": ["w"]])
+        }
+    }
+
     private func sweepAgreesWithEveryPair(slots: Int = 288, lengths: [Int] = [0, 900, 1800, 3600, 3 * 3600, 30 * 3600],
         days: Int = 10) {
         var seed: UInt64 = 42

@@ -21,7 +21,8 @@ package struct AgendaBuilder: Sendable {
     /// - Parameters:
     ///   - parts: the occurrences, one array per calendar, in input order.
     ///   - threads: how many threads place and sort rows. Each takes a
-    ///     contiguous stretch of the occurrences and sorts its own rows; the
+    ///     contiguous stretch of the occurrences (at least `stretchesFrom`
+    ///     stretches when there are several threads) and sorts its own rows; the
     ///     sorted runs are merged, earlier stretch first on ties, which is
     ///     the order one stable sort of everything gives: the agenda is the
     ///     same whatever the number.
@@ -62,6 +63,9 @@ package struct AgendaBuilder: Sendable {
             // are held once and a run more, not twice.
             var rows = runs[0].rows, undated = runs[0].undated
             runs[0] = PlacedRows()
+            // Room for every row (multi-day occurrences may pass the room
+            // reserved for occurrences): grown once here, while it holds a stretch's rows, not doubled later.
+            rows.reserveCapacity(rows.count + runs.dropFirst().reduce(0) { $0 + $1.rows.count })
             for w in 1..<stretches {
                 let run = runs[w]
                 runs[w] = PlacedRows()  // each run's memory goes once merged

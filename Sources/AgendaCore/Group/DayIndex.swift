@@ -1,19 +1,22 @@
 import Synchronization
 
-/// One day's index, made by the first thread that asks for it; a thread
-/// asking meanwhile waits for it.
-final class DayIndex: Sendable {
-    private let index = Mutex<DistinctOverlaps?>(nil)
+/// One day's index (`DayIndex`) or spans (`DaySpanCache`), made by the
+/// first thread that asks for it; a thread asking meanwhile waits for it.
+final class DayCache<Value>: Sendable {
+    private let value = Mutex<Value?>(nil)
 
-    func get(_ make: () -> DistinctOverlaps) -> DistinctOverlaps {
-        index.withLock { index in
-            if let index { return index }
+    func get(_ make: () -> Value) -> Value {
+        value.withLock { value in
+            if let value { return value }
             let made = make()
-            index = made
+            value = made
             return made
         }
     }
 
-    /// Lets the index go; asked again, it is made again.
-    func forget() { index.withLock { $0 = nil } }
+    /// Lets the value go; asked again, it is made again.
+    func forget() { value.withLock { $0 = nil } }
 }
+
+typealias DayIndex = DayCache<DistinctOverlaps>
+typealias DaySpanCache = DayCache<[Overlaps.Span]>

@@ -35,9 +35,9 @@ extension Overlaps {
     func uidRanks(of row: AgendaRow, into ranks: inout [Int32]) -> Int {
         ranks.removeAll(keepingCapacity: true)
         guard row.overlap >= 0 else { return 0 }
-        // One day's index, or for a multi-day occurrence the window's taken
-        // whole: what it overlaps on any of its days is what overlaps its
-        // whole time among the window's occurrences.
+        // One day's index, or for a multi-day occurrence its days' whole
+        // occurrences: what it overlaps on any of its days is what overlaps
+        // its whole time among the occurrences of those days.
         let index: DistinctOverlaps, i: Int, span: Span
         if let list = spansOfOccurrence[row.overlap], multiDayByDays {
             // What its whole time overlaps on each of its days, joined (the

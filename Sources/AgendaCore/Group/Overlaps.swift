@@ -361,20 +361,3 @@ package final class Overlaps: Sendable {
         return a
     }
 }
-
-/// One day's spans, made by the first thread that asks for them.
-final class DaySpanCache: Sendable {
-    private let spans = Mutex<[Overlaps.Span]?>(nil)
-
-    func get(_ make: () -> [Overlaps.Span]) -> [Overlaps.Span] {
-        spans.withLock { spans in
-            if let spans { return spans }
-            let made = make()
-            spans = made
-            return made
-        }
-    }
-
-    /// Lets the spans go; asked again, they are made again.
-    func forget() { spans.withLock { $0 = nil } }
-}

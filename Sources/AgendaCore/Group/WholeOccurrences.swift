@@ -33,7 +33,8 @@ extension Overlaps {
             if let made = whole.made[run] { return made }
             let made = window(days: whole.days[run], keys: whole.keys[run], owners: whole.ownerOfSpan)
             whole.made[run] = made
-            if whole.made.count > WholeOccurrences.kept, let oldest = whole.made.keys.min() {
+            // The lowest other run goes: writers move forward, and the run just made is asked next.
+            if whole.made.count > WholeOccurrences.kept, let oldest = whole.made.keys.filter({ $0 != run }).min() {
                 whole.made[oldest] = nil
             }
             return made
@@ -77,9 +78,14 @@ extension Overlaps {
         var kept: [Span] = [], keptGlobal: [Int32] = []
         var seen = Set<Int32>()
         for d in range {
-            for (k, span) in make(day: d).enumerated() {
+            for (k, var span) in make(day: d).enumerated() {
                 let g = Int32(days[d].lowerBound + k)
-                if let owner = owners[g], !seen.insert(owner).inserted { continue }
+                if let owner = owners[g] {
+                    guard seen.insert(owner).inserted else { continue }
+                    // Its span of a day where it overlaps nothing carries no
+                    // UID: the occurrence overlaps something, so it has its own.
+                    span.uid = uidOfItem[Int(rows[Int(span.row)].item)]
+                }
                 kept.append(span)
                 keptGlobal.append(g)
             }
