@@ -76,26 +76,4 @@ extension AgendaBuilder {
             }
         }
     }
-
-    /// Two sorted lists as one, the first list's row first on ties.
-    static func merge(_ a: [AgendaRow], _ b: [AgendaRow], ranks table: ItemTable,
-        occurrences: AgendaOccurrences) -> [AgendaRow] {
-        if a.isEmpty { return b }
-        if b.isEmpty { return a }
-        var merged: [AgendaRow] = []
-        merged.reserveCapacity(a.count + b.count)
-        var i = 0, j = 0
-        while i < a.count && j < b.count {
-            if precedes(b[j], a[i], ranks: table, occurrences: occurrences) {
-                merged.append(b[j])
-                j += 1
-            } else {
-                merged.append(a[i])
-                i += 1
-            }
-        }
-        merged += a[i...]
-        merged += b[j...]
-        return merged
-    }
 }

@@ -70,7 +70,7 @@ package struct AgendaBuilder: Sendable {
                 let run = runs[w]
                 runs[w] = PlacedRows()  // each run's memory goes once merged
                 AgendaBuilder.merge(run.rows, into: &rows, ranks: table, occurrences: occurrences)
-                undated = AgendaBuilder.merge(undated, run.undated, ranks: table, occurrences: occurrences)
+                AgendaBuilder.merge(run.undated, into: &undated, ranks: table, occurrences: occurrences)
             }
             AgendaBuilder.keepLatestOverdue(&rows, occurrences: occurrences)
             // Before any formatter: each asks a row for its overlaps many times, on several threads.
