@@ -14,19 +14,21 @@ enum ParallelStat {
     /// Each path's status (following symbolic links, as `stat` does), or
     /// nil where it cannot be had; in the order given.
     static func statuses(_ paths: [String]) -> [stat?] {
-        let results = UnsafeMutableBufferPointer<stat?>.allocate(capacity: paths.count)
-        results.initialize(repeating: nil)
-        defer { results.deallocate() }
-        let shared = Results(buffer: results)
+        var results: [stat?] = Array(repeating: nil, count: paths.count)
         let workers = paths.count < parallelFrom ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, 8)
-        let work: @Sendable (Int) -> Void = { w in
-            for i in stride(from: w, to: paths.count, by: workers) {
-                var info = stat()
-                if InputFiles.withFileSystemPath(paths[i], { status(of: $0, &info) }) == 0 { shared.buffer[i] = info }
+        results.withUnsafeMutableBufferPointer { buffer in
+            let shared = Results(buffer: buffer)
+            let work: @Sendable (Int) -> Void = { w in
+                for i in stride(from: w, to: paths.count, by: workers) {
+                    var info = stat()
+                    if InputFiles.withFileSystemPath(paths[i], { status(of: $0, &info) }) == 0 {
+                        shared.buffer[i] = info
+                    }
+                }
             }
+            if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
         }
-        if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
-        return Array(results)
+        return results
     }
 
     /// Each worker writes only its own places.
