@@ -98,9 +98,10 @@ package struct TextFormatter: OutputFormatter {
     /// In week and month sections, the first row of each day names the
     /// day (and so do the other rows of its item that day, as before);
     /// one pass over the section: a day's rows are together.
+    /// A day's section has no day column: none (not a blank label a row, a megabyte for the 100k calendar).
     func dayColumn(of section: AgendaSection, in table: inout LabelTable) -> [Int32] {
+        guard section.day == nil else { return [] }
         let none = table.number("")
-        guard section.day == nil else { return [Int32](repeating: none, count: section.rows.count) }
         let occurrences = section.occurrences
         var labels: [Int32] = []
         labels.reserveCapacity(section.rows.count)
@@ -149,9 +150,10 @@ private struct TextLines: @unchecked Sendable {
             let occurrence = occurrences[row]
             spaces(2)
             if dayWidth > 0 {
-                let day = Int(dayLabels[index][i])
-                put(style.dim(labelTexts[day]))
-                spaces(dayWidth - labelWidths[day] + 2)
+                // A day's section (no day column of its own) pads it blank.
+                let day = dayLabels[index].isEmpty ? nil : Int(dayLabels[index][i])
+                put(style.dim(day.map { labelTexts[$0] } ?? ""))
+                spaces(dayWidth - (day.map { labelWidths[$0] } ?? 0) + 2)
             }
             let number = Int(labels[index][i])
             let label = labelTexts[number]

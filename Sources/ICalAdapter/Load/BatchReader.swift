@@ -33,6 +33,7 @@ struct BatchReader: @unchecked Sendable {
                 results.items[slot] = stages.run(items[start + slot], buffer, scratch: &scratch.buffers[share],
                     maxRows: maxRows)
             }
+            freeLibicalTemporaryBuffers()
         }
         if shares <= 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: shares, execute: work) }
     }
