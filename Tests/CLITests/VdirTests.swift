@@ -256,4 +256,36 @@ import Testing
         #expect(result.stdout.contains("\"calendar\":\"color\""), "\(result.stdout)")
         #expect(result.stdout.contains("\"calendar\":\"Work\""), "\(result.stdout)")
     }
+
+    /// A folder's calendar files are `.ics` and `.ical` in any case, and are
+    /// read in name order however many there are: each warning here is in
+    /// the order of the names that tell it (capitals before small letters,
+    /// as Swift orders strings).
+    @Test func aFolderReadsItsCalendarFilesInNameOrder() throws {
+        var files: [String: String] = [
+            "f/keep.ICS": VdirTests.calendar(VdirTests.event("k@x", "Upper case", "20250303T090000Z")),
+            "f/keep.Ical": VdirTests.calendar(VdirTests.event("i@x", "Ical", "20250303T100000Z")),
+            "f/skip.ics.bak": VdirTests.calendar(VdirTests.event("b@x", "Backup", "20250303T110000Z")),
+            "f/skip.icsx": VdirTests.calendar(VdirTests.event("x@x", "Not ics", "20250303T120000Z")),
+        ]
+        var names: [String] = []
+        for i in 0..<80 {
+            // Names that share their first 8 bytes, and names that differ in them.
+            let name = (i % 3 == 0 ? "Same-prefix-" : i % 3 == 1 ? "same-prefix-" : "\(i * 7919 % 97)-") + "\(i * 31 % 80)"
+            names.append(name + ".ics")
+            files["f/\(name).ics"] = VdirTests.calendar("BEGIN:VEVENT\nUID:w\(i)@x\nSUMMARY:No start\nEND:VEVENT\n")
+        }
+        let dir = try VdirTests.folder(files)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CLI.run(VdirTests.fixed + ["--days", "7", dir.appendingPathComponent("f").path])
+        #expect(result.stdout.contains("Upper case") && result.stdout.contains("Ical"), "\(result.stdout)")
+        #expect(!result.stdout.contains("Backup") && !result.stdout.contains("Not ics"), "\(result.stdout)")
+        let told = result.stderr.split(separator: "\n").compactMap { line -> String? in
+            guard let slash = line.range(of: "/f/"), let colon = line[slash.upperBound...].firstIndex(of: ":") else {
+                return nil
+            }
+            return String(line[slash.upperBound..<colon])
+        }
+        #expect(told == names.sorted(), "\(result.stderr)")
+    }
 }

@@ -100,6 +100,19 @@ enum LineScan {
         if rest.contains(where: { $0 >= 0x7F || TextBytes.isControl($0) }) {
             return TextBytes.string(rest).uppercased()
         }
-        return String(decoding: UnsafeBufferPointer(rebasing: rest), as: UTF8.self).uppercased()
+        return asciiUppercased(rest)
+    }
+
+    /// ASCII text upper-cased byte by byte, as `uppercased()` would, without
+    /// Unicode's tables: every BEGIN and END line of a file names one.
+    static func asciiUppercased<C: Collection<UInt8>>(_ text: C) -> String {
+        String(unsafeUninitializedCapacity: text.count) { out in
+            var i = 0
+            for b in text {
+                out[i] = b >= 0x61 && b <= 0x7A ? b - 0x20 : b
+                i += 1
+            }
+            return i
+        }
     }
 }

@@ -223,7 +223,10 @@ struct FrameScanner {
         guard let colon = line.text.firstIndex(of: 0x3A) else { return }
         let head = line.text[..<colon]
         let nameEnd = head.firstIndex(of: 0x3B) ?? colon  // ';' starts parameters
-        let name = String(decoding: UnsafeBufferPointer(rebasing: line.text[..<nameEnd]), as: UTF8.self).uppercased()
+        let word = line.text[..<nameEnd]
+        // Most such lines are VERSION and PRODID: only a name as long as one looked for is made a string.
+        guard [5, 6, 12, 13, 22].contains(word.count), !word.contains(where: { $0 >= 0x80 }) else { return }
+        let name = LineScan.asciiUppercased(word)
         if name == "X-WR-CALNAME" || name == "X-WR-TIMEZONE" || name == "METHOD" || name == "X-APPLE-CALENDAR-COLOR"
             || name == "COLOR" {
             pendingProperty = (name, Array(line.text[(colon + 1)...].prefix(CalendarName.maxFileBytes)))

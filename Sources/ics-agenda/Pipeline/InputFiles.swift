@@ -109,9 +109,15 @@ enum InputFiles {
 
     /// Whether a file found in a folder is read: `*.ics` or `*.ical`, in any case.
     static func isCalendarName(_ name: String) -> Bool {
-        let tail = name.utf8.suffix(5).map { $0 | 0x20 }
-        return tail.count == 5 && (tail.elementsEqual(".ical".utf8) || tail.dropFirst().elementsEqual(".ics".utf8))
-            || tail.count == 4 && tail.elementsEqual(".ics".utf8)
+        func endsWith(_ suffix: StaticString, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            let n = suffix.utf8CodeUnitCount
+            guard bytes.count >= n else { return false }
+            for k in 0..<n where bytes[bytes.count - n + k] | 0x20 != suffix.utf8Start[k] { return false }
+            return true
+        }
+        // A folder of 20,000 names asks for each: their bytes where they lie.
+        return name.utf8.withContiguousStorageIfAvailable { endsWith(".ics", $0) || endsWith(".ical", $0) }
+            ?? Array(name.utf8).withUnsafeBufferPointer { endsWith(".ics", $0) || endsWith(".ical", $0) }
     }
 
     /// Each file once, where it is first named: the same file named twice,
@@ -146,68 +152,6 @@ enum InputFiles {
         }
     }
 
-
-    /// The folder's own calendar files, as one `InputFolder`, then those
-    /// of the folders below it, each folder in name order.
-    /// How deep below a folder named the walk goes: each level is a call of
-    /// `walk`, and 15,000 of them ran out of stack (SIGSEGV). No calendar
-    /// tree comes near; a deeper folder is told once and not read.
-    static let maxFolderDepth = 1000
-
-    private static func walk(
-        _ directory: String, depth: Int = 0, visited: inout Set<FileIdentity>, warn: (String) -> Void
-    ) throws -> [InputSource] {
-        guard depth <= maxFolderDepth else {
-            warn("\(PrintableText.escaped(directory)): more than \(maxFolderDepth) folders deep below the folder " +
-                "named; not read")
-            return []
-        }
-        var info = stat()
-        if withFileSystemPath(directory, { stat($0, &info) }) == 0 {
-            guard visited.insert(FileIdentity(info)).inserted else { return [] }
-        }
-        guard let found = entries(of: directory) else {
-            warn("\(PrintableText.escaped(directory)): cannot read this folder; skipped")
-            return []
-        }
-        var folder = InputFolder(path: directory)
-        var below: [InputSource] = []
-        // Name order; a plain file that is neither a calendar nor a marker needs no look (the folder said what it is).
-        let types = Dictionary(found.map { ($0.name, $0.type) }, uniquingKeysWith: { a, _ in a })
-        let looked = found.map(\.name).sorted().filter { name in
-            !name.hasPrefix(".")
-                && (InputFiles.isCalendarName(name) || InputFolder.markers.contains(name)
-                    || types[name] != UInt8(DT_REG))
-        }
-        let paths = looked.map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
-        for (name, (path, status)) in zip(looked, zip(paths, ParallelStat.statuses(paths))) {
-            let isCalendar = InputFiles.isCalendarName(name)
-            let isMarker = InputFolder.markers.contains(name)
-            guard let found = status else {
-                if isCalendar {
-                    warn("\(PrintableText.escaped(path)): a broken symbolic link, or a file that went away; skipped")
-                }
-                continue
-            }
-            let mode = found.st_mode & S_IFMT
-            if isMarker && mode == S_IFREG {
-                folder.mark(name, path: path)
-                continue
-            }
-            if mode == S_IFDIR {
-                below += try walk(path, depth: depth + 1, visited: &visited, warn: warn)
-            } else if isCalendar {
-                // A pipe would block the run, a device never end: only regular files are read from folders.
-                guard mode == S_IFREG else {
-                    warn("\(PrintableText.escaped(path)): not a regular file (a pipe, socket or device); skipped")
-                    continue
-                }
-                folder.files.append(InputFile(path: path, isExplicit: false, size: Int(found.st_size),
-                    identity: FileIdentity(found)))
-            }
-        }
-        return (folder.files.isEmpty ? [] : [.folder(folder)]) + below
-    }
 
     /// Runs `body` on the input's bytes when it is a regular file: it is
     /// mapped, with a `release` that gives passed pages back. Standard input
@@ -317,6 +261,10 @@ enum InputFiles {
     /// and `body` gets `/proc/self/fd/N/NAME`, its last name under the
     /// folder opened: it was skipped without a word before.
     static func withFileSystemPath<T>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> T) rethrows -> T {
+        // Most paths: short, and no raw byte in them (a scalar of plane 16, whose UTF-8 starts with 0xF4).
+        if path.utf8.count < Int(PATH_MAX), !path.utf8.contains(where: { $0 >= 0xF4 }) {
+            return try path.withCString(body)
+        }
         let bytes = PrintableText.fileSystemBytes(path)
         if bytes.count >= Int(PATH_MAX), let slash = bytes.lastIndex(of: 0x2F),
             let folder = openFolder(Array(bytes[..<slash]), absolute: bytes.first == 0x2F) {
@@ -380,19 +328,4 @@ enum InputFiles {
         return info.st_mode & S_IFMT
     }
 
-    /// The names in a folder, each with its bytes, and its type as the
-    /// folder tells it (`DT_REG`, `DT_DIR`, ...; `DT_UNKNOWN` when it does
-    /// not); `.` and `..` left out; nil when it cannot be read.
-    static func entries(of directory: String) -> [(name: String, type: UInt8)]? {
-        guard let dir = withFileSystemPath(directory, { opendir($0) }) else { return nil }
-        defer { closedir(dir) }
-        var names: [(name: String, type: UInt8)] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                PrintableText.decodingFileSystemBytes(raw.prefix { $0 != 0 })
-            }
-            if name != "." && name != ".." { names.append((name, entry.pointee.d_type)) }
-        }
-        return names
-    }
 }
