@@ -60,6 +60,9 @@ package struct CalendarLoader {
     /// Each VCALENDAR of the input is a file of its own (a vdir collection
     /// read joined): its zones, and what they may cost, are its own.
     var zonesPerCalendar = false
+    /// Where each file of a joined collection starts in the bytes read (`FileStartSplit`); none for other input,
+    /// and none once the bytes are copied to be read (`decode`).
+    var fileStarts: [FileStart] = []
 
     /// The largest stretch of an input framed at once, and the largest
     /// component read (`InputSegments`): 64 MB. Tests give small ones.
@@ -178,13 +181,15 @@ package struct CalendarLoader {
         }
         while true {
             switch try current({ try loader.decode($0, release: $1, path: path) }) {
-            case .copied(let text, let next):
+            case .copied(let text, var next):
+                next.fileStarts = []
                 (copy, loader) = (text, next)
             case .widened(let next):
                 (loader, widened) = (next, next.window)
             case .streamed:
                 // UTF-16: read as a stream is, as UTF-8 a stretch at a time;
                 // the pages read go back as they are copied.
+                loader.fileStarts = []
                 return try current { try loader.loadUTF16($0, release: $1, path, defaultName, source) }
             case .ready:
                 var calendar = try current {
@@ -264,7 +269,10 @@ package struct CalendarLoader {
         let shifted = release.map { release in
             { (range: Range<Int>) in release((range.lowerBound + skip)..<(range.upperBound + skip)) }
         }
-        var reader = StretchReader(loader: self, path: path, defaultName: defaultName, source: source, release: shifted)
+        var shiftedLoader = self
+        shiftedLoader.fileStarts = skip == 0 ? fileStarts : []
+        var reader = StretchReader(loader: shiftedLoader, path: path, defaultName: defaultName, source: source,
+            release: shifted)
         // The prefilter needs to know; on a large file it is read beside the framing, on another core.
         let scanning = DispatchGroup()
         let scan = SeriesMoveScan(text: buffer)

@@ -13,6 +13,7 @@ extension CalendarLoader {
         loader.calendarName = calendar.name
         loader.calendarColor = calendar.color
         loader.zonesPerCalendar = true
+        loader.fileStarts = text.fileStarts
         let loaded = try text.bytes.withUnsafeBufferPointer {
             try loader.load($0, path: calendar.path, defaultName: calendar.name, source: calendar.source)
         }

@@ -46,7 +46,12 @@ struct StretchReader {
         var stretch = input
         stretch.linesBefore = lines
         let bytes = stretch.bytes, range = stretch.range
-        var split = ComponentSplitter.split(stretch, maxChunks: loader.stretchComponents, calendarsSeen: calendarsSeen)
+        let onEveryCore = loader.fileStarts.isEmpty ? nil
+            : FileStartSplit(starts: loader.fileStarts, workers: loader.threads.map { max(1, $0) }
+                ?? min(ProcessInfo.processInfo.activeProcessorCount, 8))
+                .split(stretch, maxChunks: loader.stretchComponents, calendarsSeen: calendarsSeen)
+        var split = onEveryCore
+            ?? ComponentSplitter.split(stretch, maxChunks: loader.stretchComponents, calendarsSeen: calendarsSeen)
         try start(split, bytes, range)
         for note in split.notes { run!.warn(note) }
         calendarsSeen = split.calendarsSeen

@@ -12,13 +12,18 @@ struct CollectionText {
     /// Each file's path and the joined line its first line became, in order.
     private var starts: [(line: Int, path: String)] = []
     private var lines = 0
+    /// Where each file starts in `bytes`, for framing on every core (`FileStartSplit`).
+    private(set) var fileStarts: [FileStart] = []
 
     init(_ files: [CollectionFile]) {
         bytes.reserveCapacity(files.reduce(0) { $0 + $1.bytes.count + 2 })
+        starts.reserveCapacity(files.count)
+        fileStarts.reserveCapacity(files.count)
         for file in files {
             file.bytes.withUnsafeBufferPointer { all in
                 let text = UnsafeBufferPointer(rebasing: all[(TextDecoding.hasUTF8BOM(all) ? 3 : 0)...])
                 starts.append((lines + 1, file.path))
+                fileStarts.append(FileStart(offset: bytes.count, linesBefore: lines))
                 bytes.append(contentsOf: text)
                 lines += InputSegments.lineFeeds(in: text, 0..<text.count)
                 if text.last != 0x0A {
@@ -63,4 +68,10 @@ package struct CollectionFile: Sendable {
         self.path = path
         self.bytes = bytes
     }
+}
+
+/// Where a file of a joined text starts, and the lines before it.
+struct FileStart: Sendable {
+    let offset: Int
+    let linesBefore: Int
 }
