@@ -1,6 +1,7 @@
 import AgendaCore
 import Foundation
 @testable import ICalAdapter
+import Synchronization
 import Testing
 
 /// A vdir collection's joined text framed on several cores, cut where its
@@ -48,11 +49,25 @@ import Testing
             + "TRIGGER:-PT5M\r\nEND:VJOURNAL\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
         // Two lines glued into one, a folded BEGIN line, LF line ends.
         "BEGIN:VCALENDAR\nBEGIN:VTODO\nUID:glued\nDUE:20250303T100000Z\nEND:VALARMEND:VTODO\nEND:VCALENDAR\n",
-        "BEGIN:VCALENDAR\r\nBEG\r\n IN:VEVENT\r\nUID:folded\r\nDTSTART:20250304T100000Z\r\nEND:VEVENT\r\n"
+        "BEGIN:VCALENDAR\r\nBEGIN:VEV\r\n ENT\r\nUID:folded\r\nDTSTART:20250304T100000Z\r\nEND:VEVENT\r\n"
             + "END:VCALENDAR\r\n",
         // An iTIP message: its METHOD reaches its own components only.
         "BEGIN:VCALENDAR\r\nMETHOD:REQUEST\r\nBEGIN:VEVENT\r\nUID:itip\r\nSUMMARY:no start\r\nEND:VEVENT\r\n"
             + "END:VCALENDAR\r\n",
+        // Ends on an indented BEGIN line that a framer opens (a file joins
+        // it as a fold): the next file starts with a component open.
+        "BEGIN:VCALENDAR\r\nMETHOD:REQUEST\r\nBEGIN:VEVENT\r\nUID:open\r\nDTSTART:20250305T100000Z\r\n"
+            + "END:VEVENT\r\nEND:VCALENDAR\r\n BEGIN:VEVENT\r\n",
+        "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:after-open\r\nSUMMARY:no start either\r\nEND:VEVENT\r\n"
+            + "END:VCALENDAR\r\n",
+        // An indented BEGIN line that, unfolded, opens nothing.
+        "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:i\r\nDTSTART:20250306T100000Z\r\nEND:VEVENT\r\n BEGIN:VEVENT\r\n"
+            + " X\r\nEND:VCALENDAR\r\n",
+        // A first line that, unfolded, is no BEGIN:VCALENDAR; a name cut to one line.
+        "BEGIN:VCALENDAR\r\n X-FOLDED\r\nBEGIN:VEVENT\r\nUID:v\r\nDTSTART:20250307T100000Z\r\nEND:VEVENT\r\n"
+            + "END:VCALENDAR\r\n",
+        "BEGIN:VCALENDAR\r\nX-WR-CALNAME:\(String(repeating: "Long name ", count: 30))\r\nBEGIN:VEVENT\r\nUID:n\r\nDTSTART:20250308T100000Z\r\n"
+            + "END:VEVENT\r\nEND:VCALENDAR\r\n",
     ]
 
     /// The first few lines where two framings differ (each component a line, then the rest).
@@ -71,6 +86,13 @@ import Testing
         text.bytes.withUnsafeBufferPointer { ComponentSplitter.split(Stretch($0, 0..<$0.count)) }
     }
 
+    /// Every file made here is one a collection joins: none is left out of the tests unseen.
+    @Test func everyFileMadeIsJoinable() {
+        for text in FileStartSplitTests.made {
+            #expect(Array(text.utf8).withUnsafeBufferPointer { ItemFileScan($0).isJoinable }, "\(text)")
+        }
+    }
+
     @Test(arguments: [2, 3, 8])
     func partsFrameAsTheWholeDoes(_ workers: Int) throws {
         let text = CollectionText(FileStartSplitTests.files)
@@ -84,6 +106,53 @@ import Testing
         #expect(Set(whole.chunks.map(\.calendar)).count >= FileStartSplitTests.files.count)
         #expect(whole.chunks.contains { $0.repairs != nil })
         #expect(FileStartSplitTests.differences(parts, whole) == [])
+    }
+
+    /// Cut at every file: every boundary between the files made here, each
+    /// after each, is cut at or framed as one, and either way gives what
+    /// one pass gives.
+    @Test func everyBoundaryFramesAsOnePassDoes() {
+        var files: [CollectionFile] = []
+        for first in FileStartSplitTests.made {
+            for second in FileStartSplitTests.made {
+                for text in [first, second] {
+                    files.append(CollectionFile(path: "vdir/\(files.count).ics", bytes: Array(text.utf8)))
+                }
+            }
+        }
+        let text = CollectionText(files)
+        let whole = FileStartSplitTests.sequential(text)
+        var cutsTaken = 0
+        text.bytes.withUnsafeBufferPointer { bytes in
+            // Two files a part: each pair of the made files meets at a cut.
+            for offset in 0..<2 {
+                var split = FileStartSplit(starts: text.fileStarts.enumerated().filter { $0.offset % 2 == offset }
+                    .map(\.element), workers: files.count / 2)
+                split.minimumBytes = 0
+                let stretch = Stretch(bytes, 0..<bytes.count)
+                if let parts = split.split(stretch, maxChunks: .max, calendarsSeen: 0) {
+                    #expect(FileStartSplitTests.differences(parts, whole) == [])
+                    cutsTaken += 1
+                }
+                // Pairs that must be framed as one are: the rest of the text still splits around them.
+                for pair in stride(from: offset, to: files.count - 1, by: 2) {
+                    let starts = [text.fileStarts[pair + 1]]
+                    var one = FileStartSplit(starts: starts, workers: 2)
+                    one.minimumBytes = 0
+                    let range = text.fileStarts[pair].offset..<(pair + 2 < files.count
+                        ? text.fileStarts[pair + 2].offset : bytes.count)
+                    let piece = Stretch(bytes, range, linesBefore: text.fileStarts[pair].linesBefore)
+                    let calendarsBefore = whole.chunks.first { $0.range.lowerBound >= range.lowerBound }.map(\.calendar)
+                    guard let parts = one.split(piece, maxChunks: .max, calendarsSeen: calendarsBefore ?? 0) else {
+                        continue
+                    }
+                    let alone = ComponentSplitter.split(piece, calendarsSeen: calendarsBefore ?? 0)
+                    #expect(FileStartSplitTests.differences(parts, alone) == [], "files \(pair) and \(pair + 1)")
+                    cutsTaken += 1
+                }
+            }
+        }
+        #expect(cutsTaken > 10)
     }
 
     /// A stretch that does not start the text: its lines and calendars
@@ -111,6 +180,12 @@ import Testing
                 == nil)
             #expect(FileStartSplit(starts: text.fileStarts, workers: 2).split(stretch, maxChunks: 10,
                 calendarsSeen: 0) == nil)
+            // Exactly `maxChunks`: one pass stops before the last END:VCALENDAR.
+            let count = FileStartSplitTests.sequential(text).chunks.count
+            #expect(FileStartSplit(starts: text.fileStarts, workers: 2).split(stretch, maxChunks: count,
+                calendarsSeen: 0) == nil)
+            #expect(FileStartSplit(starts: text.fileStarts, workers: 2).split(stretch, maxChunks: count + 1,
+                calendarsSeen: 0) != nil)
             #expect(FileStartSplit(starts: text.fileStarts, workers: 1).split(stretch, maxChunks: .max,
                 calendarsSeen: 0) == nil)
         }
@@ -120,11 +195,13 @@ import Testing
     @Test func aJoinedCollectionReadsTheSameOnEveryThreadCount() throws {
         let calendar = CalendarInfo(name: "vdir", source: ".", path: "vdir")
         let window = AgendaWindow.days(400, from: CivilDate(iso: "2025-01-01")!, clock: berlinClock)
-        // The files made, each UID once, enough of them to be framed in parts.
+        // The files made, each UID once, enough of them to be framed in parts
+        // (not those that end with something open: one pass frames those).
         var files: [CollectionFile] = []
         var total = 0
         while total < FileStartSplit.parallelFrom + 1 {
-            for text in FileStartSplitTests.made {
+            for text in FileStartSplitTests.made where text.hasSuffix("END:VCALENDAR\r\n")
+                || text.hasSuffix("END:VCALENDAR\n") {
                 let bytes = Array(text.replacingOccurrences(of: "UID:", with: "UID:\(files.count)-").utf8)
                 files.append(CollectionFile(path: "vdir/\(files.count).ics", bytes: bytes))
                 total += bytes.count
@@ -132,7 +209,9 @@ import Testing
         }
         let one = try CalendarLoader(window: window, threads: 1).load(joining: files, as: calendar)
         for threads in [2, 3] {
+            let before = FileStartSplit.framedInParts.load(ordering: .relaxed)
             let several = try CalendarLoader(window: window, threads: threads).load(joining: files, as: calendar)
+            #expect(FileStartSplit.framedInParts.load(ordering: .relaxed) > before)
             #expect(StretchedLoadTests.summary(several) == StretchedLoadTests.summary(one))
         }
         #expect(!one.diagnostics.isEmpty)

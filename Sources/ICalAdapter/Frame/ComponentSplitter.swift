@@ -63,6 +63,11 @@ struct ComponentSplitter {
         /// Where framing stopped: the end of the range, or the start of the
         /// line after the `maxChunks`-th component.
         var stoppedAt = 0
+        /// Whether the first line opened a VCALENDAR with nothing open, and
+        /// whether the text ended with nothing open or pending: framing
+        /// a text cut there in two gives what framing it whole does (`FileStartSplit`).
+        var startsWithCalendar = false
+        var endsIdle = false
     }
 
     /// - Parameters:

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Frames a stretch of a vdir collection's joined text (`CollectionText`)
 /// on every core: the text is cut where one of its files begins, and each
@@ -15,9 +16,14 @@ struct FileStartSplit {
     /// Where each file of the joined text starts, and the lines before it.
     let starts: [FileStart]
     let workers: Int
+    /// Below this many bytes a stretch is framed on one thread (tests frame small ones in parts).
+    var minimumBytes = FileStartSplit.parallelFrom
 
     /// Below this many bytes a stretch is framed on one thread.
     static let parallelFrom = 1 << 20
+
+    /// How many stretches were framed in parts, so far in this process: tests look.
+    static let framedInParts = Atomic<Int>(0)
 
     /// The stretch framed in parts, or nil when it is framed as one: too
     /// small, one worker, no file start to cut at, or a part that stopped
@@ -25,7 +31,7 @@ struct FileStartSplit {
     /// says where to stop and how the input ends).
     func split(_ stretch: Stretch, maxChunks: Int, calendarsSeen: Int) -> ComponentSplitter.Result? {
         let range = stretch.range
-        guard workers > 1, range.count >= FileStartSplit.parallelFrom else { return nil }
+        guard workers > 1, range.count >= minimumBytes else { return nil }
         var parts: [(range: Range<Int>, linesBefore: Int)] = []
         var lower = range.lowerBound, linesBefore = stretch.linesBefore
         for k in 1..<workers {
@@ -41,8 +47,10 @@ struct FileStartSplit {
         DispatchQueue.concurrentPerform(iterations: parts.count) { k in
             framing.frame(k, maxChunks: maxChunks, calendarsSeen: k == 0 ? calendarsSeen : 0)
         }
-        return FileStartSplit.joined(Array(framing.slots), parts: parts.map(\.range),
+        let whole = FileStartSplit.joined(Array(framing.slots), parts: parts.map(\.range),
             linesBefore: parts.map(\.linesBefore), maxChunks: maxChunks)
+        if whole != nil { FileStartSplit.framedInParts.add(1, ordering: .relaxed) }
+        return whole
     }
 
     /// The first file start in `from..<before` whose line reads `BEGIN:VCALENDAR` (a start given that does not
@@ -55,27 +63,54 @@ struct FileStartSplit {
         }
         for start in starts[low...] {
             guard start.offset < before else { return nil }
-            if FileStartSplit.beginsCalendar(bytes, at: start.offset) { return start }
+            if FileStartSplit.beginsCalendar(bytes, at: start.offset),
+                FileStartSplit.endsCalendar(bytes, before: start.offset) {
+                return start
+            }
         }
         return nil
     }
 
-    /// Whether a line `BEGIN:VCALENDAR` (in any case) starts at `at`, after a line feed.
+    /// Whether the line before `at` is `END:VCALENDAR` (in any case): the
+    /// file before ends as a joinable one should, with nothing left open.
+    static func endsCalendar(_ bytes: UnsafeBufferPointer<UInt8>, before at: Int) -> Bool {
+        let word: StaticString = "END:VCALENDAR"
+        let n = word.utf8CodeUnitCount
+        var end = at - 1  // the line feed
+        if end > 0 && bytes[end - 1] == 0x0D { end -= 1 }
+        let begin = end - n
+        guard begin >= 0, begin == 0 || bytes[begin - 1] == 0x0A else { return false }
+        for k in 0..<n where bytes[begin + k] != word.utf8Start[k] && bytes[begin + k] != word.utf8Start[k] | 0x20 {
+            return false
+        }
+        return true
+    }
+
+    /// Whether a line `BEGIN:VCALENDAR` (in any case, not folded) starts at `at`, after a line feed. (The framer
+    /// says whether it read it so: `ComponentSplitter.Result.startsWithCalendar`.)
     static func beginsCalendar(_ bytes: UnsafeBufferPointer<UInt8>, at: Int) -> Bool {
         let word: StaticString = "BEGIN:VCALENDAR"
         let n = word.utf8CodeUnitCount
         guard at > 0, at + n < bytes.count, bytes[at - 1] == 0x0A else { return false }
-        for k in 0..<n where bytes[at + k] | 0x20 != word.utf8Start[k] | 0x20 { return false }
-        return bytes[at + n] == 0x0D || bytes[at + n] == 0x0A
+        for k in 0..<n where bytes[at + k] != word.utf8Start[k] && bytes[at + k] != word.utf8Start[k] | 0x20 {
+            return false
+        }
+        // Its line ends there, and the next is no fold of it.
+        var next = at + n
+        if next < bytes.count && bytes[next] == 0x0D { next += 1 }
+        guard next < bytes.count, bytes[next] == 0x0A else { return false }
+        return next + 1 < bytes.count && !ContentLines.isBlank(bytes[next + 1])
     }
 
     /// The parts' results as one, in order; nil when framing the whole is needed.
     private static func joined(_ results: [ComponentSplitter.Result], parts: [Range<Int>], linesBefore: [Int],
         maxChunks: Int) -> ComponentSplitter.Result? {
         guard results.allSatisfy({ !$0.chunks.isEmpty }),
+            results.dropLast().allSatisfy(\.endsIdle), results.dropFirst().allSatisfy(\.startsWithCalendar),
             zip(results, parts).allSatisfy({ $0.stoppedAt == $1.upperBound }),
             zip(results, parts.indices.dropFirst()).allSatisfy({ $0.lines + linesBefore[$1 - 1] == linesBefore[$1] }),
-            results.reduce(0, { $0 + $1.chunks.count }) <= maxChunks
+            // The `maxChunks`-th component stops a pass before what follows it.
+            results.reduce(0, { $0 + $1.chunks.count }) < maxChunks
         else { return nil }
         var whole = results[0]
         for part in results.dropFirst() {
@@ -86,17 +121,20 @@ struct FileStartSplit {
                 chunk.calendar += before
                 whole.chunks.append(chunk)
             }
+            // Only the first X-WR-CALNAME is read: a later part's cut of its own is not told.
+            let named = whole.calendarName != nil
             whole.calendarName = whole.calendarName ?? part.calendarName
             whole.wrTimezone = whole.wrTimezone ?? part.wrTimezone
             whole.appleColor = whole.appleColor ?? part.appleColor
             whole.color = whole.color ?? part.color
-            whole.notes += part.notes
+            whole.notes += named ? part.notes.filter { $0.kind != FrameScanner.calendarNameCut } : part.notes
             whole.cutAfterLastComponent = part.cutAfterLastComponent
             whole.endedCalendar = part.endedCalendar
             whole.calendarsSeen = before + part.calendarsSeen
             whole.sawCalendar = whole.sawCalendar || part.sawCalendar
             whole.lines += part.lines
             whole.stoppedAt = part.stoppedAt
+            whole.endsIdle = part.endsIdle
         }
         return whole
     }

@@ -12,6 +12,8 @@ import Foundation
 /// top-level BEGIN or the end of the input shows it lost it.
 struct FrameScanner {
     let bytes: UnsafeBufferPointer<UInt8>
+    /// Where the text to frame starts and ends.
+    let start: Int
     let end: Int
     let linesBefore: Int
     let maxChunks: Int
@@ -45,11 +47,15 @@ struct FrameScanner {
     /// component indented).
     var indentedBegin = false
 
+    /// The kind of the warning that the calendar's name was cut to one line.
+    static let calendarNameCut = "X-WR-CALNAME cut"
+
     init(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>?, linesBefore: Int, maxChunks: Int,
         calendarsSeen: Int) {
         self.bytes = bytes
         end = range?.upperBound ?? bytes.count
         pos = range?.lowerBound ?? 0
+        start = pos
         self.linesBefore = linesBefore
         lineNumber = linesBefore
         self.maxChunks = maxChunks
@@ -115,11 +121,17 @@ struct FrameScanner {
                 enterCalendar()
                 result.sawCalendar = true
                 calendarHasMethod = false
+                indentedBegin = false
+                if line.start == start { result.startsWithCalendar = true }
                 return true
             }
             // Outside a VCALENDAR only iCalendar's own components are
-            // taken (a bare VEVENT), not a VCARD or the like.
-            if !LineScan.topLevelNames.contains(name) { return true }
+            // taken (a bare VEVENT), not a VCARD or the like. An indented
+            // BEGIN line that, unfolded, opens nothing leaves nothing behind.
+            if !LineScan.topLevelNames.contains(name) {
+                indentedBegin = false
+                return true
+            }
         } else if LineScan.topLevelNames.contains(name) {
             closeChunk(at: line.start)  // the open one lost its END line
             if result.chunks.count >= maxChunks {
@@ -127,7 +139,9 @@ struct FrameScanner {
                 return false
             }
             if name == "VCALENDAR" {
+                // A calendar of its own: a METHOD of the one before is not its own.
                 enterCalendar()
+                calendarHasMethod = false
                 return true
             }
         } else {
@@ -241,7 +255,7 @@ struct FrameScanner {
             let (name, cut) = CalendarName.oneLine(value)
             result.calendarName = name
             if cut {
-                result.notes.append(Warning(pendingLine, .valueNotAllowed, "X-WR-CALNAME cut",
+                result.notes.append(Warning(pendingLine, .valueNotAllowed, FrameScanner.calendarNameCut,
                     CalendarName.cutWords(name, from: "X-WR-CALNAME")))
             }
         }
@@ -290,6 +304,7 @@ struct FrameScanner {
     /// without END:VCALENDAR: what came after the cut is missing) noted,
     /// for the loader to tell of the input's last stretch.
     mutating func finish() -> ComponentSplitter.Result {
+        result.endsIdle = open == nil && pendingProperty == nil && !indentedBegin && !gluedRest && stoppedAt == nil
         finishProperty()
         if open != nil { closeChunk(at: end) }
         if calendarsSeen > 0, let last = result.chunks.last, last.rootClosed, !calendarEnded {
