@@ -23,19 +23,22 @@ package struct AgendaRow: Sendable {
     /// sorted and merged by the hundred thousand, and counting a reference
     /// for each was a visit to an object far off in memory.
     let source: AgendaOccurrences.Index
-    /// The instant (seconds since 2001) or, for `overdue`, the day number
-    /// that `timing` carries. A row is kept in 40 bytes: an agenda of the
-    /// 100k calendar holds 250,000 of them, sorted and merged.
-    private let moment: Double
-    /// Day, rank (0 for overdue reminders, 1 for all-day-like rows, 2 for
-    /// timed ones) and seconds since local midnight, in one number: the
-    /// agenda's sort order up to ties. The day is its number since 1970
-    /// plus `dayOffset`, so that every key is positive.
-    private(set) var sortKey: Int64
+    /// Day, rank and second of the day (the sort key), then the number of
+    /// days of the occurrence, in one number. A row is kept in 32 bytes: an
+    /// agenda of the 100k calendar holds 270,000 of them, sorted and merged.
+    ///
+    /// From the top: the day's number since 1970 plus `dayOffset` (22 bits;
+    /// `undatedDay` in the undated section), the rank (2 bits: 0 for overdue
+    /// reminders, 1 for all-day-like rows, 2 for timed ones), the seconds
+    /// since local midnight (17 bits), the day count (22 bits).
+    private var packed: UInt64
+    /// What `timing` carries: for `starts`, `continues` and `due` at a time,
+    /// the instant as seconds from the row's day at 00:00 UTC (within a day
+    /// or two of it); for `overdue`, the day it was due, as days since 1970.
+    private var moment: Int32
     /// Which day of the occurrence this is (low 24 bits) and the timing's
     /// case, with `firstListedBit` (high 8 bits).
     private let indexAndTiming: UInt32
-    private let count: Int32
     /// The number of the row's item (its Event or Reminder) in this agenda
     /// (`AgendaBuilder.build`): rows of one day, rank and second are in the
     /// order of their items' ranks (`ItemRanks`), and the JSON formatter
@@ -43,32 +46,52 @@ package struct AgendaRow: Sendable {
     var item: Int32
     /// The row's entry in its agenda's `Overlaps`, or -1 when it overlaps nothing.
     var overlap: Int32 = -1
-    /// `sortKey / dayFactor` is the day's number (plus `dayOffset`).
-    static let dayFactor: Int64 = 1_000_000
-    static let dayOffset: Int64 = 100_000_000
+
+    private static let countBits: UInt64 = 22
+    private static let secondBits: UInt64 = 17
+    private static let rankBits: UInt64 = 2
+    /// Days of the years 0 to 10,000 and well past fit (iCalendar's are 0000-9999); others are held at the ends.
+    static let dayOffset: Int64 = 1_000_000
+    /// The day number of the undated section: after every day.
+    static let undatedDay: Int64 = (1 << 22) - 1
     private static let firstListedBit: UInt32 = 0x0800_0000
+    /// Seconds from 1970 to 2001, `Date`'s reference.
+    private static let referenceSeconds: Int64 = 978_307_200
+
+    /// The agenda's sort order up to ties: day, rank, second.
+    var sortKey: Int64 { Int64(packed >> AgendaRow.countBits) }
+    /// The day part of `sortKey` (the day's number plus `dayOffset`).
+    var dayKey: Int64 { Int64(packed >> (AgendaRow.countBits + AgendaRow.secondBits + AgendaRow.rankBits)) }
 
     private enum Case: UInt32 {
         case allDay, starts, continues, dueAt, dueOn, overdue, undated
     }
 
+    private var timingCase: Case { Case(rawValue: (indexAndTiming >> 24) & 0x7) ?? .allDay }
+
+    /// The instant `moment` stands for (starts, continues, due at a time).
+    private var instant: Date {
+        Date(timeIntervalSinceReferenceDate: Double((dayKey - AgendaRow.dayOffset) * 86400
+            - AgendaRow.referenceSeconds + Int64(moment)))
+    }
+
     /// The day this row is listed under; nil in the undated section.
     package var day: CivilDate? {
         guard case .undated = timing else {
-            return CivilDate(daysSinceEpoch: Int(sortKey / AgendaRow.dayFactor - AgendaRow.dayOffset))
+            return CivilDate(daysSinceEpoch: Int(dayKey - AgendaRow.dayOffset))
         }
         return nil
     }
 
     package var timing: Timing {
-        switch Case(rawValue: (indexAndTiming >> 24) & 0x7) {
-        case .starts: .starts(Date(timeIntervalSinceReferenceDate: moment))
-        case .continues: .continues(until: Date(timeIntervalSinceReferenceDate: moment))
-        case .dueAt: .due(Date(timeIntervalSinceReferenceDate: moment))
+        switch timingCase {
+        case .starts: .starts(instant)
+        case .continues: .continues(until: instant)
+        case .dueAt: .due(instant)
         case .dueOn: .due(nil)
         case .overdue: .overdue(since: CivilDate(daysSinceEpoch: Int(moment)))
         case .undated: .undated
-        case .allDay, nil: .allDay
+        case .allDay: .allDay
         }
     }
 
@@ -79,14 +102,24 @@ package struct AgendaRow: Sendable {
     func listed(under day: CivilDate?) -> AgendaRow {
         guard let day, self.day != nil else { return self }
         var row = self
-        row.sortKey = (Int64(day.daysSinceEpoch) + AgendaRow.dayOffset) * AgendaRow.dayFactor
-            + sortKey % AgendaRow.dayFactor
+        let shift = AgendaRow.countBits + AgendaRow.secondBits + AgendaRow.rankBits
+        let key = AgendaRow.dayKey(of: day)
+        row.packed = UInt64(key) << shift | packed & ((1 << shift) - 1)
+        if timingCase == .starts || timingCase == .continues || timingCase == .dueAt {
+            // The same instant, from the new day.
+            row.moment = Int32(clamping: Int64(moment) + (dayKey - key) * 86400)
+        }
         return row
     }
 
     /// For occurrences that span days: which day this is (1-based) and of how many.
     package var dayIndex: Int { Int(indexAndTiming & 0xFF_FFFF) }
-    var dayCount: Int { Int(count) }
+    var dayCount: Int { Int(packed & ((1 << AgendaRow.countBits) - 1)) }
+
+    /// A day's number in `packed` (days outside 0001-9999 are held at the ends).
+    private static func dayKey(of day: CivilDate) -> Int64 {
+        min(max(Int64(day.daysSinceEpoch) + dayOffset, 0), undatedDay - 1)
+    }
 
     init(
         source: AgendaOccurrences.Index, item: Int32, day: CivilDate?, timing: Timing, isFirstListed: Bool,
@@ -95,23 +128,30 @@ package struct AgendaRow: Sendable {
     ) {
         self.source = source
         self.item = item
+        let key = day.map(AgendaRow.dayKey) ?? AgendaRow.undatedDay
+        /// An instant as seconds from the row's day at 00:00 UTC.
+        func fromDay(_ date: Date) -> Int32 {
+            let seconds = Int64(date.timeIntervalSinceReferenceDate.rounded(.down)) + AgendaRow.referenceSeconds
+            return Int32(clamping: seconds - (key - AgendaRow.dayOffset) * 86400)
+        }
         let kind: Case
         switch timing {
         case .allDay: (kind, moment) = (.allDay, 0)
-        case .starts(let date): (kind, moment) = (.starts, date.timeIntervalSinceReferenceDate)
-        case .continues(let date): (kind, moment) = (.continues, date.timeIntervalSinceReferenceDate)
-        case .due(let date?): (kind, moment) = (.dueAt, date.timeIntervalSinceReferenceDate)
+        case .starts(let date): (kind, moment) = (.starts, fromDay(date))
+        case .continues(let date): (kind, moment) = (.continues, fromDay(date))
+        case .due(let date?): (kind, moment) = (.dueAt, fromDay(date))
         case .due(nil): (kind, moment) = (.dueOn, 0)
-        case .overdue(let since): (kind, moment) = (.overdue, Double(since.daysSinceEpoch))
+        case .overdue(let since): (kind, moment) = (.overdue, Int32(clamping: since.daysSinceEpoch))
         case .undated: (kind, moment) = (.undated, 0)
         }
         indexAndTiming = UInt32(min(max(dayIndex, 0), 0xFF_FFFF)) | kind.rawValue << 24 | (isFirstListed
             ? AgendaRow.firstListedBit : 0)
-        count = Int32(clamping: dayCount)
         // `rank` says all-day-like (0) or timed (1); overdue reminders come before both.
-        let order: Int64 = if case .overdue = timing { 0 } else { Int64(min(max(rank, 0), 8)) + 1 }
-        let dayNumber = day.map { Int64($0.daysSinceEpoch) + AgendaRow.dayOffset } ?? 2 * AgendaRow.dayOffset
-        sortKey = dayNumber * AgendaRow.dayFactor + order * 100_000 + Int64(min(max(secondOfDay, 0), 99_999))
+        let rankPart: UInt64 = if case .overdue = timing { 0 } else { UInt64(min(max(rank, 0), 2)) + 1 }
+        let second = UInt64(min(max(secondOfDay, 0), 99_999))
+        let count = UInt64(min(max(dayCount, 0), (1 << 22) - 1))
+        packed = UInt64(key) << (AgendaRow.countBits + AgendaRow.secondBits + AgendaRow.rankBits)
+            | rankPart << (AgendaRow.countBits + AgendaRow.secondBits) | second << AgendaRow.countBits | count
     }
 }
 
