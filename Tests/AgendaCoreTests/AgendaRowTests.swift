@@ -31,9 +31,12 @@ import Testing
         timings += instants.flatMap { [AgendaRow.Timing.starts($0), .continues(until: $0), .due($0)] }
         for timing in timings {
             let row = AgendaRowTests.row(day, timing, index: 3, count: 3_652_059, second: 86_399, first: false)
+            let other = AgendaRowTests.row(day, timing, index: 3, count: 1, second: 86_399, first: false)
             #expect(row.timing == timing, "\(day) \(timing)")
             #expect(row.day == day)
             #expect(row.dayIndex == 3 && row.dayCount == 3_652_059 && !row.isFirstListed && row.item == 7)
+            // The day count is no part of the order.
+            #expect(row.sortKey == other.sortKey && other.dayCount == 1)
             // Listed under another day (an alarm's row): the same instant, the new day.
             let moved = row.listed(under: day.adding(days: 1))
             #expect(moved.timing == timing && moved.day == day.adding(days: 1), "\(day) \(timing)")
@@ -53,7 +56,40 @@ import Testing
         }
         keys.append(AgendaRowTests.row(nil, .undated, rank: 0).sortKey)
         #expect(keys == keys.sorted() && Set(keys).count == keys.count)
-        #expect(AgendaRowTests.row(AgendaRowTests.days[3], .allDay).dayKey
-            == AgendaRowTests.row(AgendaRowTests.days[3], .starts(AgendaRowTests.days[3].midnightUTC)).dayKey)
+        #expect(AgendaRowTests.row(AgendaRowTests.days[3], .allDay, rank: 0).sortDay
+            == AgendaRowTests.row(AgendaRowTests.days[3], .starts(AgendaRowTests.days[3].midnightUTC)).sortDay)
+    }
+
+    /// The rank comes before the second; what is out of range is held at its ends.
+    @Test func rankBeforeSecondAndEveryFieldHeldInRange() {
+        let day = AgendaRowTests.days[3]
+        let lateAllDay = AgendaRowTests.row(day, .allDay, rank: 0, second: 99_999)
+        let earlyTimed = AgendaRowTests.row(day, .starts(day.midnightUTC), rank: 1, second: 0)
+        #expect(lateAllDay.sortKey < earlyTimed.sortKey)
+        #expect(AgendaRowTests.row(day, .allDay, rank: 0, second: 250_000).sortKey == lateAllDay.sortKey)
+        #expect(AgendaRowTests.row(day, .allDay, rank: -3, second: -5).sortKey
+            == AgendaRowTests.row(day, .allDay, rank: 0, second: 0).sortKey)
+        #expect(AgendaRowTests.row(day, .allDay, count: 20_000_000).dayCount == (1 << 23) - 1)
+        #expect(AgendaRowTests.row(day, .allDay, index: 1 << 30).dayIndex == 0xFF_FFFF)
+        // Held at the ends of the day field: still before the undated section, still in order.
+        let farPast = AgendaRowTests.row(CivilDate(daysSinceEpoch: -5_000_000), .allDay)
+        let farFuture = AgendaRowTests.row(CivilDate(daysSinceEpoch: 5_000_000), .allDay)
+        #expect(farPast.sortKey < lateAllDay.sortKey && lateAllDay.sortKey < farFuture.sortKey)
+        #expect(farFuture.sortKey < AgendaRowTests.row(nil, .undated).sortKey)
+    }
+
+    /// An alarm's row is listed under the day its occurrence starts: the
+    /// instant stays exact decades away; past 68 years the row keeps no time.
+    @Test func aRowMovedFarKeepsItsInstantOrNoTime() {
+        let day = AgendaRowTests.days[3]
+        let end = day.midnightUTC.addingTimeInterval(3600)
+        let ending = AgendaRowTests.row(day, .continues(until: end))
+        let thirty = ending.listed(under: day.adding(days: -30 * 365))
+        #expect(thirty.timing == .continues(until: end) && thirty.day == day.adding(days: -30 * 365))
+        let century = ending.listed(under: day.adding(days: -100 * 365))
+        #expect(century.timing == .allDay && century.day == day.adding(days: -100 * 365))
+        let overdue = AgendaRowTests.row(day, .overdue(since: AgendaRowTests.days[0]))
+        #expect(overdue.listed(under: AgendaRowTests.days[5]).timing == .overdue(since: AgendaRowTests.days[0]))
+        #expect(AgendaRowTests.row(nil, .undated).listed(under: day).day == nil)
     }
 }

@@ -95,9 +95,9 @@ package struct AgendaBuilder: Sendable {
         var days: [Range<Int>] = []
         var start = 0
         while start < rows.count {
-            let key = rows[start].dayKey
+            let key = rows[start].sortDay
             var end = start + 1
-            while end < rows.count && rows[end].dayKey == key { end += 1 }
+            while end < rows.count && rows[end].sortDay == key { end += 1 }
             days.append(start..<end)
             start = end
         }

@@ -30,15 +30,16 @@ package struct AgendaRow: Sendable {
     /// From the top: the day's number since 1970 plus `dayOffset` (22 bits;
     /// `undatedDay` in the undated section), the rank (2 bits: 0 for overdue
     /// reminders, 1 for all-day-like rows, 2 for timed ones), the seconds
-    /// since local midnight (17 bits), the day count (22 bits).
+    /// since local midnight (17 bits), the day count (23 bits: an occurrence
+    /// of more days, 23,000 years, reads as that many).
     private var packed: UInt64
     /// What `timing` carries: for `starts`, `continues` and `due` at a time,
-    /// the instant as seconds from the row's day at 00:00 UTC (within a day
-    /// or two of it); for `overdue`, the day it was due, as days since 1970.
+    /// the instant as seconds from the row's day at 00:00 UTC (within two
+    /// days of it in an agenda); for `overdue`, the day it was due, as days since 1970.
     private var moment: Int32
     /// Which day of the occurrence this is (low 24 bits) and the timing's
     /// case, with `firstListedBit` (high 8 bits).
-    private let indexAndTiming: UInt32
+    private var indexAndTiming: UInt32
     /// The number of the row's item (its Event or Reminder) in this agenda
     /// (`AgendaBuilder.build`): rows of one day, rank and second are in the
     /// order of their items' ranks (`ItemRanks`), and the JSON formatter
@@ -47,10 +48,11 @@ package struct AgendaRow: Sendable {
     /// The row's entry in its agenda's `Overlaps`, or -1 when it overlaps nothing.
     var overlap: Int32 = -1
 
-    private static let countBits: UInt64 = 22
+    private static let countBits: UInt64 = 23
     private static let secondBits: UInt64 = 17
     private static let rankBits: UInt64 = 2
-    /// Days of the years 0 to 10,000 and well past fit (iCalendar's are 0000-9999); others are held at the ends.
+    /// The days from about year -770 to year 10,700 fit (iCalendar's are 0000-9999, windows 0001-9999); others are
+    /// held at the ends.
     static let dayOffset: Int64 = 1_000_000
     /// The day number of the undated section: after every day.
     static let undatedDay: Int64 = (1 << 22) - 1
@@ -61,7 +63,7 @@ package struct AgendaRow: Sendable {
     /// The agenda's sort order up to ties: day, rank, second.
     var sortKey: Int64 { Int64(packed >> AgendaRow.countBits) }
     /// The day part of `sortKey` (the day's number plus `dayOffset`).
-    var dayKey: Int64 { Int64(packed >> (AgendaRow.countBits + AgendaRow.secondBits + AgendaRow.rankBits)) }
+    var sortDay: Int64 { Int64(packed >> (AgendaRow.countBits + AgendaRow.secondBits + AgendaRow.rankBits)) }
 
     private enum Case: UInt32 {
         case allDay, starts, continues, dueAt, dueOn, overdue, undated
@@ -71,14 +73,14 @@ package struct AgendaRow: Sendable {
 
     /// The instant `moment` stands for (starts, continues, due at a time).
     private var instant: Date {
-        Date(timeIntervalSinceReferenceDate: Double((dayKey - AgendaRow.dayOffset) * 86400
+        Date(timeIntervalSinceReferenceDate: Double((sortDay - AgendaRow.dayOffset) * 86400
             - AgendaRow.referenceSeconds + Int64(moment)))
     }
 
     /// The day this row is listed under; nil in the undated section.
     package var day: CivilDate? {
         guard case .undated = timing else {
-            return CivilDate(daysSinceEpoch: Int(dayKey - AgendaRow.dayOffset))
+            return CivilDate(daysSinceEpoch: Int(sortDay - AgendaRow.dayOffset))
         }
         return nil
     }
@@ -103,11 +105,17 @@ package struct AgendaRow: Sendable {
         guard let day, self.day != nil else { return self }
         var row = self
         let shift = AgendaRow.countBits + AgendaRow.secondBits + AgendaRow.rankBits
-        let key = AgendaRow.dayKey(of: day)
+        let key = AgendaRow.sortDay(of: day)
         row.packed = UInt64(key) << shift | packed & ((1 << shift) - 1)
         if timingCase == .starts || timingCase == .continues || timingCase == .dueAt {
-            // The same instant, from the new day.
-            row.moment = Int32(clamping: Int64(moment) + (dayKey - key) * 86400)
+            // The same instant, from the new day; one 68 years away or more
+            // (an alarm row moved to the start of a long event) keeps no time.
+            if let moved = Int32(exactly: Int64(moment) + (sortDay - key) * 86400) {
+                row.moment = moved
+            } else {
+                row.moment = 0
+                row.indexAndTiming = indexAndTiming & ~(0x7 << 24) | Case.allDay.rawValue << 24
+            }
         }
         return row
     }
@@ -116,8 +124,8 @@ package struct AgendaRow: Sendable {
     package var dayIndex: Int { Int(indexAndTiming & 0xFF_FFFF) }
     var dayCount: Int { Int(packed & ((1 << AgendaRow.countBits) - 1)) }
 
-    /// A day's number in `packed` (days outside 0001-9999 are held at the ends).
-    private static func dayKey(of day: CivilDate) -> Int64 {
+    /// A day's number in `packed` (plus `dayOffset`, held within the field).
+    private static func sortDay(of day: CivilDate) -> Int64 {
         min(max(Int64(day.daysSinceEpoch) + dayOffset, 0), undatedDay - 1)
     }
 
@@ -128,7 +136,8 @@ package struct AgendaRow: Sendable {
     ) {
         self.source = source
         self.item = item
-        let key = day.map(AgendaRow.dayKey) ?? AgendaRow.undatedDay
+        assert(day != nil || timing == .undated, "only the undated section has rows without a day")
+        let key = day.map(AgendaRow.sortDay) ?? AgendaRow.undatedDay
         /// An instant as seconds from the row's day at 00:00 UTC.
         func fromDay(_ date: Date) -> Int32 {
             let seconds = Int64(date.timeIntervalSinceReferenceDate.rounded(.down)) + AgendaRow.referenceSeconds
@@ -146,10 +155,10 @@ package struct AgendaRow: Sendable {
         }
         indexAndTiming = UInt32(min(max(dayIndex, 0), 0xFF_FFFF)) | kind.rawValue << 24 | (isFirstListed
             ? AgendaRow.firstListedBit : 0)
-        // `rank` says all-day-like (0) or timed (1); overdue reminders come before both.
+        // `rank` says all-day-like (0) or timed (1), held to 0...2; overdue reminders come before both.
         let rankPart: UInt64 = if case .overdue = timing { 0 } else { UInt64(min(max(rank, 0), 2)) + 1 }
         let second = UInt64(min(max(secondOfDay, 0), 99_999))
-        let count = UInt64(min(max(dayCount, 0), (1 << 22) - 1))
+        let count = UInt64(min(max(dayCount, 0), (1 << 23) - 1))
         packed = UInt64(key) << (AgendaRow.countBits + AgendaRow.secondBits + AgendaRow.rankBits)
             | rankPart << (AgendaRow.countBits + AgendaRow.secondBits) | second << AgendaRow.countBits | count
     }

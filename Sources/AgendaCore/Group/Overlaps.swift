@@ -307,7 +307,7 @@ package final class Overlaps: Sendable {
     /// writing in agenda order has written: memory holds the days being
     /// written, not the window's. A day asked for again is indexed again.
     package func release(before row: AgendaRow) {
-        let key = row.dayKey
+        let key = row.sortDay
         released.withLock { released in
             // The day before the cursor too: a multi-day occurrence also asks
             // the day before its first (`OverlapQueries`), made again once let go.
@@ -316,7 +316,7 @@ package final class Overlaps: Sendable {
                 titleIndex[released - 1].forget()
                 spanCache[released - 1].forget()
             }
-            while released < days.count, rows[dayRows[released].lowerBound].dayKey < key {
+            while released < days.count, rows[dayRows[released].lowerBound].sortDay < key {
                 uidIndex[released].forget()
                 titleIndex[released].forget()
                 spanCache[released].forget()
