@@ -26,9 +26,11 @@ struct FileStartSplit {
     static let framedInParts = Atomic<Int>(0)
 
     /// The stretch framed in parts, or nil when it is framed as one: too
-    /// small, one worker, no file start to cut at, or a part that stopped
-    /// at `maxChunks` or holds no component (then framing it whole is what
-    /// says where to stop and how the input ends).
+    /// small, one worker, no file start to cut at; a part that does not end
+    /// idle, or after the first one that does not open a VCALENDAR on its
+    /// first line (one pass would carry something across the cut); or a
+    /// part that stopped at `maxChunks` or holds no component (then framing
+    /// it whole is what says where to stop and how the input ends).
     func split(_ stretch: Stretch, maxChunks: Int, calendarsSeen: Int) -> ComponentSplitter.Result? {
         let range = stretch.range
         guard workers > 1, range.count >= minimumBytes else { return nil }

@@ -7,13 +7,13 @@ import Foundation
 
 /// The walk down a folder named: its calendar files in name order, then the folders below it.
 extension InputFiles {
-    /// The folder's own calendar files, as one `InputFolder`, then those
-    /// of the folders below it, each folder in name order.
     /// How deep below a folder named the walk goes: each level is a call of
     /// `walk`, and 15,000 of them ran out of stack (SIGSEGV). No calendar
     /// tree comes near; a deeper folder is told once and not read.
     static let maxFolderDepth = 1000
 
+    /// The folder's own calendar files, as one `InputFolder`, then those
+    /// of the folders below it, each folder in name order.
     static func walk(
         _ directory: String, depth: Int = 0, visited: inout Set<FileIdentity>, warn: (String) -> Void
     ) throws -> [InputSource] {
