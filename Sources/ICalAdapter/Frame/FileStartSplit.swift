@@ -1,3 +1,4 @@
+import AgendaCore
 import Foundation
 import Synchronization
 
@@ -45,11 +46,12 @@ struct FileStartSplit {
         }
         guard !parts.isEmpty else { return nil }
         parts.append((lower..<range.upperBound, linesBefore))
-        let framing = PartFraming(bytes: stretch.bytes, parts: parts)
+        let framing = PartFraming(bytes: stretch.bytes, parts: parts,
+            results: Slots(count: parts.count, initial: ComponentSplitter.Result()))
         DispatchQueue.concurrentPerform(iterations: parts.count) { k in
             framing.frame(k, maxChunks: maxChunks, calendarsSeen: k == 0 ? calendarsSeen : 0)
         }
-        let whole = FileStartSplit.joined(Array(framing.slots), parts: parts.map(\.range),
+        let whole = FileStartSplit.joined(framing.results.values, parts: parts.map(\.range),
             linesBefore: parts.map(\.linesBefore), maxChunks: maxChunks)
         if whole != nil { FileStartSplit.framedInParts.add(1, ordering: .relaxed) }
         return whole
@@ -143,27 +145,14 @@ struct FileStartSplit {
 }
 
 /// The parts framed on the workers: the text is only read, and each
-/// part's result is written by the worker that framed it and read once
-/// every worker is done (concurrentPerform's return orders the two).
-private final class PartFraming: @unchecked Sendable {
+/// part's result goes to its own slot.
+private struct PartFraming: @unchecked Sendable {
     let bytes: UnsafeBufferPointer<UInt8>
     let parts: [(range: Range<Int>, linesBefore: Int)]
-    let slots: UnsafeMutableBufferPointer<ComponentSplitter.Result>
-
-    init(bytes: UnsafeBufferPointer<UInt8>, parts: [(range: Range<Int>, linesBefore: Int)]) {
-        self.bytes = bytes
-        self.parts = parts
-        slots = .allocate(capacity: parts.count)
-        slots.initialize(repeating: ComponentSplitter.Result())
-    }
+    let results: Slots<ComponentSplitter.Result>
 
     func frame(_ k: Int, maxChunks: Int, calendarsSeen: Int) {
-        slots[k] = ComponentSplitter.split(bytes, in: parts[k].range, linesBefore: parts[k].linesBefore,
+        results[k] = ComponentSplitter.split(bytes, in: parts[k].range, linesBefore: parts[k].linesBefore,
             maxChunks: maxChunks, calendarsSeen: calendarsSeen)
-    }
-
-    deinit {
-        slots.deinitialize()
-        slots.deallocate()
     }
 }

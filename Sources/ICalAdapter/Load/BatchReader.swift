@@ -30,7 +30,7 @@ struct BatchReader: @unchecked Sendable {
         @Sendable func work(_ share: Int) {
             for j in stride(from: share, to: jobs.count, by: shares) {
                 let (slot, maxRows) = jobs[j]
-                results.items[slot] = stages.run(items[start + slot], buffer, scratch: &scratch.buffers[share],
+                results.buffer[slot] = stages.run(items[start + slot], buffer, scratch: &scratch.buffers[share],
                     maxRows: maxRows)
             }
             freeLibicalTemporaryBuffers()
@@ -39,21 +39,9 @@ struct BatchReader: @unchecked Sendable {
     }
 }
 
-/// One batch's results. Each slot is written by one worker, then read by
-/// the applying thread once every worker is done (concurrentPerform's
-/// return or a DispatchGroup orders the two): plain memory, so that no
-/// array is shared between threads.
-final class BatchResults: @unchecked Sendable {
-    let items: UnsafeMutableBufferPointer<ExpandedComponent>
-    init(count: Int) {
-        items = .allocate(capacity: count)
-        items.initialize(repeating: ExpandedComponent())
-    }
-    deinit {
-        items.deinitialize()
-        items.deallocate()
-    }
-}
+/// One batch's results, a slot a component: each written by one worker,
+/// then read by the applying thread once every worker is done.
+typealias BatchResults = Slots<ExpandedComponent>
 
 /// `WindowPrefilter.mayMoveSeries` on another thread: the text is only
 /// read, and the answer is written before the DispatchGroup's wait returns.

@@ -1,3 +1,4 @@
+import AgendaCore
 import Foundation
 
 /// How one stretch's components are read and applied: in batches, read on
@@ -50,8 +51,8 @@ struct BatchSchedule {
         // No more than the stretch holds: a file of one event (a folder of
         // thousands given one by one) set up two full batches each.
         let batchCount = min(BatchSchedule.batchSize, max(items.count, 1))
-        var current = BatchResults(count: batchCount)
-        var spare = BatchResults(count: batchCount)
+        var current = BatchResults(count: batchCount, initial: ExpandedComponent())
+        var spare = BatchResults(count: batchCount, initial: ExpandedComponent())
         var start = 0
         batches.read(batchAt: 0, into: current, scratch: workerScratch)
         while start < items.count {
@@ -63,14 +64,14 @@ struct BatchSchedule {
                     [batches, spare] in batches.read(batchAt: end, into: spare, scratch: workerScratch)
                 }
             }
-            for i in 0..<(end - start) where current.items[i].rows.reachedLimit && rowBudget > 0 {
+            for i in 0..<(end - start) where current.buffer[i].rows.reachedLimit && rowBudget > 0 {
                 batches.process(start, [(i, firstRows + min(RecurrenceExpander.maxInstances - firstRows, rowBudget))],
                     into: current, scratch: mainScratch)
-                rowBudget = max(0, rowBudget - max(0, current.items[i].rows.listed - firstRows))
+                rowBudget = max(0, rowBudget - max(0, current.buffer[i].rows.listed - firstRows))
             }
             for i in 0..<(end - start) {
-                apply(current.items[i])
-                current.items[i] = ExpandedComponent()
+                apply(current.buffer[i])
+                current.buffer[i] = ExpandedComponent()
             }
             group.wait()
             if let release, end < items.count, items[end].range.lowerBound - released > BatchSchedule.releaseStep {

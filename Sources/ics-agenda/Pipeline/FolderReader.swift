@@ -154,23 +154,3 @@ struct FolderReader {
         return try? SystemCall.readAll(fd, sizeHint: file.size ?? 0, regularFile: true)
     }
 }
-
-/// One result a slot, each written by one worker and read once every
-/// worker is done (concurrentPerform's return orders the two): plain
-/// memory, so that no array is shared between threads.
-private final class Slots<Value>: @unchecked Sendable {
-    private let storage: UnsafeMutableBufferPointer<Value>
-    init(count: Int, initial: Value) {
-        storage = .allocate(capacity: count)
-        storage.initialize(repeating: initial)
-    }
-    deinit {
-        storage.deinitialize()
-        storage.deallocate()
-    }
-    subscript(i: Int) -> Value {
-        get { storage[i] }
-        set { storage[i] = newValue }
-    }
-    var values: [Value] { Array(storage) }
-}
