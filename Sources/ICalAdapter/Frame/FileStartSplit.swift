@@ -75,35 +75,30 @@ struct FileStartSplit {
         return nil
     }
 
-    /// Whether the line before `at` is `END:VCALENDAR` (in any case): the
-    /// file before ends as a joinable one should, with nothing left open.
+    /// Whether the line before `at` reads `END:VCALENDAR`, as the framer reads
+    /// it (`LineScan.keyword`): the file before ends as a joinable one should.
     static func endsCalendar(_ bytes: UnsafeBufferPointer<UInt8>, before at: Int) -> Bool {
-        let word: StaticString = "END:VCALENDAR"
-        let n = word.utf8CodeUnitCount
-        var end = at - 1  // the line feed
-        if end > 0 && bytes[end - 1] == 0x0D { end -= 1 }
-        let begin = end - n
-        guard begin >= 0, begin == 0 || bytes[begin - 1] == 0x0A else { return false }
-        for k in 0..<n where bytes[begin + k] != word.utf8Start[k] && bytes[begin + k] != word.utf8Start[k] | 0x20 {
-            return false
-        }
-        return true
+        guard at > 0, bytes[at - 1] == 0x0A else { return false }
+        let start = UnsafeBufferPointer(rebasing: bytes[..<(at - 1)]).lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        return LineScan.keyword(line(bytes, start..<(at - 1)), "END") == "VCALENDAR"
     }
 
-    /// Whether a line `BEGIN:VCALENDAR` (in any case, not folded) starts at `at`, after a line feed. (The framer
-    /// says whether it read it so: `ComponentSplitter.Result.startsWithCalendar`.)
+    /// Whether a line that reads `BEGIN:VCALENDAR` (`LineScan.keyword`), not
+    /// folded, starts at `at`, after a line feed. (The framer says whether
+    /// it read it so: `ComponentSplitter.Result.startsWithCalendar`.)
     static func beginsCalendar(_ bytes: UnsafeBufferPointer<UInt8>, at: Int) -> Bool {
-        let word: StaticString = "BEGIN:VCALENDAR"
-        let n = word.utf8CodeUnitCount
-        guard at > 0, at + n < bytes.count, bytes[at - 1] == 0x0A else { return false }
-        for k in 0..<n where bytes[at + k] != word.utf8Start[k] && bytes[at + k] != word.utf8Start[k] | 0x20 {
-            return false
-        }
-        // Its line ends there, and the next is no fold of it.
-        var next = at + n
-        if next < bytes.count && bytes[next] == 0x0D { next += 1 }
-        guard next < bytes.count, bytes[next] == 0x0A else { return false }
-        return next + 1 < bytes.count && !ContentLines.isBlank(bytes[next + 1])
+        guard at > 0, at < bytes.count, bytes[at - 1] == 0x0A else { return false }
+        let end = LineScan.lineFeed(in: bytes, from: at, before: bytes.count)
+        // Its line ends, and the next is no fold of it.
+        guard end + 1 < bytes.count, !ContentLines.isBlank(bytes[end + 1]) else { return false }
+        return LineScan.keyword(line(bytes, at..<end), "BEGIN") == "VCALENDAR"
+    }
+
+    /// A line's text, without its carriage return.
+    private static func line(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        let end = range.upperBound > range.lowerBound && bytes[range.upperBound - 1] == 0x0D
+            ? range.upperBound - 1 : range.upperBound
+        return UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<end])
     }
 
     /// The parts' results as one, in order; nil when framing the whole is needed.
