@@ -47,6 +47,11 @@ struct FrameScanner {
     /// component indented).
     var indentedBegin = false
 
+    /// The calendar-level properties read between components (`finishProperty`), and their lengths.
+    static let calendarProperties: Set<String> = ["X-WR-CALNAME", "X-WR-TIMEZONE", "METHOD", "X-APPLE-CALENDAR-COLOR",
+        "COLOR"]
+    static let calendarPropertyLengths = Set(calendarProperties.map(\.utf8.count))
+
     /// The kind of the warning that the calendar's name was cut to one line.
     static let calendarNameCut = "X-WR-CALNAME cut"
 
@@ -239,10 +244,10 @@ struct FrameScanner {
         let nameEnd = head.firstIndex(of: 0x3B) ?? colon  // ';' starts parameters
         let word = line.text[..<nameEnd]
         // Most such lines are VERSION and PRODID: only a name as long as one looked for is made a string.
-        guard [5, 6, 12, 13, 22].contains(word.count), !word.contains(where: { $0 >= 0x80 }) else { return }
+        guard FrameScanner.calendarPropertyLengths.contains(word.count), !word.contains(where: { $0 >= 0x80 })
+        else { return }
         let name = LineScan.asciiUppercased(word)
-        if name == "X-WR-CALNAME" || name == "X-WR-TIMEZONE" || name == "METHOD" || name == "X-APPLE-CALENDAR-COLOR"
-            || name == "COLOR" {
+        if FrameScanner.calendarProperties.contains(name) {
             pendingProperty = (name, Array(line.text[(colon + 1)...].prefix(CalendarName.maxFileBytes)))
             pendingLine = lineNumber
         }
