@@ -59,7 +59,9 @@ struct DaySpans {
             case .starts, .continues, .allDay:
                 let o = occurrences[row]
                 if o.isBusy, let start = o.start, !start.isDate {
-                    let (s, e) = seconds(of: o, in: clock)
+                    let s = Int64(start.instant(in: clock).timeIntervalSince1970.rounded(.down))
+                    let e = max(o.end.map { Int64($0.instant(in: clock).timeIntervalSince1970.rounded(.down)) }
+                        ?? s, s)
                     each(Int32(index), row.source)
                     spans.append(Overlaps.Span(start: s, end: e, row: Int32(index), uid: -1))
                 }
@@ -67,16 +69,6 @@ struct DaySpans {
             }
         }
         if spans.count > 1 { spans.sort { ($0.start, $0.end, $0.row) < ($1.start, $1.end, $1.row) } }
-    }
-}
-
-extension DaySpans {
-    /// A timed occurrence's start and end as seconds since 1970 (an end
-    /// before the start is the start).
-    static func seconds(of o: Occurrence, in clock: ZoneClock) -> (start: Int64, end: Int64) {
-        guard let start = o.start else { return (0, 0) }
-        let s = Int64(start.instant(in: clock).timeIntervalSince1970.rounded(.down))
-        return (s, max(o.end.map { Int64($0.instant(in: clock).timeIntervalSince1970.rounded(.down)) } ?? s, s))
     }
 }
 
