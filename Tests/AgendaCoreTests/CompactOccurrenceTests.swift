@@ -68,3 +68,55 @@ import Testing
         #expect(largest > 2000)
     }
 }
+
+/// The JSON lines are written in blocks of whole days, each split between
+/// threads at the start of a day where it can: the bytes do not depend on it.
+@Suite struct JSONBlockTests {
+    /// Busy, overlapping occurrences on consecutive days, `counts[d]` on day d
+    /// (a few series among them), and a multi-day one across the first three.
+    private func agenda(_ counts: [Int]) -> [AgendaSection] {
+        var occurrences: [Occurrence] = []
+        let base = instant("2025-03-03T06:00:00Z")
+        for (d, count) in counts.enumerated() {
+            for i in 0..<count {
+                let start = base + TimeInterval(d * 86_400 + (i * 37) % 43_200)
+                let e = Event(uid: i % 5 == 0 ? "series-\(i % 20)" : "one-\(d)-\(i)", title: "t\(i % 7)",
+                    location: nil, description: nil, status: nil, calendar: work)
+                occurrences.append(Occurrence(item: .event(e), start: .instant(start),
+                    end: .instant(start + TimeInterval(600 + (i % 4) * 900)), recurrenceID: nil))
+            }
+        }
+        let long = Event(uid: "long", title: "long", location: nil, description: nil, status: nil, calendar: work)
+        occurrences.append(Occurrence(item: .event(long), start: .instant(base + 3600),
+            end: .instant(base + 2 * 86_400 + 7200), recurrenceID: nil))
+        return builder("2025-03-03", days: counts.count).build(occurrences)
+    }
+
+    @Test func theLinesAreTheSameWhateverTheThreads() {
+        let sections = agenda([700, 1_300, 90, 2_000, 5_000, 300])
+        var one = ""
+        JSONLinesFormatter(clock: berlin, threads: 1).write(sections, to: &one)
+        #expect(one.split(separator: "\n").count == 9_391)
+        for threads in [2, 3, 8] {
+            var several = ""
+            JSONLinesFormatter(clock: berlin, threads: threads).write(sections, to: &several)
+            #expect(several == one, "\(threads) threads")
+        }
+    }
+
+    @Test func aPartBeginsWhereADayBegins() {
+        let rows = agenda([300, 500, 400]).flatMap { $0.rows.filter(\.isFirstListed) }
+        let starts = Set(rows.indices.filter { $0 == 0 || rows[$0 - 1].day != rows[$0].day })
+        #expect(starts.count == 3)
+        for parts in 2...4 {
+            let bounds = JSONLinesFormatter.partBounds(of: rows, parts: parts)
+            #expect(bounds.count == parts + 1 && bounds.first == 0 && bounds.last == rows.count)
+            #expect(zip(bounds, bounds.dropFirst()).allSatisfy { $0 <= $1 }, "\(bounds)")
+            // Two and three parts: one a day, or days together; four: a day is shared.
+            if parts <= 3 { #expect(bounds.dropLast().allSatisfy(starts.contains), "\(bounds)") }
+        }
+        // One day: parts of about equal rows.
+        let day = agenda([900]).flatMap { $0.rows.filter(\.isFirstListed) }
+        #expect(JSONLinesFormatter.partBounds(of: day, parts: 2) == [0, day.count / 2, day.count])
+    }
+}

@@ -12,16 +12,21 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
         self.threads = threads
     }
 
-    /// Rows are taken in blocks; each of the `threads` formats a contiguous
-    /// part of a block into its own buffer, and the buffers are written in
-    /// order: the bytes are the same whatever the number, and memory
-    /// follows the block.
+    /// Rows are taken in blocks of whole days; each of the `threads`
+    /// formats a contiguous part of a block into its own buffer, and the
+    /// buffers are written in order: the bytes are the same whatever the
+    /// number, and memory follows the block.
+    ///
+    /// A part begins on a day where it can (`partBounds`): the first thread
+    /// to ask for a day's overlap index makes it and a second asking waits,
+    /// so threads that shared a day took turns (the write ran on 1.5 of 2 cores).
     package func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
-        // A block of rows is about 350 KB of JSON: the lines of a block are
-        // held until it is written, so memory follows the block, not the agenda.
-        let blockSize = 512
+        // A block is at least `blockSize` rows and ends with a day, or is
+        // `blockLimit` rows of a crowded day: at least two days of a busy
+        // calendar, about 1 MB of lines held until the block is written.
+        let blockSize = 1024, blockLimit = 4096
         var block: [AgendaRow] = []
-        block.reserveCapacity(blockSize)
+        block.reserveCapacity(blockLimit)
         let buffers = (0..<max(threads, 1)).map { _ in LineBuffer() }
         var caches = [ItemFields](repeating: ItemFields(), count: max(threads, 1))
         let overlaps = sections.first?.overlaps ?? .none
@@ -29,12 +34,13 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
         func flush() {
             let parts = block.count >= 256 ? buffers.count : 1
             let rows = block
+            let bounds = JSONLinesFormatter.partBounds(of: rows, parts: parts)
             caches.withUnsafeMutableBufferPointer { caches in
                 let shared = SharedCaches(caches: caches)
                 let work: @Sendable (Int) -> Void = { part in
                     let buffer = buffers[part]
                     buffer.count = 0
-                    for row in rows[(rows.count * part / parts)..<(rows.count * (part + 1) / parts)] {
+                    for row in rows[bounds[part]..<bounds[part + 1]] {
                         self.write(row, occurrences[row], to: buffer, fields: &shared.caches[part], overlaps: overlaps)
                     }
                 }
@@ -45,12 +51,31 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
         }
         for section in sections {
             for row in section.rows where row.isFirstListed {
+                if block.count >= blockLimit || (block.count >= blockSize && block.last!.sortDay != row.sortDay) {
+                    flush()
+                }
                 if block.isEmpty { overlaps.release(before: row) }  // the days written so far
                 block.append(row)
-                if block.count == blockSize { flush() }
             }
         }
         if !block.isEmpty { flush() }
+    }
+
+    /// Where each of `parts` parts of `rows` begins (and the last ends):
+    /// about equal, each moved to the nearer start of a day, unless that
+    /// would leave a part empty.
+    package static func partBounds(of rows: [AgendaRow], parts: Int) -> [Int] {
+        var bounds = [0]
+        for p in 1..<max(parts, 1) {
+            let even = rows.count * p / parts
+            var later = even, earlier = even
+            while later < rows.count && rows[later - 1].sortDay == rows[later].sortDay { later += 1 }
+            while earlier > 0 && rows[earlier - 1].sortDay == rows[earlier].sortDay { earlier -= 1 }
+            let nearer = even - earlier <= later - even ? earlier : later
+            bounds.append(nearer > bounds.last! && nearer < rows.count ? nearer : max(even, bounds.last!))
+        }
+        bounds.append(rows.count)
+        return bounds
     }
 
     /// Lines for rows chosen one by one (`ics-agenda next`), each with
@@ -252,7 +277,7 @@ package struct ItemFields {
     /// components: 135 MB more than text). Reserved once, so the array never
     /// doubles past it (4 MB kept had grown to 8 MB a thread: a third of the
     /// 100k agenda's peak).
-    package static let keptBytes = 512 << 10
+    package static let keptBytes = 256 << 10
 
     /// Forgets every item: each is escaped again when next met.
     mutating func forgetAll() {
