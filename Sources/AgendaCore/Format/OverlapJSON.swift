@@ -4,7 +4,8 @@ extension Overlaps {
     /// The bytes of the JSON array of `ranks`.
     func jsonLength(of ranks: [Int32]) -> Int {
         var length = 1
-        for rank in ranks { length += uidBounds[Int(rank) + 1] - uidBounds[Int(rank)] + 1 }
+        let bounds = uids.bounds
+        for rank in ranks { length += bounds[Int(rank) + 1] - bounds[Int(rank)] + 1 }
         return max(length, 2)
     }
 
@@ -25,13 +26,14 @@ extension Overlaps {
         var q = p
         q[0] = 0x5B
         q += 1
-        uidBytes.withUnsafeBufferPointer { bytes in
+        let uids = self.uids, bounds = uids.bounds
+        uids.bytes.withUnsafeBufferPointer { bytes in
             for (n, rank) in ranks.enumerated() {
                 if n > 0 {
                     q[0] = 0x2C
                     q += 1
                 }
-                let from = uidBounds[Int(rank)], count = uidBounds[Int(rank) + 1] - from
+                let from = bounds[Int(rank)], count = bounds[Int(rank) + 1] - from
                 q.update(from: bytes.baseAddress! + from, count: count)
                 q += count
             }

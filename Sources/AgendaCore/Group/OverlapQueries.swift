@@ -21,7 +21,7 @@ extension Overlaps {
         uidIndex[d].get {
             daySpans(d).withUnsafeBufferPointer { spans in
                 DistinctOverlaps(spans: spans, days: [0..<spans.count],
-                    first: Overlaps.uidsListed) { $0.uid }
+                    first: Overlaps.uidsListed) { [ofItem = uids.ofItem] in ofItem[Int(rows[Int($0.row)].item)] }
             }
         }
     }
@@ -60,7 +60,7 @@ extension Overlaps {
                 dayIndex.forEachColour(overlappingOther: whole,
                     day: 0) { ranks.append(colours[colours.startIndex + Int($0)]) }
             }
-            Overlaps.order(&ranks, below: uidBounds.count - 1)
+            Overlaps.order(&ranks, below: uids.bounds.count - 1)
             let count = ranks.count
             if count > Overlaps.uidsListed { ranks.removeLast(count - Overlaps.uidsListed) }
             return count

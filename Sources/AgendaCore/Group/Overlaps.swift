@@ -28,7 +28,8 @@ package final class Overlaps: Sendable {
         /// kept in 24 bytes, one for nearly every row).
         let row: Int32
         /// The rank of its UID among the UIDs of overlapping rows (equal
-        /// UIDs share one), or -1 (no UID, or overlaps nothing).
+        /// UIDs share one), where an index of whole occurrences
+        /// (`WholeOccurrences`) asks it; else -1.
         var uid: Int32
     }
 
@@ -43,9 +44,18 @@ package final class Overlaps: Sendable {
     let dayRows: [Range<Int>]
     /// The zone spans are made in.
     let clock: ZoneClock
-    /// By item number: the rank of its UID among the UIDs of overlapping
-    /// rows (`rankUIDs`), or -1.
-    let uidOfItem: [Int32]
+    /// The UIDs of overlapping rows ranked (`rankUIDs`), when first asked
+    /// for: JSON lists them, the text formats do not (100,000 UIDs held 2.8 MB).
+    var uids: UIDRanks {
+        if let made = rankedUIDs.load() { return made }
+        return makingUIDRanks.withLock { _ in
+            if let made = rankedUIDs.load() { return made }
+            return rankedUIDs.storeIfNil(Overlaps.rankUIDs(rows: spanRows, overlapping: overlapping, of: rows,
+                occurrences: occurrences, items: titleGroup.count))
+        }
+    }
+    private let rankedUIDs = AtomicLazyReference<UIDRanks>()
+    private let makingUIDRanks = Mutex(())
     /// The agenda's rows (the same storage the sections slice).
     let rows: [AgendaRow]
     /// What the rows show.
@@ -57,10 +67,6 @@ package final class Overlaps: Sendable {
     /// another: group g is `titleBytes[titleBounds[g]..<titleBounds[g + 1]]`.
     let titleBytes: [UInt8]
     let titleBounds: [Int]
-    /// UIDs by rank, each escaped as a JSON string, one after another:
-    /// rank r is `uidBytes[uidBounds[r]..<uidBounds[r + 1]]`.
-    let uidBytes: [UInt8]
-    let uidBounds: [Int]
     /// The first listed row of a multi-day occurrence: the spans of all its
     /// rows (JSON lists what it overlaps on any day).
     let spansOfOccurrence: [Int32: [Int32]]
@@ -85,8 +91,7 @@ package final class Overlaps: Sendable {
 
     init(
         spans found: DaySpans, rows: [AgendaRow], occurrences: AgendaOccurrences, clock: ZoneClock,
-            uidOfItem: [Int32], titleGroup: [Int32], titleBytes: [UInt8], titleBounds: [Int], uidBytes: [UInt8],
-            uidBounds: [Int],
+            titleGroup: [Int32], titleBytes: [UInt8], titleBounds: [Int],
         spansOfOccurrence: [Int32: [Int32]]
     ) {
         spanRows = found.rows
@@ -94,14 +99,11 @@ package final class Overlaps: Sendable {
         days = found.days
         dayRows = found.dayRows
         self.clock = clock
-        self.uidOfItem = uidOfItem
         self.rows = rows
         self.occurrences = occurrences
         self.titleGroup = titleGroup
         self.titleBytes = titleBytes
         self.titleBounds = titleBounds
-        self.uidBytes = uidBytes
-        self.uidBounds = uidBounds
         self.spansOfOccurrence = spansOfOccurrence
         uidIndex = days.map { _ in DayIndex() }
         titleIndex = days.map { _ in DayIndex() }
@@ -145,8 +147,7 @@ package final class Overlaps: Sendable {
 
     static let none = Overlaps(
         spans: DaySpans(), rows: [], occurrences: .none, clock: ZoneClock(TimeZone(secondsFromGMT: 0)!),
-        uidOfItem: [], titleGroup: [], titleBytes: [], titleBounds: [0], uidBytes: [], uidBounds: [0],
-        spansOfOccurrence: [:])
+        titleGroup: [], titleBytes: [], titleBounds: [0], spansOfOccurrence: [:])
 
     /// Finds the overlaps of `rows` (sorted by day, as `AgendaBuilder` sorts
     /// them; `dayRows`, each day's rows, from `AgendaBuilder.days(of:)`) and
@@ -198,26 +199,24 @@ package final class Overlaps: Sendable {
             }
         }
         for (i, row) in joined.rows.enumerated() where joined.overlapping[i] { rows[Int(row)].overlap = Int32(i) }
-        let (uidOfItem, uidBytes, uidBounds) = Overlaps.rankUIDs(of: joined, rows: rows, occurrences: occurrences,
-            items: itemRanks.count)
         let (titleGroup, titleBytes, titleBounds) = Overlaps.groupTitles(of: joined, rows: rows,
             occurrences: occurrences, itemRanks: itemRanks)
         return Overlaps(
-            spans: joined, rows: rows, occurrences: occurrences, clock: clock, uidOfItem: uidOfItem,
-                titleGroup: titleGroup, titleBytes: titleBytes, titleBounds: titleBounds, uidBytes: uidBytes,
-                uidBounds: uidBounds,
+            spans: joined, rows: rows, occurrences: occurrences, clock: clock, titleGroup: titleGroup,
+                titleBytes: titleBytes, titleBounds: titleBounds,
             spansOfOccurrence: spansOfOccurrence)
     }
 
-    /// Ranks the UIDs of overlapping rows once, item by item (a series
-    /// shares its UID), so that a row's list sorts as numbers: each span's
-    /// `uid` is set to its rank, and the UIDs, JSON-quoted, are returned
-    /// one after another (rank r is `bytes[bounds[r]..<bounds[r + 1]]`).
-    static func rankUIDs(of spans: DaySpans, rows: [AgendaRow], occurrences: AgendaOccurrences, items itemCount: Int)
-        -> (uidOfItem: [Int32], bytes: [UInt8], bounds: [Int]) {
+    /// Ranks the UIDs of overlapping rows (`spanRows` where `overlapping`)
+    /// once, item by item (a series shares its UID), so that a row's list
+    /// sorts as numbers.
+    static func rankUIDs(
+        rows spanRows: [Int32], overlapping: [Bool], of rows: [AgendaRow], occurrences: AgendaOccurrences,
+        items itemCount: Int
+    ) -> UIDRanks {
         var uidOfItem = [Int32](repeating: -2, count: itemCount)
         var items: [(uid: [UInt8], item: Int32)] = []
-        for (i, row) in spans.rows.enumerated() where spans.overlapping[i] {
+        for (i, row) in spanRows.enumerated() where overlapping[i] {
             let item = rows[Int(row)].item
             guard uidOfItem[Int(item)] == -2 else { continue }
             uidOfItem[Int(item)] = -1
@@ -242,7 +241,7 @@ package final class Overlaps: Sendable {
             }
             uidOfItem[Int(item)] = Int32(uidBounds.count - 2)
         }
-        return (uidOfItem, uidBytes, uidBounds)
+        return UIDRanks(ofItem: uidOfItem, bytes: uidBytes, bounds: uidBounds)
     }
 
     /// Numbers the distinct titles of overlapping rows in title order, once:
@@ -326,7 +325,7 @@ package final class Overlaps: Sendable {
     }
 
     /// Day `d`'s spans, in the order `find` numbered them (span
-    /// `days[d].lowerBound + k` is the k-th), each overlapping one with its UID's rank.
+    /// `days[d].lowerBound + k` is the k-th).
     func daySpans(_ d: Int) -> [Span] {
         spanCache[d].get { make(day: d) }
     }
@@ -336,10 +335,6 @@ package final class Overlaps: Sendable {
         var spans: [Span] = []
         spans.reserveCapacity(days[d].count)
         DaySpans.make(rows, dayRows[d], occurrences: occurrences, clock: clock, into: &spans)
-        let first = days[d].lowerBound
-        for k in spans.indices where overlapping[first + k] {
-            spans[k].uid = uidOfItem[Int(rows[Int(spans[k].row)].item)]
-        }
         return spans
     }
 
@@ -359,5 +354,21 @@ package final class Overlaps: Sendable {
             if days[m].upperBound <= i { a = m + 1 } else { b = m }
         }
         return a
+    }
+}
+
+/// The UIDs of an agenda's overlapping rows, ranked (`Overlaps.rankUIDs`).
+final class UIDRanks: Sendable {
+    /// By item number: the rank of its UID, or -1 (no UID) or -2 (no overlapping row).
+    let ofItem: [Int32]
+    /// UIDs by rank, each escaped as a JSON string, one after another:
+    /// rank r is `bytes[bounds[r]..<bounds[r + 1]]`.
+    let bytes: [UInt8]
+    let bounds: [Int]
+
+    init(ofItem: [Int32], bytes: [UInt8], bounds: [Int]) {
+        self.ofItem = ofItem
+        self.bytes = bytes
+        self.bounds = bounds
     }
 }

@@ -77,15 +77,17 @@ extension Overlaps {
     private func window(days range: ClosedRange<Int>, keys: [Int32], owners: [Int32: Int32]) -> WholeWindow {
         var kept: [Span] = [], keptGlobal: [Int32] = []
         var seen = Set<Int32>()
+        let ofItem = uids.ofItem
         for d in range {
             for (k, var span) in make(day: d).enumerated() {
                 let g = Int32(days[d].lowerBound + k)
                 if let owner = owners[g] {
                     guard seen.insert(owner).inserted else { continue }
-                    // Its span of a day where it overlaps nothing carries no
-                    // UID: the occurrence overlaps something, so it has its own.
-                    span.uid = uidOfItem[Int(rows[Int(span.row)].item)]
                 }
+                // A span that overlaps something carries its UID's rank; so
+                // does a multi-day occurrence's on a day where it overlaps
+                // nothing: the occurrence overlaps something on another.
+                if overlapping[Int(g)] || owners[g] != nil { span.uid = ofItem[Int(rows[Int(span.row)].item)] }
                 kept.append(span)
                 keptGlobal.append(g)
             }
