@@ -61,7 +61,9 @@ package struct TextFormatter: OutputFormatter {
             labels: labels, labelTexts: table.texts, labelWidths: widths, width: width,
             dayLabels: dayLabels, dayWidth: dayWidth,
             overdueNotes: overdueNotes, style: style, showCalendar: showCalendar, words: wording.formats.words)
-        let buffers = (0..<max(threads, 1)).map { _ in TextBlock() }
+        // More runs than threads, taken as threads come free: days differ in
+        // rows and overlaps, and one run a thread left a core idle a third of the time.
+        let buffers = (0..<(threads > 1 ? threads * TextFormatter.runsPerThread : 1)).map { _ in TextBlock() }
         var start = 0
         while start < sections.count {
             var end = start
@@ -70,7 +72,7 @@ package struct TextFormatter: OutputFormatter {
                 rows += sections[end].rows.count
                 end += 1
             }
-            // Runs of sections of about equal rows, one per thread.
+            // Runs of sections of about equal rows.
             let parts = rows >= 512 ? buffers.count : 1
             var bounds = [start]
             var counted = 0
@@ -92,8 +94,11 @@ package struct TextFormatter: OutputFormatter {
         }
     }
 
-    /// About how many rows the threads write between two writes to the output.
-    static let blockRows = 2048
+    /// About how many rows the threads write between two writes to the
+    /// output (a few hundred KB of text): five days of a busy calendar, in
+    /// runs of about a day.
+    static let blockRows = 4096
+    static let runsPerThread = 3
 
     /// In week and month sections, the first row of each day names the
     /// day (and so do the other rows of its item that day, as before);
