@@ -8,7 +8,7 @@ extension CalendarLoader {
     /// be joinable (`ItemFileScan.isJoinable`); warnings name each file and
     /// its own lines.
     package func load(joining files: [CollectionFile], as calendar: CalendarInfo) throws -> LoadedCalendar {
-        let text = CollectionText(files)
+        let text = CollectionText(files, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
         var loader = self
         loader.calendarName = calendar.name
         loader.calendarColor = calendar.color
