@@ -115,6 +115,17 @@ import Testing
             // Two and three parts: one a day, or days together; four: a day is shared.
             if parts <= 3 { #expect(bounds.dropLast().allSatisfy(starts.contains), "\(bounds)") }
         }
+        // Many threads on two days: a part is less than a day, and none is
+        // moved far from an equal share, nor left empty.
+        let two = agenda([1_024, 1_024]).flatMap { $0.rows.filter(\.isFirstListed) }
+        for parts in [3, 5, 8] {
+            let bounds = JSONLinesFormatter.partBounds(of: two, parts: parts)
+            let sizes = zip(bounds, bounds.dropFirst()).map { $1 - $0 }
+            #expect(sizes.allSatisfy { $0 > 0 && $0 <= two.count / parts * 3 / 2 + 1 }, "\(parts): \(sizes)")
+        }
+        // More parts than rows: none is left out, nothing is read past the rows.
+        let few = Array(two.prefix(3))
+        #expect(JSONLinesFormatter.partBounds(of: few, parts: 8).last == 3)
         // One day: parts of about equal rows.
         let day = agenda([900]).flatMap { $0.rows.filter(\.isFirstListed) }
         #expect(JSONLinesFormatter.partBounds(of: day, parts: 2) == [0, day.count / 2, day.count])

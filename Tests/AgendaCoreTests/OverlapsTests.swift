@@ -12,10 +12,11 @@ private func busy(
 }
 
 /// The overlaps of each listed occurrence, by UID: what the JSON key says.
-private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) -> [String: [String]] {
+private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false, clock: ZoneClock = berlin)
+    -> [String: [String]] {
     var selection = Selection()
     selection.showCancelled = showCancelled
-    let sections = builder("2025-03-01", days: 10, selection: selection).build(occurrences)
+    let sections = builder("2025-03-01", days: 10, clock: clock, selection: selection).build(occurrences)
     var result: [String: [String]] = [:]
     for section in sections {
         for row in section.rows where row.isFirstListed {
@@ -131,6 +132,29 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false) 
                 }
             }
             #expect(lists == ["w": ["x"], "x": ["w"]])
+        }
+    }
+
+    /// A multi-day occurrence also asks the days next to its own (it may
+    /// end there in less than a minute); what lies there alone overlaps
+    /// nothing and is not counted, even when its series' UID is ranked
+    /// because another of its occurrences overlaps something.
+    @Test(arguments: [1_000_000, 0]) func aSeriesAloneOnTheNextDayIsNoOverlap(stepsPerSpan: Int) {
+        Overlaps.$multiDayStepsPerSpan.withValue(stepsPerSpan) {
+            let series = Event(uid: "S", title: "S", location: nil, description: nil, status: nil, calendar: work)
+            func s(_ from: String, _ to: String) -> Occurrence {
+                Occurrence(item: .event(series), start: at(from), end: at(to), recurrenceID: at(from))
+            }
+            let lists = overlaps([
+                busy("M", at("2025-03-03T09:00:00Z"), at("2025-03-05T00:00:40Z")),
+                busy("X", at("2025-03-03T10:00:00Z"), at("2025-03-03T11:00:00Z")),
+                s("2025-03-05T00:00:00Z", "2025-03-05T00:30:00Z"),  // alone on its day
+                s("2025-03-06T00:00:00Z", "2025-03-06T00:30:00Z"),
+                busy("Y", at("2025-03-06T00:10:00Z"), at("2025-03-06T00:20:00Z")),
+            ], clock: ZoneClock(TimeZone(identifier: "UTC")!))
+            #expect(lists["M"] == ["X"])
+            #expect(lists["X"] == ["M"])
+            #expect(lists["Y"] == ["S"])
         }
     }
 

@@ -30,6 +30,15 @@ import Testing
             expected += text + (text.last == 0x0A ? [] : [0x0D, 0x0A])
         }
         #expect(one.bytes == expected)
+        // Each file starts where the reference join put it, after the lines before it.
+        var offset = 0, linesBefore = 0
+        for (file, start) in zip(CollectionTextTests.files, several.fileStarts) {
+            #expect(start.offset == offset && start.linesBefore == linesBefore, "\(file.path)")
+            let text = file.bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(file.bytes.dropFirst(3)) : file.bytes
+            let joined = text + (text.last == 0x0A ? [] : [0x0D, 0x0A])
+            offset += joined.count
+            linesBefore += joined.filter { $0 == 0x0A }.count
+        }
         #expect(several.bytes == one.bytes)
         #expect(several.fileStarts.map(\.offset) == one.fileStarts.map(\.offset))
         #expect(several.fileStarts.map(\.linesBefore) == one.fileStarts.map(\.linesBefore))

@@ -62,17 +62,22 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
     }
 
     /// Where each of `parts` parts of `rows` begins (and the last ends):
-    /// about equal, each moved to the nearer start of a day, unless that
-    /// would leave a part empty.
+    /// about equal, each moved to the nearer start of a day when that is
+    /// within half a part (on many cores a part is less than a day, and
+    /// moving it further would leave one thread twice the rows).
     package static func partBounds(of rows: [AgendaRow], parts: Int) -> [Int] {
         var bounds = [0]
+        let slack = rows.count / max(parts, 1) / 2
         for p in 1..<max(parts, 1) {
             let even = rows.count * p / parts
             var later = even, earlier = even
-            while later < rows.count && rows[later - 1].sortDay == rows[later].sortDay { later += 1 }
-            while earlier > 0 && rows[earlier - 1].sortDay == rows[earlier].sortDay { earlier -= 1 }
+            while later > 0 && later < rows.count && rows[later - 1].sortDay == rows[later].sortDay { later += 1 }
+            while earlier > 0 && earlier < rows.count && rows[earlier - 1].sortDay == rows[earlier].sortDay {
+                earlier -= 1
+            }
             let nearer = even - earlier <= later - even ? earlier : later
-            bounds.append(nearer > bounds.last! && nearer < rows.count ? nearer : max(even, bounds.last!))
+            let moved = abs(nearer - even) <= slack && nearer > bounds.last! && nearer < rows.count
+            bounds.append(moved ? nearer : max(even, bounds.last!))
         }
         bounds.append(rows.count)
         return bounds

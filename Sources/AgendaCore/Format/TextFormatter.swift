@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// `--format text`: one section per day under the locale's long date
 /// header, then one row per occurrence with its time column aligned across
@@ -35,10 +36,10 @@ package struct TextFormatter: OutputFormatter {
     ///
     /// What asks the locale's formatters (not thread-safe) is worked out
     /// first, on this thread: headers, time and day labels, overdue notes.
-    /// Then sections are taken in blocks of about `blockRows` rows, each of
-    /// the `threads` writes a contiguous run of a block's sections into its
-    /// own buffer, and the buffers are written in order: the bytes are the
-    /// same whatever the number.
+    /// Then sections are taken in blocks of about `blockRows` rows, cut into
+    /// `runsPerThread` runs of sections a thread; the `threads` each write
+    /// the next run into its own buffer until none is left, and the buffers
+    /// are written in order: the bytes are the same whatever the number.
     package func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
         // A row's labels are numbers in a table of the distinct ones: an
         // agenda of 250,000 rows has a few thousand.
@@ -85,7 +86,13 @@ package struct TextFormatter: OutputFormatter {
                 buffers[part].bytes.removeAll(keepingCapacity: true)
                 for s in bounds[part]..<bounds[part + 1] { lines.write(section: s, to: &buffers[part].bytes) }
             }
-            if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
+            if parts == 1 { work(0) } else {
+                // `threads` threads, each taking the next run when done with one.
+                let next = Atomic(0)
+                DispatchQueue.concurrentPerform(iterations: min(threads, parts)) { _ in
+                    while case let part = next.wrappingAdd(1, ordering: .relaxed).oldValue, part < parts { work(part) }
+                }
+            }
             for part in 0..<parts { buffers[part].bytes.withUnsafeBufferPointer { out.write(bytes: $0) } }
             if end < sections.count, let next = sections[end].rows.first {
                 sections[end].overlaps.release(before: next)

@@ -16,12 +16,19 @@ extension Overlaps {
         }
     }
 
-    /// Day `d`'s index by UID, made on first use; its spans are numbered from the day's first.
+    /// Day `d`'s index by UID, made on first use; its spans are numbered
+    /// from the day's first. Only a span that overlaps something has a
+    /// colour (a series' other occurrences may rank its UID): a multi-day
+    /// occurrence asks the days next to its own of every colour there.
     func byUID(day d: Int) -> DistinctOverlaps {
         uidIndex[d].get {
-            daySpans(d).withUnsafeBufferPointer { spans in
-                DistinctOverlaps(spans: spans, days: [0..<spans.count],
-                    first: Overlaps.uidsListed) { [ofItem = uids.ofItem] in ofItem[Int(rows[Int($0.row)].item)] }
+            var spans = daySpans(d)
+            let first = days[d].lowerBound, ofItem = uids.ofItem
+            for k in spans.indices where overlapping[first + k] {
+                spans[k].uid = ofItem[Int(rows[Int(spans[k].row)].item)]
+            }
+            return spans.withUnsafeBufferPointer { spans in
+                DistinctOverlaps(spans: spans, days: [0..<spans.count], first: Overlaps.uidsListed) { $0.uid }
             }
         }
     }
