@@ -216,6 +216,10 @@ package struct ItemFields {
     /// By the agenda's item number (`AgendaRow.item`): the item's place
     /// here, or -1 when this thread has not met it yet.
     private var index: [Int32] = []
+    /// The items kept now, by number: what `forgetAll` resets (not the whole
+    /// index, which has a place for every item of the agenda: at 300,000
+    /// items, resetting it each time the cache filled grew faster than the rows).
+    private var kept: [Int32] = []
     private var bytes: [UInt8] = []
     /// Five parts per item: where each begins in `bytes`; the next begins where it ends.
     private var bounds: [Int] = [0]
@@ -234,6 +238,7 @@ package struct ItemFields {
         if bytes.capacity < ItemFields.keptBytes { bytes.reserveCapacity(ItemFields.keptBytes + (64 << 10)) }
         let number = (bounds.count - 1) / ItemFields.parts
         index[item] = Int32(number)
+        kept.append(Int32(item))
         let common = occurrence.item.common
         let kind: StaticString
         let reminder: Reminder?  // what only reminders have: completion, priority
@@ -286,7 +291,8 @@ package struct ItemFields {
 
     /// Forgets every item: each is escaped again when next met.
     mutating func forgetAll() {
-        index.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
+        for item in kept { index[Int(item)] = -1 }
+        kept.removeAll(keepingCapacity: true)
         bytes.removeAll(keepingCapacity: true)
         bounds.removeAll(keepingCapacity: true)
         bounds.append(0)
