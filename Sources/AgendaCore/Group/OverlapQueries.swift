@@ -23,10 +23,8 @@ extension Overlaps {
     func byUID(day d: Int) -> DistinctOverlaps {
         uidIndex[d].get {
             var spans = daySpans(d)
-            let first = days[d].lowerBound, ofItem = uids.ofItem
-            for k in spans.indices where overlapping[first + k] {
-                spans[k].uid = ofItem[Int(rows[Int(spans[k].row)].item)]
-            }
+            let first = days[d].lowerBound, ranks = uids
+            for k in spans.indices where overlapping[first + k] { spans[k].uid = ranks.rank(of: spans[k], in: rows) }
             return spans.withUnsafeBufferPointer { spans in
                 DistinctOverlaps(spans: spans, days: [0..<spans.count], first: Overlaps.uidsListed) { $0.uid }
             }

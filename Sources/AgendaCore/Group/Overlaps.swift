@@ -371,4 +371,7 @@ final class UIDRanks: Sendable {
         self.bytes = bytes
         self.bounds = bounds
     }
+
+    /// The rank of the UID of a span's row (`rows`: the agenda's).
+    func rank(of span: Overlaps.Span, in rows: [AgendaRow]) -> Int32 { ofItem[Int(rows[Int(span.row)].item)] }
 }

@@ -77,7 +77,7 @@ extension Overlaps {
     private func window(days range: ClosedRange<Int>, keys: [Int32], owners: [Int32: Int32]) -> WholeWindow {
         var kept: [Span] = [], keptGlobal: [Int32] = []
         var seen = Set<Int32>()
-        let ofItem = uids.ofItem
+        let ranks = uids
         for d in range {
             for (k, var span) in make(day: d).enumerated() {
                 let g = Int32(days[d].lowerBound + k)
@@ -87,7 +87,7 @@ extension Overlaps {
                 // A span that overlaps something carries its UID's rank; so
                 // does a multi-day occurrence's on a day where it overlaps
                 // nothing: the occurrence overlaps something on another.
-                if overlapping[Int(g)] || owners[g] != nil { span.uid = ofItem[Int(rows[Int(span.row)].item)] }
+                if overlapping[Int(g)] || owners[g] != nil { span.uid = ranks.rank(of: span, in: rows) }
                 kept.append(span)
                 keptGlobal.append(g)
             }
