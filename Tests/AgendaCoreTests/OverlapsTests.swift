@@ -101,8 +101,12 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false, 
     /// random days of many short and long, touching and zero-length spans.
     /// Both ways of answering a multi-day occurrence (its days' indexes,
     /// the window's) give the definition's answer.
-    @Test(arguments: [1_000_000, 0]) func sweepAgreesWithEveryPair(stepsPerSpan: Int) {
-        Overlaps.$multiDayStepsPerSpan.withValue(stepsPerSpan) { sweepAgreesWithEveryPair() }
+    /// And both ways of answering a row of one day: its day swept for all
+    /// its rows at once (`SweptOverlaps`), or its day's index.
+    @Test(arguments: [1_000_000, 0], [256, 0]) func sweepAgreesWithEveryPair(stepsPerSpan: Int, swept: Int) {
+        Overlaps.$sweptStepsPerSpan.withValue(swept) {
+            Overlaps.$multiDayStepsPerSpan.withValue(stepsPerSpan) { sweepAgreesWithEveryPair() }
+        }
     }
 
     /// The same over four weeks, with occurrences of up to twelve days: the
@@ -202,12 +206,19 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false, 
     /// touching and zero-length ones. Days of more than 64 titles are
     /// answered by `FirstColours`' sweep, the others by enumeration: the
     /// last three shapes have hundreds of titles a day, crowded in a few
-    /// slots, spread over every minute, or all at three times.
+    /// slots, spread over every minute, or all at three times. Each is
+    /// also asked with its days swept for all their rows at once (`SweptOverlaps`).
     @Test(arguments: [(400, 150, 72), (600, 3, 480), (300, 40, 8), (2_000, 400, 24), (1_200, 900, 1_440),
         (800, 200, 3)])
     func everyRowListsWhatOverlapsIt(count: Int, uids: Int, slots: Int) {
         for stepsPerSpan in [1_000_000, 0] {
-            Overlaps.$multiDayStepsPerSpan.withValue(stepsPerSpan) { everyRowListsWhatOverlapsIt(count, uids, slots) }
+            for swept in [1_000_000, 0] {
+                Overlaps.$sweptStepsPerSpan.withValue(swept) {
+                    Overlaps.$multiDayStepsPerSpan.withValue(stepsPerSpan) {
+                        everyRowListsWhatOverlapsIt(count, uids, slots)
+                    }
+                }
+            }
         }
     }
 
@@ -262,8 +273,13 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false, 
 
     /// A day of thousands of UIDs where each row overlaps only its two
     /// neighbours: the lists come out sorted the other way (by comparison,
-    /// not a bit set over the day's UIDs), and still exact.
-    @Test func aCrowdedDayOfShortOverlapsListsNeighbours() {
+    /// not a bit set over the day's UIDs), and still exact; and the same
+    /// with the day swept for all its rows at once.
+    @Test(arguments: [0, 256]) func aCrowdedDayOfShortOverlapsListsNeighbours(swept: Int) {
+        Overlaps.$sweptStepsPerSpan.withValue(swept) { crowdedDayOfShortOverlapsListsNeighbours() }
+    }
+
+    private func crowdedDayOfShortOverlapsListsNeighbours() {
         let base = instant("2025-03-03T00:00:00Z")
         let count = 2_000
         func uid(_ i: Int) -> String { "u" + String(repeating: "0", count: 4 - String(i).count) + String(i) }

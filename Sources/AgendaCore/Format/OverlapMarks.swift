@@ -20,37 +20,28 @@ extension Overlaps {
     func writeMark(_ row: AgendaRow, to bytes: inout [UInt8]) -> Bool {
         guard row.overlap >= 0 else { return false }
         let shown = Overlaps.titlesShown
-        // The `shown` smallest places in the day's ascending list of title
-        // groups (the first titles), in order, and how many there are; on
-        // the stack: every overlapping row asks.
+        // The `shown` first title groups (in title order) and how many
+        // there are; on the stack: every overlapping row asks.
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: shown) { first in
             first.initialize(repeating: .max)
             var distinct = 0
             let d = day(ofSpan: Int(row.overlap))
             let i = Int(row.overlap) - days[d].lowerBound
-            let index = byTitle(day: d)
-            if let answer = index.firstColours.answer(at: i) {
-                // A day of many titles: found for the whole day at once.
+            if let swept = sweptTitles(day: d) {
+                // A day answered for all its spans at once.
+                let answer = swept.answer(at: i)
                 distinct = answer.count
-                for (n, place) in answer.places.enumerated() where n < shown { first[n] = place }
+                for (n, group) in answer.colours.enumerated() where n < shown { first[n] = group }
             } else {
-                index.forEachColour(overlapping: span(Int(row.overlap)), at: i) { place in
-                    distinct += 1
-                    guard shown > 0, place < first[shown - 1] else { return }
-                    var k = shown - 1
-                    while k > 0 && first[k - 1] > place {
-                        first[k] = first[k - 1]
-                        k -= 1
-                    }
-                    first[k] = place
-                }
+                distinct = firstPlaces(of: row, day: d, at: i, into: first)
+                let groups = byTitle(day: d).colours(ofDayOf: i)
+                for n in 0..<min(distinct, shown) { first[n] = groups[groups.startIndex + Int(first[n])] }
             }
             guard distinct > 0 else { return false }
-            let groups = index.colours(ofDayOf: i)
             bytes.append(contentsOf: "(overlaps ".utf8)
             for n in 0..<min(distinct, shown) {
                 if n > 0 { bytes.append(contentsOf: ", ".utf8) }
-                let g = Int(groups[groups.startIndex + Int(first[n])])
+                let g = Int(first[n])
                 bytes.append(contentsOf: titleBytes[titleBounds[g]..<titleBounds[g + 1]])
             }
             if distinct > shown {
@@ -61,6 +52,30 @@ extension Overlaps {
             bytes.append(0x29)
             return true
         }
+    }
+
+    /// The `first.count` smallest places, in order, in day `d`'s ascending
+    /// list of title groups (`byTitle`) of what the row overlaps; how many there are.
+    private func firstPlaces(of row: AgendaRow, day d: Int, at i: Int,
+        into first: UnsafeMutableBufferPointer<Int32>) -> Int {
+        let shown = first.count, index = byTitle(day: d)
+        if let answer = index.firstColours.answer(at: i) {
+            // A day of many titles: found for the whole day at once.
+            for (n, place) in answer.places.enumerated() where n < shown { first[n] = place }
+            return answer.count
+        }
+        var distinct = 0
+        index.forEachColour(overlapping: span(Int(row.overlap)), at: i) { place in
+            distinct += 1
+            guard shown > 0, place < first[shown - 1] else { return }
+            var k = shown - 1
+            while k > 0 && first[k - 1] > place {
+                first[k] = first[k - 1]
+                k -= 1
+            }
+            first[k] = place
+        }
+        return distinct
     }
 
     /// A title as a row shows it: one line, `(no title)` when empty.

@@ -19,4 +19,5 @@ final class DayCache<Value>: Sendable {
 }
 
 typealias DayIndex = DayCache<DistinctOverlaps>
+typealias DaySweepCache = DayCache<SweptOverlaps?>
 typealias DaySpanCache = DayCache<[Overlaps.Span]>

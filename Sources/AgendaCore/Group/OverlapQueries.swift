@@ -16,6 +16,31 @@ extension Overlaps {
         }
     }
 
+    /// Day `d`'s answers by title for all its spans, or nil when it is left to its index (`byTitle`).
+    func sweptTitles(day d: Int) -> SweptOverlaps? {
+        titleSweep[d].get {
+            let spans = daySpans(d)
+            let colours = spans.map { titleGroup[Int(rows[Int($0.row)].item)] }
+            return spans.withUnsafeBufferPointer {
+                SweptOverlaps(spans: $0, colours: colours, limit: Overlaps.titlesShown)
+            }
+        }
+    }
+
+    /// Day `d`'s answers by UID for all its spans, or nil when it is left
+    /// to its index (`byUID`); only a span that overlaps something has a colour, as there.
+    func sweptUIDs(day d: Int) -> SweptOverlaps? {
+        uidSweep[d].get {
+            let spans = daySpans(d)
+            let first = days[d].lowerBound, ranks = uids
+            var colours = [Int32](repeating: -1, count: spans.count)
+            for k in spans.indices where overlapping[first + k] { colours[k] = ranks.rank(of: spans[k], in: rows) }
+            return spans.withUnsafeBufferPointer {
+                SweptOverlaps(spans: $0, colours: colours, limit: Overlaps.uidsListed)
+            }
+        }
+    }
+
     /// Day `d`'s index by UID, made on first use; its spans are numbered
     /// from the day's first. Only a span that overlaps something has a
     /// colour (a series' other occurrences may rank its UID): a multi-day
@@ -45,26 +70,7 @@ extension Overlaps {
         // its whole time among the occurrences of those days.
         let index: DistinctOverlaps, i: Int, span: Span
         if let list = spansOfOccurrence[row.overlap], multiDayByDays {
-            // What its whole time overlaps on each of its days, joined (the
-            // first ten of the joined are among each day's). And on the days
-            // next to them: an occurrence is not listed on a day it takes
-            // less than a minute of (until 00:00:30), nor is one that ends
-            // there, but they overlap.
-            let listed = list.map { day(ofSpan: Int($0)) }
-            for (s, d) in zip(list, listed) {
-                let local = Int(s) - days[d].lowerBound
-                let dayIndex = byUID(day: d)
-                let colours = dayIndex.colours(ofDayOf: local)
-                dayIndex.forEachColour(overlapping: self.span(Int(s)),
-                    at: local) { ranks.append(colours[colours.startIndex + Int($0)]) }
-            }
-            let whole = self.span(Int(list[0]))
-            for d in [listed.min()! - 1, listed.max()! + 1] where d >= 0 && d < days.count {
-                let dayIndex = byUID(day: d)
-                let colours = dayIndex.colours(ofDay: 0)
-                dayIndex.forEachColour(overlappingOther: whole,
-                    day: 0) { ranks.append(colours[colours.startIndex + Int($0)]) }
-            }
+            multiDayRanks(list, into: &ranks)
             Overlaps.order(&ranks, below: uids.bounds.count - 1)
             let count = ranks.count
             if count > Overlaps.uidsListed { ranks.removeLast(count - Overlaps.uidsListed) }
@@ -76,6 +82,11 @@ extension Overlaps {
         } else {
             let d = day(ofSpan: Int(row.overlap))
             i = Int(row.overlap) - days[d].lowerBound
+            if let swept = sweptUIDs(day: d) {
+                let answer = swept.answer(at: i)
+                ranks.append(contentsOf: answer.colours)
+                return answer.count
+            }
             (index, span) = (byUID(day: d), self.span(Int(row.overlap)))
         }
         // Each colour comes once, as its place in the day's ascending list,
@@ -92,6 +103,28 @@ extension Overlaps {
         let count = ranks.count
         if count > Overlaps.uidsListed { ranks.removeLast(count - Overlaps.uidsListed) }
         return count
+    }
+
+    /// The UID ranks, repeats and all, of what a multi-day occurrence (its
+    /// spans `list`) overlaps: on each of its days what overlaps its whole
+    /// time there, joined; and on the days next to them (an occurrence is
+    /// not listed on a day it takes less than a minute of, until 00:00:30,
+    /// nor is one that ends there, but they overlap). Each day's spans are
+    /// looked at once: `multiDayByDays` bounds what that costs.
+    private func multiDayRanks(_ list: [Int32], into ranks: inout [Int32]) {
+        let listed = list.map { day(ofSpan: Int($0)) }
+        var asked = zip(list, listed).map { (day: $1, own: Int($0) - days[$1].lowerBound) }
+        for d in [listed.min()! - 1, listed.max()! + 1] where d >= 0 && d < days.count { asked.append((d, -1)) }
+        let whole = span(Int(list[0])), ofItem = uids.ofItem
+        for (d, own) in asked {
+            let spans = daySpans(d), first = days[d].lowerBound
+            let time = own >= 0 ? spans[own] : whole
+            for (k, other) in spans.enumerated() where k != own && overlapping[first + k]
+                && other.start < time.end && time.start < other.end {
+                let rank = ofItem[Int(rows[Int(other.row)].item)]
+                if rank >= 0 { ranks.append(rank) }
+            }
+        }
     }
 
     /// Sorts `places`, numbers below `count`, and drops repeats: by a bit

@@ -10,9 +10,11 @@ import Synchronization
 /// carry their span's index (`AgendaRow.overlap`), every other row -1, so
 /// the formatters' cost for them is one comparison. What a row overlaps
 /// (distinct UIDs for JSON, `OverlapQueries`; distinct titles for the marks,
-/// `OverlapMarks`) is read from an index of the day's spans
-/// (`DistinctOverlaps`), in time that grows with the answer's length: on a
-/// dense calendar a row overlaps thousands of occurrences of a few series.
+/// `OverlapMarks`) is found for all the rows of a day in one sweep
+/// (`SweptOverlaps`) where each overlaps a few dozen others, else read from
+/// an index of the day's spans (`DistinctOverlaps`), in time that grows with
+/// the answer's length: on a dense calendar a row overlaps thousands of
+/// occurrences of a few series.
 /// Each day's index is made by the thread that first asks for it (the
 /// formatters' threads make their own days' side by side) and let go once
 /// the formatter has written the day (`release`).
@@ -75,6 +77,10 @@ package final class Overlaps: Sendable {
     /// indexes of their own days side by side.
     let uidIndex: [DayIndex]
     let titleIndex: [DayIndex]
+    /// Each day's answers by UID and by title for all its spans at once
+    /// (`SweptOverlaps`), made when first asked for; nil for a day left to its index.
+    let uidSweep: [DaySweepCache]
+    let titleSweep: [DaySweepCache]
     /// Each day's spans, made when first asked for and let go with its indexes.
     let spanCache: [DaySpanCache]
     /// Every occurrence once, over runs of days, for what a multi-day
@@ -107,6 +113,8 @@ package final class Overlaps: Sendable {
         self.spansOfOccurrence = spansOfOccurrence
         uidIndex = days.map { _ in DayIndex() }
         titleIndex = days.map { _ in DayIndex() }
+        uidSweep = days.map { _ in DaySweepCache() }
+        titleSweep = days.map { _ in DaySweepCache() }
         spanCache = days.map { _ in DaySpanCache() }
         var cost = 0, repeats = 0
         let days = found.days
@@ -131,19 +139,24 @@ package final class Overlaps: Sendable {
     /// each of them: what asking each of their days costs at most.
     let multiDayCost: Int
 
-    /// Whether a multi-day occurrence's overlaps are asked of the indexes
-    /// of its days, or of the whole occurrences of its run of days
-    /// (`byWholeOccurrence`): the answers are the same. The days' indexes
-    /// are made anyway, and asked on the threads that write; the other is one more index, made on one
-    /// thread, about a hundred steps a span. So the days' while their steps
-    /// are at most `multiDayStepsPerSpan` a span of the window: not for a
-    /// few long occurrences over crowded days, nor for a crowd of
-    /// multi-day occurrences (each asks every span of its days).
+    /// Whether a multi-day occurrence's overlaps are found by looking at
+    /// each span of its days and the days next to them (`multiDayRanks`),
+    /// or asked of an index of the whole occurrences of its run of days
+    /// (`byWholeOccurrence`): the answers are the same. The days' spans are
+    /// looked at on the threads that write; the other is one more index,
+    /// made on one thread, about a hundred steps a span. So the days' while
+    /// their steps are at most `multiDayStepsPerSpan` a span of the window:
+    /// not for a few long occurrences over crowded days, nor for a crowd of
+    /// multi-day occurrences (each looks at every span of its days).
     var multiDayByDays: Bool { multiDayCost <= Overlaps.multiDayStepsPerSpan * windowSpans }
 
     /// Tests set it (within their task) to 0 to ask the whole occurrences' indexes,
     /// to a million to ask the days'.
     @TaskLocal package static var multiDayStepsPerSpan = 64
+
+    /// The steps a span past which a day is left to its indexes, not swept
+    /// (`SweptOverlaps`); tests set it (within their task) to 0 to ask the indexes.
+    @TaskLocal package static var sweptStepsPerSpan = 256
 
     static let none = Overlaps(
         spans: DaySpans(), rows: [], occurrences: .none, clock: ZoneClock(TimeZone(secondsFromGMT: 0)!),
@@ -310,18 +323,21 @@ package final class Overlaps: Sendable {
         released.withLock { released in
             // The day before the cursor too: a multi-day occurrence also asks
             // the day before its first (`OverlapQueries`), made again once let go.
-            if released > 0 {
-                uidIndex[released - 1].forget()
-                titleIndex[released - 1].forget()
-                spanCache[released - 1].forget()
-            }
+            if released > 0 { forget(day: released - 1) }
             while released < days.count, rows[dayRows[released].lowerBound].sortDay < key {
-                uidIndex[released].forget()
-                titleIndex[released].forget()
-                spanCache[released].forget()
+                forget(day: released)
                 released += 1
             }
         }
+    }
+
+    /// Lets go what was made for day `d`.
+    private func forget(day d: Int) {
+        uidIndex[d].forget()
+        titleIndex[d].forget()
+        uidSweep[d].forget()
+        titleSweep[d].forget()
+        spanCache[d].forget()
     }
 
     /// Day `d`'s spans, in the order `find` numbered them (span
