@@ -147,16 +147,30 @@ struct RevisionCandidate {
 
     init(_ record: ComponentRecord) {
         self.init(kind: record.kind, uid: record.matchUID,
-            recurrenceKey: record.recurrenceID.map { "\($0.agendaTime.kind)\($0.agendaTime.matchKey)" },
+            recurrenceKey: record.recurrenceID.map { $0.agendaTime.revisionKey },
             sequence: record.sequence, recurs: record.isRecurring)
         alarms = record.alarms
         hasAlarmComponents = record.hasAlarmComponents
         if !recurs && recurrenceKey == nil {
             var hasher = Hasher()
-            hasher.combine(record.dtstart.map { "\($0.agendaTime.kind)\($0.agendaTime.matchKey)" })
+            hasher.combine(record.dtstart.map { $0.agendaTime.revisionKey })
             hasher.combine(record.summary)
             identity = hasher.finalize()
         }
+    }
+}
+
+extension AgendaTime {
+    /// The time as revisions are told apart by it: its kind's name and its
+    /// seconds (`date1735689600`), made without string interpolation, which
+    /// reflects on the enum (1% of a 100k load).
+    fileprivate var revisionKey: String {
+        let name = switch kind {
+        case .instant: "instant"
+        case .floating: "floating"
+        case .date: "date"
+        }
+        return name + String(matchKey)
     }
 }
 
