@@ -22,14 +22,14 @@ import Testing
             return Span(start: start, end: start + length, row: Int32(i), uid: -1)
         }
         spans.sort { ($0.start, $0.end, $0.row) < ($1.start, $1.end, $1.row) }
-        // One span in seven has no colour (it is answered nothing and counts for nothing).
+        // One span in seven has no colour (as an event without a UID: it is answered, but counts for nothing).
         let colour = spans.map { _ in next(7) == 0 ? Int32(-1) : Int32(next(colours) * 3) }
         return (spans, colour)
     }
 
-    /// The colours of the other spans that overlap span `k`, ascending, each once.
+    /// The colours of the other spans that overlap span `k`, ascending,
+    /// each once (a span without a colour is answered too).
     static func expected(_ spans: [Span], _ colours: [Int32], _ k: Int) -> [Int32] {
-        guard colours[k] >= 0 else { return [] }
         let a = spans[k]
         let found = spans.indices.filter { j in
             j != k && colours[j] >= 0 && spans[j].start < a.end && a.start < spans[j].end
@@ -76,11 +76,12 @@ import Testing
         })
         let answers = spans.indices.map { Array(swept.answer(at: $0).colours) }
         #expect(answers == [[1, 2, 3, 4], [0], [0], [0, 4], [0, 3], []])
+        #expect(spans.indices.map { swept.answer(at: $0).count } == [4, 1, 1, 2, 2, 0])
     }
 
     /// A day where every span overlaps every other costs the square of its
-    /// spans: it is left to the index, which answers it in time that grows
-    /// with the colours listed.
+    /// spans: it is not swept (the index answers it, in time that grows with
+    /// the colours listed; `everyRowListsWhatOverlapsIt` checks both ways).
     @Test func aCrowdedDayIsLeftToTheIndex() {
         let spans = (0..<2_000).map { Span(start: Int64($0), end: 86_400, row: Int32($0), uid: -1) }
         let colours = spans.map { $0.row % 7 }

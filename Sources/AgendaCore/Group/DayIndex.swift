@@ -1,7 +1,8 @@
 import Synchronization
 
-/// One day's index (`DayIndex`) or spans (`DaySpanCache`), made by the
-/// first thread that asks for it; a thread asking meanwhile waits for it.
+/// One day's index (`DayIndex`), swept answers (`DaySweepCache`, nil for
+/// a day left to its index) or spans (`DaySpanCache`), made by the first
+/// thread that asks for it; a thread asking meanwhile waits for it.
 final class DayCache<Value>: Sendable {
     private let value = Mutex<Value?>(nil)
 

@@ -160,14 +160,6 @@ final class DistinctOverlaps: Sendable {
         forEachColour(overlapping: span, day: Int(dayOfSpan[i]), own: Int(componentOfSpan[i]), body)
     }
 
-    /// The same for a span that is none of the index's (a multi-day
-    /// occurrence asking a day next to those it is listed on), against day
-    /// `d`'s spans: every colour that overlaps it counts. Places are in
-    /// `colours(ofDay: d)`.
-    func forEachColour(overlappingOther span: Overlaps.Span, day d: Int, _ body: (Int32) -> Void) {
-        forEachColour(overlapping: span, day: d, own: -1, body)
-    }
-
     /// The distinct colours of day `d`, ascending.
     func colours(ofDay d: Int) -> ArraySlice<Int32> {
         dayColours[Int(colourBounds[d])..<Int(colourBounds[d + 1])]
@@ -238,14 +230,5 @@ final class DistinctOverlaps: Sendable {
                 top += 2
             }
         }
-    }
-}
-
-extension Array {
-    /// An empty array with room for `count` elements.
-    static func reserved(_ count: Int) -> [Element] {
-        var array: [Element] = []
-        array.reserveCapacity(count)
-        return array
     }
 }

@@ -1,8 +1,11 @@
 import Foundation
 
-/// What a row overlaps, asked of the per-day indexes: by title (the text
-/// formats' marks) and by UID (JSON's `overlaps` and `overlap_count`,
-/// everything a row's occurrence overlaps on any of its days).
+/// What a row overlaps, by title (the text formats' marks) and by UID
+/// (JSON's `overlaps` and `overlap_count`, everything a row's occurrence
+/// overlaps on any of its days): a day's answers swept for all its rows
+/// at once (`SweptOverlaps`), or asked of its index where the sweep would
+/// cost too much; a multi-day occurrence's found from its days' spans, or
+/// from an index of the whole occurrences of its run of days.
 extension Overlaps {
     /// Day `d`'s index by title, made on first use; its spans are numbered from the day's first.
     func byTitle(day d: Int) -> DistinctOverlaps {
@@ -41,10 +44,10 @@ extension Overlaps {
         }
     }
 
-    /// Day `d`'s index by UID, made on first use; its spans are numbered
-    /// from the day's first. Only a span that overlaps something has a
-    /// colour (a series' other occurrences may rank its UID): a multi-day
-    /// occurrence asks the days next to its own of every colour there.
+    /// Day `d`'s index by UID, made on first use when the day is not swept;
+    /// its spans are numbered from the day's first. Only a span that
+    /// overlaps something has a colour (a series' other occurrences may
+    /// rank its UID).
     func byUID(day d: Int) -> DistinctOverlaps {
         uidIndex[d].get {
             var spans = daySpans(d)
@@ -65,9 +68,8 @@ extension Overlaps {
     func uidRanks(of row: AgendaRow, into ranks: inout [Int32]) -> Int {
         ranks.removeAll(keepingCapacity: true)
         guard row.overlap >= 0 else { return 0 }
-        // One day's index, or for a multi-day occurrence its days' whole
-        // occurrences: what it overlaps on any of its days is what overlaps
-        // its whole time among the occurrences of those days.
+        // One day's answers, or for a multi-day occurrence what overlaps its
+        // whole time among the occurrences of its days (and the days next to them).
         let index: DistinctOverlaps, i: Int, span: Span
         if let list = spansOfOccurrence[row.overlap], multiDayByDays {
             multiDayRanks(list, into: &ranks)
@@ -133,24 +135,21 @@ extension Overlaps {
     static func order(_ places: inout [Int32], below count: Int) {
         guard places.count > 1 else { return }
         let words = (count + 63) / 64
-        var n = 0
-        if places.count * 8 < words {
+        guard places.count * 8 >= words else {
             places.sort()
-            for k in places.indices where n == 0 || places[k] != places[n - 1] {
-                places[n] = places[k]
-                n += 1
-            }
-        } else {
-            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { bits in
-                bits.initialize(repeating: 0)
-                for p in places { bits[Int(p) >> 6] |= 1 << UInt64(p & 63) }
-                for w in 0..<words {
-                    var word = bits[w]
-                    while word != 0 {
-                        places[n] = Int32(w << 6 + word.trailingZeroBitCount)
-                        n += 1
-                        word &= word - 1
-                    }
+            places.removeDuplicates()
+            return
+        }
+        var n = 0
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { bits in
+            bits.initialize(repeating: 0)
+            for p in places { bits[Int(p) >> 6] |= 1 << UInt64(p & 63) }
+            for w in 0..<words {
+                var word = bits[w]
+                while word != 0 {
+                    places[n] = Int32(w << 6 + word.trailingZeroBitCount)
+                    n += 1
+                    word &= word - 1
                 }
             }
         }
