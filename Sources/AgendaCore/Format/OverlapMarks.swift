@@ -38,11 +38,12 @@ extension Overlaps {
                 for n in 0..<min(distinct, shown) { first[n] = groups[groups.startIndex + Int(first[n])] }
             }
             guard distinct > 0 else { return false }
+            let titles = self.titles
             bytes.append(contentsOf: "(overlaps ".utf8)
             for n in 0..<min(distinct, shown) {
                 if n > 0 { bytes.append(contentsOf: ", ".utf8) }
                 let g = Int(first[n])
-                bytes.append(contentsOf: titleBytes[titleBounds[g]..<titleBounds[g + 1]])
+                bytes.append(contentsOf: titles.bytes[titles.bounds[g]..<titles.bounds[g + 1]])
             }
             if distinct > shown {
                 bytes.append(contentsOf: " and ".utf8)

@@ -10,10 +10,11 @@ extension Overlaps {
     /// Day `d`'s index by title, made on first use; its spans are numbered from the day's first.
     func byTitle(day d: Int) -> DistinctOverlaps {
         titleIndex[d].get {
-            daySpans(d).withUnsafeBufferPointer { spans in
+            let groups = titles.ofItem
+            return daySpans(d).withUnsafeBufferPointer { spans in
                 DistinctOverlaps(spans: spans, days: [0..<spans.count],
                     first: Overlaps.titlesShown) {
-                    titleGroup[Int(rows[Int($0.row)].item)]
+                    groups[Int(rows[Int($0.row)].item)]
                 }
             }
         }
@@ -23,7 +24,8 @@ extension Overlaps {
     func sweptTitles(day d: Int) -> SweptOverlaps? {
         titleSweep[d].get {
             let spans = daySpans(d)
-            let colours = spans.map { titleGroup[Int(rows[Int($0.row)].item)] }
+            let groups = titles.ofItem
+            let colours = spans.map { groups[Int(rows[Int($0.row)].item)] }
             return spans.withUnsafeBufferPointer {
                 SweptOverlaps(spans: $0, colours: colours, limit: Overlaps.titlesShown)
             }

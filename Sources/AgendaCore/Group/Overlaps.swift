@@ -53,22 +53,30 @@ package final class Overlaps: Sendable {
         return makingUIDRanks.withLock { _ in
             if let made = rankedUIDs.load() { return made }
             return rankedUIDs.storeIfNil(Overlaps.rankUIDs(rows: spanRows, overlapping: overlapping, of: rows,
-                occurrences: occurrences, items: titleGroup.count))
+                occurrences: occurrences, items: itemRanks.count))
         }
     }
     private let rankedUIDs = AtomicLazyReference<UIDRanks>()
     private let makingUIDRanks = Mutex(())
+    /// The titles of overlapping rows grouped (`groupTitles`), when first
+    /// asked for: the text formats' marks name them, JSON does not (a
+    /// hundred thousand items took 16 ms, on one thread).
+    var titles: TitleGroups {
+        if let made = groupedTitles.load() { return made }
+        return makingTitleGroups.withLock { _ in
+            if let made = groupedTitles.load() { return made }
+            return groupedTitles.storeIfNil(Overlaps.groupTitles(rows: spanRows, overlapping: overlapping,
+                of: rows, occurrences: occurrences, itemRanks: itemRanks))
+        }
+    }
+    private let groupedTitles = AtomicLazyReference<TitleGroups>()
+    private let makingTitleGroups = Mutex(())
+    /// By item number: its rank in title order (`ItemRanks`), which title groups follow.
+    let itemRanks: [Int32]
     /// The agenda's rows (the same storage the sections slice).
     let rows: [AgendaRow]
     /// What the rows show.
     let occurrences: AgendaOccurrences
-    /// By item number: a number per distinct title (in title order), for
-    /// the items of overlapping rows; -1 for others.
-    let titleGroup: [Int32]
-    /// Title groups' titles as rows show them (`oneLine`), one after
-    /// another: group g is `titleBytes[titleBounds[g]..<titleBounds[g + 1]]`.
-    let titleBytes: [UInt8]
-    let titleBounds: [Int]
     /// The first listed row of a multi-day occurrence: the spans of all its
     /// rows (JSON lists what it overlaps on any day).
     let spansOfOccurrence: [Int32: [Int32]]
@@ -97,8 +105,7 @@ package final class Overlaps: Sendable {
 
     init(
         spans found: DaySpans, rows: [AgendaRow], occurrences: AgendaOccurrences, clock: ZoneClock,
-            titleGroup: [Int32], titleBytes: [UInt8], titleBounds: [Int],
-        spansOfOccurrence: [Int32: [Int32]]
+            itemRanks: [Int32], spansOfOccurrence: [Int32: [Int32]]
     ) {
         spanRows = found.rows
         overlapping = found.overlapping
@@ -107,9 +114,7 @@ package final class Overlaps: Sendable {
         self.clock = clock
         self.rows = rows
         self.occurrences = occurrences
-        self.titleGroup = titleGroup
-        self.titleBytes = titleBytes
-        self.titleBounds = titleBounds
+        self.itemRanks = itemRanks
         self.spansOfOccurrence = spansOfOccurrence
         uidIndex = days.map { _ in DayIndex() }
         titleIndex = days.map { _ in DayIndex() }
@@ -160,7 +165,7 @@ package final class Overlaps: Sendable {
 
     static let none = Overlaps(
         spans: DaySpans(), rows: [], occurrences: .none, clock: ZoneClock(TimeZone(secondsFromGMT: 0)!),
-        titleGroup: [], titleBytes: [], titleBounds: [0], spansOfOccurrence: [:])
+        itemRanks: [], spansOfOccurrence: [:])
 
     /// Finds the overlaps of `rows` (sorted by day, as `AgendaBuilder` sorts
     /// them; `dayRows`, each day's rows, from `AgendaBuilder.days(of:)`) and
@@ -212,77 +217,8 @@ package final class Overlaps: Sendable {
             }
         }
         for (i, row) in joined.rows.enumerated() where joined.overlapping[i] { rows[Int(row)].overlap = Int32(i) }
-        let (titleGroup, titleBytes, titleBounds) = Overlaps.groupTitles(of: joined, rows: rows,
-            occurrences: occurrences, itemRanks: itemRanks)
-        return Overlaps(
-            spans: joined, rows: rows, occurrences: occurrences, clock: clock, titleGroup: titleGroup,
-                titleBytes: titleBytes, titleBounds: titleBounds,
+        return Overlaps(spans: joined, rows: rows, occurrences: occurrences, clock: clock, itemRanks: itemRanks,
             spansOfOccurrence: spansOfOccurrence)
-    }
-
-    /// Ranks the UIDs of overlapping rows (`spanRows` where `overlapping`)
-    /// once, item by item (a series shares its UID), so that a row's list
-    /// sorts as numbers.
-    static func rankUIDs(
-        rows spanRows: [Int32], overlapping: [Bool], of rows: [AgendaRow], occurrences: AgendaOccurrences,
-        items itemCount: Int
-    ) -> UIDRanks {
-        var uidOfItem = [Int32](repeating: -2, count: itemCount)
-        var items: [(uid: [UInt8], item: Int32)] = []
-        for (i, row) in spanRows.enumerated() where overlapping[i] {
-            let item = rows[Int(row)].item
-            guard uidOfItem[Int(item)] == -2 else { continue }
-            uidOfItem[Int(item)] = -1
-            let uid = occurrences[rows[Int(row)]].uid
-            if !uid.isEmpty { items.append((Array(uid.utf8), item)) }
-        }
-        items.sort { a, b in
-            a.uid.withUnsafeBufferPointer { x in
-                b.uid.withUnsafeBufferPointer { y in
-                    let c = memcmp(x.baseAddress!, y.baseAddress!, min(x.count, y.count))
-                    return c != 0 ? c < 0 : x.count < y.count
-                }
-            }
-        }
-        var uidBytes: [UInt8] = [], uidBounds: [Int] = [0]
-        var previous: [UInt8]? = nil
-        for (uid, item) in items {
-            if uid != previous {
-                JSONText.append(String(decoding: uid, as: UTF8.self), to: &uidBytes)
-                uidBounds.append(uidBytes.count)
-                previous = uid
-            }
-            uidOfItem[Int(item)] = Int32(uidBounds.count - 2)
-        }
-        return UIDRanks(ofItem: uidOfItem, bytes: uidBytes, bounds: uidBounds)
-    }
-
-    /// Numbers the distinct titles of overlapping rows in title order, once:
-    /// item ranks put titles in order (ItemRanks sorts by title first), so
-    /// equal titles are neighbours. Each item's group, and the groups'
-    /// titles as rows show them, one after another.
-    static func groupTitles(of spans: DaySpans, rows: [AgendaRow], occurrences: AgendaOccurrences, itemRanks: [Int32])
-        -> (group: [Int32], bytes: [UInt8], bounds: [Int]) {
-        var titled: [(rank: Int32, item: Int32, row: Int32)] = []
-        var seen = [Bool](repeating: false, count: itemRanks.count)
-        for (i, row) in spans.rows.enumerated() where spans.overlapping[i] && !seen[Int(rows[Int(row)].item)] {
-            seen[Int(rows[Int(row)].item)] = true
-            titled.append((itemRanks[Int(rows[Int(row)].item)], rows[Int(row)].item, row))
-        }
-        titled.sort { $0.rank < $1.rank }
-        var titleGroup = [Int32](repeating: -1, count: itemRanks.count)
-        var titleBytes: [UInt8] = [], titleBounds: [Int] = [0]
-        var previousTitle: String? = nil
-        for (_, item, row) in titled {
-            let occurrence = occurrences[rows[Int(row)]]
-            if occurrence.title != previousTitle {
-                titleBytes += Overlaps.oneLine(occurrence).utf8
-                titleBounds.append(titleBytes.count)
-                previousTitle = occurrence.title
-            }
-            titleGroup[Int(item)] = Int32(titleBounds.count - 2)
-        }
-        return (titleGroup, titleBytes, titleBounds)
     }
 
     /// Marks the spans of one day (`day`, sorted by start and end) that
@@ -371,23 +307,4 @@ package final class Overlaps: Sendable {
         }
         return a
     }
-}
-
-/// The UIDs of an agenda's overlapping rows, ranked (`Overlaps.rankUIDs`).
-final class UIDRanks: Sendable {
-    /// By item number: the rank of its UID, or -1 (no UID) or -2 (no overlapping row).
-    let ofItem: [Int32]
-    /// UIDs by rank, each escaped as a JSON string, one after another:
-    /// rank r is `bytes[bounds[r]..<bounds[r + 1]]`.
-    let bytes: [UInt8]
-    let bounds: [Int]
-
-    init(ofItem: [Int32], bytes: [UInt8], bounds: [Int]) {
-        self.ofItem = ofItem
-        self.bytes = bytes
-        self.bounds = bounds
-    }
-
-    /// The rank of the UID of a span's row (`rows`: the agenda's).
-    func rank(of span: Overlaps.Span, in rows: [AgendaRow]) -> Int32 { ofItem[Int(rows[Int(span.row)].item)] }
 }
