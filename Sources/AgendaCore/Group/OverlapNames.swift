@@ -10,7 +10,7 @@ extension Overlaps {
     static func rankUIDs(
         rows spanRows: [Int32], overlapping: [Bool], of rows: [AgendaRow], occurrences: AgendaOccurrences,
         items itemCount: Int
-    ) -> UIDRanks {
+    ) -> ItemNames {
         var uidOfItem = [Int32](repeating: -2, count: itemCount)
         var items: [(uid: [UInt8], item: Int32)] = []
         for (i, row) in spanRows.enumerated() where overlapping[i] {
@@ -38,7 +38,7 @@ extension Overlaps {
             }
             uidOfItem[Int(item)] = Int32(uidBounds.count - 2)
         }
-        return UIDRanks(ofItem: uidOfItem, bytes: uidBytes, bounds: uidBounds)
+        return ItemNames(ofItem: uidOfItem, bytes: uidBytes, bounds: uidBounds)
     }
 
     /// Numbers the distinct titles of overlapping rows (`spanRows` where
@@ -48,7 +48,7 @@ extension Overlaps {
     static func groupTitles(
         rows spanRows: [Int32], overlapping: [Bool], of rows: [AgendaRow], occurrences: AgendaOccurrences,
         itemRanks: [Int32]
-    ) -> TitleGroups {
+    ) -> ItemNames {
         var titled: [(rank: Int32, item: Int32, row: Int32)] = []
         var seen = [Bool](repeating: false, count: itemRanks.count)
         for (i, row) in spanRows.enumerated() where overlapping[i] && !seen[Int(rows[Int(row)].item)] {
@@ -68,16 +68,19 @@ extension Overlaps {
             }
             titleGroup[Int(item)] = Int32(titleBounds.count - 2)
         }
-        return TitleGroups(ofItem: titleGroup, bytes: titleBytes, bounds: titleBounds)
+        return ItemNames(ofItem: titleGroup, bytes: titleBytes, bounds: titleBounds)
     }
 }
 
-/// The UIDs of an agenda's overlapping rows, ranked (`Overlaps.rankUIDs`).
-final class UIDRanks: Sendable {
-    /// By item number: the rank of its UID, or -1 (no UID) or -2 (no overlapping row).
+/// Names given to an agenda's items, numbered in their order: the UIDs of
+/// overlapping rows ranked (`Overlaps.rankUIDs`), each escaped as a JSON
+/// string, or their titles grouped (`Overlaps.groupTitles`), as rows show them.
+final class ItemNames: Sendable {
+    /// By item number: the number of its name; -1 for none (an item without
+    /// a UID, or without an overlapping row), and for a UID -2 when its item
+    /// has no overlapping row.
     let ofItem: [Int32]
-    /// UIDs by rank, each escaped as a JSON string, one after another:
-    /// rank r is `bytes[bounds[r]..<bounds[r + 1]]`.
+    /// The names in order, one after another: name n is `bytes[bounds[n]..<bounds[n + 1]]`.
     let bytes: [UInt8]
     let bounds: [Int]
 
@@ -87,23 +90,6 @@ final class UIDRanks: Sendable {
         self.bounds = bounds
     }
 
-    /// The rank of the UID of a span's row (`rows`: the agenda's).
+    /// The number of the name of a span's row (`rows`: the agenda's).
     func rank(of span: Overlaps.Span, in rows: [AgendaRow]) -> Int32 { ofItem[Int(rows[Int(span.row)].item)] }
-}
-
-/// The titles of an agenda's overlapping rows, grouped (`Overlaps.groupTitles`).
-final class TitleGroups: Sendable {
-    /// By item number: a number per distinct title (in title order), for
-    /// the items of overlapping rows; -1 for others.
-    let ofItem: [Int32]
-    /// Groups' titles as rows show them (`oneLine`), one after another:
-    /// group g is `bytes[bounds[g]..<bounds[g + 1]]`.
-    let bytes: [UInt8]
-    let bounds: [Int]
-
-    init(ofItem: [Int32], bytes: [UInt8], bounds: [Int]) {
-        self.ofItem = ofItem
-        self.bytes = bytes
-        self.bounds = bounds
-    }
 }

@@ -48,29 +48,23 @@ package final class Overlaps: Sendable {
     let clock: ZoneClock
     /// The UIDs of overlapping rows ranked (`rankUIDs`), when first asked
     /// for: JSON lists them, the text formats do not (100,000 UIDs held 2.8 MB).
-    var uids: UIDRanks {
-        if let made = rankedUIDs.load() { return made }
-        return makingUIDRanks.withLock { _ in
-            if let made = rankedUIDs.load() { return made }
-            return rankedUIDs.storeIfNil(Overlaps.rankUIDs(rows: spanRows, overlapping: overlapping, of: rows,
-                occurrences: occurrences, items: itemRanks.count))
+    var uids: ItemNames {
+        rankedUIDs.get {
+            Overlaps.rankUIDs(rows: spanRows, overlapping: overlapping, of: rows, occurrences: occurrences,
+                items: itemRanks.count)
         }
     }
-    private let rankedUIDs = AtomicLazyReference<UIDRanks>()
-    private let makingUIDRanks = Mutex(())
+    private let rankedUIDs = MadeOnce<ItemNames>()
     /// The titles of overlapping rows grouped (`groupTitles`), when first
     /// asked for: the text formats' marks name them, JSON does not (a
     /// hundred thousand items took 16 ms, on one thread).
-    var titles: TitleGroups {
-        if let made = groupedTitles.load() { return made }
-        return makingTitleGroups.withLock { _ in
-            if let made = groupedTitles.load() { return made }
-            return groupedTitles.storeIfNil(Overlaps.groupTitles(rows: spanRows, overlapping: overlapping,
-                of: rows, occurrences: occurrences, itemRanks: itemRanks))
+    var titles: ItemNames {
+        groupedTitles.get {
+            Overlaps.groupTitles(rows: spanRows, overlapping: overlapping, of: rows, occurrences: occurrences,
+                itemRanks: itemRanks)
         }
     }
-    private let groupedTitles = AtomicLazyReference<TitleGroups>()
-    private let makingTitleGroups = Mutex(())
+    private let groupedTitles = MadeOnce<ItemNames>()
     /// By item number: its rank in title order (`ItemRanks`), which title groups follow.
     let itemRanks: [Int32]
     /// The agenda's rows (the same storage the sections slice).
