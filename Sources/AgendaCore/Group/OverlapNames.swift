@@ -76,8 +76,8 @@ extension Overlaps {
 /// overlapping rows ranked (`Overlaps.rankUIDs`), each escaped as a JSON
 /// string, or their titles grouped (`Overlaps.groupTitles`), as rows show them.
 final class ItemNames: Sendable {
-    /// By item number: the number of its name; -1 for none (an item without
-    /// a UID, or without an overlapping row), and for a UID -2 when its item
+    /// By item number: the number of its name. For titles -1 when the item
+    /// has no overlapping row; for UIDs -1 when it has no UID, -2 when it
     /// has no overlapping row.
     let ofItem: [Int32]
     /// The names in order, one after another: name n is `bytes[bounds[n]..<bounds[n + 1]]`.
@@ -90,6 +90,6 @@ final class ItemNames: Sendable {
         self.bounds = bounds
     }
 
-    /// The number of the name of a span's row (`rows`: the agenda's).
-    func rank(of span: Overlaps.Span, in rows: [AgendaRow]) -> Int32 { ofItem[Int(rows[Int(span.row)].item)] }
+    /// The number of the name of a span's row (`rows`: the agenda's): its UID's rank, its title's group.
+    func number(of span: Overlaps.Span, in rows: [AgendaRow]) -> Int32 { ofItem[Int(rows[Int(span.row)].item)] }
 }

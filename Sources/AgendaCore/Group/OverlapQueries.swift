@@ -39,7 +39,7 @@ extension Overlaps {
             let spans = daySpans(d)
             let first = days[d].lowerBound, ranks = uids
             var colours = [Int32](repeating: -1, count: spans.count)
-            for k in spans.indices where overlapping[first + k] { colours[k] = ranks.rank(of: spans[k], in: rows) }
+            for k in spans.indices where overlapping[first + k] { colours[k] = ranks.number(of: spans[k], in: rows) }
             return spans.withUnsafeBufferPointer {
                 SweptOverlaps(spans: $0, colours: colours, limit: Overlaps.uidsListed)
             }
@@ -54,7 +54,7 @@ extension Overlaps {
         uidIndex[d].get {
             var spans = daySpans(d)
             let first = days[d].lowerBound, ranks = uids
-            for k in spans.indices where overlapping[first + k] { spans[k].uid = ranks.rank(of: spans[k], in: rows) }
+            for k in spans.indices where overlapping[first + k] { spans[k].uid = ranks.number(of: spans[k], in: rows) }
             return spans.withUnsafeBufferPointer { spans in
                 DistinctOverlaps(spans: spans, days: [0..<spans.count], first: Overlaps.uidsListed) { $0.uid }
             }

@@ -15,9 +15,9 @@ import Synchronization
 /// an index of the day's spans (`DistinctOverlaps`), in time that grows with
 /// the answer's length: on a dense calendar a row overlaps thousands of
 /// occurrences of a few series.
-/// Each day's index is made by the thread that first asks for it (the
-/// formatters' threads make their own days' side by side) and let go once
-/// the formatter has written the day (`release`).
+/// Each day's sweep or index is made by the thread that first asks for it
+/// (the formatters' threads make their own days' side by side) and let go
+/// once the formatter has written the day (`release`).
 ///
 /// Busy is `Occurrence.isBusy` and timed: all-day rows neither overlap nor
 /// are overlapped. An end equal to another's start is not an overlap.

@@ -11,8 +11,8 @@
 /// that last, and those that begin after the start and before its end. In
 /// order of end, each of those spans sees what the one before saw and
 /// what begins before its own end: a start costs the spans up to where
-/// its longest ends and a word a 64 colours, and a span the words up to
-/// its `limit`-th colour. A day where that passes
+/// its longest ends and two words a 64 colours, and a span the words up
+/// to its `limit`-th colour. A day where that passes
 /// `Overlaps.sweptStepsPerSpan` a span is not swept (`init` fails) and is
 /// left to the index, which answers the same.
 ///
@@ -62,7 +62,7 @@ final class SweptOverlaps: Sendable {
     }
 
     /// The first span from `low` on that starts at or after `time` (or the count).
-    static func firstStart(atOrAfter time: Int64, in spans: UnsafeBufferPointer<Overlaps.Span>,
+    fileprivate static func firstStart(atOrAfter time: Int64, in spans: UnsafeBufferPointer<Overlaps.Span>,
         from low: Int) -> Int {
         var a = low, b = spans.count
         while a < b {
@@ -187,7 +187,7 @@ private struct ColourSweep {
     private mutating func list(_ bits: UnsafeMutableBufferPointer<UInt64>, skipping: Int, for k: Int) {
         let wanted = min(Int(counts[k]), limit)
         var found = 0, w = 0
-        while found < wanted {
+        while found < wanted && w < words {
             var word = bits[w]
             while word != 0 && found < wanted {
                 let p = w << 6 + word.trailingZeroBitCount

@@ -87,7 +87,7 @@ extension Overlaps {
                 // A span that overlaps something carries its UID's rank; so
                 // does a multi-day occurrence's on a day where it overlaps
                 // nothing: the occurrence overlaps something on another.
-                if overlapping[Int(g)] || owners[g] != nil { span.uid = ranks.rank(of: span, in: rows) }
+                if overlapping[Int(g)] || owners[g] != nil { span.uid = ranks.number(of: span, in: rows) }
                 kept.append(span)
                 keptGlobal.append(g)
             }
