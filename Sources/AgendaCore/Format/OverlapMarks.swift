@@ -33,9 +33,7 @@ extension Overlaps {
                 distinct = answer.count
                 for (n, group) in answer.colours.enumerated() where n < shown { first[n] = group }
             } else {
-                distinct = firstPlaces(of: row, day: d, at: i, into: first)
-                let groups = byTitle(day: d).colours(ofDayOf: i)
-                for n in 0..<min(distinct, shown) { first[n] = groups[groups.startIndex + Int(first[n])] }
+                distinct = firstGroups(of: row, day: d, at: i, into: first)
             }
             guard distinct > 0 else { return false }
             let titles = self.titles
@@ -55,27 +53,31 @@ extension Overlaps {
         }
     }
 
-    /// The `first.count` smallest places, in order, in day `d`'s ascending
-    /// list of title groups (`byTitle`) of what the row overlaps; how many there are.
-    private func firstPlaces(of row: AgendaRow, day d: Int, at i: Int,
+    /// The first `first.count` title groups of what the row overlaps, in
+    /// order, asked of day `d`'s index (`byTitle`); how many there are.
+    private func firstGroups(of row: AgendaRow, day d: Int, at i: Int,
         into first: UnsafeMutableBufferPointer<Int32>) -> Int {
         let shown = first.count, index = byTitle(day: d)
+        // The smallest places in the day's ascending list of groups, in order.
+        var distinct = 0
         if let answer = index.firstColours.answer(at: i) {
             // A day of many titles: found for the whole day at once.
             for (n, place) in answer.places.enumerated() where n < shown { first[n] = place }
-            return answer.count
-        }
-        var distinct = 0
-        index.forEachColour(overlapping: span(Int(row.overlap)), at: i) { place in
-            distinct += 1
-            guard shown > 0, place < first[shown - 1] else { return }
-            var k = shown - 1
-            while k > 0 && first[k - 1] > place {
-                first[k] = first[k - 1]
-                k -= 1
+            distinct = answer.count
+        } else {
+            index.forEachColour(overlapping: span(Int(row.overlap)), at: i) { place in
+                distinct += 1
+                guard shown > 0, place < first[shown - 1] else { return }
+                var k = shown - 1
+                while k > 0 && first[k - 1] > place {
+                    first[k] = first[k - 1]
+                    k -= 1
+                }
+                first[k] = place
             }
-            first[k] = place
         }
+        let groups = index.colours(ofDayOf: i)
+        for n in 0..<min(distinct, shown) { first[n] = groups[groups.startIndex + Int(first[n])] }
         return distinct
     }
 

@@ -37,13 +37,18 @@ extension Overlaps {
     func sweptUIDs(day d: Int) -> SweptOverlaps? {
         uidSweep[d].get {
             let spans = daySpans(d)
-            let first = days[d].lowerBound, ranks = uids
-            var colours = [Int32](repeating: -1, count: spans.count)
-            for k in spans.indices where overlapping[first + k] { colours[k] = ranks.number(of: spans[k], in: rows) }
+            let colours = uidColours(of: spans, day: d)
             return spans.withUnsafeBufferPointer {
                 SweptOverlaps(spans: $0, colours: colours, limit: Overlaps.uidsListed)
             }
         }
+    }
+
+    /// The UID ranks of day `d`'s spans, -1 for a span that overlaps nothing:
+    /// what the day's sweep and its index colour spans by.
+    private func uidColours(of spans: [Span], day d: Int) -> [Int32] {
+        let first = days[d].lowerBound, ranks = uids
+        return spans.indices.map { overlapping[first + $0] ? ranks.number(of: spans[$0], in: rows) : -1 }
     }
 
     /// Day `d`'s index by UID, made on first use when the day is not swept;
@@ -53,8 +58,7 @@ extension Overlaps {
     func byUID(day d: Int) -> DistinctOverlaps {
         uidIndex[d].get {
             var spans = daySpans(d)
-            let first = days[d].lowerBound, ranks = uids
-            for k in spans.indices where overlapping[first + k] { spans[k].uid = ranks.number(of: spans[k], in: rows) }
+            for (k, colour) in uidColours(of: spans, day: d).enumerated() { spans[k].uid = colour }
             return spans.withUnsafeBufferPointer { spans in
                 DistinctOverlaps(spans: spans, days: [0..<spans.count], first: Overlaps.uidsListed) { $0.uid }
             }

@@ -30,8 +30,8 @@ package final class Overlaps: Sendable {
         /// kept in 24 bytes, one for nearly every row).
         let row: Int32
         /// The rank of its UID among the UIDs of overlapping rows (equal
-        /// UIDs share one), where an index of whole occurrences
-        /// (`WholeOccurrences`) asks it; else -1.
+        /// UIDs share one), where an index asks it (a day's, `byUID`, or of
+        /// whole occurrences, `WholeOccurrences`); else -1.
         var uid: Int32
     }
 
