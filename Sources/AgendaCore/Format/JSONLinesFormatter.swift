@@ -122,8 +122,11 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
         let item = fields.index(of: row.item, o)
         let start = o.shownStart, end = o.shownEnd
         let overlapping = row.overlap >= 0
-        let overlapCount = overlapping ? overlaps.uidRanks(of: row, into: &fields.overlapRanks) : 0
-        let overlapLength = overlapping ? overlaps.jsonLength(of: fields.overlapRanks) : 2
+        let overlapCount = overlapping
+            ? overlaps.uidRanks(of: row, into: &fields.overlapRanks, last: &fields.sweptDay) : 0
+        if overlapping && fields.sweptDay.names == nil { fields.sweptDay.names = overlaps.uids }
+        let names = fields.sweptDay.names
+        let overlapLength = overlapping ? overlaps.jsonLength(of: fields.overlapRanks, names: names) : 2
         // Room for the item's parts, four quoted times, a day, the keys and the overlaps.
         var p = buffer.reserve(fields.length(of: item) + 512 + overlapLength + extra.count)
         let begin = p
@@ -158,7 +161,7 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
         p += fields.copy(item, part: 3, to: p)  // ,"completed":…,"priority":…
         key(",\"overlaps\":")
         if overlapping {
-            p += overlaps.writeUIDs(fields.overlapRanks, at: p)
+            p += overlaps.writeUIDs(fields.overlapRanks, at: p, names: names)
         } else {
             key("[]")
         }
@@ -226,6 +229,8 @@ package struct ItemFields {
     /// The UID ranks of a row's `overlaps` while it is written
     /// (`Overlaps.uidRanks`): kept per thread, reused.
     var overlapRanks: [Int32] = []
+    /// The day this thread last asked overlaps of (`Overlaps.uidRanks`), and the agenda's ranked UIDs.
+    var sweptDay = Overlaps.SweptDay()
 
     /// The place here of item `item`, the item of `occurrence`, its parts escaped on first sight.
     package mutating func index(of item: Int32, _ occurrence: Occurrence) -> Int {
@@ -239,34 +244,34 @@ package struct ItemFields {
         let number = (bounds.count - 1) / ItemFields.parts
         index[item] = Int32(number)
         kept.append(Int32(item))
-        let common = occurrence.item.common
-        let kind: StaticString
-        let reminder: Reminder?  // what only reminders have: completion, priority
         switch occurrence.item {
-        case .event:
-            kind = "\"event\""
-            reminder = nil
-        case .reminder(let r):
-            kind = "\"reminder\""
-            reminder = r
+        case .event(let event): escape(event, kind: "\"event\"", reminder: nil, occurrence)
+        case .reminder(let reminder): escape(reminder, kind: "\"reminder\"", reminder: reminder, occurrence)
         }
+        return number
+    }
+
+    /// An item's five parts, appended to `bytes`. Generic over the item's
+    /// type, each field is read where it lies: read through `CalendarItem`
+    /// every field was a counted reference, and its calendar's (one object
+    /// for every item) was counted by every formatting thread at once.
+    private mutating func escape<Item: CalendarItem>(_ item: Item, kind: StaticString, reminder: Reminder?,
+        _ occurrence: Occurrence) {
         func key(_ k: StaticString) {
             bytes.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
         }
         func text(_ s: String?) { JSONText.append(s, to: &bytes) }
         key("{\"kind\":"); key(kind)
-        key(",\"uid\":"); text(common.uid.isEmpty ? nil : common.uid)  // no UID: null, as the contract says
+        key(",\"uid\":"); text(item.uid.isEmpty ? nil : item.uid)  // no UID: null, as the contract says
         key(",\"recurrence_id\":")
         bounds.append(bytes.count)
-        key(",\"title\":"); text(common.title)
+        key(",\"title\":"); text(item.title)
         key(",\"start\":")
         bounds.append(bytes.count)
-        key(",\"location\":"); text(common.location)
-        key(",\"description\":"); text(common.description)
-        key(",\"status\":"); text(common.status)
-        key(",\"calendar\":"); text(common.calendar.name)
-        key(",\"source\":"); text(common.calendar.source)
-        key(",\"calendar_color\":"); text(common.calendar.color)
+        key(",\"location\":"); text(item.location)
+        key(",\"description\":"); text(item.description)
+        key(",\"status\":"); text(item.status)
+        bytes.append(contentsOf: calendarPart(item.calendar))
         key(",\"due\":")
         bounds.append(bytes.count)
         key(",\"completed\":"); key(reminder.map { $0.isCompleted ? "true" : "false" } ?? "null")
@@ -276,8 +281,28 @@ package struct ItemFields {
         key(",\"meeting_url\":"); text(occurrence.meetingURL)
         key(",\"partstat\":"); text(occurrence.partstat)
         bounds.append(bytes.count)
-        return number
     }
+
+    /// `,"calendar":…,"source":…,"calendar_color":…` of `calendar`, escaped
+    /// once for the run of items of one calendar (nearly always all of them).
+    private mutating func calendarPart(_ calendar: CalendarInfo) -> [UInt8] {
+        let id = ObjectIdentifier(calendar)
+        if id == calendarShown, !calendarBytes.isEmpty { return calendarBytes }
+        calendarShown = id
+        var part: [UInt8] = []
+        part += Array(",\"calendar\":".utf8)
+        JSONText.append(calendar.name, to: &part)
+        part += Array(",\"source\":".utf8)
+        JSONText.append(calendar.source, to: &part)
+        part += Array(",\"calendar_color\":".utf8)
+        JSONText.append(calendar.color, to: &part)
+        calendarBytes = part
+        return part
+    }
+
+    /// The calendar `calendarBytes` were escaped for.
+    private var calendarShown: ObjectIdentifier?
+    private var calendarBytes: [UInt8] = []
 
     static let parts = 5
 

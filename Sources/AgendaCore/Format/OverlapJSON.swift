@@ -2,9 +2,9 @@
 /// as a JSON array written straight into the line's bytes.
 extension Overlaps {
     /// The bytes of the JSON array of `ranks`.
-    func jsonLength(of ranks: [Int32]) -> Int {
+    func jsonLength(of ranks: [Int32], names: ItemNames? = nil) -> Int {
         var length = 1
-        let bounds = uids.bounds
+        let bounds = (names ?? uids).bounds
         for rank in ranks { length += bounds[Int(rank) + 1] - bounds[Int(rank)] + 1 }
         return max(length, 2)
     }
@@ -22,11 +22,13 @@ extension Overlaps {
     }
 
     /// Writes the JSON array of `ranks` (from `uidRanks`) at `p`; the bytes written.
-    func writeUIDs(_ ranks: [Int32], at p: UnsafeMutablePointer<UInt8>) -> Int {
+    /// `names`: the agenda's `uids`, when the caller holds them (asking for
+    /// them counted a reference to one object on every thread, a row at a time).
+    func writeUIDs(_ ranks: [Int32], at p: UnsafeMutablePointer<UInt8>, names: ItemNames? = nil) -> Int {
         var q = p
         q[0] = 0x5B
         q += 1
-        let uids = self.uids, bounds = uids.bounds
+        let uids = names ?? self.uids, bounds = uids.bounds
         uids.bytes.withUnsafeBufferPointer { bytes in
             for (n, rank) in ranks.enumerated() {
                 if n > 0 {

@@ -18,6 +18,13 @@ extension Overlaps {
     /// every overlapping row of a text agenda: no string is made. False,
     /// and nothing appended, when it overlaps nothing that day.
     func writeMark(_ row: AgendaRow, to bytes: inout [UInt8]) -> Bool {
+        var last = SweptDay()
+        return writeMark(row, to: &bytes, last: &last)
+    }
+
+    /// The same, remembering in `last` the day asked about (a section's
+    /// rows are one day's: its sweep is found once, not a row at a time).
+    func writeMark(_ row: AgendaRow, to bytes: inout [UInt8], last: inout SweptDay) -> Bool {
         guard row.overlap >= 0 else { return false }
         let shown = Overlaps.titlesShown
         // The `shown` first title groups (in title order) and how many
@@ -25,18 +32,23 @@ extension Overlaps {
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: shown) { first in
             first.initialize(repeating: .max)
             var distinct = 0
-            let d = day(ofSpan: Int(row.overlap))
-            let i = Int(row.overlap) - days[d].lowerBound
-            if let swept = sweptTitles(day: d) {
+            let s = Int(row.overlap)
+            if !last.spans.contains(s) {
+                let d = day(ofSpan: s)
+                (last.spans, last.swept) = (days[d], sweptTitles(day: d))
+            }
+            let i = s - last.spans.lowerBound
+            if let swept = last.swept {
                 // A day answered for all its spans at once.
                 let answer = swept.answer(at: i)
                 distinct = answer.count
                 for (n, group) in answer.colours.enumerated() where n < shown { first[n] = group }
             } else {
-                distinct = firstGroups(of: row, day: d, at: i, into: first)
+                distinct = firstGroups(of: row, day: day(ofSpan: s), at: i, into: first)
             }
             guard distinct > 0 else { return false }
-            let titles = self.titles
+            if last.names == nil { last.names = titles }
+            let titles = last.names!
             bytes.append(contentsOf: "(overlaps ".utf8)
             for n in 0..<min(distinct, shown) {
                 if n > 0 { bytes.append(contentsOf: ", ".utf8) }

@@ -157,7 +157,8 @@ private struct TextLines: @unchecked Sendable {
         if index > 0 { block.append(0x0A) }
         put(headers[index])
         block.append(0x0A)
-        let occurrences = sections[index].occurrences
+        let occurrences = sections[index].occurrences, overlaps = sections[index].overlaps
+        var last = Overlaps.SweptDay()
         for (i, row) in sections[index].rows.enumerated() {
             let occurrence = occurrences[row]
             spaces(2)
@@ -181,7 +182,8 @@ private struct TextLines: @unchecked Sendable {
                 put(style.strike(text) + " (\(struck))")
             } else {
                 put(t.checkbox)
-                put(style.tinted(t.text, occurrence.calendar.color))
+                // Unstyled, the calendar (one object every row's thread counts references to) is not asked.
+                put(style.enabled ? style.tinted(t.text, occurrence.calendar.color) : t.text)
                 for mark in t.marks {
                     block.append(0x20)
                     put(mark)
@@ -195,7 +197,7 @@ private struct TextLines: @unchecked Sendable {
                     let before = block.count
                     block.append(0x20)
                     if style.enabled { put(TerminalStyle.redOn) }
-                    if sections[index].overlaps.writeMark(row, to: &block) {
+                    if overlaps.writeMark(row, to: &block, last: &last) {
                         if style.enabled { put(TerminalStyle.off) }
                     } else {
                         block.removeSubrange(before...)

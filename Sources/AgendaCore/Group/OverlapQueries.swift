@@ -72,30 +72,57 @@ extension Overlaps {
     /// row's occurrence overlaps, on any day, into `ranks`; how many UIDs
     /// there are in all.
     func uidRanks(of row: AgendaRow, into ranks: inout [Int32]) -> Int {
+        var last = SweptDay()
+        return uidRanks(of: row, into: &ranks, last: &last)
+    }
+
+    /// What a formatting thread keeps from row to row (`uidRanks`,
+    /// `writeMark`): the day it last asked about, with its sweep, and the
+    /// names it writes (`uids` or `titles`). Rows come in day order, and
+    /// finding each row's day (a search, a lock) and names (a reference
+    /// counted on one object by every thread) cost more than its answer.
+    struct SweptDay {
+        /// The day's spans; nil `swept`: the day is left to its index.
+        var spans: Range<Int> = 0..<0
+        var swept: SweptOverlaps?
+        var names: ItemNames?
+    }
+
+    /// The same, remembering in `last` the day asked about.
+    func uidRanks(of row: AgendaRow, into ranks: inout [Int32], last: inout SweptDay) -> Int {
         ranks.removeAll(keepingCapacity: true)
         guard row.overlap >= 0 else { return 0 }
+        let s = Int(row.overlap)
         // One day's answers, or for a multi-day occurrence what overlaps its
         // whole time among the occurrences of its days (and the days next to them).
         let index: DistinctOverlaps, i: Int, span: Span
-        if let list = spansOfOccurrence[row.overlap], multiDayByDays {
-            multiDayRanks(list, into: &ranks)
-            Overlaps.order(&ranks, below: uids.bounds.count - 1)
-            let count = ranks.count
-            if count > Overlaps.uidsListed { ranks.removeLast(count - Overlaps.uidsListed) }
-            return count
-        } else if spansOfOccurrence[row.overlap] != nil {
+        let multiDay = spansOfOccurrence.isEmpty ? nil : spansOfOccurrence[row.overlap]
+        if multiDay == nil, last.spans.contains(s), let swept = last.swept {
+            let answer = swept.answer(at: s - last.spans.lowerBound)
+            ranks.append(contentsOf: answer.colours)
+            return answer.count
+        }
+        if let list = multiDay {
+            guard !multiDayByDays else {
+                multiDayRanks(list, into: &ranks)
+                Overlaps.order(&ranks, below: uids.bounds.count - 1)
+                let count = ranks.count
+                if count > Overlaps.uidsListed { ranks.removeLast(count - Overlaps.uidsListed) }
+                return count
+            }
             let whole = byWholeOccurrence(row.overlap)
             i = whole.place[row.overlap]!
             (index, span) = (whole.index, whole.spans[i])
         } else {
-            let d = day(ofSpan: Int(row.overlap))
-            i = Int(row.overlap) - days[d].lowerBound
+            let d = day(ofSpan: s)
+            i = s - days[d].lowerBound
             if let swept = sweptUIDs(day: d) {
+                (last.spans, last.swept) = (days[d], swept)
                 let answer = swept.answer(at: i)
                 ranks.append(contentsOf: answer.colours)
                 return answer.count
             }
-            (index, span) = (byUID(day: d), self.span(Int(row.overlap)))
+            (index, span) = (byUID(day: d), self.span(s))
         }
         // Each colour comes once, as its place in the day's ascending list,
         // so the places in order are the ranks in order.
