@@ -22,8 +22,8 @@ extension Overlaps {
         return writeMark(row, to: &bytes, last: &last)
     }
 
-    /// The same, remembering in `last` the day asked about (a section's
-    /// rows are one day's: its sweep is found once, not a row at a time).
+    /// The same, remembering in `last` the day asked about: rows come a
+    /// day at a time, and each day's sweep is found once, not a row at a time.
     func writeMark(_ row: AgendaRow, to bytes: inout [UInt8], last: inout SweptDay) -> Bool {
         guard row.overlap >= 0 else { return false }
         let shown = Overlaps.titlesShown

@@ -76,19 +76,21 @@ extension Overlaps {
         return uidRanks(of: row, into: &ranks, last: &last)
     }
 
-    /// What a formatting thread keeps from row to row (`uidRanks`,
-    /// `writeMark`): the day it last asked about, with its sweep, and the
-    /// names it writes (`uids` or `titles`). Rows come in day order, and
-    /// finding each row's day (a search, a lock) and names (a reference
-    /// counted on one object by every thread) cost more than its answer.
+    /// What a formatting thread keeps from row to row (`uidRanks`, or
+    /// `writeMark`: one kind of answer each, never both): the day it last
+    /// asked about, with its sweep, and the names it writes (`uids`, or
+    /// `titles`). Rows come in day order, and finding each row's day (a
+    /// search, a lock) and names (a reference counted on one object by
+    /// every thread) cost more than its answer. A sweep held here outlives
+    /// its day's `release` until the thread's next day: one day a thread.
     struct SweptDay {
-        /// The day's spans; nil `swept`: the day is left to its index.
+        /// The day's spans, and their sweep; nil: the day is left to its index.
         var spans: Range<Int> = 0..<0
         var swept: SweptOverlaps?
         var names: ItemNames?
     }
 
-    /// The same, remembering in `last` the day asked about.
+    /// The same, remembering in `last` the last swept day asked about.
     func uidRanks(of row: AgendaRow, into ranks: inout [Int32], last: inout SweptDay) -> Int {
         ranks.removeAll(keepingCapacity: true)
         guard row.overlap >= 0 else { return 0 }
