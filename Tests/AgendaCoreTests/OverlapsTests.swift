@@ -175,6 +175,65 @@ private func overlaps(_ occurrences: [Occurrence], showCancelled: Bool = false, 
         }
     }
 
+    /// A formatting thread keeps the day it last asked about from row to
+    /// row (`Overlaps.SweptDay`): each JSON line's overlaps and each text
+    /// row's mark are still those its row gives asked alone, over days of
+    /// one-off, overlapping, multi-day and long occurrences, swept or
+    /// indexed, on one thread and on three.
+    @Test(arguments: [1_000_000, 0], [1_000_000, 0]) func aThreadsLastDayGivesEachRowItsOwnAnswer(stepsPerSpan: Int,
+        swept: Int) {
+        Overlaps.$sweptStepsPerSpan.withValue(swept) {
+            Overlaps.$multiDayStepsPerSpan.withValue(stepsPerSpan) { formattersAgreeWithRowsAskedAlone() }
+        }
+    }
+
+    private func formattersAgreeWithRowsAskedAlone() {
+        var seed: UInt64 = 7
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        let base = instant("2025-03-02T00:00:00Z")
+        let lengths = [0, 900, 1800, 3600, 5 * 3600, 30 * 3600, 3 * 86400]
+        let occurrences = (0..<1_500).map { i in
+            let start = base + TimeInterval(next(8 * 96) * 900)  // over eight days
+            return busy("u\(i % 300)", .instant(start), .instant(start + TimeInterval(lengths[next(lengths.count)])),
+                title: "t\(i % 40)")
+        }
+        let sections = builder("2025-03-01", days: 10).build(occurrences)
+        var alone: [(overlaps: String, count: Int)] = [], marks: [String] = []
+        for section in sections {
+            for row in section.rows {
+                if row.isFirstListed { alone.append((section.overlaps.json(of: row), section.overlaps.count(of: row))) }
+                marks.append(section.overlaps.mark(row))
+            }
+        }
+        #expect(marks.filter { !$0.isEmpty }.count > 500)
+        for threads in [1, 3] {
+            var json = ""
+            JSONLinesFormatter(clock: berlin, threads: threads).write(sections, to: &json)
+            let lines = json.split(separator: "\n").map {
+                try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+            }
+            #expect(lines.count == alone.count)
+            for (line, row) in zip(lines, alone) {
+                let listed = try! JSONSerialization.jsonObject(with: Data(row.overlaps.utf8)) as! [String]
+                #expect(line["overlaps"] as? [String] == listed && line["overlap_count"] as? Int == row.count)
+            }
+            // Day sections, and week sections (a section of several days).
+            for grouping in [SectionGrouping.day, .week(firstWeekday: 2)] {
+                var text = ""
+                TextFormatter(formats: LocaleFormats(localeIdentifier: "en_US", clock: berlin),
+                    style: TerminalStyle(enabled: false), threads: threads).write(grouping.group(sections), to: &text)
+                let rows = text.split(separator: "\n").filter { $0.hasPrefix("  ") }
+                #expect(rows.count == marks.count)
+                for (line, mark) in zip(rows, marks) {
+                    #expect(mark.isEmpty ? !line.contains("(overlaps") : line.hasSuffix(" " + mark), "\(line)")
+                }
+            }
+        }
+    }
+
     private func sweepAgreesWithEveryPair(slots: Int = 288, lengths: [Int] = [0, 900, 1800, 3600, 3 * 3600, 30 * 3600],
         days: Int = 10) {
         var seed: UInt64 = 42
