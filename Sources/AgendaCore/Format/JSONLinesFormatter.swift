@@ -124,8 +124,7 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
         let overlapping = row.overlap >= 0
         let overlapCount = overlapping
             ? overlaps.uidRanks(of: row, into: &fields.overlapRanks, last: &fields.sweptDay) : 0
-        if overlapping && fields.sweptDay.names == nil { fields.sweptDay.names = overlaps.uids }
-        let names = fields.sweptDay.names
+        let names = fields.sweptDay.names  // set by `uidRanks` for a row that overlaps something
         let overlapLength = overlapping ? overlaps.jsonLength(of: fields.overlapRanks, names: names) : 2
         // Room for the item's parts, four quoted times, a day, the keys and the overlaps.
         var p = buffer.reserve(fields.length(of: item) + 512 + overlapLength + extra.count)
@@ -287,7 +286,7 @@ package struct ItemFields {
     /// once for the run of items of one calendar (nearly always all of them).
     private mutating func calendarPart(_ calendar: CalendarInfo) -> [UInt8] {
         let id = ObjectIdentifier(calendar)
-        if id == calendarShown, !calendarBytes.isEmpty { return calendarBytes }
+        if id == calendarShown { return calendarBytes }
         calendarShown = id
         var part: [UInt8] = []
         part += Array(",\"calendar\":".utf8)

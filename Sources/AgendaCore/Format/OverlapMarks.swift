@@ -32,19 +32,14 @@ extension Overlaps {
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: shown) { first in
             first.initialize(repeating: .max)
             var distinct = 0
-            let s = Int(row.overlap)
-            if !last.spans.contains(s) {
-                let d = day(ofSpan: s)
-                (last.spans, last.swept) = (days[d], sweptTitles(day: d))
-            }
-            let i = s - last.spans.lowerBound
+            let i = place(ofSpan: Int(row.overlap), in: &last) { sweptTitles(day: $0) }
             if let swept = last.swept {
                 // A day answered for all its spans at once.
                 let answer = swept.answer(at: i)
                 distinct = answer.count
                 for (n, group) in answer.colours.enumerated() where n < shown { first[n] = group }
             } else {
-                distinct = firstGroups(of: row, day: day(ofSpan: s), at: i, into: first)
+                distinct = firstGroups(of: row, day: last.day, at: i, into: first)
             }
             guard distinct > 0 else { return false }
             if last.names == nil { last.names = titles }

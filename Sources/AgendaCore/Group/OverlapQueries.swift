@@ -84,30 +84,35 @@ extension Overlaps {
     /// every thread) cost more than its answer. A sweep held here outlives
     /// its day's `release` until the thread's next day: one day a thread.
     struct SweptDay {
-        /// The day's spans, and their sweep; nil: the day is left to its index.
-        var spans: Range<Int> = 0..<0
+        /// The day, -1 before the first; and its sweep, nil when the day is left to its index.
+        var day = -1
         var swept: SweptOverlaps?
         var names: ItemNames?
     }
 
-    /// The same, remembering in `last` the last swept day asked about.
+    /// Span `s`'s place in its day, with `last` moved to that day when it
+    /// was on another (its sweep from `sweep`: by UID or by title).
+    func place(ofSpan s: Int, in last: inout SweptDay, sweep: (Int) -> SweptOverlaps?) -> Int {
+        if last.day < 0 || !days[last.day].contains(s) {
+            last.day = day(ofSpan: s)
+            last.swept = sweep(last.day)
+        }
+        return s - days[last.day].lowerBound
+    }
+
+    /// The same, remembering in `last` the day asked about (and the ranked UIDs, as `names`).
     func uidRanks(of row: AgendaRow, into ranks: inout [Int32], last: inout SweptDay) -> Int {
         ranks.removeAll(keepingCapacity: true)
         guard row.overlap >= 0 else { return 0 }
+        if last.names == nil { last.names = uids }
         let s = Int(row.overlap)
         // One day's answers, or for a multi-day occurrence what overlaps its
         // whole time among the occurrences of its days (and the days next to them).
         let index: DistinctOverlaps, i: Int, span: Span
-        let multiDay = spansOfOccurrence.isEmpty ? nil : spansOfOccurrence[row.overlap]
-        if multiDay == nil, last.spans.contains(s), let swept = last.swept {
-            let answer = swept.answer(at: s - last.spans.lowerBound)
-            ranks.append(contentsOf: answer.colours)
-            return answer.count
-        }
-        if let list = multiDay {
+        if let list = spansOfOccurrence.isEmpty ? nil : spansOfOccurrence[row.overlap] {
             guard !multiDayByDays else {
                 multiDayRanks(list, into: &ranks)
-                Overlaps.order(&ranks, below: uids.bounds.count - 1)
+                Overlaps.order(&ranks, below: last.names!.bounds.count - 1)
                 let count = ranks.count
                 if count > Overlaps.uidsListed { ranks.removeLast(count - Overlaps.uidsListed) }
                 return count
@@ -116,15 +121,13 @@ extension Overlaps {
             i = whole.place[row.overlap]!
             (index, span) = (whole.index, whole.spans[i])
         } else {
-            let d = day(ofSpan: s)
-            i = s - days[d].lowerBound
-            if let swept = sweptUIDs(day: d) {
-                (last.spans, last.swept) = (days[d], swept)
+            i = place(ofSpan: s, in: &last) { sweptUIDs(day: $0) }
+            if let swept = last.swept {
                 let answer = swept.answer(at: i)
                 ranks.append(contentsOf: answer.colours)
                 return answer.count
             }
-            (index, span) = (byUID(day: d), self.span(s))
+            (index, span) = (byUID(day: last.day), self.span(s))
         }
         // Each colour comes once, as its place in the day's ascending list,
         // so the places in order are the ranks in order.
