@@ -31,14 +31,8 @@ package struct SubscriptionCache: Sendable {
         let confirmed: Date
         let validators: HTTPValidators
 
-        /// How old it is at `now`; nil when its time is in the future beyond
-        /// `tolerance` (a clock that was wrong when it was kept, or is now):
-        /// its age is then unknown, and it is never young enough to be read
-        /// without asking.
-        package func age(at now: Date, tolerance: TimeInterval = 60) -> TimeInterval? {
-            let age = now.timeIntervalSince(confirmed)
-            return age < -tolerance ? nil : max(0, age)
-        }
+        /// How old it is at `now` (`RefreshPolicy.age`).
+        package func age(at now: Date) -> TimeInterval? { RefreshPolicy.age(of: confirmed, at: now) }
     }
 
     /// What the cache holds for one URL: its copy, or nil; and what was

@@ -63,17 +63,17 @@ package struct SubscriptionFetch: Sendable {
                 note = "\(unusable): it is not used (nothing is read from it or written to it); \(then)"
             }
             let copy = lookup.copy
-            if let copy, offline || (refresh > 0 && copy.age(at: now).map { $0 < refresh } ?? false) {
-                let age = copy.age(at: now)
-                let future = age == nil ? "\(url.redacted): \(SubscriptionFetch.futureCopy)" : nil
+            switch policy.decide(confirmed: copy?.confirmed, now: now) {
+            case .readCopy(let age):
+                let future = age == nil ? "\(url.redacted): \(RefreshPolicy.futureCopy)" : nil
                 outcomes[i] = Outcome(
-                    url: url, content: .file(copy.path), age: age, warning: joined(note, future), error: nil)
+                    url: url, content: .file(copy!.path), age: age, warning: joined(note, future), error: nil)
                 continue
-            }
-            if offline {
-                let error = "\(url.redacted): no copy of it is kept (--offline fetches nothing); left out"
+            case .nothingToRead:
+                let error = "\(url.redacted): \(RefreshPolicy.noCopyOffline)"
                 outcomes[i] = Outcome(url: url, content: nil, age: nil, warning: note, error: error)
                 continue
+            case .ask: break
             }
             if let reason = CurlTransfer.unavailable {
                 outcomes[i] = failed(url, copy: copy, reason: reason, note: note, now: now)
@@ -104,9 +104,8 @@ package struct SubscriptionFetch: Sendable {
         return outcomes.map { $0! }
     }
 
-    /// What is told of a copy whose time is in the future.
-    static let futureCopy =
-        "its copy's time is in the future (the clock was wrong when it was kept, or is now): its age is unknown"
+    /// When a copy is read as it is (`refresh`, `offline`).
+    var policy: RefreshPolicy { RefreshPolicy(refresh: refresh, offline: offline) }
 
     /// What a finished transfer leaves to read; `note`, told with it.
     private func finish(
@@ -156,9 +155,7 @@ package struct SubscriptionFetch: Sendable {
             return Outcome(url: url, content: nil, age: nil, warning: note, error: error)
         }
         let age = copy.age(at: now)
-        let read =
-            age.map { "read the copy from \(CalendarListFormatter.describe(age: $0)) ago" }
-            ?? "read the copy, whose time is in the future (the clock was wrong when it was kept, or is now)"
+        let read = RefreshPolicy.copyRead(age: age)
         let warning = joined(note, "\(url.redacted): could not refresh: \(reason); \(read)")
         return Outcome(url: url, content: .file(copy.path), age: age, warning: warning, error: nil)
     }

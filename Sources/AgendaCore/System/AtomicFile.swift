@@ -20,6 +20,78 @@ package enum AtomicFile {
     /// - Parameter beforeRename: run between the sync and the rename (the
     ///   alarm tests end a run there); an error it throws leaves the old file.
     package static func replace(_ path: String, with bytes: [UInt8], beforeRename: (() throws -> Void)? = nil) throws {
+        let temporary = try written(bytes, beside: path, synced: true)
+        do { try beforeRename?() } catch {
+            unlink(temporary)
+            throw error
+        }
+        try renamed(temporary, to: path)
+        syncFolder(of: path)
+    }
+
+    /// Many files replaced at once and made durable together (a CalDAV
+    /// copy's items): each is written beside its target and not synced
+    /// (`add`); `commit` syncs the file system once (`syncfs`), then
+    /// renames each over its target, then syncs each folder once. A crash
+    /// leaves each target old or new, never a part: no rename comes
+    /// before the data it names is on the disk. What is not committed is
+    /// removed with the batch.
+    package final class Batch {
+        private var staged: [(temporary: String, path: String)] = []
+
+        package init() {}
+
+        /// `bytes` written beside `path`, to be renamed over it by `commit`.
+        package func add(_ path: String, bytes: [UInt8]) throws {
+            staged.append((try written(bytes, beside: path, synced: false), path))
+        }
+
+        /// Every file added, durable and in place; throws on the first that
+        /// cannot be (those before it are in place, the rest removed).
+        package func commit() throws {
+            guard let first = staged.first else { return }
+            try AtomicFile.syncFileSystem(holding: AtomicFile.folder(of: first.path), files: staged.map(\.temporary))
+            var folders: Set<String> = []
+            while !staged.isEmpty {
+                let next = staged.removeFirst()
+                try renamed(next.temporary, to: next.path)
+                folders.insert(AtomicFile.folder(of: next.path))
+            }
+            for folder in folders.sorted() { syncFolder(of: folder + "/.") }
+        }
+
+        deinit {
+            for file in staged { unlink(file.temporary) }
+        }
+    }
+
+    /// `syncfs(2)`, which Glibc's module does not declare (it is a GNU
+    /// extension): looked up once in the C library.
+    private static let syncfsCall: (@convention(c) (Int32) -> Int32)? = dlsym(nil, "syncfs").map {
+        unsafeBitCast($0, to: (@convention(c) (Int32) -> Int32).self)
+    }
+
+    /// Makes the data of `files` durable: one `syncfs` of the file system
+    /// that holds `folder`, else (a C library without it) an `fsync` each.
+    private static func syncFileSystem(holding folder: String, files: [String]) throws {
+        if let syncfs = syncfsCall {
+            let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else { throw Failure(path: folder, code: errno) }
+            defer { close(fd) }
+            guard syncfs(fd) == 0 else { throw Failure(path: folder, code: errno) }
+            return
+        }
+        for file in files {
+            let fd = open(file, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw Failure(path: file, code: errno) }
+            defer { close(fd) }
+            guard fsync(fd) == 0 else { throw Failure(path: file, code: errno) }
+        }
+    }
+
+    /// A new file (0600, made anew) beside `path` holding `bytes`, synced
+    /// when asked; its path. Nothing is left when it fails.
+    private static func written(_ bytes: [UInt8], beside path: String, synced: Bool) throws -> String {
         var template = Array("\(path).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw Failure(path: path, code: errno) }
@@ -36,24 +108,32 @@ package enum AtomicFile {
             return true
         }
         var code = errno
-        let synced = ok && fchmod(fd, 0o600) == 0 && fsync(fd) == 0
-        if ok && !synced { code = errno }
+        let done = ok && fchmod(fd, 0o600) == 0 && (!synced || fsync(fd) == 0)
+        if ok && !done { code = errno }
         close(fd)
-        guard synced else {
+        guard done else {
             unlink(temporary)
             throw Failure(path: temporary, code: code)
         }
-        do { try beforeRename?() } catch {
-            unlink(temporary)
-            throw error
-        }
+        return temporary
+    }
+
+    private static func renamed(_ temporary: String, to path: String) throws {
         guard rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)
             throw Failure(path: path, code: code)
         }
+    }
+
+    private static func folder(of path: String) -> String {
         let parent = (path as NSString).deletingLastPathComponent
-        let folder = open(parent.isEmpty ? "." : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        return parent.isEmpty ? "." : parent
+    }
+
+    /// Syncs the folder that holds `path`, so that a rename in it lasts through a crash.
+    private static func syncFolder(of path: String) {
+        let folder = open(folder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folder >= 0 {
             fsync(folder)
             close(folder)

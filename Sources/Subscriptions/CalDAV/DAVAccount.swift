@@ -59,9 +59,9 @@ package struct DAVAccount: Sendable, Hashable {
     }
 
     /// The address of `path` (an href, `/...`) on the account's origin, or
-    /// `path` itself when it is a whole URL; blanks written `%20`.
+    /// `path` itself when it is a whole URL; percent-encoded (`DAVHref.encoded`).
     func address(_ path: String) -> String {
-        let encoded = path.replacingOccurrences(of: " ", with: "%20")
+        let encoded = DAVHref.encoded(path)
         if encoded.lowercased().hasPrefix("http://") || encoded.lowercased().hasPrefix("https://") { return encoded }
         return origin + (encoded.hasPrefix("/") ? encoded : "/" + encoded)
     }

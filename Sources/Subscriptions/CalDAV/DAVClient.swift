@@ -1,21 +1,13 @@
-import CCurl
 import Foundation
 
-/// The HTTP side of one CalDAV account: PROPFIND and REPORT requests through
-/// the subscriptions' libcurl owner types (`CurlTransfer`, `CurlMulti`:
-/// same limits, TLS, netrc), several at once. Redirects are followed here,
-/// not by libcurl (which sends a custom method again on 301-303, or turns
+/// The HTTP side of one CalDAV account: PROPFIND and REPORT requests over
+/// a `DAVTransport` (libcurl in the program), several at once. Redirects
+/// are followed here, not by libcurl (which sends a custom method again on 301-303, or turns
 /// it into a GET): at most 5, never from https to http. The login goes only
 /// to hosts of the account's own registrable domain, and never over plain
 /// HTTP except to a loopback address.
 final class DAVClient {
-    struct Request {
-        let method: String
-        /// A whole URL.
-        let url: String
-        let depth: String?
-        let body: String
-    }
+    typealias Request = DAVRequest
 
     struct Reply {
         let status: Int
@@ -24,25 +16,18 @@ final class DAVClient {
         let url: String
     }
 
-    /// Why a request failed, in words that quote no URL.
-    struct Failure: Error, CustomStringConvertible {
-        let reason: String
-        var status: Int? = nil
-        var description: String { reason }
-    }
-
     let account: DAVAccount
     let login: Netrc.Login?
-    let limits: CurlTransfer.Limits
-    let userAgent: String
+    let transport: any DAVTransport
+    let maxRedirects: Int
     /// How many requests were sent (redirects each count): for tests and `make bench`.
     private(set) var sent = 0
 
-    init(account: DAVAccount, login: Netrc.Login?, limits: CurlTransfer.Limits, userAgent: String) {
+    init(account: DAVAccount, login: Netrc.Login?, transport: any DAVTransport, maxRedirects: Int = 5) {
         self.account = account
         self.login = login
-        self.limits = limits
-        self.userAgent = userAgent
+        self.transport = transport
+        self.maxRedirects = maxRedirects
     }
 
     /// The login for a request to `url`: none to a host outside the
@@ -56,42 +41,44 @@ final class DAVClient {
     }
 
     /// One request; see `send(_:)`.
-    func send(_ request: Request) -> Result<Reply, Failure> { send([request])[0] }
+    func send(_ request: Request) -> Result<Reply, DAVFailure> { send([request])[0] }
 
     /// Every request, at once; each reply in order. A 3xx with a Location
-    /// is asked again there.
-    func send(_ requests: [Request]) -> [Result<Reply, Failure>] {
-        var results = [Result<Reply, Failure>?](repeating: nil, count: requests.count)
+    /// is asked again there, with the same method.
+    func send(_ requests: [Request]) -> [Result<Reply, DAVFailure>] {
+        var results = [Result<Reply, DAVFailure>?](repeating: nil, count: requests.count)
         var pending = requests.enumerated().map { (index: $0.offset, request: $0.element, redirects: 0) }
         while !pending.isEmpty {
-            var transfers: [(index: Int, request: Request, redirects: Int, transfer: CurlTransfer)] = []
+            var asked: [(index: Int, request: Request, redirects: Int, login: Netrc.Login?)] = []
             for job in pending {
-                switch transfer(for: job.request) {
-                case .success(let transfer): transfers.append((job.index, job.request, job.redirects, transfer))
-                case .failure(let failure): results[job.index] = .failure(failure)
-                }
-            }
-            pending = []
-            guard !transfers.isEmpty else { break }
-            sent += transfers.count
-            let codes =
-                CurlMulti().map { $0.run(transfers.map(\.transfer)) } ?? transfers.map { _ in CURLE_FAILED_INIT }
-            for (job, code) in zip(transfers, codes) {
-                if let reason = SubscriptionFetch.failure(code, transfer: job.transfer, limits: limits) {
-                    results[job.index] = .failure(Failure(reason: reason))
+                guard let url = try? SubscriptionURL(parsing: job.request.url), url.user == nil,
+                    !url.address.hasPrefix("webcal") else {
+                    results[job.index] = .failure(.unaskableAddress)
                     continue
                 }
-                let status = job.transfer.responseCode
-                if [301, 302, 303, 307, 308].contains(status), let location = job.transfer.location {
-                    guard job.redirects < limits.maxRedirects else {
-                        results[job.index] = .failure(Failure(reason: "more than \(limits.maxRedirects) redirects"))
+                asked.append((job.index, job.request, job.redirects, login(for: url)))
+            }
+            pending = []
+            guard !asked.isEmpty else { break }
+            sent += asked.count
+            let answers = transport.send(asked.map { ($0.request, $0.login) })
+            for (job, answer) in zip(asked, answers) {
+                let response: DAVResponse
+                switch answer {
+                case .success(let got): response = got
+                case .failure(let failure):
+                    results[job.index] = .failure(failure)
+                    continue
+                }
+                if [301, 302, 303, 307, 308].contains(response.status), let location = response.location {
+                    guard job.redirects < maxRedirects else {
+                        results[job.index] = .failure(.tooManyRedirects(maxRedirects))
                         continue
                     }
                     let next = DAVClient.resolve(location, against: job.request.url)
                     guard !(job.request.url.lowercased().hasPrefix("https:") && !next.lowercased()
                         .hasPrefix("https:")) else {
-                        results[job.index] = .failure(Failure(reason: "redirected from https to another " +
-                            "scheme (refused)"))
+                        results[job.index] = .failure(.insecureRedirect)
                         continue
                     }
                     let request = Request(method: job.request.method, url: next, depth: job.request.depth,
@@ -99,26 +86,11 @@ final class DAVClient {
                     pending.append((job.index, request, job.redirects + 1))
                     continue
                 }
-                results[job.index] = .success(Reply(status: status, body: job.transfer.body, url: job.request.url))
+                results[job.index] = .success(Reply(status: response.status, body: response.body,
+                    url: job.request.url))
             }
         }
-        return results.map { $0 ?? .failure(Failure(reason: "libcurl could not start the transfer")) }
-    }
-
-    private func transfer(for request: Request) -> Result<CurlTransfer, Failure> {
-        guard let url = try? SubscriptionURL(parsing: request.url), url.user == nil,
-            !url.address.hasPrefix("webcal") else {
-            return .failure(Failure(reason: "the server named an address that cannot be asked"))
-        }
-        if let reason = CurlTransfer.unavailable { return .failure(Failure(reason: reason)) }
-        var headers = ["Content-Type: application/xml; charset=utf-8"]
-        if let depth = request.depth { headers.append("Depth: \(depth)") }
-        let method = CurlTransfer.DAVMethod(name: request.method, body: Array(request.body.utf8), headers: headers)
-        guard
-            let transfer = CurlTransfer(
-                url, conditions: .none, login: login(for: url), limits: limits, userAgent: userAgent, method: method)
-        else { return .failure(Failure(reason: "libcurl could not start a transfer")) }
-        return .success(transfer)
+        return results.map { $0 ?? .failure(.transfer("libcurl could not start the transfer")) }
     }
 
     /// `location` (a whole URL, a path, or relative) as a whole URL.
@@ -135,26 +107,16 @@ final class DAVClient {
     }
 
     /// A multistatus answer (207) to a request, or why there is none.
-    func multistatus(_ request: Request) -> Result<(Multistatus, Reply), Failure> {
+    func multistatus(_ request: Request) -> Result<(Multistatus, Reply), DAVFailure> {
         send(request).flatMap { DAVClient.multistatus(of: $0) }
     }
 
-    static func multistatus(of reply: Reply) -> Result<(Multistatus, Reply), Failure> {
-        guard reply.status == 207 else {
-            return .failure(Failure(reason: DAVClient.words(status: reply.status), status: reply.status))
-        }
+    static func multistatus(of reply: Reply) -> Result<(Multistatus, Reply), DAVFailure> {
+        guard reply.status == 207 else { return .failure(.status(reply.status)) }
         do {
             return .success((try Multistatus(parsing: reply.body), reply))
         } catch {
-            return .failure(Failure(reason: "\(error)"))
-        }
-    }
-
-    static func words(status: Int) -> String {
-        switch status {
-        case 401, 403: "the server refused the login (HTTP \(status)): the password in ~/.netrc or the URL is wrong, " +
-            "or there is none"
-        default: "the server answered HTTP \(status)"
+            return .failure(.unreadable(error.reason))
         }
     }
 }

@@ -9,9 +9,16 @@ import Foundation
 /// found (`account.json`), and one vdir per calendar (`HASH/`, 0700: one
 /// item a file, `HASH.ics`, each name a hash of the item's href, never a
 /// path the server chose; `displayname` and `color` as vdirsyncer writes
-/// them; `.state.json`: token, ctag and each item's href and etag). Every
-/// file is 0600, written to a temporary file, synced and renamed; a sync
-/// holds `.lock`, so two runs at once never mix their writes.
+/// them; `.state.json`: token, ctag, when the calendar was last listed
+/// whole, and each item's href and etag). Every file is 0600, written to a
+/// temporary file, synced and renamed (a calendar's items synced together,
+/// before its state); a sync holds `.lock`, so two runs at once never mix
+/// their writes.
+///
+/// What the state files hold is data, never a path: a folder or file name
+/// read from them is used only when it is the name this copy gives that
+/// href (`DAVCopy.folderName`, `DAVCopy.itemFile`); a state that names
+/// anything else is refused whole (`Kept.refused`).
 struct DAVCopy {
     let folder: String
 
@@ -25,8 +32,29 @@ struct DAVCopy {
     struct CalendarState: Codable {
         var ctag: String?
         var syncToken: String?
+        /// When its ETags were last listed whole and compared with the copy;
+        /// nil: never (a copy written before this was kept).
+        var listed: Date?
         /// By `DAVHref.key`.
         var items: [String: Item] = [:]
+
+        /// Whether every item is named as this copy names it.
+        var isOwn: Bool {
+            items.allSatisfy { key, item in DAVHref.key(item.href) == key && item.file == DAVCopy.itemFile(key) }
+        }
+    }
+
+    /// A state file read: none there, one that holds only the copy's own
+    /// names, or one refused (it names a path, or cannot be decoded).
+    enum Kept<State> {
+        case none
+        case kept(State)
+        case refused
+
+        var state: State? {
+            if case .kept(let state) = self { return state }
+            return nil
+        }
     }
 
     /// One calendar as the account's listing gave it.
@@ -43,6 +71,23 @@ struct DAVCopy {
     struct AccountState: Codable {
         var home: String
         var calendars: [CalendarEntry]
+
+        /// Whether every calendar's folder is the one this copy gives its href.
+        var isOwn: Bool { calendars.allSatisfy { $0.folder == DAVCopy.folderName($0.href) } }
+    }
+
+    /// The folder a calendar's items are kept in: a hash of its href's key.
+    static func folderName(_ href: String) -> String { DAVAccount.hash(DAVHref.key(href)) }
+
+    /// The file an item is kept in: a hash of its href's key.
+    static func itemFile(_ key: String) -> String { DAVAccount.hash(key) + ".ics" }
+
+    /// Whether `name` is one this copy could have made (32 hex digits,
+    /// `.ics` after them for an item): never a path.
+    static func isHashName(_ name: String, suffix: String = "") -> Bool {
+        guard name.hasSuffix(suffix) else { return false }
+        let hash = name.utf8.dropLast(suffix.utf8.count)
+        return hash.count == 32 && hash.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     static let largestState = 64 << 20
@@ -50,17 +95,22 @@ struct DAVCopy {
     var accountPath: String { folder + "/account.json" }
     func calendarFolder(_ entry: CalendarEntry) -> String { folder + "/" + entry.folder }
 
-    /// The account's state and when it was last confirmed by the server; nil when there is none.
-    func account() -> (state: AccountState, confirmed: Date)? {
-        guard let (bytes, modified) = DAVCopy.read(accountPath),
-            let state = try? JSONDecoder().decode(AccountState.self, from: Data(bytes))
-        else { return nil }
-        return (state, modified)
+    /// The account's state and when it was last confirmed by the server.
+    func account() -> Kept<(state: AccountState, confirmed: Date)> {
+        guard let (bytes, modified) = DAVCopy.read(accountPath) else { return .none }
+        guard let state = try? JSONDecoder().decode(AccountState.self, from: Data(bytes)), state.isOwn else {
+            return .refused
+        }
+        return .kept((state, modified))
     }
 
-    func calendarState(_ entry: CalendarEntry) -> CalendarState? {
-        guard let (bytes, _) = DAVCopy.read(calendarFolder(entry) + "/.state.json") else { return nil }
-        return try? JSONDecoder().decode(CalendarState.self, from: Data(bytes))
+    /// A calendar's state (`entry` holds the copy's own folder name: `AccountState.isOwn`).
+    func calendarState(_ entry: CalendarEntry) -> Kept<CalendarState> {
+        guard let (bytes, _) = DAVCopy.read(calendarFolder(entry) + "/.state.json") else { return .none }
+        guard let state = try? JSONDecoder().decode(CalendarState.self, from: Data(bytes)), state.isOwn else {
+            return .refused
+        }
+        return .kept(state)
     }
 
     /// A small regular file's bytes and modification time; nil when it is
@@ -85,21 +135,32 @@ struct DAVCopy {
     }
 
     /// Holds the account's lock (`flock` on `.lock`) while `body` runs: a
-    /// second run waits for the first to finish its sync.
-    func locked(_ body: () throws -> Void) throws {
+    /// second run waits for the first to finish its sync. A lock that
+    /// cannot be had (no such lock on this file system) throws: no sync
+    /// ever runs unlocked.
+    func locked<T>(_ body: () throws -> T) throws -> T {
         try DAVCopy.makeFolder(folder)
-        let fd = open(folder + "/.lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CacheError(path: folder + "/.lock", code: errno) }
+        let path = folder + "/.lock"
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw CacheError(path: path, code: errno) }
         defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
-        try body()
+        try DAVCopy.lock(fd, path: path)
+        return try body()
+    }
+
+    /// `flock(fd, LOCK_EX)`, again after a signal; throws on any other failure.
+    static func lock(_ fd: Int32, path: String, flock take: (Int32, Int32) -> Int32 = { flock($0, $1) }) throws {
+        while take(fd, LOCK_EX) != 0 {
+            let code = errno
+            if code != EINTR { throw CacheError(path: path, code: code) }
+        }
     }
 
     /// Removes a calendar's folder (a hash name of ours, directly in the
     /// account's folder) and the regular files in it; anything else found
     /// there is left, and with it the folder.
     func remove(_ name: String) {
-        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else { return }
+        guard DAVCopy.isHashName(name) else { return }
         let path = folder + "/" + name
         guard let dir = opendir(path) else { return }
         var names: [String] = []
@@ -120,11 +181,16 @@ struct DAVCopy {
     }
 
     /// The account as last kept, calendar by calendar: each folder, its
-    /// name and colour, and the item files its state names that are there.
-    func calendars() -> [DAVCalendarCopy]? {
-        guard let (account, _) = account() else { return nil }
-        return account.calendars.compactMap { entry in
-            guard let state = calendarState(entry) else { return nil }
+    /// name and colour, and the item files its state names that are there;
+    /// the names of the calendars whose state was refused (not read). Nil
+    /// when there is no account state, or it was refused.
+    func calendars() -> (calendars: [DAVCalendarCopy], refused: [String])? {
+        guard let (account, _) = account().state else { return nil }
+        var refused: [String] = []
+        let calendars = account.calendars.compactMap { entry -> DAVCalendarCopy? in
+            let kept = calendarState(entry)
+            if case .refused = kept { refused.append(entry.name) }
+            guard let state = kept.state else { return nil }
             let path = calendarFolder(entry)
             // Each file looked at once, here: the reader takes its size and identity from this.
             let files = state.items.values.map { path + "/" + $0.file }.sorted()
@@ -138,6 +204,7 @@ struct DAVCopy {
                 folder: path, name: entry.name, color: entry.color, files: files,
                 remindersOnly: entry.components == ["VTODO"])
         }
+        return (calendars, refused)
     }
 }
 

@@ -42,19 +42,19 @@ package struct DAVFetch: Sendable {
     /// first account needs it.
     package func fetch(_ accounts: [DAVAccount], now: Date = Date()) -> [Outcome] {
         var netrc: Netrc?
+        let policy = RefreshPolicy(refresh: refresh, offline: offline)
         return accounts.map { account in
             let copy = DAVCopy(folder: cacheFolder + "/" + account.cacheKey)
-            let kept = copy.account()
-            let age = kept.map { max(0, now.timeIntervalSince($0.confirmed)) }
-            if let kept, offline || (refresh > 0 && now.timeIntervalSince(kept.confirmed) < refresh
-                && now.timeIntervalSince(kept.confirmed) > -60) {
-                return outcome(account, copy, age: age, warning: nil, requests: 0)
-            }
-            if offline {
-                return Outcome(
-                    account: account, calendars: [], age: nil, warning: nil,
-                    error: "\(account.redacted): no copy of it is kept (--offline fetches nothing); left out",
-                        requests: 0)
+            let confirmed = copy.account().state?.confirmed
+            let age = confirmed.flatMap { RefreshPolicy.age(of: $0, at: now) }
+            switch policy.decide(confirmed: confirmed, now: now) {
+            case .readCopy(let age):
+                let future = age == nil ? "\(account.redacted): \(RefreshPolicy.futureCopy)" : nil
+                return outcome(account, copy, age: age, warning: future, requests: 0)
+            case .nothingToRead:
+                return Outcome(account: account, calendars: [], age: nil, warning: nil,
+                    error: "\(account.redacted): \(RefreshPolicy.noCopyOffline)", requests: 0)
+            case .ask: break
             }
             if netrc == nil { netrc = Netrc.load(environment: ProcessInfo.processInfo.environment) }
             let login: Netrc.Login? =
@@ -63,31 +63,67 @@ package struct DAVFetch: Sendable {
                 }
             if login != nil, !account.isHTTPS, !DAVAccount.isLoopback(account.hostName) {
                 return failed(
-                    account, copy, kept: kept != nil, age: age, requests: 0,
+                    account, copy, kept: confirmed != nil, age: age, requests: 0,
                     reason: "a password is never sent over plain http but to a loopback address: write davs:// for " +
                         "this server")
             }
-            let client = DAVClient(account: account, login: login, limits: limits, userAgent: userAgent)
+            let transport = CurlDAVTransport(limits: limits, userAgent: userAgent)
+            let client = DAVClient(account: account, login: login, transport: transport,
+                maxRedirects: limits.maxRedirects)
+            let report: DAVSyncReport
             do {
-                try copy.locked { try DAVSync(client: client, copy: copy).run() }
+                report = try copy.locked { () throws(DAVFailure) -> DAVSyncReport in
+                    try DAVSync(client: client, copy: copy, now: now).run()
+                }
             } catch {
                 var reason = "\(error)"
-                if let failure = error as? DAVClient.Failure, failure.status == 401 || failure.status == 403,
+                if let failure = error as? DAVFailure, failure.status == 401 || failure.status == 403,
                     let problem = netrc?.problem {
                     reason += " (\(problem))"
                 }
-                return failed(account, copy, kept: kept != nil, age: age, requests: client.sent, reason: reason)
+                return failed(account, copy, kept: confirmed != nil, age: age, requests: client.sent, reason: reason)
             }
-            return outcome(account, copy, age: 0, warning: nil, requests: client.sent)
+            return outcome(account, copy, age: 0, warning: DAVFetch.warning(report, account), requests: client.sent)
         }
+    }
+
+    /// What a sync that ended is told with, in one line: items not had,
+    /// states refused; nil when there is nothing to tell.
+    static func warning(_ report: DAVSyncReport, _ account: DAVAccount) -> String? {
+        var parts: [String] = []
+        if !report.refusedStates.isEmpty {
+            parts.append("its copy's state named files that are not its own (refused; fetched again whole)")
+        }
+        if !report.unread.isEmpty {
+            let count = report.unread.count
+            let told = report.unread.compactMap { unread -> String? in
+                guard case .unreadable(let words) = unread.reason else { return nil }
+                return "\(DAVFetch.itemName(unread.href)): \(words)"
+            }.prefix(3)
+            let why = told.isEmpty ? "" : " (\(told.joined(separator: "; ")))"
+            parts.append("\(count) \(count == 1 ? "item" : "items") could not be read\(why); the copy keeps what " +
+                "it had of \(count == 1 ? "it" : "them") and asks again on the next run")
+        }
+        return parts.isEmpty ? nil : "\(account.redacted): " + parts.joined(separator: "; ")
+    }
+
+    /// An item's href as told: its last segment only (the path before it may be a secret).
+    static func itemName(_ href: String) -> String {
+        let last = href.split(separator: "/").last.map(String.init) ?? href
+        return "…/" + PrintableText.escaped(last)
     }
 
     private func outcome(_ account: DAVAccount, _ copy: DAVCopy, age: TimeInterval?, warning: String?,
         requests: Int) -> Outcome {
-        guard let calendars = copy.calendars() else {
+        guard let (calendars, refused) = copy.calendars() else {
             let error = "\(account.redacted): its copy cannot be read; left out"
             return Outcome(account: account, calendars: [], age: nil, warning: warning, error: error,
                 requests: requests)
+        }
+        var warning = warning
+        if !refused.isEmpty, warning == nil {
+            warning = "\(account.redacted): its copy's state named files that are not its own: " +
+                "\(refused.count == 1 ? "a calendar was" : "\(refused.count) calendars were") not read"
         }
         return Outcome(account: account, calendars: calendars, age: age, warning: warning, error: nil,
             requests: requests)
@@ -95,14 +131,14 @@ package struct DAVFetch: Sendable {
 
     private func failed(_ account: DAVAccount, _ copy: DAVCopy, kept: Bool, age: TimeInterval?, requests: Int,
         reason: String) -> Outcome {
-        guard kept, let calendars = copy.calendars() else {
+        guard kept, let (calendars, _) = copy.calendars() else {
             let error = "\(account.redacted): cannot read the CalDAV account: \(reason); no copy of it is " +
                 "kept, left out"
             return Outcome(account: account, calendars: [], age: nil, warning: nil, error: error, requests: requests)
         }
-        let read = age.map { "read the copy from \(CalendarListFormatter.describe(age: $0)) ago" } ?? "read the copy"
         return Outcome(
             account: account, calendars: calendars, age: age,
-            warning: "\(account.redacted): could not refresh: \(reason); \(read)", error: nil, requests: requests)
+            warning: "\(account.redacted): could not refresh: \(reason); \(RefreshPolicy.copyRead(age: age))",
+            error: nil, requests: requests)
     }
 }

@@ -12,190 +12,307 @@ import ICalAdapter
 ///    `/.well-known/caldav`; `calendar-home-set` on the principal.
 /// 2. The home, `Depth: 1`: each calendar's name, colour, components,
 ///    `getctag` and `sync-token`. A calendar whose token (else ctag) is the
-///    copy's is not asked again: an unchanged account costs this one request.
+///    copy's, and whose ETags were listed in the last `listingInterval`,
+///    is not asked again: an unchanged account costs this one request.
 /// 3. For the others, at once: `sync-collection` from the copy's token
-///    (RFC 6578; an invalid token or a 507 means a full listing), else
-///    `PROPFIND Depth: 1` for `getetag`, diffed against the copy.
-/// 4. `calendar-multiget` (RFC 4791 §7.9) of the changed hrefs, in batches.
+///    (RFC 6578; a report cut by a 507 is followed on from the token it
+///    gives, up to `maxSyncPages`; an invalid token means a full listing),
+///    else `PROPFIND Depth: 1` for `getetag`, diffed against the copy.
+/// 4. `calendar-multiget` (RFC 4791 §7.9) of the changed hrefs, in
+///    batches; what a batch did not give is asked again alone.
+///
+/// The copy never holds a token it has not earned: a calendar's new token
+/// and ctag are written only when every item they cover is in the copy;
+/// otherwise the old ones are, and the next run asks again (`DAVSyncReport`).
 ///
 /// Never `calendar-query` with `time-range` or `expand`: recurrences are
 /// expanded by ics-agenda, as for every input.
 struct DAVSync {
     let client: DAVClient
     let copy: DAVCopy
+    /// The time the listings are dated with.
+    var now = Date()
     /// Hrefs a multiget asks for at once.
     var batch = 100
+    /// How long a calendar goes without a whole listing of its ETags,
+    /// whatever its token says: drift of any cause lasts no longer.
+    var listingInterval: TimeInterval = 24 * 60 * 60
+    /// Pages of a sync report cut by 507 followed in one run, before a full listing.
+    var maxSyncPages = 16
+    /// Items asked again alone at once, when their batch failed.
+    var retriesAtOnce = 8
 
-    typealias Failure = DAVClient.Failure
-
-    static let homeProperties = """
-        <?xml version="1.0" encoding="utf-8"?>
-        <d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:a="http://apple.com/ns/ical/" \
-        xmlns:cs="http://calendarserver.org/ns/"><d:prop><d:resourcetype/><d:displayname/><a:calendar-color/>\
-        <c:supported-calendar-component-set/><cs:getctag/><d:sync-token/></d:prop></d:propfind>
-        """
-    static let principalProperties = """
-        <?xml version="1.0" encoding="utf-8"?>
-        <d:propfind xmlns:d="DAV:"><d:prop><d:current-user-principal/><d:resourcetype/></d:prop></d:propfind>
-        """
-    static let homeSetProperties = """
-        <?xml version="1.0" encoding="utf-8"?>
-        <d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">\
-        <d:prop><c:calendar-home-set/></d:prop></d:propfind>
-        """
-    static let etagProperties = """
-        <?xml version="1.0" encoding="utf-8"?>
-        <d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getetag/></d:prop></d:propfind>
-        """
-
-    /// What one changed calendar is to become: its new state, the items to
-    /// fetch and those gone.
-    typealias Plan = (entry: DAVCopy.CalendarEntry, state: DAVCopy.CalendarState, fetch: [DAVCopy.Item],
-        removed: [DAVCopy.Item])
-    typealias Change = (entry: DAVCopy.CalendarEntry, listed: Multistatus.Response, old: DAVCopy.CalendarState?)
-
-    /// Runs the whole sync; throws the first failure (the copy then stays
-    /// as it was, calendar by calendar: each calendar's state is written
-    /// after its items). The stages: the home's listing, the calendars that
-    /// changed, what each holds now, the changed items fetched, all written.
-    func run() throws(Failure) {
-        let kept = copy.account()?.state
-        let previous = kept?.calendars ?? []
+    /// Runs the whole sync; throws the first failure that leaves nothing
+    /// to trust (the copy then stays as it was, calendar by calendar: each
+    /// calendar's state is written after its items).
+    func run() throws(DAVFailure) -> DAVSyncReport {
+        var report = DAVSyncReport()
+        var kept: DAVCopy.AccountState?
+        switch copy.account() {
+        case .kept(let account): kept = account.state
+        case .refused: report.refusedStates.append("")
+        case .none: break
+        }
         var home: String
         if let found = kept?.home { home = found } else { home = try discover() }
         let listing = try listHome(&home, knownBefore: kept != nil)
-        let entries = DAVSync.calendars(in: listing, home: home, client: client)
-        var changed: [Change] = []
+        let entries = DAVSync.calendars(in: listing, home: home)
+        var changes: [DAVChange] = []
         for (entry, listed) in entries {
-            let old = copy.calendarState(entry)
-            let token = listed.text(DAVNamespace.dav, "sync-token")
-            let ctag = listed.text(DAVNamespace.calendarServer, "getctag")
-            if let old, (token != nil && token == old.syncToken) || (token == nil && ctag != nil && ctag == old.ctag) {
+            var old: DAVCopy.CalendarState?
+            switch copy.calendarState(entry) {
+            case .kept(let state): old = state
+            case .refused: report.refusedStates.append(entry.name)
+            case .none: break
+            }
+            let change = DAVSync.change(entry, listed: listed, old: old, now: now, interval: listingInterval)
+            guard let change else {
                 try write(entry)  // name or colour may have changed
                 continue
             }
-            changed.append((entry, listed, old))
+            changes.append(change)
         }
-        let plans = try plan(changed)
-        let fetched = try fetch(plans)
-        for (i, plan) in plans.enumerated() { try write(plan, fetched[i]) }
+        let plans = try plan(changes)
+        let (fetched, unread) = try fetch(plans)
+        report.unread = unread.flatMap { $0 }
+        for (i, plan) in plans.enumerated() { try write(plan, fetched[i], complete: unread[i].isEmpty) }
         do {
             try DAVCopy.write(json: DAVCopy.AccountState(home: home, calendars: entries.map(\.entry)),
                 to: copy.accountPath)
         } catch {
-            throw Failure(reason: "\(error)")
+            throw .copy("\(error)")
         }
         // A calendar gone from the account: its copy goes too, once the account no longer names it.
         let listed = Set(entries.map(\.entry.folder))
-        for old in previous where !listed.contains(old.folder) { copy.remove(old.folder) }
+        for old in kept?.calendars ?? [] where !listed.contains(old.folder) { copy.remove(old.folder) }
+        return report
+    }
+
+    /// How a calendar is to be asked, or nil when its copy is up to date:
+    /// its token (else ctag) is the copy's, and its ETags were listed
+    /// within `interval` (and not in the future).
+    static func change(_ entry: DAVCopy.CalendarEntry, listed: Multistatus.Response, old: DAVCopy.CalendarState?,
+        now: Date, interval: TimeInterval) -> DAVChange?
+    {
+        let probe = DAVChange(entry: entry, listed: listed, old: old, ask: .listing)
+        let listingDue = old?.listed.map { now.timeIntervalSince($0) >= interval || $0 > now + 60 } ?? true
+        if let old, !listingDue,
+            (probe.token != nil && probe.token == old.syncToken)
+                || (probe.token == nil && probe.ctag != nil && probe.ctag == old.ctag)
+        {
+            return nil
+        }
+        if !listingDue, let token = old?.syncToken, probe.token != nil {
+            return DAVChange(entry: entry, listed: listed, old: old, ask: .changesSince(token))
+        }
+        return probe
     }
 
     /// The home's calendars (Depth 1); a home that moved since it was found is found again.
-    private func listHome(_ home: inout String, knownBefore: Bool) throws(Failure) -> Multistatus {
-        switch client.multistatus(.init(method: "PROPFIND", url: home, depth: "1", body: DAVSync.homeProperties)) {
+    private func listHome(_ home: inout String, knownBefore: Bool) throws(DAVFailure) -> Multistatus {
+        let request = DAVRequest(method: "PROPFIND", url: home, depth: "1", body: DAVBodies.homeProperties)
+        switch client.multistatus(request) {
         case .success(let found): return found.0
         case .failure(let failure) where knownBefore && [404, 301, 410].contains(failure.status ?? 0):
             home = try discover()
             return try client.multistatus(.init(method: "PROPFIND", url: home, depth: "1",
-                body: DAVSync.homeProperties)).get().0
+                body: DAVBodies.homeProperties)).get().0
         case .failure(let failure): throw failure
         }
     }
 
     /// What each changed calendar holds now: by sync report, else by listing.
-    private func plan(_ changed: [Change]) throws(Failure) -> [Plan] {
-        let reports = client.send(changed.map { change -> DAVClient.Request in
-            if let token = change.old?.syncToken, change.listed.text(DAVNamespace.dav, "sync-token") != nil {
-                return .init(method: "REPORT", url: client.account.address(change.entry.href), depth: "0",
-                    body: DAVSync.syncBody(token))
-            }
-            return .init(method: "PROPFIND", url: client.account.address(change.entry.href), depth: "1",
-                body: DAVSync.etagProperties)
-        })
-        var plans: [Plan] = []
-        for (change, report) in zip(changed, reports) {
-            let wasSync = change.old?.syncToken != nil && change.listed.text(DAVNamespace.dav, "sync-token") != nil
-            var members: Members
-            switch report {
-            case .success(let reply) where wasSync && DAVSync.tokenRefused(reply):
-                members = try listAll(change.entry)
-            case .success(let reply):
-                let (answer, _) = try DAVClient.multistatus(of: reply).get()
-                members = DAVSync.members(of: answer, calendar: change.entry.href, incremental: wasSync)
-                if wasSync { members.token = answer.syncToken }
-            case .failure(let failure): throw failure
-            }
-            var state = change.old ?? DAVCopy.CalendarState()
-            if !wasSync { state.syncToken = nil }
-            var fetch: [DAVCopy.Item] = []
-            var removed: [DAVCopy.Item] = []
-            if !members.incremental {
-                for (key, item) in state.items where members.present[key] == nil { removed.append(item) }
-            }
-            for key in members.removed { if let item = state.items[key] { removed.append(item) } }
-            for (key, listed) in members.present {
-                if let held = state.items[key], held.etag != nil, held.etag == listed.etag { continue }
-                fetch.append(DAVCopy.Item(href: listed.href, etag: listed.etag, file: DAVSync.fileName(key)))
-            }
-            state.syncToken = members.token ?? change.listed.text(DAVNamespace.dav, "sync-token")
-            state.ctag = change.listed.text(DAVNamespace.calendarServer, "getctag")
-            plans.append((change.entry, state, fetch.sorted { $0.file < $1.file }, removed))
+    private func plan(_ changes: [DAVChange]) throws(DAVFailure) -> [DAVPlan] {
+        let replies = client.send(changes.map { request(for: $0) })
+        var plans: [DAVPlan] = []
+        for (change, reply) in zip(changes, replies) {
+            let members = try members(change, firstReply: reply)
+            plans.append(DAVSync.plan(change, members: members, now: now))
         }
         return plans
     }
 
-    /// The changed items, every calendar's batches at once (`calendar-multiget`).
-    private func fetch(_ plans: [Plan]) throws(Failure) -> [[String: (item: DAVCopy.Item, data: [UInt8])]] {
-        var requests: [(plan: Int, items: [DAVCopy.Item])] = []
+    private func request(for change: DAVChange) -> DAVRequest {
+        let url = client.account.address(change.entry.href)
+        switch change.ask {
+        case .changesSince(let token):
+            return DAVRequest(method: "REPORT", url: url, depth: "0", body: DAVBodies.syncCollection(token))
+        case .listing:
+            return DAVRequest(method: "PROPFIND", url: url, depth: "1", body: DAVBodies.etagProperties)
+        }
+    }
+
+    /// What one calendar's listing or report says it holds; a report cut
+    /// short is followed on, a report refused becomes a listing.
+    private func members(_ change: DAVChange, firstReply: Result<DAVClient.Reply, DAVFailure>)
+        throws(DAVFailure) -> DAVMembers
+    {
+        guard case .changesSince(let first) = change.ask else {
+            let (answer, _) = try firstReply.flatMap { DAVClient.multistatus(of: $0) }.get()
+            return DAVMembers(of: answer, calendar: change.entry.href, incremental: false)
+        }
+        var members = DAVMembers(incremental: true)
+        var reply = firstReply
+        var token = first
+        for page in 0..<maxSyncPages {
+            let got = try reply.get()
+            if DAVSync.tokenRefused(got) { return try listAll(change.entry) }
+            let (answer, _) = try DAVClient.multistatus(of: got).get()
+            members.add(DAVMembers(of: answer, calendar: change.entry.href, incremental: true))
+            guard members.truncated else { return members }
+            // Cut: go on from the token it gave, in this run (one that does not move would loop).
+            guard let next = members.token, next != token, page + 1 < maxSyncPages else { break }
+            token = next
+            reply = client.send(DAVRequest(method: "REPORT", url: client.account.address(change.entry.href),
+                depth: "0", body: DAVBodies.syncCollection(next)))
+        }
+        return try listAll(change.entry)
+    }
+
+    /// The plan of one calendar: what to fetch, what went, its new state.
+    static func plan(_ change: DAVChange, members: DAVMembers, now: Date) -> DAVPlan {
+        let old = change.old ?? DAVCopy.CalendarState()
+        var state = old
+        var fetch: [DAVCopy.Item] = []
+        var removed: [DAVCopy.Item] = []
+        if !members.incremental {
+            for (key, item) in old.items where members.present[key] == nil { removed.append(item) }
+            state.listed = now
+        }
+        for key in members.removed { if let item = old.items[key] { removed.append(item) } }
+        for (key, listed) in members.present {
+            let held = old.items[key]
+            if let held, held.etag != nil, held.etag == listed.etag { continue }
+            // The href as the copy knew it (from a listing) is preferred: a sync
+            // report may write it in another form.
+            fetch.append(DAVCopy.Item(href: held?.href ?? listed.href, etag: listed.etag, file: DAVCopy.itemFile(key)))
+        }
+        state.syncToken = members.incremental ? members.token ?? change.token : change.token
+        state.ctag = change.ctag
+        return DAVPlan(entry: change.entry, state: state, fallback: (old.syncToken, old.ctag),
+            fetch: fetch.sorted { $0.file < $1.file }, removed: removed)
+    }
+
+    typealias Fetched = [String: (item: DAVCopy.Item, data: [UInt8])]
+
+    /// The changed items, every calendar's batches at once
+    /// (`calendar-multiget`); then each item not had, asked again: those a
+    /// readable answer left out or refused in batches, those of a batch
+    /// that failed (an item over the XML reader's limits spoils its whole
+    /// batch) alone. What is still not had is unread, by calendar. A
+    /// transfer that fails (no answer at all) ends the sync.
+    private func fetch(_ plans: [DAVPlan]) throws(DAVFailure) -> ([Fetched], [[DAVUnreadItem]]) {
+        var fetched = [Fetched](repeating: [:], count: plans.count)
+        var owed = [[DAVUnreadItem]](repeating: [], count: plans.count)
+        var first: [(plan: Int, items: [DAVCopy.Item])] = []
         for (i, plan) in plans.enumerated() {
             for start in stride(from: 0, to: plan.fetch.count, by: batch) {
-                requests.append((i, Array(plan.fetch[start..<min(start + batch, plan.fetch.count)])))
+                first.append((i, Array(plan.fetch[start..<min(start + batch, plan.fetch.count)])))
             }
         }
+        var again: [(plan: Int, items: [DAVCopy.Item])] = []
+        for (request, failed) in try multiget(first, plans, into: &fetched) {
+            guard let failed else {
+                let missing = request.items.filter { fetched[request.plan][DAVHref.key($0.href)] == nil }
+                for start in stride(from: 0, to: missing.count, by: batch) {
+                    again.append((request.plan, Array(missing[start..<min(start + batch, missing.count)])))
+                }
+                continue
+            }
+            if request.items.count == 1 { owed[request.plan].append(.init(href: request.items[0].href, reason: failed)) }
+            again += request.items.count == 1 ? [] : request.items.map { (request.plan, [$0]) }
+        }
+        var reasons: [String: DAVUnreadItem.Reason] = [:]
+        for start in stride(from: 0, to: again.count, by: retriesAtOnce) {
+            let chunk = Array(again[start..<min(start + retriesAtOnce, again.count)])
+            for (request, failed) in try multiget(chunk, plans, into: &fetched, reasons: &reasons) {
+                for item in request.items where fetched[request.plan][DAVHref.key(item.href)] == nil {
+                    let reason = failed ?? reasons[DAVHref.key(item.href)] ?? .notAnswered
+                    owed[request.plan].append(.init(href: item.href, reason: reason))
+                }
+            }
+        }
+        return (fetched, owed)
+    }
+
+    /// One round of multigets, at once: what each answer gave goes into
+    /// `fetched`; each request with the reason it failed as a whole (nil:
+    /// it was answered; an item may still be missing from the answer).
+    private func multiget(_ requests: [(plan: Int, items: [DAVCopy.Item])], _ plans: [DAVPlan],
+        into fetched: inout [Fetched]) throws(DAVFailure) -> [((plan: Int, items: [DAVCopy.Item]),
+            DAVUnreadItem.Reason?)]
+    {
+        var reasons: [String: DAVUnreadItem.Reason] = [:]
+        return try multiget(requests, plans, into: &fetched, reasons: &reasons)
+    }
+
+    private func multiget(_ requests: [(plan: Int, items: [DAVCopy.Item])], _ plans: [DAVPlan],
+        into fetched: inout [Fetched], reasons: inout [String: DAVUnreadItem.Reason]) throws(DAVFailure)
+        -> [((plan: Int, items: [DAVCopy.Item]), DAVUnreadItem.Reason?)]
+    {
+        guard !requests.isEmpty else { return [] }
         let answers = client.send(requests.map { request in
-            DAVClient.Request(method: "REPORT", url: client.account.address(plans[request.plan].entry.href), depth: "1",
-                body: DAVSync.multigetBody(request.items.map(\.href)))
+            DAVRequest(method: "REPORT", url: client.account.address(plans[request.plan].entry.href), depth: "1",
+                body: DAVBodies.multiget(request.items.map(\.href)))
         })
-        var fetched = [[String: (item: DAVCopy.Item, data: [UInt8])]](repeating: [:], count: plans.count)
+        var results: [((plan: Int, items: [DAVCopy.Item]), DAVUnreadItem.Reason?)] = []
         for (request, answer) in zip(requests, answers) {
-            let (multistatus, _) = try answer.flatMap { DAVClient.multistatus(of: $0) }.get()
+            let multistatus: Multistatus
+            switch answer.flatMap({ DAVClient.multistatus(of: $0) }) {
+            case .success(let (got, _)): multistatus = got
+            case .failure(.status(let status)):
+                results.append((request, .status(status)))
+                continue
+            case .failure(.unreadable(let words)):
+                results.append((request, .unreadable(words)))
+                continue
+            case .failure(let failure): throw failure
+            }
             let asked = Dictionary(request.items.map { (DAVHref.key($0.href), $0) }, uniquingKeysWith: { a, _ in a })
             for response in multistatus.responses {
                 let key = DAVHref.key(response.href)
-                guard var item = asked[key], let data = response.property(DAVNamespace.caldav,
-                    "calendar-data")?.text else {
+                guard var item = asked[key] else { continue }
+                if let status = response.status, !(200..<300).contains(status) {
+                    reasons[key] = .status(status)
                     continue
                 }
+                guard let data = response.property(DAVNamespace.caldav, "calendar-data")?.text else { continue }
                 let bytes = Array(data.utf8)
-                guard CalendarText.looksLikeCalendar(bytes) else { continue }
+                guard CalendarText.looksLikeCalendar(bytes) else {
+                    reasons[key] = .notCalendar
+                    continue
+                }
                 item.etag = response.text(DAVNamespace.dav, "getetag") ?? item.etag
                 fetched[request.plan][key] = (item, bytes)
             }
+            results.append((request, nil))
         }
-        return fetched
+        return results
     }
 
-    /// One calendar written: its items, then the state that names them, then what went.
-    private func write(_ plan: Plan, _ fetched: [String: (item: DAVCopy.Item, data: [UInt8])]) throws(Failure) {
-        var plan = plan
+    /// One calendar written: its items, made durable together, then the
+    /// state that names them (its new token only when `complete`), then
+    /// what went.
+    private func write(_ plan: DAVPlan, _ fetched: Fetched, complete: Bool) throws(DAVFailure) {
+        var state = plan.state
+        if !complete { (state.syncToken, state.ctag) = plan.fallback }
         let folder = copy.calendarFolder(plan.entry)
         do {
             try DAVCopy.makeFolder(folder)
-            for (key, got) in fetched {
-                try DAVCopy.write(got.data, to: folder + "/" + got.item.file)
-                plan.state.items[key] = got.item
-            }
-            for item in plan.removed { plan.state.items[DAVHref.key(item.href)] = nil }
-            try DAVCopy.write(json: plan.state, to: folder + "/.state.json")
+            let items = fetched.sorted { $0.key < $1.key }
+            try CacheFiles.write(together: items.map { (folder + "/" + $0.value.item.file, $0.value.data) })
+            for (key, got) in items { state.items[key] = got.item }
+            for item in plan.removed { state.items[DAVHref.key(item.href)] = nil }
+            try DAVCopy.write(json: state, to: folder + "/.state.json")
             for item in plan.removed { unlink(folder + "/" + item.file) }
         } catch {
-            throw Failure(reason: "\(error)")
+            throw .copy("\(error)")
         }
         try write(plan.entry)
     }
 
     /// The `displayname` and `color` files of a calendar's vdir, as vdirsyncer writes them.
-    private func write(_ entry: DAVCopy.CalendarEntry) throws(Failure) {
+    private func write(_ entry: DAVCopy.CalendarEntry) throws(DAVFailure) {
         let folder = copy.calendarFolder(entry)
         do {
             try DAVCopy.makeFolder(folder)
@@ -204,45 +321,21 @@ struct DAVSync {
                 unlink(folder + "/color")
             }
         } catch {
-            throw Failure(reason: "\(error)")
+            throw .copy("\(error)")
         }
-    }
-
-    /// What a listing or a sync report says a calendar holds.
-    struct Members {
-        /// By `DAVHref.key`.
-        var present: [String: (href: String, etag: String?)] = [:]
-        var removed: [String] = []
-        /// A sync report: what is not named did not change.
-        var incremental = false
-        var token: String?
-    }
-
-    static func members(of answer: Multistatus, calendar href: String, incremental: Bool) -> Members {
-        var members = Members(incremental: incremental)
-        let own = DAVHref.key(href)
-        for response in answer.responses {
-            let key = DAVHref.key(response.href)
-            if key == own || response.isResourceType(DAVNamespace.dav, "collection") { continue }
-            if response.status == 404 {
-                members.removed.append(key)
-            } else if response.status == nil || (200..<300).contains(response.status!) {
-                members.present[key] = (response.href, response.text(DAVNamespace.dav, "getetag"))
-            }
-        }
-        return members
     }
 
     /// The whole listing of a calendar (`getetag` of each member).
-    private func listAll(_ entry: DAVCopy.CalendarEntry) throws(Failure) -> Members {
+    private func listAll(_ entry: DAVCopy.CalendarEntry) throws(DAVFailure) -> DAVMembers {
         let (answer, _) = try client.multistatus(
-            .init(method: "PROPFIND", url: client.account.address(entry.href), depth: "1", body: DAVSync.etagProperties)
+            .init(method: "PROPFIND", url: client.account.address(entry.href), depth: "1",
+                body: DAVBodies.etagProperties)
         ).get()
-        return DAVSync.members(of: answer, calendar: entry.href, incremental: false)
+        return DAVMembers(of: answer, calendar: entry.href, incremental: false)
     }
 
     /// A sync report refused for its token (RFC 6578 §3.2: 403 or 409 with
-    /// `valid-sync-token`), or cut for its size (507): a full listing follows.
+    /// `valid-sync-token`), or refused whole with a 507: a full listing follows.
     static func tokenRefused(_ reply: DAVClient.Reply) -> Bool {
         if reply.status == 507 { return true }
         guard reply.status == 403 || reply.status == 409 || reply.status == 400 else { return false }
@@ -251,12 +344,12 @@ struct DAVSync {
     }
 
     /// Discovery: the home set's address.
-    private func discover() throws(Failure) -> String {
+    private func discover() throws(DAVFailure) -> String {
         let account = client.account
         var principal: String?
         search: for start in [account.address(account.path), account.address("/.well-known/caldav")] {
             switch client.multistatus(.init(method: "PROPFIND", url: start, depth: "0",
-                body: DAVSync.principalProperties)) {
+                body: DAVBodies.principalProperties)) {
             case .success(let (answer, reply)):
                 if let href = answer.responses.lazy.compactMap({ $0.href(in: DAVNamespace.dav,
                     "current-user-principal") }).first {
@@ -268,21 +361,18 @@ struct DAVSync {
                 if failure.status == nil || failure.status == 401 || failure.status == 403 { throw failure }
             }
         }
-        guard let principal else {
-            throw Failure(reason: "no CalDAV account found there (no current-user-principal at the URL or " +
-                "/.well-known/caldav)")
-        }
+        guard let principal else { throw .noPrincipal }
         let (answer, reply) = try client.multistatus(
-            .init(method: "PROPFIND", url: principal, depth: "0", body: DAVSync.homeSetProperties)).get()
+            .init(method: "PROPFIND", url: principal, depth: "0", body: DAVBodies.homeSetProperties)).get()
         guard let home = answer.responses.lazy.compactMap({ $0.href(in: DAVNamespace.caldav, "calendar-home-set") })
             .first else {
-            throw Failure(reason: "the account names no calendar-home-set")
+            throw .noHomeSet
         }
         return DAVClient.resolve(home, against: reply.url)
     }
 
     /// The calendars a home's listing holds, each with its entry in the copy.
-    static func calendars(in listing: Multistatus, home: String, client: DAVClient)
+    static func calendars(in listing: Multistatus, home: String)
         -> [(entry: DAVCopy.CalendarEntry, listed: Multistatus.Response)]
     {
         listing.responses.compactMap { response in
@@ -297,7 +387,7 @@ struct DAVSync {
                 DAVCopy.CalendarEntry(
                     href: address, name: shown ?? last,
                     color: response.text(DAVNamespace.apple, "calendar-color"),
-                    components: componentNames(response), folder: DAVAccount.hash(key)),
+                    components: componentNames(response), folder: DAVCopy.folderName(address)),
                 response
             )
         }
@@ -308,29 +398,5 @@ struct DAVSync {
         (response.property(DAVNamespace.caldav, "supported-calendar-component-set")?.all(DAVNamespace.caldav, "comp")
             ?? [])
             .compactMap { $0.attributes["name"]?.uppercased() }
-    }
-
-    static func fileName(_ key: String) -> String { DAVAccount.hash(key) + ".ics" }
-
-    static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
-    }
-
-    static func syncBody(_ token: String) -> String {
-        """
-        <?xml version="1.0" encoding="utf-8"?>
-        <d:sync-collection xmlns:d="DAV:"><d:sync-token>\(escaped(token))</d:sync-token><d:sync-level>1</d:sync-level>\
-        <d:prop><d:getetag/></d:prop></d:sync-collection>
-        """
-    }
-
-    static func multigetBody(_ hrefs: [String]) -> String {
-        """
-        <?xml version="1.0" encoding="utf-8"?>
-        <c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">\
-        <d:prop><d:getetag/><c:calendar-data/></d:prop>\
-        \(hrefs.map { "<d:href>\(escaped($0))</d:href>" }.joined())</c:calendar-multiget>
-        """
     }
 }

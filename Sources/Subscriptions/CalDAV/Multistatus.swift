@@ -97,20 +97,3 @@ package struct Multistatus: Sendable {
         return Int(words[1])
     }
 }
-
-/// Hrefs as servers write them: a path or a whole URL, percent-encoded one
-/// way or another (`@` or `%40`).
-package enum DAVHref {
-    /// What two hrefs of one resource have in common: the path, without
-    /// scheme and host, percent-decoded, without a trailing slash.
-    package static func key(_ href: String) -> String {
-        var path = Substring(href)
-        if let scheme = path.range(of: "://") {
-            let rest = path[scheme.upperBound...]
-            path = rest.firstIndex(of: "/").map { rest[$0...] } ?? "/"
-        }
-        var decoded = String(path).removingPercentEncoding ?? String(path)
-        while decoded.count > 1 && decoded.hasSuffix("/") { decoded.removeLast() }
-        return decoded
-    }
-}

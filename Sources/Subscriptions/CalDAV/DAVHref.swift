@@ -1,0 +1,89 @@
+import Foundation
+
+/// Hrefs as servers write them: a path or a whole URL, percent-encoded one
+/// way or another (`@` or `%40`).
+package enum DAVHref {
+    /// What two hrefs of one resource have in common: the path, without
+    /// scheme and host, percent-decoded, without a trailing slash. A `%`
+    /// not followed by two hex digits is itself (a server that writes
+    /// `100%.ics` raw in one answer and `100%25.ics` in another names one
+    /// item).
+    package static func key(_ href: String) -> String {
+        var path = Substring(href)
+        if let scheme = path.range(of: "://") {
+            let rest = path[scheme.upperBound...]
+            path = rest.firstIndex(of: "/").map { rest[$0...] } ?? "/"
+        }
+        let bytes = Array(path.utf8)
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hexValue(bytes[i + 1]),
+                let low = hexValue(bytes[i + 2]) {
+                decoded.append(high << 4 | low)
+                i += 3
+            } else {
+                decoded.append(bytes[i])
+                i += 1
+            }
+        }
+        while decoded.count > 1 && decoded.last == UInt8(ascii: "/") { decoded.removeLast() }
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    /// The href as it is sent back: its path percent-encoded as RFC 3986
+    /// §3.3 writes a path, whatever form the server wrote it in. A `%`
+    /// and two hex digits stay as they are; every other byte that is not
+    /// unreserved, a sub-delimiter, `:`, `@` or `/` is written `%XX` (a raw
+    /// blank, a `%` not followed by hex, `?`, `#`, non-ASCII). A whole URL
+    /// keeps its scheme and host. Encoded twice, it is the same.
+    package static func encoded(_ href: String) -> String {
+        var bytes = Array(href.utf8)
+        var prefix: [UInt8] = []
+        if let scheme = href.range(of: "://") {
+            let afterScheme = href.utf8.distance(from: href.utf8.startIndex, to: scheme.upperBound)
+            let pathStart = bytes[afterScheme...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+            prefix = Array(bytes[..<pathStart])
+            bytes = Array(bytes[pathStart...])
+        }
+        var out = prefix
+        out.reserveCapacity(prefix.count + bytes.count)
+        let hex = Array("0123456789ABCDEF".utf8)
+        var i = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "%"), i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2]) {
+                out += bytes[i...(i + 2)]
+                i += 3
+                continue
+            }
+            if kept(byte) {
+                out.append(byte)
+            } else {
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+            i += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func isHex(_ byte: UInt8) -> Bool { hexValue(byte) != nil }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
+    }
+
+    /// Unreserved, sub-delimiters, `:`, `@` and `/` (RFC 3986 §2.3, §3.3).
+    private static func kept(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+        default: "-._~!$&'()*+,;=:@/".utf8.contains(byte)
+        }
+    }
+}
