@@ -251,6 +251,23 @@ import Testing
         #expect(account.summaries.count == 3)
     }
 
+    /// A DOCTYPE is the server's doing, not an item's: the whole sync
+    /// stops, and nothing of it is written.
+    @Test func aDoctypeInAMultigetStopsTheSync() throws {
+        let server = CannedCalDAVServer()
+        server.put("/cal/work/a.ics", "A")
+        server.multigetHasDoctype = true
+        let account = try Account(server)
+        #expect(throws: DAVFailure.hostile("the XML has a DOCTYPE (refused: entities and DTDs are never read)")) {
+            try account.sync()
+        }
+        #expect(server.count("REPORT", "calendar-multiget") == 1, "not asked again item by item")
+        guard case .none = account.copy.account() else {
+            Issue.record("an account state was written")
+            return
+        }
+    }
+
     /// A lock that cannot be had is a failure, never a sync run unlocked.
     @Test func aLockThatFailsStopsTheSync() throws {
         #expect(throws: CacheError.self) {

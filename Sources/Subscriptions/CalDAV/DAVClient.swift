@@ -113,6 +113,9 @@ final class DAVClient {
 
     static func multistatus(of reply: Reply) -> Result<(Multistatus, Reply), DAVFailure> {
         guard reply.status == 207 else { return .failure(.status(reply.status)) }
+        if XMLDocument.hasDoctype(reply.body) {
+            return .failure(.hostile("the XML has a DOCTYPE (refused: entities and DTDs are never read)"))
+        }
         do {
             return .success((try Multistatus(parsing: reply.body), reply))
         } catch {

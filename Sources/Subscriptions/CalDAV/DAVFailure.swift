@@ -8,6 +8,9 @@ enum DAVFailure: Error, Equatable, CustomStringConvertible {
     case status(Int)
     /// The answer is not a multistatus that can be read (libxml2's words).
     case unreadable(String)
+    /// The answer has a DOCTYPE: how XXE and billion-laughs bodies come.
+    /// No item is to blame; the whole sync stops.
+    case hostile(String)
     case tooManyRedirects(Int)
     /// A redirect from https to http.
     case insecureRedirect
@@ -28,7 +31,7 @@ enum DAVFailure: Error, Equatable, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .transfer(let words), .unreadable(let words), .copy(let words): words
+        case .transfer(let words), .unreadable(let words), .hostile(let words), .copy(let words): words
         case .status(let status): DAVFailure.words(status: status)
         case .tooManyRedirects(let count): "more than \(count) redirects"
         case .insecureRedirect: "redirected from https to another scheme (refused)"
