@@ -31,6 +31,8 @@ final class CannedCalDAVServer: DAVTransport, @unchecked Sendable {
     var multigetNotFound: Set<String> = []
     /// A multiget asking for any of these paths is answered with XML that cannot be read.
     var multigetBreaksOn: Set<String> = []
+    /// Every multiget is answered with this status (a server error).
+    var multigetStatus: Int?
     /// Every multiget is answered with a DOCTYPE (an external entity).
     var multigetHasDoctype = false
     /// Changes a sync report gives before it is cut by a 507 (RFC 6578 §3.6); nil: never cut.
@@ -122,6 +124,7 @@ final class CannedCalDAVServer: DAVTransport, @unchecked Sendable {
             $0.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
                 .replacingOccurrences(of: "&amp;", with: "&")
         }
+        if let status = multigetStatus { return DAVResponse(status: status, body: [], location: nil) }
         if multigetHasDoctype {
             return DAVResponse(status: 207, body: Array("""
                 <?xml version="1.0"?><!DOCTYPE m [<!ENTITY x SYSTEM "file:///etc/passwd">]>                <d:multistatus xmlns:d="DAV:">&x;</d:multistatus>

@@ -251,6 +251,26 @@ import Testing
         #expect(account.summaries.count == 3)
     }
 
+    /// A batch answered with an error status is the server's word on the
+    /// whole batch: its items are owed, not asked again one by one (500
+    /// items would be 500 requests more); the old token stays.
+    @Test func aBatchAnsweredWithAnErrorIsNotSplit() throws {
+        let server = CannedCalDAVServer()
+        server.put("/cal/work/a.ics", "A")
+        let account = try Account(server)
+        try account.sync()
+        for i in 0..<250 { server.put("/cal/work/\(i).ics", "Item \(i)") }
+        server.multigetStatus = 500
+        let report = try account.sync()
+        #expect(report.unread.count == 250)
+        #expect(report.unread.allSatisfy { $0.reason == .status(500) })
+        #expect(server.count("REPORT", "calendar-multiget") == 1 + 3, "the first sync's, then three batches")
+        #expect(account.state.syncToken == "tok-2")
+        server.multigetStatus = nil
+        #expect(try account.sync().unread.isEmpty)
+        #expect(account.summaries.count == 251)
+    }
+
     /// A DOCTYPE is the server's doing, not an item's: the whole sync
     /// stops, and nothing of it is written.
     @Test func aDoctypeInAMultigetStopsTheSync() throws {

@@ -39,8 +39,10 @@ struct DAVSync {
     var listingInterval: TimeInterval = 24 * 60 * 60
     /// Pages of a sync report cut by 507 followed in one run, before a full listing.
     var maxSyncPages = 16
-    /// Items asked again alone at once, when their batch failed.
+    /// Requests of the second round sent at once.
     var retriesAtOnce = 8
+    /// Items asked again alone in one run, when the reader refused their batch's answer.
+    var maxSingles = 2 * 100
 
     /// Runs the whole sync; throws the first failure that leaves nothing
     /// to trust (the copy then stays as it was, calendar by calendar: each
@@ -198,9 +200,11 @@ struct DAVSync {
     /// The changed items, every calendar's batches at once
     /// (`calendar-multiget`); then each item not had, asked again: those a
     /// readable answer left out or refused in batches, those of a batch
-    /// that failed (an item over the XML reader's limits spoils its whole
-    /// batch) alone. What is still not had is unread, by calendar. A
-    /// transfer that fails (no answer at all) ends the sync.
+    /// whose answer could not be read (an item over the XML reader's limits
+    /// spoils its whole batch) alone, `maxSingles` at most. A batch answered
+    /// with an error status is not asked again in this run. What is still
+    /// not had is unread, by calendar. A transfer that fails (no answer at
+    /// all) ends the sync.
     private func fetch(_ plans: [DAVPlan]) throws(DAVFailure) -> ([Fetched], [[DAVUnreadItem]]) {
         var fetched = [Fetched](repeating: [:], count: plans.count)
         var owed = [[DAVUnreadItem]](repeating: [], count: plans.count)
@@ -211,6 +215,7 @@ struct DAVSync {
             }
         }
         var again: [(plan: Int, items: [DAVCopy.Item])] = []
+        var singles = 0
         for (request, failed) in try multiget(first, plans, into: &fetched) {
             guard let failed else {
                 let missing = request.items.filter { fetched[request.plan][DAVHref.key($0.href)] == nil }
@@ -219,8 +224,16 @@ struct DAVSync {
                 }
                 continue
             }
-            if request.items.count == 1 { owed[request.plan].append(.init(href: request.items[0].href, reason: failed)) }
-            again += request.items.count == 1 ? [] : request.items.map { (request.plan, [$0]) }
+            // Only an answer the reader refused is split: a status (a 500, a 403) is the
+            // server's word on the whole batch, and asking item by item would multiply it.
+            if case .unreadable = failed, request.items.count > 1, singles < maxSingles {
+                let split = request.items.prefix(maxSingles - singles)
+                singles += split.count
+                again += split.map { (request.plan, [$0]) }
+                owed[request.plan] += request.items.dropFirst(split.count).map { .init(href: $0.href, reason: failed) }
+            } else {
+                owed[request.plan] += request.items.map { .init(href: $0.href, reason: failed) }
+            }
         }
         var reasons: [String: DAVUnreadItem.Reason] = [:]
         for start in stride(from: 0, to: again.count, by: retriesAtOnce) {
