@@ -16,6 +16,7 @@ program exits with an error).
     python3 scripts/bench.py                          # full: 1k,10k,100k,300k x 5 runs
     python3 scripts/bench.py --quick                  # 1k,10k x 3 runs
     python3 scripts/bench.py --runs 3 --write docs/PERFORMANCE.md
+    python3 scripts/bench.py --only caldav-sync --write docs/PERFORMANCE.md   # one section, about a minute
 """
 import argparse
 import datetime
@@ -28,8 +29,10 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+import urllib.request
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.environ.get("ICS_AGENDA_BENCH_SHARED", "/work/shared/bench")
@@ -664,6 +667,161 @@ def caldav_account(args, binary, out_dir, env):
     return "\n".join(L)
 
 
+# The first sync of a large account, from the loopback fault server's bulk
+# mode (scripts/caldav_fault_server.py): how long it takes, and how much of
+# it is the copy's durability (each item file is written and fsynced).
+CALDAV_SYNC_ITEMS = 20000
+CALDAV_SYNC_RUNS = 3
+CALDAV_FAULT_SERVER = os.path.join(REPO, "scripts", "caldav_fault_server.py")
+CALDAV_SYNC_TITLE = "## The first sync of a large CalDAV account"
+TMPFS = "/dev/shm"
+STRACED = ("fsync", "fdatasync", "syncfs", "write", "rename", "renameat", "renameat2", "openat")
+
+
+def strace_counts(path):
+    """`strace -c -w` summary: syscall -> (calls, seconds)."""
+    counts = {}
+    with open(path) as f:
+        for line in f:
+            fields = line.split()
+            # % time, seconds, usecs/call, calls, [errors,] syscall
+            if len(fields) >= 5 and fields[-1] in STRACED and fields[3].isdigit():
+                counts[fields[-1]] = (int(fields[3]), float(fields[1]))
+    return counts
+
+
+def filesystem(path):
+    """The file system PATH is on (findmnt names ext4 as such; stat -f says ext2/ext3)."""
+    if shutil.which("findmnt"):
+        return sh(["findmnt", "-n", "-o", "FSTYPE", "-T", path])
+    return sh(["stat", "-f", "-c", "%T", path])
+
+
+def caldav_first_sync(args, binary, out_dir, env, info):
+    """The first sync of one calendar of CALDAV_SYNC_ITEMS events from the
+    fault server's bulk mode into an empty cache: its wall time (median of
+    CALDAV_SYNC_RUNS) with the cache on the disk bench-out/ is on, and the
+    same on tmpfs, where fsync costs nothing: the difference is what the
+    copy's durability costs. Then one more run on the disk under `strace -f
+    -c -w`: how many fsyncs, and the wall time spent in them."""
+    folder = os.path.join(out_dir, "caldav-sync")
+    shutil.rmtree(folder, ignore_errors=True)
+    home = os.path.join(folder, "home")
+    os.makedirs(home)
+    fd = os.open(os.path.join(home, ".netrc"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write("machine 127.0.0.1 login alice password bench\n")
+    dav_env = dict(env, HOME=home)
+    for name in ("NETRC", "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"):
+        dav_env.pop(name, None)
+    roots = {"disk": os.path.join(folder, "cache")}
+    if os.path.isdir(TMPFS) and filesystem(TMPFS) == "tmpfs":
+        roots["tmpfs"] = tempfile.mkdtemp(prefix="ics-agenda-bench-", dir=TMPFS)
+    server = subprocess.Popen([sys.executable, CALDAV_FAULT_SERVER, os.path.join(folder, "server")],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        port = server.stdout.readline().split()[1]
+        name = f"bulk-{CALDAV_SYNC_ITEMS}-bench"
+        account = f"dav://127.0.0.1:{port}/t/{name}/"
+        agenda = [binary] + AGENDA_ARGS + ["--format", "text", account]
+        out = os.path.join(out_dir, "out-caldav-sync.txt")
+
+        direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback, never a proxy
+
+        def asked():
+            with direct.open(f"http://127.0.0.1:{port}/log", timeout=60) as r:
+                return [line for line in r.read().decode().splitlines() if f"/t/{name}/" in line]
+
+        # The server makes its answers on the account's first request: not measured.
+        warm = urllib.request.Request(f"http://127.0.0.1:{port}/t/{name}/", method="PROPFIND")
+        direct.open(warm, timeout=120).read()
+        timed = {where: [] for where in roots}
+        offline = []  # the agenda from the copy just made, without asking the server
+        items, requests = None, None
+        for i in range(CALDAV_SYNC_RUNS):
+            for where, root in roots.items():
+                cache = os.path.join(root, f"run-{i}")
+                os.sync()  # no writeback of an earlier run's files during this one
+                before = len(asked())
+                r = run_measured(agenda, out, args.timeout, dict(dav_env, XDG_CACHE_HOME=cache))
+                check(r, agenda, out, f"the first sync of {CALDAV_SYNC_ITEMS} items ({where})")
+                timed[where].append(r)
+                kept = sum(len([n for n in names if n.endswith(".ics")]) for _, _, names in os.walk(cache))
+                if items is None:
+                    items, requests = kept, asked()[before:]
+                if where == "disk":
+                    cmd = agenda[:-1] + ["--offline", account]
+                    r = run_measured(cmd, out, args.timeout, dict(dav_env, XDG_CACHE_HOME=cache))
+                    check(r, cmd, out, "the agenda from the copy (--offline)")
+                    offline.append(r)
+                shutil.rmtree(cache)
+            log(f"  run {i + 1}: " + ", ".join(f"{w} {fmt_s(timed[w][-1].wall)}" for w in roots))
+        traced = None
+        if shutil.which("strace"):
+            cache = os.path.join(roots["disk"], "strace")
+            summary = os.path.join(folder, "strace.txt")
+            os.sync()
+            cmd = ["strace", "-f", "-c", "-w", "-o", summary, "-e", "trace=" + ",".join(STRACED)] + agenda
+            r = run_measured(cmd, out, args.timeout, dict(dav_env, XDG_CACHE_HOME=cache))
+            check(r, cmd, out, "the first sync under strace")
+            traced = strace_counts(summary)
+            shutil.rmtree(cache)
+    finally:
+        server.stdin.close()
+        server.wait()
+        if "tmpfs" in roots:
+            shutil.rmtree(roots["tmpfs"], ignore_errors=True)
+    disk = med(timed["disk"], "wall")
+    tmpfs = med(timed["tmpfs"], "wall") if "tmpfs" in timed else None
+    multigets = sum(1 for line in requests if line.startswith("REPORT"))
+    L = [f"The fault server's bulk mode (`scripts/caldav_fault_server.py`, loopback, plain http) serves one "
+         f"calendar of {CALDAV_SYNC_ITEMS:,} events; each run syncs it into an empty `XDG_CACHE_HOME` "
+         f"(the text agenda of `{shlex.join(AGENDA_ARGS)}` is printed after), "
+         f"median of {CALDAV_SYNC_RUNS} runs, the two caches alternately. "
+         f"Measured {datetime.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z').strip()}, "
+         f"binary {info['binary']}, commit {info['commit']}, load average {loadavg()}.",
+         "",
+         "| the copy written to | first sync, wall | CPU (user + system) |", "|---|---:|---:|",
+         f"| disk (`bench-out/`, {filesystem(folder)}) | {fmt_s(disk)} | {fmt_s(med(timed['disk'], 'cpu'))} |"]
+    if tmpfs is not None:
+        L.append(f"| tmpfs (`{TMPFS}`: fsync costs nothing) | {fmt_s(tmpfs)} | {fmt_s(med(timed['tmpfs'], 'cpu'))} |")
+    L.append(f"| (the same agenda from the copy, `--offline`: no sync) | {fmt_s(med(offline, 'wall'))} | "
+             f"{fmt_s(med(offline, 'cpu'))} |")
+    L.append("")
+    L.append(f"Each run: {len(requests)} requests, of which {multigets} REPORT (calendar-multiget); "
+             f"{items:,} item files kept.")
+    if tmpfs is not None:
+        L.append(f"The copy's durability (disk minus tmpfs): {fmt_s(disk - tmpfs)}, "
+                 f"{100 * (disk - tmpfs) / disk:.0f}% of the first sync on the disk.")
+    if traced is not None:
+        calls = lambda name: traced.get(name, (0, 0.0))[0]  # noqa: E731
+        seconds = lambda names: sum(traced.get(n, (0, 0.0))[1] for n in names)  # noqa: E731
+        synced = seconds(("fsync", "fdatasync", "syncfs"))
+        written = seconds(("write", "openat", "rename", "renameat", "renameat2"))
+        L.append(f"One more run on the disk under `strace -f -c -w`: {calls('fsync'):,} fsync "
+                 f"({calls('fsync') / max(items, 1):.2f} an item file), "
+                 f"{calls('fdatasync'):,} fdatasync, {calls('syncfs'):,} syncfs; "
+                 f"{calls('rename') + calls('renameat') + calls('renameat2'):,} renames, "
+                 f"{calls('openat'):,} openat, {calls('write'):,} write; "
+                 f"{synced:.3f} s of wall time inside the syncs, {written:.3f} s inside the writes, opens and renames "
+                 f"(summed over threads; strace slows each call).")
+    L.append("")
+    L.append(f"Rerun this section alone: `python3 scripts/bench.py --only caldav-sync --write docs/PERFORMANCE.md`.")
+    return "\n".join(L)
+
+
+def replace_section(text, title, body, before):
+    """TEXT with the section TITLE (up to the next `## `) made BODY; a
+    section not there yet goes before the section BEFORE, else at the end."""
+    section = f"{title}\n\n{body}\n\n"
+    start = text.find(title + "\n")
+    if start >= 0:
+        end = text.find("\n## ", start + len(title))
+        return text[:start] + section + (text[end + 1:] if end >= 0 else "")
+    at = text.find(before + "\n")
+    return text[:at] + section + text[at:] if at >= 0 else text.rstrip("\n") + "\n\n" + section
+
+
 def fmt_count(n):
     return "?" if n is None else f"{n:,}"
 
@@ -727,6 +885,11 @@ def document(parts, args, info, cmdline, started, load_before, load_after):
         d.append("## A CalDAV account")
         d.append("")
         d.append(parts["caldav"])
+        d.append("")
+    if parts.get("caldav_sync"):
+        d.append(CALDAV_SYNC_TITLE)
+        d.append("")
+        d.append(parts["caldav_sync"])
         d.append("")
     if parts.get("grid"):
         d.append("## The week grid and the month calendar")
@@ -809,6 +972,9 @@ def main(argv=None):
                     help="with --profile: an older ics-agenda to count too, for a before/after line")
     ap.add_argument("--timeout", type=float, default=600,
                     help="seconds before a single run is killed and recorded as a timeout (default %(default)s)")
+    ap.add_argument("--only", choices=["caldav-sync"],
+                    help="run one section alone (about a minute): caldav-sync, the first sync of a "
+                         f"{CALDAV_SYNC_ITEMS:,}-item CalDAV account; with --write, only that section of FILE is replaced")
     args = ap.parse_args(argv)
     cmdline = "python3 scripts/bench.py" + ("" if not sys.argv[1:] else " " + shlex.join(sys.argv[1:]))
     if args.quick:
@@ -831,17 +997,16 @@ def main(argv=None):
         raise BenchError(f"gencal.py missing: {GENCAL}")
     os.makedirs(out_dir, exist_ok=True)
 
+    if args.only == "caldav-sync":
+        return only_caldav_sync(args, binary, out_dir)
+
     started = datetime.datetime.now().astimezone()
     load_before = loadavg()
     floor = build_floor(out_dir)
     cals = {n: generate(out_dir, n) for n in sizes}
     empty = empty_calendar(out_dir)
 
-    env = dict(os.environ)
-    for k in ("ICS_AGENDA_NOW", "NO_COLOR", "LC_ALL", "LC_TIME", "LANG"):
-        env.pop(k, None)
-    env["TZ"] = "Europe/Berlin"
-    env["ICS_AGENDA_CONFIG"] = "/dev/null"  # never the developer's own configuration
+    env = bench_env()
 
     out = lambda name: os.path.join(out_dir, name)  # noqa: E731
 
@@ -930,12 +1095,16 @@ def main(argv=None):
     log(f"a CalDAV account of {CALDAV_ITEMS} items on Radicale")
     caldav = caldav_account(args, binary, out_dir, env)
 
-    load_after = loadavg()
     info = machine_info(binary)
+    log(f"the first sync of a CalDAV account of {CALDAV_SYNC_ITEMS} items (loopback fault server)")
+    caldav_sync = caldav_first_sync(args, binary, out_dir, env, info)
+
+    load_after = loadavg()
     parts = render(results, startup, args, info, cmdline, started, load_before, load_after)
     parts["next"] = render_next(polled)
     parts["live"] = live
     parts["caldav"] = caldav
+    parts["caldav_sync"] = caldav_sync
     parts["grid"] = grid
     parts["profile"] = profile(args, binary, floor, out_dir, env) if args.profile else None
     if parts["profile"]:
@@ -955,6 +1124,8 @@ def main(argv=None):
     print()
     print(parts["caldav"])
     print()
+    print(parts["caldav_sync"])
+    print()
     print(parts["grid"])
     print()
     print(parts["lin_line"])
@@ -968,6 +1139,32 @@ def main(argv=None):
             f.write(document(parts, args, info, cmdline, started, load_before, load_after))
         os.replace(dest + ".tmp", dest)
         log(f"wrote {rel(dest)}")
+    return 0
+
+
+def bench_env():
+    env = dict(os.environ)
+    for k in ("ICS_AGENDA_NOW", "NO_COLOR", "LC_ALL", "LC_TIME", "LANG"):
+        env.pop(k, None)
+    env["TZ"] = "Europe/Berlin"
+    env["ICS_AGENDA_CONFIG"] = "/dev/null"  # never the developer's own configuration
+    return env
+
+
+def only_caldav_sync(args, binary, out_dir):
+    """`--only caldav-sync`: that section alone, printed; with --write,
+    put in place of its own in FILE, the rest of FILE left as it is."""
+    info = machine_info(binary)
+    log(f"the first sync of a CalDAV account of {CALDAV_SYNC_ITEMS} items (loopback fault server)")
+    section = caldav_first_sync(args, binary, out_dir, bench_env(), info)
+    print(section)
+    if args.write:
+        dest = os.path.join(REPO, args.write)
+        text = open(dest).read() if os.path.exists(dest) else "# Performance\n\n"
+        with open(dest + ".tmp", "w") as f:
+            f.write(replace_section(text, CALDAV_SYNC_TITLE, section, "## The week grid and the month calendar"))
+        os.replace(dest + ".tmp", dest)
+        log(f"wrote the section \"{CALDAV_SYNC_TITLE[3:]}\" of {rel(dest)}")
     return 0
 
 

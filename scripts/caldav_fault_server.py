@@ -21,6 +21,10 @@ asked). Modes:
   cut        the multiget answer is cut short of its Content-Length
   stall      as plain until /bump/NAME was asked; then every request
              waits 60 s before it is answered
+  bulk       /t/bulk-N-ANYTHING/: a calendar of N generated events, for
+             `make bench` (scripts/bench.py, the first sync of a large
+             account): answers made once per account and kept; a multiget
+             is answered by the hrefs it names, looked up, not searched for
 
 A GET of /t/... answers 405, as a WebDAV server does; a GET of
 /webdav-page answers the page Nextcloud shows a browser there.
@@ -29,8 +33,10 @@ A GET of /t/... answers 405, as a WebDAV server does; a GET of
 (AUTH is `auth` when an Authorization header came). It prints `http PORT`
 and stops when its standard input ends, or after an hour.
 """
+import html
 import http.server
 import os
+import re
 import socketserver
 import sys
 import threading
@@ -46,6 +52,47 @@ def item(uid, summary, day):
     return ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//fault//EN\r\nBEGIN:VEVENT\r\n"
             f"UID:{uid}\r\nDTSTAMP:20250101T000000Z\r\nDTSTART:202503{day:02d}T100000Z\r\n"
             f"SUMMARY:{summary}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+
+
+class Bulk:
+    """The account /t/bulk-N-.../: N events, each answer's parts made once."""
+
+    def __init__(self, base, count):
+        self.count = count
+        self.calendar = f"{base}/home/cal/"
+        self.token = f"http://fault/sync/bulk/{count}"
+        self.etags = {}    # href -> the response with its getetag, for listings and sync reports
+        self.data = {}     # href -> the response with getetag and calendar-data, for multigets
+        for i in range(count):
+            href = f"{self.calendar}item{i:06d}.ics"
+            day, hour = divmod(i, 10)
+            text = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//fault//bulk//EN\r\nBEGIN:VEVENT\r\n"
+                    f"UID:bulk-{i}@fault\r\nDTSTAMP:20250101T000000Z\r\n"
+                    f"DTSTART:{2025 + day // 365 % 3}{1 + day % 365 // 31 % 12:02d}{1 + day % 28:02d}T{8 + hour:02d}0000Z\r\n"
+                    "DURATION:PT45M\r\n"
+                    f"SUMMARY:Bulk event {i}\r\nLOCATION:Room {i % 40}\r\n"
+                    f"DESCRIPTION:Event {i} of {count}\\, made by caldav_fault_server.py for the bench.\r\n"
+                    "END:VEVENT\r\nEND:VCALENDAR\r\n")
+            etag = f'<d:getetag>"{i}-1"</d:getetag>'
+            self.etags[href] = response(href, etag)
+            self.data[href] = response(href, etag + f"<c:calendar-data>{text}</c:calendar-data>")
+        self.listing = "".join(self.etags.values())
+
+    def multiget(self, request):
+        hrefs = (html.unescape(h) for h in re.findall(r"<(?:[\w-]+:)?href>([^<]*)</(?:[\w-]+:)?href>", request))
+        return "".join(self.data.get(h, response(h, status="404 Not Found")) for h in hrefs)
+
+
+BULK = {}
+BULK_LOCK = threading.Lock()
+
+
+def bulk(name, base):
+    """The bulk account NAME (bulk-N-...), made on first use."""
+    with BULK_LOCK:
+        if name not in BULK:
+            BULK[name] = Bulk(base, int(name.split("-")[1]))
+        return BULK[name]
 
 
 def response(href, props="", status=None):
@@ -118,6 +165,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         bumped = name in BUMPED
         if mode == "stall" and bumped:
             time.sleep(60)
+        if mode == "bulk":
+            return self.handle_bulk(bulk(name, base), base, rest, request)
         items = {"one.ics": item(f"one-{name}", f"Fault {mode} one", 3)}
         if bumped:
             items["two.ics"] = item(f"two-{name}", f"Fault {mode} two", 4)
@@ -170,9 +219,39 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(207, body)
         self.send(404, "")
 
+    def handle_bulk(self, account, base, rest, request):
+        """The bulk mode: as plain, one calendar of the account's N events."""
+        if self.command == "PROPFIND" and rest in ("", "/"):
+            return self.send(207, multistatus(response(
+                f"{base}/", f"<d:current-user-principal><d:href>{base}/principal/</d:href></d:current-user-principal>")))
+        if self.command == "PROPFIND" and rest == "/principal/":
+            return self.send(207, multistatus(response(
+                f"{base}/principal/", f"<c:calendar-home-set><d:href>{base}/home/</d:href></c:calendar-home-set>")))
+        if self.command == "PROPFIND" and rest == "/home/":
+            return self.send(207, multistatus(
+                response(f"{base}/home/", "<d:resourcetype><d:collection/></d:resourcetype>")
+                + response(account.calendar,
+                           "<d:resourcetype><d:collection/><c:calendar/></d:resourcetype>"
+                           f"<d:displayname>Bulk {account.count}</d:displayname><cs:getctag>{account.count}</cs:getctag>"
+                           f"<d:sync-token>{account.token}</d:sync-token>")))
+        if self.command == "PROPFIND" and rest == "/home/cal/":
+            return self.send(207, multistatus(
+                response(account.calendar, "<d:resourcetype><d:collection/><c:calendar/></d:resourcetype>")
+                + account.listing))
+        if self.command == "REPORT" and rest == "/home/cal/" and "sync-collection" in request:
+            return self.send(207, multistatus(account.listing, account.token))
+        if self.command == "REPORT" and rest == "/home/cal/" and "calendar-multiget" in request:
+            return self.send(207, multistatus(account.multiget(request)))
+        self.send(404, "")
+
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
+    # A sync sends every multiget at once, each on a connection of its own
+    # (200 for the bulk mode's 20,000 items): with socketserver's backlog
+    # of 5 the kernel drops most of their SYNs, and the client's retries
+    # wait seconds each.
+    request_queue_size = 1024
 
 
 def main():

@@ -12,3 +12,15 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
+
+/* A generic error function that says nothing. libxml2 prints what no
+   structured handler takes through its generic one (to stderr); its type
+   is variadic, which Swift can neither define nor name (it sees an
+   OpaquePointer), so the function is here and Swift asks for it. */
+static inline void ics_xml_generic_error_ignored(void *context, const char *message, ...) {
+    (void)context;
+    (void)message;
+}
+static inline xmlGenericErrorFunc ics_xml_generic_error_ignored_function(void) {
+    return ics_xml_generic_error_ignored;
+}

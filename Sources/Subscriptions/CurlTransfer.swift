@@ -31,6 +31,10 @@ final class CurlTransfer {
     /// The strings handed to libcurl, kept alive for as long as the handle
     /// (libcurl copies most, but not all, of them).
     private var texts: [UnsafeMutablePointer<CChar>] = []
+    /// libcurl's own detail of a failure (`CURLOPT_ERRORBUFFER`), owned
+    /// here and freed with the handle. It may hold the URL: only `detail`,
+    /// with the address taken out of it, is ever told.
+    private let errorBuffer: UnsafeMutablePointer<CChar>
 
     /// - Parameter login: the netrc's login for the URL's host; libcurl
     ///   sends it to that host only, not after a redirect to another
@@ -57,6 +61,11 @@ final class CurlTransfer {
         self.handle = handle
         self.url = url
         self.limits = limits
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        // libcurl writes its detail here, and nowhere else: CURLOPT_VERBOSE
+        // (which would print to stderr) is never set.
+        ics_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer))
         // What keeps the fetch bounded and safe must hold, or there is no fetch.
         var safe = set(CURLOPT_URL, url.address) == CURLE_OK
         safe = safe && set(CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK
@@ -111,9 +120,16 @@ final class CurlTransfer {
     static var unavailable: String? { ics_curl_load().map { String(cString: $0) } }
 
     deinit {
-        ics_curl_easy_cleanup(handle)
+        ics_curl_easy_cleanup(handle)  // before the buffer it writes to goes
+        errorBuffer.deallocate()
         ics_curl_slist_free_all(headerList)
         for text in texts { free(text) }
+    }
+
+    /// libcurl's detail of the failure, the address taken out; nil when
+    /// there is none or it may still name the address (`TransferFailure.detail`).
+    var detail: String? {
+        TransferFailure.detail(String(cString: errorBuffer), hiding: url)
     }
 
     @discardableResult

@@ -171,7 +171,8 @@ package struct SubscriptionFetch: Sendable {
     static func failure(_ code: CURLcode, transfer: CurlTransfer, limits: CurlTransfer.Limits) -> String? {
         if transfer.tooLarge || code == CURLE_FILESIZE_EXCEEDED { return "larger than \(limits.maxBytes >> 20) MB" }
         return TransferFailure.words(
-            for: code, redirectRefused: transfer.redirectRefused, isHTTPS: transfer.url.isHTTPS, limits: limits)
+            for: code, redirectRefused: transfer.redirectRefused, isHTTPS: transfer.url.isHTTPS, limits: limits,
+            detail: transfer.detail)
     }
 
     /// Whether END:VCALENDAR comes in the last megabyte, and no

@@ -1,15 +1,25 @@
 import CCurl
+import Foundation
 
 /// What a failed transfer is told as: each libcurl result in words of its
 /// own, so that a warning names what went wrong, not a neighbour of it
-/// (an answer that is not HTTP was once told as a redirect). None quotes
-/// libcurl's error buffer: it may hold a part of the URL, a secret.
-enum TransferFailure {
+/// (an answer that is not HTTP was once told as a redirect). libcurl's
+/// error buffer may hold a part of the URL, a secret: it is never quoted as
+/// it is; only where the words alone say little (TLS, a code without words
+/// of its own), and only with the address taken out (`detail`).
+package enum TransferFailure {
     /// Why a transfer that ended with `code` failed; nil for `CURLE_OK`.
     /// - Parameter redirectRefused: a redirect was followed to an address
     ///   of a scheme the URL may not go to (`CurlTransfer.redirectRefused`).
-    static func words(for code: CURLcode, redirectRefused: Bool, isHTTPS: Bool, limits: CurlTransfer.Limits) -> String?
+    /// - Parameter detail: libcurl's detail, already through `detail(_:hiding:)`.
+    static func words(for code: CURLcode, redirectRefused: Bool, isHTTPS: Bool, limits: CurlTransfer.Limits,
+        detail: String? = nil) -> String?
     {
+        /// The detail in brackets, when it says more than libcurl's words for the code.
+        var more: String {
+            guard let detail, detail.lowercased() != libcurl(code).lowercased() else { return "" }
+            return " (\(detail))"
+        }
         switch code {
         case CURLE_OK: return nil
         // libcurl gives the same code for a redirect to a scheme refused and
@@ -38,19 +48,48 @@ enum TransferFailure {
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
             CURLE_SSL_INVALIDCERTSTATUS,
             CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_CRL_BADFILE:
-            return "TLS: the server's certificate could not be verified: \(libcurl(code))"
-        case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CIPHER: return "TLS: the handshake with the server failed"
+            return "TLS: the server's certificate could not be verified: \(libcurl(code))\(more)"
+        case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CIPHER: return "TLS: the handshake with the server failed\(more)"
         case CURLE_SSL_CERTPROBLEM, CURLE_SSL_CLIENTCERT, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
             CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_SHUTDOWN_FAILED, CURLE_USE_SSL_FAILED:
-            return "TLS: \(libcurl(code))"
+            return "TLS: \(libcurl(code))\(more)"
         case CURLE_WRITE_ERROR: return "the body could not be kept in memory"
         // libcurl 7.x gives this code for a header line past its 100 KB too: far the likelier of the two.
         case CURLE_OUT_OF_MEMORY: return "the server's answer has a header line too long to read (over 100 KB), or " +
             "memory ran out"
         case CURLE_URL_MALFORMAT: return "libcurl cannot read the address"
         case CURLE_FAILED_INIT: return "libcurl could not start the transfer"
-        default: return libcurl(code)
+        default: return libcurl(code) + more
         }
+    }
+
+    /// libcurl's error buffer as it may be told: the address taken out (the
+    /// whole URL, then each piece of it: user, password, host, port, path
+    /// segments, query), on one line, at most 200 characters. Nil when
+    /// nothing is left, or when what is left may still name a place: a `/`,
+    /// `@` or `://`, or a dotted name (a host reached by a redirect, which is
+    /// not this URL's). If in doubt, nothing is quoted.
+    package static func detail(_ buffer: String, hiding url: SubscriptionURL) -> String? {
+        var text = String(buffer.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
+        let address = url.address
+        let afterScheme = address.range(of: "://").map { String(address[$0.upperBound...]) } ?? address
+        var pieces = [address, afterScheme, url.host, url.hostName] + [url.user].compactMap { $0 }
+        for piece in afterScheme.split(whereSeparator: { "/?#&=@:;,[]".contains($0) }).map(String.init) {
+            pieces.append(piece)
+            if let decoded = piece.removingPercentEncoding { pieces.append(decoded) }
+        }
+        for piece in Set(pieces).filter({ $0.count >= 2 }).sorted(by: { $0.count > $1.count }) {
+            text = text.replacingOccurrences(of: piece, with: "…", options: .caseInsensitive)
+        }
+        text = text.trimmingCharacters(in: .whitespaces)
+        if text.isEmpty || text.count > 200 || text.contains("/") || text.contains("@") { return nil }
+        let scalars = Array(text.unicodeScalars)
+        let isNamePart = { (s: Unicode.Scalar) in CharacterSet.alphanumerics.contains(s) || s == "-" }
+        for i in scalars.indices.dropFirst().dropLast() where scalars[i] == "."
+            && isNamePart(scalars[i - 1]) && isNamePart(scalars[i + 1]) {
+            return nil
+        }
+        return text
     }
 
     /// libcurl's own words for `code` (`curl_easy_strerror`): they name no URL.

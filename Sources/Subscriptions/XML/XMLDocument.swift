@@ -47,6 +47,11 @@ package struct XMLElement: Sendable {
 /// not `XML_PARSE_RECOVER`, not `XML_PARSE_HUGE`. A document with a DOCTYPE
 /// is refused before and after parsing: a multistatus never needs one, and
 /// it is how XXE and billion-laughs bodies come.
+///
+/// libxml2 never prints: while a body is parsed, its error handlers on this
+/// thread (thread-local in libxml2) are ours, and put back after. Without
+/// them some errors reached stderr despite `XML_PARSE_NOERROR`, the
+/// server's bytes quoted under them. The first error is told in words.
 package struct XMLDocument: ~Copyable {
     private let document: xmlDocPtr
 
@@ -56,8 +61,8 @@ package struct XMLDocument: ~Copyable {
         package var description: String { reason }
     }
 
-    /// The options every answer is parsed with (the corresponding libxml2
-    /// function is `xmlReadMemory`).
+    /// The options every answer is parsed with (by `xmlCtxtReadMemory`,
+    /// through a parser context this initializer owns and frees).
     static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
 
     /// Parses `bytes`. C0 control characters other than tab, line feed and
@@ -74,15 +79,29 @@ package struct XMLDocument: ~Copyable {
             cleaned[i] = 0x20
         }
         xmlInitParser()
-        let parsed = cleaned.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) {
-                xmlReadMemory($0.baseAddress, Int32($0.count), "answer.xml", nil, XMLDocument.options)
+        guard let context = xmlNewParserCtxt() else {
+            throw Refusal(reason: "the XML cannot be read: libxml2 could not start a parser (memory ran out)")
+        }
+        defer { xmlFreeParserCtxt(context) }  // the document keeps the context's dictionary by a reference of its own
+        var said = Diagnostics()
+        let parsed = withUnsafeMutablePointer(to: &said) { said in
+            XMLDocument.silenced(into: said) {
+                cleaned.withUnsafeBufferPointer { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) {
+                        xmlCtxtReadMemory(context, $0.baseAddress, Int32($0.count), "answer.xml", nil,
+                            XMLDocument.options)
+                    }
+                }
             }
         }
-        guard let parsed else {
-            let message = xmlGetLastError().flatMap { $0.pointee.message.map { String(cString: $0) } }
-                ?? "not well formed"
-            throw Refusal(reason: "the XML cannot be read: \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
+        // libxml2 2.9 gives back a document after some errors that stop it
+        // (an element's text over its limit): what it read is not the whole
+        // body, so it is refused as well.
+        let stopped = context.pointee.disableSAX != 0 || said.stopping != nil
+        guard let parsed, !stopped else {
+            if let parsed { xmlFreeDoc(parsed) }
+            let reason = (said.stopping ?? said.first).map(XMLDocument.words) ?? "not well formed"
+            throw Refusal(reason: "the XML cannot be read: \(reason)")
         }
         if xmlGetIntSubset(parsed) != nil || parsed.pointee.extSubset != nil {
             xmlFreeDoc(parsed)
@@ -92,6 +111,71 @@ package struct XMLDocument: ~Copyable {
     }
 
     deinit { xmlFreeDoc(document) }
+
+    /// An error libxml2 reported, copied at once (libxml2 reuses its own).
+    private struct Said {
+        let code: Int32
+        let line: Int32
+        let message: String
+    }
+
+    /// What libxml2 reported while one body was parsed: the first error,
+    /// and the first that stopped the parse. Warnings are not kept.
+    private struct Diagnostics {
+        var first: Said?
+        var stopping: Said?
+
+        mutating func note(_ error: xmlError) {
+            guard error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            let said = Said(code: error.code, line: error.line,
+                message: error.message.map { String(cString: $0) } ?? "")
+            if first == nil { first = said }
+            let stops = error.level == XML_ERR_FATAL || error.code == Int32(XML_ERR_NO_MEMORY.rawValue)
+                || error.code == Int32(XML_ERR_INTERNAL_ERROR.rawValue)
+            if stops && stopping == nil { stopping = said }
+        }
+    }
+
+    /// Runs `body` with libxml2's error handlers on this thread taken over:
+    /// the structured one notes each error into `diagnostics`, the generic
+    /// one says nothing; the handlers before are put back after.
+    private static func silenced<T>(into diagnostics: UnsafeMutablePointer<Diagnostics>, _ body: () -> T) -> T {
+        let structured = __xmlStructuredError().pointee, structuredContext = __xmlStructuredErrorContext().pointee
+        let generic = __xmlGenericError().pointee, genericContext = __xmlGenericErrorContext().pointee
+        let note: xmlStructuredErrorFunc = { context, error in
+            guard let context, let error else { return }
+            context.assumingMemoryBound(to: Diagnostics.self).pointee.note(error.pointee)
+        }
+        xmlSetStructuredErrorFunc(UnsafeMutableRawPointer(diagnostics), note)
+        xmlSetGenericErrorFunc(nil, ics_xml_generic_error_ignored_function())
+        defer {
+            xmlSetStructuredErrorFunc(structuredContext, structured)
+            xmlSetGenericErrorFunc(genericContext, generic)
+        }
+        return body()
+    }
+
+    /// An error in words: libxml2's limits said as such, else its own
+    /// message (one line, at most 160 characters: it may name an element,
+    /// never quotes the text), with the line it was found on.
+    private static func words(_ said: Said) -> String {
+        let line = said.line > 0 ? " (line \(said.line))" : ""
+        if said.message.contains("huge text node") {
+            return "an element's text is over libxml2's 10 MB limit\(line)"
+        }
+        if said.message.contains("Excessive depth") {
+            return "its elements are nested deeper than libxml2's limit of 256\(line)"
+        }
+        if said.code == Int32(XML_ERR_NAME_TOO_LONG.rawValue) || said.message.contains("Huge input lookup")
+            || said.message.contains("too long") {
+            return "a name or value in it is over libxml2's size limit\(line)"
+        }
+        if said.code == Int32(XML_ERR_NO_MEMORY.rawValue) { return "libxml2 ran out of memory\(line)" }
+        let oneLine = String(said.message.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
+            .trimmingCharacters(in: .whitespaces)
+        let message = oneLine.count > 160 ? oneLine.prefix(160) + "…" : Substring(oneLine)
+        return (message.isEmpty ? "not well formed" : String(message)) + line
+    }
 
     /// The root element, copied into Swift values; nil when there is none.
     package var root: XMLElement? {
