@@ -29,28 +29,42 @@ package enum AtomicFile {
         syncFolder(of: path)
     }
 
-    /// Many files replaced at once and made durable together (a CalDAV
-    /// copy's items): each is written beside its target and not synced
-    /// (`add`); `commit` syncs the file system once (`syncfs`), then
-    /// renames each over its target, then syncs each folder once. A crash
-    /// leaves each target old or new, never a part: no rename comes
-    /// before the data it names is on the disk. What is not committed is
-    /// removed with the batch.
+    /// Many files written at once and made durable together (a CalDAV
+    /// copy's items): each is written unsynced (`add`); `commit` syncs the
+    /// file system once (`syncfs`), then renames each replacement over its
+    /// target, then syncs each folder once. A file that replaces one a
+    /// reader may name is written beside it and renamed, so a crash leaves
+    /// it old or new, never a part: no rename comes before the data it
+    /// names is on the disk. A file no reader names yet (an item its
+    /// calendar's state does not name until after `commit`) is written in
+    /// place: half of it after a crash is a file nothing reads. What is not
+    /// committed is removed with the batch.
     package final class Batch {
         private var staged: [(temporary: String, path: String)] = []
+        /// The files written in place, for the fallback sync.
+        private var placed: [String] = []
+        private var folder: String?
 
         package init() {}
 
-        /// `bytes` written beside `path`, to be renamed over it by `commit`.
-        package func add(_ path: String, bytes: [UInt8]) throws {
-            staged.append((try written(bytes, beside: path, synced: false), path))
+        /// `bytes` as the file at `path`, when `commit` returns; in place
+        /// when `named` is false (nothing reads `path` until then).
+        package func add(_ path: String, bytes: [UInt8], named: Bool = true) throws {
+            folder = folder ?? AtomicFile.folder(of: path)
+            if named {
+                staged.append((try written(bytes, beside: path, synced: false), path))
+            } else {
+                try writtenInPlace(bytes, at: path)
+                placed.append(path)
+            }
         }
 
         /// Every file added, durable and in place; throws on the first that
         /// cannot be (those before it are in place, the rest removed).
         package func commit() throws {
-            guard let first = staged.first else { return }
-            try AtomicFile.syncFileSystem(holding: AtomicFile.folder(of: first.path), files: staged.map(\.temporary))
+            guard let folder else { return }
+            try AtomicFile.syncFileSystem(holding: folder, files: staged.map(\.temporary) + placed)
+            placed = []
             var folders: Set<String> = []
             while !staged.isEmpty {
                 let next = staged.removeFirst()
@@ -89,16 +103,21 @@ package enum AtomicFile {
         }
     }
 
-    /// A new file (0600, made anew) beside `path` holding `bytes`, synced
-    /// when asked; its path. Nothing is left when it fails.
-    private static func written(_ bytes: [UInt8], beside path: String, synced: Bool) throws -> String {
-        var template = Array("\(path).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    /// `bytes` as the file at `path` (0600; never a link followed),
+    /// written in place and not synced.
+    private static func writtenInPlace(_ bytes: [UInt8], at path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Failure(path: path, code: errno) }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)  // no command `alarms --exec` starts holds it
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let ok = writeAll(bytes, to: fd) && fchmod(fd, 0o600) == 0
+        let code = errno
+        close(fd)
+        guard ok else { throw Failure(path: path, code: code) }
+    }
+
+    /// Writes every byte, again after a signal; false on a failure (errno says which).
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
         var written = 0
-        let ok = bytes.withUnsafeBytes { raw -> Bool in
+        return bytes.withUnsafeBytes { raw -> Bool in
             while written < raw.count {
                 let n = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
                 if n < 0 && errno == EINTR { continue }
@@ -107,6 +126,17 @@ package enum AtomicFile {
             }
             return true
         }
+    }
+
+    /// A new file (0600, made anew) beside `path` holding `bytes`, synced
+    /// when asked; its path. Nothing is left when it fails.
+    private static func written(_ bytes: [UInt8], beside path: String, synced: Bool) throws -> String {
+        var template = Array("\(path).XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw Failure(path: path, code: errno) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)  // no command `alarms --exec` starts holds it
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let ok = writeAll(bytes, to: fd)
         var code = errno
         let done = ok && fchmod(fd, 0o600) == 0 && (!synced || fsync(fd) == 0)
         if ok && !done { code = errno }

@@ -313,7 +313,10 @@ struct DAVSync {
         do {
             try DAVCopy.makeFolder(folder)
             let items = fetched.sorted { $0.key < $1.key }
-            try CacheFiles.write(together: items.map { (folder + "/" + $0.value.item.file, $0.value.data) })
+            // An item the old state names is read until the new state is written: replaced, not overwritten.
+            try CacheFiles.write(together: items.map {
+                (folder + "/" + $0.value.item.file, $0.value.data, plan.state.items[$0.key] != nil)
+            })
             for (key, got) in items { state.items[key] = got.item }
             for item in plan.removed { state.items[DAVHref.key(item.href)] = nil }
             try DAVCopy.write(json: state, to: folder + "/.state.json")
