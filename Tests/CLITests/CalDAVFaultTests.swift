@@ -40,8 +40,9 @@ import Testing
     }
 
     static func run(_ arguments: [String], cache: URL) throws -> CLI.Result {
-        try "machine 127.0.0.1 login alice password wonderland\nmachine localhost login alice password wonderland\n".write(
-            to: cache.appendingPathComponent(".netrc"), atomically: true, encoding: .utf8)
+        try CLI.writePrivately(
+            "machine 127.0.0.1 login alice password wonderland\nmachine localhost login alice password wonderland\n",
+            to: cache.appendingPathComponent(".netrc"))
         return try CLI.run(CalDAVAccountTests.fixed + arguments,
             environment: ["XDG_CACHE_HOME": cache.path, "HOME": cache.path])
     }
@@ -154,8 +155,8 @@ import Testing
         let first = try CalDAVFaultTests.run([url], cache: cache)
         #expect(first.status == 0 && first.stdout.contains("Fault stall one"), "\(first.stderr)")
         _ = try server.ask("/bump/\(name)")
-        try "machine 127.0.0.1 login alice password wonderland\n".write(to: cache.appendingPathComponent(".netrc"),
-            atomically: true, encoding: .utf8)
+        try CLI.writePrivately("machine 127.0.0.1 login alice password wonderland\n",
+            to: cache.appendingPathComponent(".netrc"))
         // make test waits 2 s; make check-all the 30 s of the default.
         var environment = ["XDG_CACHE_HOME": cache.path, "HOME": cache.path]
         if !FullChecks.enabled { environment["ICS_AGENDA_TIMEOUT"] = "2" }
