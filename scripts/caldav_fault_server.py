@@ -21,6 +21,8 @@ asked). Modes:
   cut        the multiget answer is cut short of its Content-Length
   stall      as plain until /bump/NAME was asked; then every request
              waits 60 s before it is answered
+  locked     as plain to a request with HTTP basic auth alice:wonderland;
+             401 to any other
 
 A GET of /t/... answers 405, as a WebDAV server does; a GET of
 /webdav-page answers the page Nextcloud shows a browser there.
@@ -29,6 +31,7 @@ A GET of /t/... answers 405, as a WebDAV server does; a GET of
 (AUTH is `auth` when an Authorization header came). It prints `http PORT`
 and stops when its standard input ends, or after an hour.
 """
+import base64
 import http.server
 import os
 import socketserver
@@ -116,6 +119,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         rest = self.path[len(base):]
         port = self.server.server_address[1]
         bumped = name in BUMPED
+        if mode == "locked" and self.headers.get("Authorization") != "Basic " + base64.b64encode(b"alice:wonderland").decode():
+            return self.send(401, "", [("WWW-Authenticate", 'Basic realm="cal"')])
         if mode == "stall" and bumped:
             time.sleep(60)
         items = {"one.ics": item(f"one-{name}", f"Fault {mode} one", 3)}
