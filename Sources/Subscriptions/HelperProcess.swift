@@ -59,7 +59,13 @@ struct HelperProcess {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, argv[0]!, &actions, &attributes, &argv, environ)
+        var spawned = posix_spawnp(&pid, argv[0]!, &actions, &attributes, &argv, environ)
+        // A script just written may still be open for writing in a process
+        // being started elsewhere (ETXTBSY) for a moment: it is tried again.
+        for _ in 0..<20 where spawned == ETXTBSY {
+            usleep(10_000)
+            spawned = posix_spawnp(&pid, argv[0]!, &actions, &attributes, &argv, environ)
+        }
         // The child's ends are the child's alone now.
         close(toChild[1])
         close(fromChild[1])
