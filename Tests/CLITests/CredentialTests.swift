@@ -141,8 +141,9 @@ import Testing
         let fifo = run.cache.appendingPathComponent("netrc.fifo")
         try #require(mkfifo(fifo.path, 0o644) == 0)
         let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "cat \"$0\" > \"$1\"", netrc.path, fifo.path]
+        // Bounded: were the FIFO never opened, its writer would wait forever.
+        writer.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        writer.arguments = ["-s", "KILL", "10", "/bin/sh", "-c", "cat \"$0\" > \"$1\"", netrc.path, fifo.path]
         try writer.run()
         run.environment["NETRC"] = fifo.path
         let streamed = try run([server.base() + CredentialTests.private_()])
