@@ -620,6 +620,7 @@ def caldav_account(args, binary, out_dir, env):
         os.makedirs(home)
         with open(os.path.join(home, ".netrc"), "w") as f:
             f.write("machine 127.0.0.1 login alice password bench\n")
+        os.chmod(os.path.join(home, ".netrc"), 0o600)  # a netrc others can read gives no password
         dav_env = dict(env, XDG_CACHE_HOME=os.path.join(home, "cache"), HOME=home)
         dav_env.pop("NETRC", None)
         account = f"dav://127.0.0.1:{port}/"

@@ -25,6 +25,8 @@ asked). Modes:
              `make bench` (scripts/bench.py, the first sync of a large
              account): answers made once per account and kept; a multiget
              is answered by the hrefs it names, looked up, not searched for
+  locked     as plain to a request with HTTP basic auth alice:wonderland;
+             401 to any other
 
 A GET of /t/... answers 405, as a WebDAV server does; a GET of
 /webdav-page answers the page Nextcloud shows a browser there.
@@ -33,6 +35,7 @@ A GET of /t/... answers 405, as a WebDAV server does; a GET of
 (AUTH is `auth` when an Authorization header came). It prints `http PORT`
 and stops when its standard input ends, or after an hour.
 """
+import base64
 import html
 import http.server
 import os
@@ -163,6 +166,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         rest = self.path[len(base):]
         port = self.server.server_address[1]
         bumped = name in BUMPED
+        if mode == "locked" and self.headers.get("Authorization") != "Basic " + base64.b64encode(b"alice:wonderland").decode():
+            return self.send(401, "", [("WWW-Authenticate", 'Basic realm="cal"')])
         if mode == "stall" and bumped:
             time.sleep(60)
         if mode == "bulk":

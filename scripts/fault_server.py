@@ -36,6 +36,8 @@ What a real server will not do when asked, each at a path of its own:
                      (/then/status/500/x.ics, /then/stall/x.ics, ...)
   /auth/basic.ics    the calendar, with HTTP basic auth alice:wonderland
                      (any /auth/... path)
+  /authorization/PATH  the Authorization header of each request PATH had,
+                     one line each (`-` when absent)
   /to-same-host/REST a redirect to /REST on this host
   /to-other-host/REST a redirect to /REST at localhost, another host name
                      for this server (http)
@@ -77,6 +79,7 @@ ETAG = '"v1"'
 LAST_MODIFIED = "Mon, 03 Mar 2025 08:00:00 GMT"
 counts = {}
 conditions = {}  # path: [(If-None-Match, If-Modified-Since), ...]
+authorizations = {}  # path: [Authorization or "-", ...]
 inflight = [0, 0]  # now, most at once
 down = set()  # paths answered 503 from now on
 lock = threading.Lock()
@@ -120,6 +123,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             seen = counts[path]
             asked = (self.headers.get("If-None-Match", "-"), self.headers.get("If-Modified-Since", "-"))
             conditions.setdefault(path, []).append(asked)
+            authorizations.setdefault(path, []).append(self.headers.get("Authorization", "-"))
             is_down = path in down
             inflight[0] += 1
             inflight[1] = max(inflight[1], inflight[0])
@@ -149,6 +153,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with lock:
                 asked = conditions.get(path[len("/conditions"):], [])
             return self.send(200, "".join(f"{inm!r} {ims!r}\n" for inm, ims in asked).encode(), "text/plain")
+        if path.startswith("/authorization/"):
+            with lock:
+                sent = authorizations.get(path[len("/authorization"):], [])
+            return self.send(200, "".join(f"{line}\n" for line in sent).encode(), "text/plain")
         if path == "/inflight-max":
             return self.send(200, str(inflight[1]).encode(), "text/plain")
         if path.startswith("/ok") or path.endswith("/basic.ics") and not path.startswith("/auth/"):

@@ -13,6 +13,8 @@ package struct SubscriptionFetch: Sendable {
     package var offline = false
     package var userAgent = "ics-agenda"
     package var cache: SubscriptionCache
+    /// Where each transfer's login comes from: shared with the run's `DAVFetch`.
+    package var credentials = Credentials(environment: ProcessInfo.processInfo.environment)
     var limits = CurlTransfer.Limits()
 
     package init(cache: SubscriptionCache) {
@@ -45,17 +47,22 @@ package struct SubscriptionFetch: Sendable {
         case bytes([UInt8])
     }
 
-    /// Every URL's outcome, in order; the fetches run side by side. The
-    /// netrc is read once, when the first transfer needs it, and each
-    /// transfer gets its host's login from it.
+    /// Every URL's outcome, in order; the fetches run side by side. Each
+    /// transfer's login is asked of `credentials` only when it is made.
     package func fetch(_ urls: [SubscriptionURL], now: Date = Date()) -> [Outcome] {
         var outcomes = [Outcome?](repeating: nil, count: urls.count)
-        var asked: [(index: Int, copy: SubscriptionCache.Copy?, note: String?, transfer: CurlTransfer)] = []
+        var asked:
+            [(index: Int, copy: SubscriptionCache.Copy?, note: String?, choice: Credentials.Choice,
+                transfer: CurlTransfer)] = []
         // A folder that cannot be used is told once, with the first URL;
         // every URL is then read as fetched, as if there were no cache.
         let unusable = cache.folderProblem()
-        var netrc: Netrc?
         for (i, url) in urls.enumerated() {
+            // A URL that would send its own password in clear is not read at all, copy or not.
+            if let refusal = Credentials.refusal(for: Credentials.Place(url)) {
+                outcomes[i] = Outcome(url: url, content: nil, age: nil, warning: nil, error: "\(url.redacted): \(refusal)")
+                continue
+            }
             let lookup = unusable == nil ? cache.copy(of: url) : SubscriptionCache.Lookup(copy: nil, problem: nil)
             var note = lookup.problem.map { "\(url.redacted): \($0)" }
             if i == 0, let unusable {
@@ -79,26 +86,24 @@ package struct SubscriptionFetch: Sendable {
                 outcomes[i] = failed(url, copy: copy, reason: reason, note: note, now: now)
                 continue
             }
-            if netrc == nil { netrc = Netrc.load(environment: ProcessInfo.processInfo.environment) }
-            let login = url.hasPassword ? nil : netrc?.login(for: url.hostName, user: url.user)
+            let choice = credentials.login(for: Credentials.Place(url))
             let conditions = copy?.validators ?? .none
             guard
                 let transfer = CurlTransfer(
-                    url, conditions: conditions, login: login, limits: limits, userAgent: userAgent)
+                    url, conditions: conditions, login: choice.login, limits: limits, userAgent: userAgent)
             else {
                 outcomes[i] = failed(
                     url, copy: copy, reason: "libcurl could not start a transfer", note: note, now: now)
                 continue
             }
-            asked.append((i, copy, note, transfer))
+            asked.append((i, copy, note, choice, transfer))
         }
         if !asked.isEmpty {
             let codes = CurlMulti().map { $0.run(asked.map(\.transfer)) } ?? asked.map { _ in CURLE_FAILED_INIT }
             for (job, code) in zip(asked, codes) {
                 let url = urls[job.index]
                 outcomes[job.index] = finish(
-                    url, job.transfer, code, copy: job.copy, note: job.note, netrcProblem: netrc?.problem,
-                    keeps: unusable == nil, now: now)
+                    url, job.transfer, code, copy: job.copy, note: job.note, choice: job.choice, keeps: unusable == nil, now: now)
             }
         }
         return outcomes.map { $0! }
@@ -110,8 +115,7 @@ package struct SubscriptionFetch: Sendable {
     /// What a finished transfer leaves to read; `note`, told with it.
     private func finish(
         _ url: SubscriptionURL, _ transfer: CurlTransfer, _ code: CURLcode, copy: SubscriptionCache.Copy?,
-        note: String?,
-        netrcProblem: String?, keeps: Bool, now: Date
+        note: String?, choice: Credentials.Choice, keeps: Bool, now: Date
     ) -> Outcome {
         if let reason = SubscriptionFetch.failure(code, transfer: transfer, limits: limits) {
             return failed(url, copy: copy, reason: reason, note: note, now: now)
@@ -122,15 +126,11 @@ package struct SubscriptionFetch: Sendable {
             return Outcome(url: url, content: .file(copy.path), age: 0, warning: note, error: nil)
         }
         guard (200..<300).contains(status) else {
-            let netrc =
-                ProcessInfo.processInfo.environment["NETRC"].flatMap { $0.isEmpty ? nil : "$NETRC" } ?? "~/.netrc"
-            let unread = netrcProblem.map { ": \($0)" } ?? ""
-            let why =
-                status == 401 || status == 403
-                ? " (the credentials in \(netrc) were refused, or there are none\(unread))" : ""
             let hint = status == 405 ? SubscriptionFetch.davHint(url) : ""
-            return failed(url, copy: copy, reason: "the server answered HTTP \(status)\(why)\(hint)", note: note,
-                now: now)
+            let reason =
+                status == 401 || status == 403
+                ? Credentials.refusedLogin(status: status, choice: choice) : "the server answered HTTP \(status)\(hint)"
+            return failed(url, copy: copy, reason: reason, note: note, now: now)
         }
         if let problem = SubscriptionFetch.problem(with: transfer.body) {
             let hint = SubscriptionFetch.speaksWebDAV(transfer.body) ? SubscriptionFetch.davHint(url) : ""

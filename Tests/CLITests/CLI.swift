@@ -81,6 +81,13 @@ enum CLI {
             status: process.terminationStatus)
     }
 
+    /// Writes a netrc (or any secret) readable by its owner alone, as
+    /// ics-agenda asks of a netrc whose passwords it uses (`chmod 600`).
+    static func writePrivately(_ text: String, to url: URL) throws {
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+    }
+
     /// `diff -u` of two texts, for a readable failure.
     static func diff(_ expected: String, _ actual: String) -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ics-agenda-diff-\(UUID().uuidString)")

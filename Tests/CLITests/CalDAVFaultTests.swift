@@ -40,8 +40,9 @@ import Testing
     }
 
     static func run(_ arguments: [String], cache: URL) throws -> CLI.Result {
-        try "machine 127.0.0.1 login alice password wonderland\nmachine localhost login alice password wonderland\n".write(
-            to: cache.appendingPathComponent(".netrc"), atomically: true, encoding: .utf8)
+        try CLI.writePrivately(
+            "machine 127.0.0.1 login alice password wonderland\nmachine localhost login alice password wonderland\n",
+            to: cache.appendingPathComponent(".netrc"))
         return try CLI.run(CalDAVAccountTests.fixed + arguments,
             environment: ["XDG_CACHE_HOME": cache.path, "HOME": cache.path])
     }
@@ -63,6 +64,33 @@ import Testing
         #expect(log.first?.hasPrefix("PROPFIND 127.0.0.1 /t/\(name)/") == true, "\(log)")
         #expect(log.contains { $0.hasPrefix("PROPFIND 127.0.0.1 /t/plain-\(name)/ ") }, "\(log)")
         #expect(!log.contains { $0.hasPrefix("GET") })
+    }
+
+    /// A refused login says where its password came from, in the words a
+    /// URL's does (CredentialTests): the netrc, the URL, the helper.
+    @Test func aRefusedLoginNamesWhereItsPasswordCameFrom() throws {
+        let (server, name, url) = try CalDAVFaultTests.account("locked")
+        let cache = try CalDAVFaultTests.cache()
+        let good = try CalDAVFaultTests.run([url], cache: cache)
+        #expect(good.status == 0 && good.stdout.contains("Fault locked one"), "\(good.stderr)")
+        try CLI.writePrivately("machine 127.0.0.1 login alice password wrong\n",
+            to: cache.appendingPathComponent(".netrc"))
+        let environment = ["XDG_CACHE_HOME": cache.path, "HOME": cache.path]
+        let netrc = try CLI.run(CalDAVAccountTests.fixed + ["--refresh", "0", url], environment: environment)
+        #expect(netrc.status == 0)
+        #expect(netrc.stderr.contains("could not refresh: the server refused the login (HTTP 401): the password in " +
+            "~/.netrc is wrong; read the copy"), "\(netrc.stderr)")
+        let written = url.replacingOccurrences(of: "dav://", with: "dav://alice:wrong@")
+        let own = try CLI.run(CalDAVAccountTests.fixed + ["--refresh", "0", written], environment: environment)
+        #expect(own.stderr.contains("(HTTP 401): the password written in the URL is wrong"), "\(own.stderr)")
+        let helper = cache.appendingPathComponent("dav-helper")
+        try "#!/bin/sh\necho password=wrong\n".write(to: helper, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: helper.path)
+        let helped = try CLI.run(CalDAVAccountTests.fixed + ["--refresh", "0", "--credential-helper", helper.path, url],
+            environment: environment)
+        #expect(helped.stderr.contains("(HTTP 401): the password --credential-helper dav-helper gave is wrong"),
+            "\(helped.stderr)")
+        #expect(try server.log(name).allSatisfy { $0.hasSuffix(" auth") })
     }
 
     /// RFC 6764 §5: no principal at the URL (404), so `/.well-known/caldav`
@@ -154,8 +182,8 @@ import Testing
         let first = try CalDAVFaultTests.run([url], cache: cache)
         #expect(first.status == 0 && first.stdout.contains("Fault stall one"), "\(first.stderr)")
         _ = try server.ask("/bump/\(name)")
-        try "machine 127.0.0.1 login alice password wonderland\n".write(to: cache.appendingPathComponent(".netrc"),
-            atomically: true, encoding: .utf8)
+        try CLI.writePrivately("machine 127.0.0.1 login alice password wonderland\n",
+            to: cache.appendingPathComponent(".netrc"))
         // make test waits 2 s; make check-all the 30 s of the default.
         var environment = ["XDG_CACHE_HOME": cache.path, "HOME": cache.path]
         if !FullChecks.enabled { environment["ICS_AGENDA_TIMEOUT"] = "2" }

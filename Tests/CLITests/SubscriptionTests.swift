@@ -269,8 +269,7 @@ import Testing
         #expect(denied.status == 66)
         #expect(denied.stderr.contains("401"))
         let netrc = run.cache.appendingPathComponent(".netrc")
-        try "machine 127.0.0.1\n  login alice\n  password wonderland\n".write(to: netrc, atomically: true,
-            encoding: .utf8)
+        try CLI.writePrivately("machine 127.0.0.1\n  login alice\n  password wonderland\n", to: netrc)
         run.environment["NETRC"] = nil  // ~/.netrc, HOME being the cache folder
         let allowed = try run([url])
         #expect(allowed.status == 0, "\(allowed.stderr)")
@@ -310,8 +309,8 @@ import Testing
         let url = server.base() + "/alice/work/"
         let denied = try run([url])
         #expect(denied.status == 66)
-        try "machine 127.0.0.1 login alice password wonderland\n".write(to: run.cache.appendingPathComponent(".netrc"),
-            atomically: true, encoding: .utf8)
+        try CLI.writePrivately("machine 127.0.0.1 login alice password wonderland\n",
+            to: run.cache.appendingPathComponent(".netrc"))
         run.environment["NETRC"] = nil
         let result = try run(["--show-calendar", url])
         #expect(result.status == 0, "\(result.stderr)")
@@ -342,8 +341,8 @@ import Testing
             \(CLI.root.appendingPathComponent("Fixtures/vdir/family").path)
 
             """)
-        try "machine 127.0.0.1 login alice password wonderland\n".write(to: run.cache.appendingPathComponent(".netrc"),
-            atomically: true, encoding: .utf8)
+        try CLI.writePrivately("machine 127.0.0.1 login alice password wonderland\n",
+            to: run.cache.appendingPathComponent(".netrc"))
         run.environment["ICS_AGENDA_NOW"] = "2025-03-04T06:00:00+01:00"
         let morning = try CLI.run(["--from", "yesterday", "--days", "2"], environment: run.environment)
         #expect(morning.status == 0, "\(morning.stderr)")

@@ -310,7 +310,7 @@ import Testing
         let server = try TransferHardeningTests.fault
         var run = try Run()
         let netrc = run.cache.appendingPathComponent("netrc")
-        try "machine 127.0.0.1 login alice password wonderland\n".write(to: netrc, atomically: true, encoding: .utf8)
+        try CLI.writePrivately("machine 127.0.0.1 login alice password wonderland\n", to: netrc)
         run.environment["NETRC"] = netrc.path
         let same = try run([server.base() + "/to-same-host/auth/\(UUID().uuidString).ics"])
         #expect(same.status == 0, "\(same.stderr)")
@@ -326,8 +326,8 @@ import Testing
         let server = try TransferHardeningTests.fault
         var run = try Run()
         let netrc = run.cache.appendingPathComponent("netrc")
-        try "machine 127.0.0.1 login bob password nope\nmachine 127.0.0.1 login alice password wonderland\n"
-            .write(to: netrc, atomically: true, encoding: .utf8)
+        try CLI.writePrivately("machine 127.0.0.1 login bob password nope\nmachine 127.0.0.1 login alice password " +
+            "wonderland\n", to: netrc)
         run.environment["NETRC"] = netrc.path
         let port = server.ports["http"] ?? 0
         let path = "/auth/\(UUID().uuidString).ics"

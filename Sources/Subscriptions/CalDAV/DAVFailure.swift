@@ -44,8 +44,7 @@ enum DAVFailure: Error, Equatable, CustomStringConvertible {
 
     static func words(status: Int) -> String {
         switch status {
-        case 401, 403: "the server refused the login (HTTP \(status)): the password in ~/.netrc or the URL is wrong, " +
-            "or there is none"
+        case 401, 403: Credentials.refusedLogin(status: status, choice: nil)
         default: "the server answered HTTP \(status)"
         }
     }

@@ -12,6 +12,8 @@ package struct DAVFetch: Sendable {
     package var userAgent: String
     /// The cache folder (`SubscriptionCache.location`).
     var cacheFolder: String
+    /// The run's one rule for logins, shared with the subscriptions.
+    var credentials: Credentials
     var limits = CurlTransfer.Limits()
 
     /// With the subscriptions' own `--refresh`, `--offline` and cache.
@@ -20,6 +22,7 @@ package struct DAVFetch: Sendable {
         offline = subscriptions.offline
         userAgent = subscriptions.userAgent
         cacheFolder = subscriptions.cache.folder
+        credentials = subscriptions.credentials
         limits = subscriptions.limits
     }
 
@@ -38,12 +41,16 @@ package struct DAVFetch: Sendable {
         package let requests: Int
     }
 
-    /// Every account's outcome, in order. The netrc is read once, when the
-    /// first account needs it.
+    /// Every account's outcome, in order. Each account's login is asked of
+    /// `credentials` only when it is synced.
     package func fetch(_ accounts: [DAVAccount], now: Date = Date()) -> [Outcome] {
-        var netrc: Netrc?
         let policy = RefreshPolicy(refresh: refresh, offline: offline)
         return accounts.map { account in
+            // An account that would send its own password in clear is not read at all, copy or not.
+            if let refusal = Credentials.refusal(for: Credentials.Place(account), davScheme: true) {
+                return Outcome(account: account, calendars: [], age: nil, warning: nil,
+                    error: "\(account.redacted): \(refusal)", requests: 0)
+            }
             let copy = DAVCopy(folder: cacheFolder + "/" + account.cacheKey)
             let confirmed = copy.account().state?.confirmed
             let age = confirmed.flatMap { RefreshPolicy.age(of: $0, at: now) }
@@ -56,19 +63,11 @@ package struct DAVFetch: Sendable {
                     error: "\(account.redacted): \(RefreshPolicy.noCopyOffline)", requests: 0)
             case .ask: break
             }
-            if netrc == nil { netrc = Netrc.load(environment: ProcessInfo.processInfo.environment) }
-            let login: Netrc.Login? =
-                if let password = account.password { Netrc.Login(user: account.user ?? "", password: password) } else {
-                    netrc?.login(for: account.hostName, user: account.user)
-                }
-            if login != nil, !account.isHTTPS, !DAVAccount.isLoopback(account.hostName) {
-                return failed(
-                    account, copy, kept: confirmed != nil, age: age, requests: 0,
-                    reason: "a password is never sent over plain http but to a loopback address: write davs:// for " +
-                        "this server")
-            }
+            let choice = credentials.login(for: Credentials.Place(account), urlLogin: account.password.map {
+                Netrc.Login(user: account.user ?? "", password: $0)
+            })
             let transport = CurlDAVTransport(limits: limits, userAgent: userAgent)
-            let client = DAVClient(account: account, login: login, transport: transport,
+            let client = DAVClient(account: account, login: choice.login, transport: transport,
                 maxRedirects: limits.maxRedirects)
             let report: DAVSyncReport
             do {
@@ -77,9 +76,8 @@ package struct DAVFetch: Sendable {
                 }
             } catch {
                 var reason = "\(error)"
-                if let failure = error as? DAVFailure, failure.status == 401 || failure.status == 403,
-                    let problem = netrc?.problem {
-                    reason += " (\(problem))"
+                if let failure = error as? DAVFailure, let status = failure.status, status == 401 || status == 403 {
+                    reason = Credentials.refusedLogin(status: status, choice: choice)
                 }
                 return failed(account, copy, kept: confirmed != nil, age: age, requests: client.sent, reason: reason)
             }

@@ -40,7 +40,8 @@ enum ArgumentPacking {
     /// The long options that take a value (`--tz <zone>`), of every
     /// command; `ArgumentPackingTests` checks the list against their help.
     static let valueOptions: Set<String> = [
-        "--calendar", "--calendar-color", "--catch-up", "--color", "--count", "--days", "--default", "--exec",
+        "--calendar", "--calendar-color", "--catch-up", "--color", "--count", "--credential-helper", "--days",
+            "--default", "--exec",
             "--format", "--from", "--grep",
         "--group-by", "--hours", "--locale", "--me", "--min", "--now", "--refresh", "--rename", "--since", "--state",
             "--template", "--to",

@@ -12,8 +12,26 @@ struct SubscriptionOptions: ParsableArguments {
     @Flag(name: .long, help: "Read URLs from their cached copies only; fetch nothing.")
     var offline = false
 
+    @Option(name: .long, help: ArgumentHelp("A program that gives the passwords of URLs and CalDAV accounts as " +
+        "git's credential helpers do (run without a shell as PROGRAM get); else they come from ~/.netrc.",
+        valueName: "program"))
+    var credentialHelper: String?
+
     func validate() throws {
         _ = try refreshSeconds()
+        _ = try helperWords()
+    }
+
+    /// `--credential-helper` split into words as a configuration line is
+    /// (`ConfigWords`): the program, then its own arguments; nil when not given.
+    func helperWords() throws -> [String]? {
+        guard let credentialHelper else { return nil }
+        let words: [String]
+        do { words = try ConfigWords.split(credentialHelper[...]) } catch {
+            throw ValidationError("--credential-helper: \(error)")
+        }
+        guard !words.isEmpty else { throw ValidationError("--credential-helper: give the program to run") }
+        return words
     }
 
     /// `--refresh` in seconds: `0`, or a duration (`15m`).
@@ -29,6 +47,7 @@ struct SubscriptionOptions: ParsableArguments {
         fetch.refresh = TimeInterval((try? refreshSeconds()) ?? 15 * 60)
         fetch.offline = offline
         fetch.userAgent = "ics-agenda/\(Version.number)"
+        fetch.credentials = Credentials(environment: environment, helper: try helperWords())
         if let seconds = try SubscriptionOptions.timeout(environment) { fetch.limitTransfers(toSeconds: seconds) }
         return fetch
     }

@@ -73,11 +73,16 @@ struct AgendaPipeline {
         }
         // Every URL at once, before any input is read: the wait is the slowest one's.
         let urls = sources.compactMap { if case .url(let url) = $0 { url } else { nil } }
-        let fetched = urls.isEmpty ? [] : (fetch ?? AgendaPipeline.defaultFetch()).fetch(urls)
+        let fetch = fetch ?? AgendaPipeline.defaultFetch()
+        let fetched = urls.isEmpty ? [] : fetch.fetch(urls)
         var outcomes = Dictionary(zip(urls, fetched), uniquingKeysWith: { a, _ in a })
         // CalDAV accounts, as URLs are fetched (`--refresh`, `--offline`, the same cache).
         let accounts = sources.compactMap { if case .caldav(let account) = $0 { account } else { nil } }
-        let synced = accounts.isEmpty ? [] : DAVFetch(as: fetch ?? defaultFetch()).fetch(accounts)
+        let synced = accounts.isEmpty ? [] : DAVFetch(as: fetch).fetch(accounts)
+        // What the logins have to tell (a netrc others can read, a credential helper that failed), once.
+        for warning in fetch.credentials.takeWarnings() where warnings != .none {
+            StandardError.write("ics-agenda: warning: \(PrintableText.escaped(warning))\n")
+        }
         var accountOutcomes = Dictionary(zip(accounts, synced), uniquingKeysWith: { a, _ in a })
         for source in sources {
             switch source {
