@@ -16,7 +16,17 @@ enum MappedFileGuard {
     nonisolated(unsafe) private static var base: UInt = 0
     nonisolated(unsafe) private static var size: UInt = 0
     nonisolated(unsafe) private static var faulted: Int32 = 0
-    nonisolated(unsafe) private static var previous = sigaction()
+    /// The handler before the guard's, on the heap: a `sigaction()` kept in
+    /// a static is emitted by Swift 6.3 as a packed constant of 148 bytes
+    /// (the 4 bytes of padding before `sa_restorer` left out) while the
+    /// struct is 152, so each copy read 4 bytes past it (AddressSanitizer:
+    /// global-buffer-overflow, in the handler) and `sigaction` wrote them.
+    /// Made once, before any handler that reads it is installed.
+    nonisolated(unsafe) private static let previous: UnsafeMutablePointer<sigaction> = {
+        let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 1)
+        previous.initialize(to: sigaction())
+        return previous
+    }()
     private static let lock = NSLock()
 
     /// Runs `body` with faults past the end of `mapping` mended; whether one was.
@@ -36,8 +46,7 @@ enum MappedFileGuard {
                 address < MappedFileGuard.base + MappedFileGuard.size else {
                 // Not ours: the handler before takes it, as if this one had never
                 // been: a fault comes again when this returns; a sent one is sent again.
-                var previous = MappedFileGuard.previous
-                sigaction(signal, &previous, nil)
+                sigaction(signal, MappedFileGuard.previous, nil)
                 if !isFault { raise(signal) }
                 return
             }
@@ -50,9 +59,9 @@ enum MappedFileGuard {
         }
         action.sa_flags = SA_SIGINFO
         sigemptyset(&action.sa_mask)
-        sigaction(SIGBUS, &action, &previous)
+        sigaction(SIGBUS, &action, previous)
         defer {
-            sigaction(SIGBUS, &previous, nil)
+            sigaction(SIGBUS, previous, nil)
             size = 0
         }
         let result = try body()
