@@ -29,6 +29,24 @@ enum MappedFileGuard {
     }()
     private static let lock = NSLock()
 
+    /// Gives a sent signal to the handler before, as it came, with its
+    /// sender. raise() would name this process as the sender, and the
+    /// handler before (`Signals`) reads a SIGBUS a process sends itself as
+    /// a fault, which comes again, and so dropped it: the run went on.
+    private static func handOn(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?,
+        _ context: UnsafeMutableRawPointer?) {
+        let before = previous.pointee
+        let handler = unsafeBitCast(before.__sigaction_handler.sa_handler, to: Int.self)
+        if handler == unsafeBitCast(SIG_IGN, to: Int.self) { return }
+        // Its default: pending while this handler runs, delivered when it returns.
+        if handler == unsafeBitCast(SIG_DFL, to: Int.self) { raise(signal); return }
+        if before.sa_flags & SA_SIGINFO != 0 {
+            before.__sigaction_handler.sa_sigaction?(signal, info, context)
+        } else {
+            before.__sigaction_handler.sa_handler?(signal)
+        }
+    }
+
     /// Runs `body` with faults past the end of `mapping` mended; whether one was.
     static func run<T>(_ mapping: UnsafeRawBufferPointer, _ body: () throws -> T) rethrows -> (T, cutShort: Bool) {
         lock.lock()
@@ -45,9 +63,9 @@ enum MappedFileGuard {
             guard isFault, MappedFileGuard.size > 0, address >= MappedFileGuard.base,
                 address < MappedFileGuard.base + MappedFileGuard.size else {
                 // Not ours: the handler before takes it, as if this one had never
-                // been: a fault comes again when this returns; a sent one is sent again.
+                // been: a fault comes again when this returns; a sent one is handed on.
                 sigaction(signal, MappedFileGuard.previous, nil)
-                if !isFault { raise(signal) }
+                if !isFault { MappedFileGuard.handOn(signal, info, context) }
                 return
             }
             let start = address / page * page
