@@ -444,17 +444,18 @@ import Testing
         process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC",
             "ICS_AGENDA_CONFIG": "/dev/null", "ASAN_OPTIONS": asanOptions]
             .merging(inherited.filter { $0.key == "LSAN_OPTIONS" }) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
-        Thread.sleep(forTimeInterval: 0.3)
-        kill(pid, SIGBUS)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 20) { if process.isRunning { kill(pid, SIGKILL) } }
-        process.waitUntilExit()
+        // Never pid 0 (the test's own process group), were the run not started yet.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
+            if process.processIdentifier > 0 { kill(process.processIdentifier, SIGBUS) }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 20) {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        let result = try CLI.collect(process)
         // Ended by the signal, unless the run had already ended by itself (a fast machine).
         #expect(process.terminationReason == .uncaughtSignal
-            ? process.terminationStatus == SIGBUS : process.terminationStatus == 0)
+            ? process.terminationStatus == SIGBUS : process.terminationStatus == 0,
+            "\(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus): \(result.stderr.prefix(800))")
     }
 
     /// A parent may leave a shared pipe non-blocking (O_NONBLOCK): reads and

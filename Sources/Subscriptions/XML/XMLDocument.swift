@@ -171,8 +171,9 @@ package struct XMLDocument: ~Copyable {
             return "a name or value in it is over libxml2's size limit\(line)"
         }
         if said.code == Int32(XML_ERR_NO_MEMORY.rawValue) { return "libxml2 ran out of memory\(line)" }
-        let oneLine = String(said.message.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
-            .trimmingCharacters(in: .whitespaces)
+        let oneLine = String(said.message.unicodeScalars.map {
+            $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0)
+        }).trimmingCharacters(in: .whitespaces)
         let message = oneLine.count > 160 ? oneLine.prefix(160) + "…" : Substring(oneLine)
         return (message.isEmpty ? "not well formed" : String(message)) + line
     }

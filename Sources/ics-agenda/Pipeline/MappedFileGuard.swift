@@ -16,8 +16,36 @@ enum MappedFileGuard {
     nonisolated(unsafe) private static var base: UInt = 0
     nonisolated(unsafe) private static var size: UInt = 0
     nonisolated(unsafe) private static var faulted: Int32 = 0
-    nonisolated(unsafe) private static var previous = sigaction()
+    /// The handler before the guard's, on the heap: a `sigaction()` kept in
+    /// a static is emitted by Swift 6.3 as a packed constant of 148 bytes
+    /// (the 4 bytes of padding before `sa_restorer` left out) while the
+    /// struct is 152, so each copy read 4 bytes past it (AddressSanitizer:
+    /// global-buffer-overflow, in the handler) and `sigaction` wrote them.
+    /// Made once, before any handler that reads it is installed.
+    nonisolated(unsafe) private static let previous: UnsafeMutablePointer<sigaction> = {
+        let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 1)
+        previous.initialize(to: sigaction())
+        return previous
+    }()
     private static let lock = NSLock()
+
+    /// Gives a sent signal to the handler before, as it came, with its
+    /// sender. raise() would name this process as the sender, and the
+    /// handler before (`Signals`) reads a SIGBUS a process sends itself as
+    /// a fault, which comes again, and so dropped it: the run went on.
+    private static func handOn(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?,
+        _ context: UnsafeMutableRawPointer?) {
+        let before = previous.pointee
+        let handler = unsafeBitCast(before.__sigaction_handler.sa_handler, to: Int.self)
+        if handler == unsafeBitCast(SIG_IGN, to: Int.self) { return }
+        // Its default: pending while this handler runs, delivered when it returns.
+        if handler == unsafeBitCast(SIG_DFL, to: Int.self) { raise(signal); return }
+        if before.sa_flags & SA_SIGINFO != 0 {
+            before.__sigaction_handler.sa_sigaction?(signal, info, context)
+        } else {
+            before.__sigaction_handler.sa_handler?(signal)
+        }
+    }
 
     /// Runs `body` with faults past the end of `mapping` mended; whether one was.
     static func run<T>(_ mapping: UnsafeRawBufferPointer, _ body: () throws -> T) rethrows -> (T, cutShort: Bool) {
@@ -35,10 +63,9 @@ enum MappedFileGuard {
             guard isFault, MappedFileGuard.size > 0, address >= MappedFileGuard.base,
                 address < MappedFileGuard.base + MappedFileGuard.size else {
                 // Not ours: the handler before takes it, as if this one had never
-                // been: a fault comes again when this returns; a sent one is sent again.
-                var previous = MappedFileGuard.previous
-                sigaction(signal, &previous, nil)
-                if !isFault { raise(signal) }
+                // been: a fault comes again when this returns; a sent one is handed on.
+                sigaction(signal, MappedFileGuard.previous, nil)
+                if !isFault { MappedFileGuard.handOn(signal, info, context) }
                 return
             }
             let start = address / page * page
@@ -50,9 +77,9 @@ enum MappedFileGuard {
         }
         action.sa_flags = SA_SIGINFO
         sigemptyset(&action.sa_mask)
-        sigaction(SIGBUS, &action, &previous)
+        sigaction(SIGBUS, &action, previous)
         defer {
-            sigaction(SIGBUS, &previous, nil)
+            sigaction(SIGBUS, previous, nil)
             size = 0
         }
         let result = try body()
