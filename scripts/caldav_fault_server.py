@@ -25,14 +25,24 @@ asked). Modes:
              `make bench` (scripts/bench.py, the first sync of a large
              account): answers made once per account and kept; a multiget
              is answered by the hrefs it names, looked up, not searched for
+             (in 0.1 s when the name holds `-slow-`)
   locked     as plain to a request with HTTP basic auth alice:wonderland;
              401 to any other
+  rawhref    its items are `lunch@cafe 100%.ics` (and, bumped, `two 50%.ics`,
+             with one changed): the listing encodes hrefs, a sync report
+             writes them raw (a widely deployed groupware server does), and
+             a multiget answers 404 for an href that is not encoded
+  cut507     bumped, two.ics and three.ics are added; a sync report from
+             the first token gives two.ics only, cut by a 507 for the
+             calendar itself (RFC 6578 3.6), with a token to go on from
+  gap        bumped, a multiget leaves two.ics out of its answer
 
 A GET of /t/... answers 405, as a WebDAV server does; a GET of
 /webdav-page answers the page Nextcloud shows a browser there.
 
 /log answers what was asked, one line a request: METHOD HOST PATH AUTH
-(AUTH is `auth` when an Authorization header came). It prints `http PORT`
+(AUTH is `auth` when an Authorization header came). /inflight/NAME
+answers how many of NAME's requests were ever in flight at once. It prints `http PORT`
 and stops when its standard input ends, or after an hour.
 """
 import base64
@@ -44,11 +54,16 @@ import socketserver
 import sys
 import threading
 import time
+import urllib.parse
 
 import loopback
 
 LOG = []
 BUMPED = set()
+# Requests in flight, and the most at once, by account name.
+IN_FLIGHT = {}
+MOST_IN_FLIGHT = {}
+FLIGHT_LOCK = threading.Lock()
 
 
 def item(uid, summary, day):
@@ -134,6 +149,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         if self.path == "/log":
             return self.send(200, "\n".join(LOG) + "\n")
+        if self.path.startswith("/inflight/"):
+            return self.send(200, f"{MOST_IN_FLIGHT.get(self.path[len('/inflight/'):], 0)}\n")
         if self.path.startswith("/bump/"):
             BUMPED.add(self.path[len("/bump/"):])
             return self.send(200, "bumped\n")
@@ -151,6 +168,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.handle_dav()
 
     def handle_dav(self):
+        parts = self.path.split("/")
+        name = parts[2] if len(parts) > 2 else ""
+        with FLIGHT_LOCK:
+            IN_FLIGHT[name] = IN_FLIGHT.get(name, 0) + 1
+            MOST_IN_FLIGHT[name] = max(MOST_IN_FLIGHT.get(name, 0), IN_FLIGHT[name])
+        try:
+            self.answer_dav()
+        finally:
+            with FLIGHT_LOCK:
+                IN_FLIGHT[name] -= 1
+
+    def answer_dav(self):
         length = int(self.headers.get("Content-Length") or 0)
         request = self.rfile.read(length).decode("utf-8", "replace")
         host = self.headers.get("Host", "")
@@ -172,10 +201,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
             time.sleep(60)
         if mode == "bulk":
             return self.handle_bulk(bulk(name, base), base, rest, request)
-        items = {"one.ics": item(f"one-{name}", f"Fault {mode} one", 3)}
-        if bumped:
-            items["two.ics"] = item(f"two-{name}", f"Fault {mode} two", 4)
+        if mode == "rawhref":
+            one, two = "lunch@cafe 100%.ics", "two 50%.ics"
+            items = {one: item(f"one-{name}", f"Fault {mode} one" + (" moved" if bumped else ""), 3)}
+            if bumped:
+                items[two] = item(f"two-{name}", f"Fault {mode} two", 4)
+        else:
+            items = {"one.ics": item(f"one-{name}", f"Fault {mode} one", 3)}
+            if bumped:
+                items["two.ics"] = item(f"two-{name}", f"Fault {mode} two", 4)
+            if bumped and mode == "cut507":
+                items["three.ics"] = item(f"three-{name}", f"Fault {mode} three", 5)
         token = f"http://fault/sync/{name}/{len(items)}"
+        # The listing's form of an href (encoded); a sync report's is raw in rawhref mode.
+        listed = (lambda href: urllib.parse.quote(href)) if mode == "rawhref" else (lambda href: href)
+        etag = lambda href: f'"{href}-{bumped}"' if mode == "rawhref" else f'"{href}"'  # noqa: E731
         if self.command == "PROPFIND" and rest in ("", "/") and mode == "nowhere":
             return self.send(404, "")
         if self.command == "PROPFIND" and rest in ("", "/") and mode == "moved":
@@ -197,14 +237,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.command == "PROPFIND" and rest == "/home/cal/":
             inner = response(f"{base}/home/cal/", "<d:resourcetype><d:collection/><c:calendar/></d:resourcetype>")
             for href in items:
-                inner += response(f"{base}/home/cal/{href}", f'<d:getetag>"{href}"</d:getetag>')
+                inner += response(f"{base}/home/cal/{listed(href)}", f'<d:getetag>{etag(href)}</d:getetag>')
             return self.send(207, multistatus(inner))
         if self.command == "REPORT" and rest == "/home/cal/" and "sync-collection" in request:
             if mode == "badtoken":
                 return self.send(403, '<?xml version="1.0"?><d:error xmlns:d="DAV:"><d:valid-sync-token/></d:error>')
             if mode == "full":
                 return self.send(507, "")
-            inner = "".join(response(f"{base}/home/cal/{href}", f'<d:getetag>"{href}"</d:getetag>') for href in items)
+            if mode == "cut507" and bumped and "/sync/" + name + "/page" not in request:
+                inner = response(f"{base}/home/cal/two.ics", '<d:getetag>"two.ics"</d:getetag>')
+                inner += response(f"{base}/home/cal/", status="507 Insufficient Storage")
+                return self.send(207, multistatus(inner, f"http://fault/sync/{name}/page"))
+            if mode == "cut507" and bumped:
+                inner = response(f"{base}/home/cal/three.ics", '<d:getetag>"three.ics"</d:getetag>')
+                return self.send(207, multistatus(inner, token))
+            inner = "".join(response(f"{base}/home/cal/{href}", f'<d:getetag>{etag(href)}</d:getetag>') for href in items)
             return self.send(207, multistatus(inner, token))
         if self.command == "REPORT" and rest == "/home/cal/" and "calendar-multiget" in request:
             if mode == "xxe":
@@ -212,11 +259,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
                         '<d:multistatus xmlns:d="DAV:"><d:response><d:href>&x;</d:href></d:response></d:multistatus>')
                 return self.send(207, body)
             inner = ""
+            if mode == "rawhref":
+                # As a strict server reads the request: an href that is not encoded names nothing.
+                for asked in re.findall(r"<d:href>(.*?)</d:href>", request):
+                    href = html.unescape(asked)
+                    found = urllib.parse.unquote(href.rsplit("/", 1)[-1])
+                    if " " in href or found not in items:
+                        inner += response(html.escape(href), status="404 Not Found")
+                        continue
+                    inner += response(html.escape(href), f'<d:getetag>{etag(found)}</d:getetag>'
+                                      f'<c:calendar-data>{items[found]}</c:calendar-data>')
+                return self.send(207, multistatus(inner))
             for href, text in items.items():
                 if f"{base}/home/cal/{href}" not in request:
                     continue
+                if mode == "gap" and href == "two.ics":
+                    continue
                 one = response(f"{base}/home/cal/{href}",
-                               f'<d:getetag>"{href}"</d:getetag><c:calendar-data>{text}</c:calendar-data>')
+                               f'<d:getetag>{etag(href)}</d:getetag><c:calendar-data>{text}</c:calendar-data>')
                 inner += one + (one if mode == "dup" else "")
             body = multistatus(inner)
             if mode == "cut":
@@ -246,6 +306,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.command == "REPORT" and rest == "/home/cal/" and "sync-collection" in request:
             return self.send(207, multistatus(account.listing, account.token))
         if self.command == "REPORT" and rest == "/home/cal/" and "calendar-multiget" in request:
+            if "-slow-" in base:
+                time.sleep(0.1)  # long enough for requests sent at once to be in flight at once
             return self.send(207, multistatus(account.multiget(request)))
         self.send(404, "")
 

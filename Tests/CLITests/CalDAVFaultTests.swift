@@ -194,4 +194,72 @@ import Testing
         #expect(stalled.stderr.split(separator: "\n").count == 1, "\(stalled.stderr)")
         #expect(stalled.stderr.contains("timed out"), "\(stalled.stderr)")
     }
+
+    /// A server that writes a sync report's hrefs raw (`lunch@cafe 100%.ics`)
+    /// while its listing encodes them, and answers 404 for a raw href in a
+    /// multiget: the hrefs go back encoded, and the changed and new items
+    /// are read (CONTRACT.md, *CalDAV accounts*: the copy never drifts).
+    @Test func rawHrefsInASyncReportAreSentBackEncoded() throws {
+        let (server, name, url) = try CalDAVFaultTests.account("rawhref")
+        let cache = try CalDAVFaultTests.cache()
+        let first = try CalDAVFaultTests.run([url], cache: cache)
+        #expect(first.status == 0 && first.stdout.contains("Fault rawhref one"), "\(first.stderr)")
+        _ = try server.ask("/bump/\(name)")
+        let second = try CalDAVFaultTests.run(["--refresh", "0", url], cache: cache)
+        #expect(second.status == 0)
+        #expect(second.stderr.isEmpty, "\(second.stderr)")
+        #expect(second.stdout.contains("Fault rawhref one moved"), "\(second.stdout)")
+        #expect(second.stdout.contains("Fault rawhref two"), "\(second.stdout)")
+    }
+
+    /// RFC 6578 §3.6: a sync report cut by a 507 for the calendar itself
+    /// is followed on from the token it gives, in the same run: the agenda
+    /// of that run is whole, and no full listing was needed.
+    @Test func aSyncReportCutBy507IsFollowedInTheSameRun() throws {
+        let (server, name, url) = try CalDAVFaultTests.account("cut507")
+        let cache = try CalDAVFaultTests.cache()
+        #expect(try CalDAVFaultTests.run([url], cache: cache).status == 0)
+        _ = try server.ask("/bump/\(name)")
+        let second = try CalDAVFaultTests.run(["--refresh", "0", url], cache: cache)
+        #expect(second.status == 0 && second.stderr.isEmpty, "\(second.stderr)")
+        for word in ["one", "two", "three"] {
+            #expect(second.stdout.contains("Fault cut507 \(word)"), "\(second.stdout)")
+        }
+        let log = try server.log(name)
+        #expect(log.filter { $0.hasPrefix("REPORT") }.count == 4, "multiget; two pages, multiget: \(log)")
+        #expect(log.filter { $0.hasPrefix("PROPFIND 127.0.0.1 /t/\(name)/home/cal/ ") }.count == 1, "\(log)")
+    }
+
+    /// An item a multiget leaves out is told in one warning, and the token
+    /// is not kept: the next run asks for the same changes again, and
+    /// warns again, rather than keeping the old item unseen for good.
+    @Test func anItemLeftOutIsToldAndAskedForAgain() throws {
+        let (server, name, url) = try CalDAVFaultTests.account("gap")
+        let cache = try CalDAVFaultTests.cache()
+        #expect(try CalDAVFaultTests.run([url], cache: cache).status == 0)
+        _ = try server.ask("/bump/\(name)")
+        for _ in 0..<2 {
+            let run = try CalDAVFaultTests.run(["--refresh", "0", url], cache: cache)
+            #expect(run.status == 0)
+            #expect(run.stdout.contains("Fault gap one") && !run.stdout.contains("Fault gap two"), "\(run.stdout)")
+            #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+            #expect(run.stderr.contains("1 item could not be read"), "\(run.stderr)")
+        }
+        let reports = try server.log(name).filter { $0.hasPrefix("REPORT") }
+        #expect(reports.count == 1 + 2 * 3, "each run: the sync report, the multiget, the item again: \(reports)")
+    }
+
+    /// The multigets of a large first sync go to the server six at a time,
+    /// on connections reused, not one connection each at once.
+    @Test func aLargeSyncKeepsSixRequestsInFlight() throws {
+        let (server, name, url) = try CalDAVFaultTests.account("bulk-1500-slow")
+        let result = try CalDAVFaultTests.run(["--offline", "--refresh", "0", url], cache: try CalDAVFaultTests.cache())
+        #expect(result.status == 66, "--offline with no copy: nothing asked")
+        let synced = try CalDAVFaultTests.run([url], cache: try CalDAVFaultTests.cache())
+        #expect(synced.status == 0 && synced.stderr.isEmpty, "\(synced.stderr)")
+        #expect(try server.log(name).filter { $0.hasPrefix("REPORT") }.count == 15)
+        let most = Int(try server.ask("/inflight/\(name)").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect((1...6).contains(most), "\(most) requests at once")
+    }
 }
+

@@ -39,8 +39,6 @@ struct DAVSync {
     var listingInterval: TimeInterval = 24 * 60 * 60
     /// Pages of a sync report cut by 507 followed in one run, before a full listing.
     var maxSyncPages = 16
-    /// Requests of the second round sent at once.
-    var retriesAtOnce = 8
     /// Items asked again alone in one run, when the reader refused their batch's answer.
     var maxSingles = 2 * 100
 
@@ -236,13 +234,10 @@ struct DAVSync {
             }
         }
         var reasons: [String: DAVUnreadItem.Reason] = [:]
-        for start in stride(from: 0, to: again.count, by: retriesAtOnce) {
-            let chunk = Array(again[start..<min(start + retriesAtOnce, again.count)])
-            for (request, failed) in try multiget(chunk, plans, into: &fetched, reasons: &reasons) {
-                for item in request.items where fetched[request.plan][DAVHref.key(item.href)] == nil {
-                    let reason = failed ?? reasons[DAVHref.key(item.href)] ?? .notAnswered
-                    owed[request.plan].append(.init(href: item.href, reason: reason))
-                }
+        for (request, failed) in try multiget(again, plans, into: &fetched, reasons: &reasons) {
+            for item in request.items where fetched[request.plan][DAVHref.key(item.href)] == nil {
+                let reason = failed ?? reasons[DAVHref.key(item.href)] ?? .notAnswered
+                owed[request.plan].append(.init(href: item.href, reason: reason))
             }
         }
         return (fetched, owed)

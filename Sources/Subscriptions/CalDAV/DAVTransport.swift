@@ -28,11 +28,16 @@ protocol DAVTransport {
 }
 
 /// The program's transport: each request a `CurlTransfer` (same limits,
-/// TLS and user agent as subscriptions), all of them run at once by one
-/// `CurlMulti`.
+/// TLS and user agent as subscriptions), `atOnce` of them in flight at a
+/// time on one `CurlMulti`, whose connections the next ones reuse. One account is one
+/// server: 200 multigets of a large first sync are not 200 connections
+/// (a server with a small listen backlog or a connection limit refuses
+/// them), and each transfer's time limit starts when it is sent.
 struct CurlDAVTransport: DAVTransport {
     let limits: CurlTransfer.Limits
     let userAgent: String
+    /// Requests in flight at once, as browsers keep to one host.
+    var atOnce = 6
 
     func send(_ requests: [(request: DAVRequest, login: Netrc.Login?)]) -> [Result<DAVResponse, DAVFailure>] {
         var results = [Result<DAVResponse, DAVFailure>?](repeating: nil, count: requests.count)
@@ -44,8 +49,8 @@ struct CurlDAVTransport: DAVTransport {
             }
         }
         if !started.isEmpty {
-            let codes =
-                CurlMulti().map { $0.run(started.map(\.transfer)) } ?? started.map { _ in CURLE_FAILED_INIT }
+            let codes = CurlMulti().map { $0.run(started.map(\.transfer), atOnce: atOnce) }
+                ?? started.map { _ in CURLE_FAILED_INIT }
             for (job, code) in zip(started, codes) {
                 if let reason = SubscriptionFetch.failure(code, transfer: job.transfer, limits: limits) {
                     results[job.index] = .failure(.transfer(reason))
