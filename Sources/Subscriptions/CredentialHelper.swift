@@ -39,10 +39,12 @@ struct CredentialHelper: Sendable {
                 return .failure(Failure(reason: "gave no password"))
             }
             return .success(Netrc.Login(user: answer["username"] ?? place.user ?? "", password: password))
-        case .notStarted(let code): return .failure(Failure(reason: "cannot be run: \(String(cString: strerror(code)))"))
+        case .notStarted(let code):
+            return .failure(Failure(reason: "cannot be run: " + String(cString: strerror(code))))
         case .exited(let code): return .failure(Failure(reason: "exited with status \(code)"))
         case .signalled(let signal): return .failure(Failure(reason: "ended by signal \(signal)"))
-        case .timedOut: return .failure(Failure(reason: "took longer than \(Int(timeLimit.rounded(.up))) s and was stopped"))
+        case .timedOut:
+            return .failure(Failure(reason: "took longer than \(Int(timeLimit.rounded(.up))) s and was stopped"))
         case .tooLong: return .failure(Failure(reason: "printed more than \(process.maxOutput >> 10) KB"))
         case .lost: return .failure(Failure(reason: "could not be waited for"))
         }

@@ -60,7 +60,8 @@ package struct SubscriptionFetch: Sendable {
         for (i, url) in urls.enumerated() {
             // A URL that would send its own password in clear is not read at all, copy or not.
             if let refusal = Credentials.refusal(for: Credentials.Place(url)) {
-                outcomes[i] = Outcome(url: url, content: nil, age: nil, warning: nil, error: "\(url.redacted): \(refusal)")
+                outcomes[i] = Outcome(
+                    url: url, content: nil, age: nil, warning: nil, error: "\(url.redacted): \(refusal)")
                 continue
             }
             let lookup = unusable == nil ? cache.copy(of: url) : SubscriptionCache.Lookup(copy: nil, problem: nil)
@@ -103,7 +104,8 @@ package struct SubscriptionFetch: Sendable {
             for (job, code) in zip(asked, codes) {
                 let url = urls[job.index]
                 outcomes[job.index] = finish(
-                    url, job.transfer, code, copy: job.copy, note: job.note, choice: job.choice, keeps: unusable == nil, now: now)
+                    url, job.transfer, code, copy: job.copy, note: job.note, choice: job.choice,
+                    keeps: unusable == nil, now: now)
             }
         }
         return outcomes.map { $0! }

@@ -71,19 +71,8 @@ struct AgendaPipeline {
             if warnings != .none { StandardError.write("ics-agenda: warning: \($0)\n") }
             reader.skipped.add(notCalendar: false)
         }
-        // Every URL at once, before any input is read: the wait is the slowest one's.
-        let urls = sources.compactMap { if case .url(let url) = $0 { url } else { nil } }
-        let fetch = fetch ?? AgendaPipeline.defaultFetch()
-        let fetched = urls.isEmpty ? [] : fetch.fetch(urls)
-        var outcomes = Dictionary(zip(urls, fetched), uniquingKeysWith: { a, _ in a })
-        // CalDAV accounts, as URLs are fetched (`--refresh`, `--offline`, the same cache).
-        let accounts = sources.compactMap { if case .caldav(let account) = $0 { account } else { nil } }
-        let synced = accounts.isEmpty ? [] : DAVFetch(as: fetch).fetch(accounts)
-        // What the logins have to tell (a netrc others can read, a credential helper that failed), once.
-        for warning in fetch.credentials.takeWarnings() where warnings != .none {
-            StandardError.write("ics-agenda: warning: \(PrintableText.escaped(warning))\n")
-        }
-        var accountOutcomes = Dictionary(zip(accounts, synced), uniquingKeysWith: { a, _ in a })
+        var (outcomes, accountOutcomes) = remote(sources, fetch: fetch ?? AgendaPipeline.defaultFetch(),
+            warnings: warnings)
         for source in sources {
             switch source {
             case .file(let file):
@@ -131,6 +120,25 @@ struct AgendaPipeline {
         loaded.unreadable = reader.skipped.unreadable
         loaded.notCalendar = reader.skipped.notCalendar
         return loaded
+    }
+
+    /// Every URL fetched and every CalDAV account synced, before any input
+    /// is read: the URLs at once (the wait is the slowest one's), then the
+    /// accounts with the same `--refresh`, `--offline` and cache; what the
+    /// logins have to tell (a netrc others can read, a credential helper
+    /// that failed) told once.
+    private static func remote(_ sources: [InputSource], fetch: SubscriptionFetch, warnings: WarningDetail)
+        -> (urls: [SubscriptionURL: SubscriptionFetch.Outcome], accounts: [DAVAccount: DAVFetch.Outcome])
+    {
+        let urls = sources.compactMap { if case .url(let url) = $0 { url } else { nil } }
+        let fetched = urls.isEmpty ? [] : fetch.fetch(urls)
+        let accounts = sources.compactMap { if case .caldav(let account) = $0 { account } else { nil } }
+        let synced = accounts.isEmpty ? [] : DAVFetch(as: fetch).fetch(accounts)
+        for warning in fetch.credentials.takeWarnings() where warnings != .none {
+            StandardError.write("ics-agenda: warning: \(PrintableText.escaped(warning))\n")
+        }
+        return (Dictionary(zip(urls, fetched), uniquingKeysWith: { a, _ in a }),
+            Dictionary(zip(accounts, synced), uniquingKeysWith: { a, _ in a }))
     }
 
     /// A CalDAV calendar's copy as the vdir collection it is, read as any
