@@ -35,18 +35,4 @@ enum CacheFiles {
             throw CacheError(path: failure.path, code: failure.code)
         }
     }
-
-    /// Each of `files` written whole, made durable together
-    /// (`AtomicFile.Batch`): one sync of the file system for all of them,
-    /// not two for each. A file `named` by what readers read is replaced
-    /// through a temporary file; one not named yet is written in place.
-    static func write(together files: [(path: String, bytes: [UInt8], named: Bool)]) throws {
-        let batch = AtomicFile.Batch()
-        do {
-            for file in files { try batch.add(file.path, bytes: file.bytes, named: file.named) }
-            try batch.commit()
-        } catch let failure as AtomicFile.Failure {
-            throw CacheError(path: failure.path, code: failure.code)
-        }
-    }
 }

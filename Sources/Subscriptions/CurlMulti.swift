@@ -21,33 +21,33 @@ final class CurlMulti {
     /// may take over its connection (the multi handle keeps them).
     func run(_ transfers: [CurlTransfer], atOnce: Int = .max) -> [CURLcode] {
         var results = [CURLcode](repeating: CURLE_FAILED_INIT, count: transfers.count)
-        var index: [UnsafeMutableRawPointer: Int] = [:]
+        // The transfers added and not yet done, by handle: the loop's own
+        // count (libcurl's `running` does not know of those just added).
+        var inFlight: [UnsafeMutableRawPointer: Int] = [:]
         var next = 0
-        func addNext() {
-            guard next < transfers.count else { return }
-            index[transfers[next].handle] = next
-            ics_curl_multi_add_handle(handle, transfers[next].handle)
-            next += 1
-        }
-        while next < min(atOnce, transfers.count) { addNext() }
-        var running: Int32 = 1
-        while running > 0 || next < transfers.count {
+        while next < transfers.count || !inFlight.isEmpty {
+            while next < transfers.count && inFlight.count < atOnce {
+                inFlight[transfers[next].handle] = next
+                ics_curl_multi_add_handle(handle, transfers[next].handle)
+                next += 1
+            }
+            var running: Int32 = 0
             guard ics_curl_multi_perform(handle, &running) == CURLM_OK else { break }
             var left: Int32 = 0
-            var ended = 0
+            var ended = false
             while let message = ics_curl_multi_info_read(handle, &left) {
-                if message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle, let i = index[easy] {
-                    results[i] = message.pointee.data.result
-                    ics_curl_multi_remove_handle(handle, easy)
-                    index[easy] = nil
-                    ended += 1
-                }
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                    let i = inFlight.removeValue(forKey: easy) else { continue }
+                results[i] = message.pointee.data.result
+                ics_curl_multi_remove_handle(handle, easy)
+                ended = true
             }
-            for _ in 0..<ended { addNext() }
-            if ended > 0 { continue }  // perform at once: the transfers just added start
-            if running > 0 { ics_curl_multi_poll(handle, nil, 0, 1000, nil) }
+            // One ended: the next is added and started at once; else wait for the network.
+            if !ended && running > 0 { ics_curl_multi_poll(handle, nil, 0, 1000, nil) }
+            // None running and none ended: nothing is left to wait for (never seen; no loop on it).
+            if !ended && running == 0 { break }
         }
-        for easy in index.keys { ics_curl_multi_remove_handle(handle, easy) }
+        for easy in inFlight.keys { ics_curl_multi_remove_handle(handle, easy) }
         return results
     }
 }

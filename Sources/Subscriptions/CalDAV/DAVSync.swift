@@ -37,6 +37,9 @@ struct DAVSync {
     /// How long a calendar goes without a whole listing of its ETags,
     /// whatever its token says: drift of any cause lasts no longer.
     var listingInterval: TimeInterval = 24 * 60 * 60
+    /// Multigets of the first round asked together: their items are written
+    /// while the next ones are asked for.
+    var multigetsPerRound = 24
     /// Pages of a sync report cut by 507 followed in one run, before a full listing.
     var maxSyncPages = 16
     /// Items asked again alone in one run, when the reader refused their batch's answer.
@@ -73,9 +76,13 @@ struct DAVSync {
             changes.append(change)
         }
         let plans = try plan(changes)
-        let (fetched, unread) = try fetch(plans)
+        let writer = DAVCopyWriter()
+        defer { writer.close() }
+        let (fetched, unread) = try fetch(plans, writer: writer)
         report.unread = unread.flatMap { $0 }
-        for (i, plan) in plans.enumerated() { try write(plan, fetched[i], complete: unread[i].isEmpty) }
+        for (i, plan) in plans.enumerated() {
+            try write(plan, fetched[i], complete: unread[i].isEmpty) { () throws(CacheError) in try writer.commit(i) }
+        }
         do {
             try DAVCopy.write(json: DAVCopy.AccountState(home: home, calendars: entries.map(\.entry)),
                 to: copy.accountPath)
@@ -193,7 +200,9 @@ struct DAVSync {
             fetch: fetch.sorted { $0.file < $1.file }, removed: removed)
     }
 
-    typealias Fetched = [String: (item: DAVCopy.Item, data: [UInt8])]
+    /// The items had, by key; their data is `DAVCopyWriter`'s.
+    typealias Fetched = [String: DAVCopy.Item]
+    typealias Multiget = (plan: Int, items: [DAVCopy.Item])
 
     /// The changed items, every calendar's batches at once
     /// (`calendar-multiget`); then each item not had, asked again: those a
@@ -202,19 +211,28 @@ struct DAVSync {
     /// spoils its whole batch) alone, `maxSingles` at most. A batch answered
     /// with an error status is not asked again in this run. What is still
     /// not had is unread, by calendar. A transfer that fails (no answer at
-    /// all) ends the sync.
-    private func fetch(_ plans: [DAVPlan]) throws(DAVFailure) -> ([Fetched], [[DAVUnreadItem]]) {
+    /// all) ends the sync. Each item had goes to `writer` as it comes.
+    private func fetch(_ plans: [DAVPlan], writer: DAVCopyWriter) throws(DAVFailure)
+        -> ([Fetched], [[DAVUnreadItem]])
+    {
         var fetched = [Fetched](repeating: [:], count: plans.count)
         var owed = [[DAVUnreadItem]](repeating: [], count: plans.count)
-        var first: [(plan: Int, items: [DAVCopy.Item])] = []
-        for (i, plan) in plans.enumerated() {
+        var first: [Multiget] = []
+        for (i, plan) in plans.enumerated() where !plan.fetch.isEmpty {
+            do { try DAVCopy.makeFolder(copy.calendarFolder(plan.entry)) } catch { throw .copy("\(error)") }
             for start in stride(from: 0, to: plan.fetch.count, by: batch) {
                 first.append((i, Array(plan.fetch[start..<min(start + batch, plan.fetch.count)])))
             }
         }
-        var again: [(plan: Int, items: [DAVCopy.Item])] = []
+        var answered: [(Multiget, DAVUnreadItem.Reason?)] = []
+        var reasons: [String: DAVUnreadItem.Reason] = [:]
+        for start in stride(from: 0, to: first.count, by: multigetsPerRound) {
+            let round = Array(first[start..<min(start + multigetsPerRound, first.count)])
+            answered += try multiget(round, plans, into: &fetched, reasons: &reasons, writer: writer)
+        }
+        var again: [Multiget] = []
         var singles = 0
-        for (request, failed) in try multiget(first, plans, into: &fetched) {
+        for (request, failed) in answered {
             guard let failed else {
                 let missing = request.items.filter { fetched[request.plan][DAVHref.key($0.href)] == nil }
                 for start in stride(from: 0, to: missing.count, by: batch) {
@@ -233,8 +251,8 @@ struct DAVSync {
                 owed[request.plan] += request.items.map { .init(href: $0.href, reason: failed) }
             }
         }
-        var reasons: [String: DAVUnreadItem.Reason] = [:]
-        for (request, failed) in try multiget(again, plans, into: &fetched, reasons: &reasons) {
+        reasons = [:]
+        for (request, failed) in try multiget(again, plans, into: &fetched, reasons: &reasons, writer: writer) {
             for item in request.items where fetched[request.plan][DAVHref.key(item.href)] == nil {
                 let reason = failed ?? reasons[DAVHref.key(item.href)] ?? .notAnswered
                 owed[request.plan].append(.init(href: item.href, reason: reason))
@@ -243,27 +261,21 @@ struct DAVSync {
         return (fetched, owed)
     }
 
-    /// One round of multigets, at once: what each answer gave goes into
-    /// `fetched`; each request with the reason it failed as a whole (nil:
-    /// it was answered; an item may still be missing from the answer).
-    private func multiget(_ requests: [(plan: Int, items: [DAVCopy.Item])], _ plans: [DAVPlan],
-        into fetched: inout [Fetched]) throws(DAVFailure) -> [((plan: Int, items: [DAVCopy.Item]),
-            DAVUnreadItem.Reason?)]
-    {
-        var reasons: [String: DAVUnreadItem.Reason] = [:]
-        return try multiget(requests, plans, into: &fetched, reasons: &reasons)
-    }
-
-    private func multiget(_ requests: [(plan: Int, items: [DAVCopy.Item])], _ plans: [DAVPlan],
-        into fetched: inout [Fetched], reasons: inout [String: DAVUnreadItem.Reason]) throws(DAVFailure)
-        -> [((plan: Int, items: [DAVCopy.Item]), DAVUnreadItem.Reason?)]
+    /// One round of multigets, at once: each item an answer gave goes into
+    /// `fetched` and its data to `writer`; an item answered with an error
+    /// or with data that is not iCalendar into `reasons`; each request with
+    /// the reason it failed as a whole (nil: it was answered; an item may
+    /// still be missing from the answer).
+    private func multiget(_ requests: [Multiget], _ plans: [DAVPlan], into fetched: inout [Fetched],
+        reasons: inout [String: DAVUnreadItem.Reason], writer: DAVCopyWriter) throws(DAVFailure)
+        -> [(Multiget, DAVUnreadItem.Reason?)]
     {
         guard !requests.isEmpty else { return [] }
         let answers = client.send(requests.map { request in
             DAVRequest(method: "REPORT", url: client.account.address(plans[request.plan].entry.href), depth: "1",
                 body: DAVBodies.multiget(request.items.map(\.href)))
         })
-        var results: [((plan: Int, items: [DAVCopy.Item]), DAVUnreadItem.Reason?)] = []
+        var results: [(Multiget, DAVUnreadItem.Reason?)] = []
         for (request, answer) in zip(requests, answers) {
             let multistatus: Multistatus
             switch answer.flatMap({ DAVClient.multistatus(of: $0) }) {
@@ -291,28 +303,30 @@ struct DAVSync {
                     continue
                 }
                 item.etag = response.text(DAVNamespace.dav, "getetag") ?? item.etag
-                fetched[request.plan][key] = (item, bytes)
+                fetched[request.plan][key] = item
+                // An item the old state names is read until the new state is written: replaced, not overwritten.
+                let plan = plans[request.plan]
+                writer.add(request.plan, path: copy.calendarFolder(plan.entry) + "/" + item.file, bytes: bytes,
+                    named: plan.state.items[key] != nil)
             }
             results.append((request, nil))
         }
         return results
     }
 
-    /// One calendar written: its items, made durable together, then the
-    /// state that names them (its new token only when `complete`), then
-    /// what went.
-    private func write(_ plan: DAVPlan, _ fetched: Fetched, complete: Bool) throws(DAVFailure) {
+    /// One calendar written: its items made durable together and put in
+    /// place (`commitItems`), then the state that names them (its new
+    /// token only when `complete`), then what went.
+    private func write(_ plan: DAVPlan, _ fetched: Fetched, complete: Bool,
+        commitItems: () throws(CacheError) -> Void) throws(DAVFailure)
+    {
         var state = plan.state
         if !complete { (state.syncToken, state.ctag) = plan.fallback }
         let folder = copy.calendarFolder(plan.entry)
         do {
             try DAVCopy.makeFolder(folder)
-            let items = fetched.sorted { $0.key < $1.key }
-            // An item the old state names is read until the new state is written: replaced, not overwritten.
-            try CacheFiles.write(together: items.map {
-                (folder + "/" + $0.value.item.file, $0.value.data, plan.state.items[$0.key] != nil)
-            })
-            for (key, got) in items { state.items[key] = got.item }
+            try commitItems()
+            for (key, item) in fetched { state.items[key] = item }
             for item in plan.removed { state.items[DAVHref.key(item.href)] = nil }
             try DAVCopy.write(json: state, to: folder + "/.state.json")
             for item in plan.removed { unlink(folder + "/" + item.file) }
