@@ -797,7 +797,8 @@ def caldav_first_sync(args, binary, out_dir, env, info):
     L.append(f"Each run: {len(requests)} requests, of which {multigets} REPORT (calendar-multiget); "
              f"{items:,} item files kept.")
     if tmpfs is not None:
-        L.append(f"The copy's durability (disk minus tmpfs): {fmt_s(disk - tmpfs)}, "
+        L.append(f"What the disk costs (disk minus tmpfs: the file system's making of {items:,} new files, "
+                 f"and their sync): {fmt_s(disk - tmpfs)}, "
                  f"{100 * (disk - tmpfs) / disk:.0f}% of the first sync on the disk.")
     if traced is not None:
         calls = lambda name: traced.get(name, (0, 0.0))[0]  # noqa: E731
