@@ -27,10 +27,13 @@ final class CurlMulti {
         var next = 0
         while next < transfers.count || !inFlight.isEmpty {
             while next < transfers.count && inFlight.count < atOnce {
-                inFlight[transfers[next].handle] = next
-                ics_curl_multi_add_handle(handle, transfers[next].handle)
+                // One that cannot be added stays CURLE_FAILED_INIT, and is not waited for.
+                if ics_curl_multi_add_handle(handle, transfers[next].handle) == CURLM_OK {
+                    inFlight[transfers[next].handle] = next
+                }
                 next += 1
             }
+            guard !inFlight.isEmpty else { continue }
             var running: Int32 = 0
             guard ics_curl_multi_perform(handle, &running) == CURLM_OK else { break }
             var left: Int32 = 0

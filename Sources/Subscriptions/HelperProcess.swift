@@ -90,7 +90,10 @@ struct HelperProcess {
             }
             usleep(2_000)
         }
-        if let end = talked.end { return end }
+        if let end = talked.end {
+            kill(-pid, SIGKILL)  // what it left behind holding its output (its process group)
+            return end
+        }
         if status & 0x7F != 0 { return .signalled(status & 0x7F) }
         let code = (status >> 8) & 0xFF
         return code == 0 ? .answered(talked.output) : .exited(code)

@@ -37,6 +37,8 @@ final class CannedCalDAVServer: DAVTransport, @unchecked Sendable {
     var multigetHasDoctype = false
     /// Changes a sync report gives before it is cut by a 507 (RFC 6578 §3.6); nil: never cut.
     var syncPageSize: Int?
+    /// A calendar's listing names only its first this-many items, and a 507 for the calendar itself.
+    var listingCutAfter: Int?
     /// No `sync-token` at all: a ctag-only server.
     var ctagOnly = false
 
@@ -84,9 +86,11 @@ final class CannedCalDAVServer: DAVTransport, @unchecked Sendable {
                 + response(CannedCalDAVServer.calendar, "<d:resourcetype><d:collection/><c:calendar/></d:resourcetype>"
                     + "<d:displayname>Work</d:displayname><cs:getctag>\(token)</cs:getctag>\(sync)"))
         case ("PROPFIND", CannedCalDAVServer.calendar):
-            let members = items.keys.sorted().map { response(encodedHref($0), etag($0)) }.joined()
+            let named = items.keys.sorted().prefix(listingCutAfter ?? items.count)
+            let members = named.map { response(encodedHref($0), etag($0)) }.joined()
+            let cut = listingCutAfter == nil ? "" : response(CannedCalDAVServer.calendar, status: 507)
             return multistatus(response(CannedCalDAVServer.calendar,
-                "<d:resourcetype><d:collection/><c:calendar/></d:resourcetype>") + members)
+                "<d:resourcetype><d:collection/><c:calendar/></d:resourcetype>") + members + cut)
         case ("REPORT", CannedCalDAVServer.calendar) where request.body.contains("sync-collection"):
             return syncReport(request.body)
         case ("REPORT", CannedCalDAVServer.calendar) where request.body.contains("calendar-multiget"):

@@ -181,6 +181,60 @@ import Testing
         #expect(account.state.listed == account.now)
     }
 
+    /// The daily listing that finds drift, and then cannot fetch what it
+    /// found, keeps the old listing time too: the next run lists again,
+    /// rather than trusting the token for another day.
+    @Test func aListingWhoseItemsAreNotHadIsMadeAgain() throws {
+        let server = CannedCalDAVServer()
+        server.put("/cal/work/a.ics", "A")
+        var account = try Account(server)
+        try account.sync()
+        let listed = account.state.listed
+        server.changeSilently("/cal/work/a.ics", "A drifted")
+        server.multigetLeavesOut = ["/cal/work/a.ics"]
+        account.now += 25 * 3600
+        #expect(try account.sync().unread.count == 1)
+        #expect(account.state.listed == listed, "the listing is not counted as done")
+        server.multigetLeavesOut = []
+        account.now += 60
+        try account.sync()
+        #expect(account.summaries["/cal/work/a.ics"] == "A drifted")
+        #expect(account.state.listed == account.now)
+    }
+
+    /// A listing the server cuts short (a 507 for the calendar itself)
+    /// names only some members: none it leaves out is taken as gone, and
+    /// the token is not kept.
+    @Test func aListingCutShortRemovesNothing() throws {
+        let server = CannedCalDAVServer()
+        for name in ["a", "b", "c"] { server.put("/cal/work/\(name).ics", name) }
+        var account = try Account(server)
+        try account.sync()
+        server.put("/cal/work/a.ics", "a2")
+        server.listingCutAfter = 1
+        account.now += 25 * 3600
+        let report = try account.sync()
+        #expect(report.cutListings == ["Work"])
+        #expect(account.summaries == ["/cal/work/a.ics": "a2", "/cal/work/b.ics": "b", "/cal/work/c.ics": "c"])
+        #expect(account.state.syncToken == "tok-4", "the old token: the listing was not whole")
+        #expect(DAVFetch.warning(report, try DAVAccount(parsing: "dav://127.0.0.1:1/x"))?.contains("cut short") == true)
+    }
+
+    /// An item file removed from the copy by hand is fetched again by the
+    /// daily listing, though its ETag did not change.
+    @Test func anItemFileRemovedFromTheCopyIsFetchedAgain() throws {
+        let server = CannedCalDAVServer()
+        server.put("/cal/work/a.ics", "A")
+        var account = try Account(server)
+        try account.sync()
+        let file = account.copy.calendarFolder(account.entry) + "/" + account.state.items["/cal/work/a.ics"]!.file
+        try FileManager.default.removeItem(atPath: file)
+        account.now += 25 * 3600
+        try account.sync()
+        #expect(FileManager.default.fileExists(atPath: file))
+        #expect(account.summaries["/cal/work/a.ics"] == "A")
+    }
+
     /// A state that names a path (`../../x`) is refused before any file is
     /// opened or removed: the calendar is fetched again whole, and the file
     /// it named is left alone.
@@ -318,6 +372,12 @@ import Testing
         }
         #expect(DAVHref.key("/cal/work/lunch%40cafe%20100%25.ics") == DAVSyncTests.lunch)
         #expect(DAVHref.key("/a%20b c%") == "/a b c%")
+        // Two items are never one key: escapes that are not UTF-8, and a `://` inside a path.
+        #expect(DAVHref.key("/cal/%FF.ics") != DAVHref.key("/cal/%FE.ics"))
+        #expect(DAVHref.key("/cal/%FF.ics") != DAVHref.key("/cal/%25FF.ics"))
+        #expect(DAVHref.key("/cal/a://x/1.ics") != DAVHref.key("/cal/b://y/1.ics"))
+        #expect(DAVHref.key("https://h.example/cal/a.ics") == "/cal/a.ics")
+        #expect(DAVHref.encoded("/cal/a://x/1 .ics") == "/cal/a://x/1%20.ics")
     }
 
     /// One refresh rule for URLs and accounts.
@@ -333,5 +393,13 @@ import Testing
         #expect(offline.decide(confirmed: nil, now: now) == .nothingToRead)
         #expect(offline.decide(confirmed: now + 3600, now: now) == .readCopy(age: nil))
         #expect(RefreshPolicy(refresh: 0, offline: false).decide(confirmed: now, now: now) == .ask)
+    }
+
+    /// Loopback is an address, not a name that begins like one.
+    @Test func loopbackIsAnAddress() {
+        for host in ["127.0.0.1", "127.1.2.3", "::1", "localhost"] { #expect(DAVAccount.isLoopback(host), "\(host)") }
+        for host in ["127.attacker.example", "127.0.0.1.example", "128.0.0.1", "example.com"] {
+            #expect(!DAVAccount.isLoopback(host), "\(host)")
+        }
     }
 }

@@ -171,4 +171,19 @@ import Testing
         #expect(!importers.isEmpty)
         #expect(importers.allSatisfy { $0.hasPrefix("Subscriptions/XML/") }, "\(importers)")
     }
+
+    /// One href twice in a sync report: the later response's word wins
+    /// (404, then present again, is present).
+    @Test func theLaterResponseForAnHrefWins() throws {
+        let answer = try CalDAVMultistatusTests.parse("""
+            <d:multistatus xmlns:d="DAV:">
+              <d:response><d:href>/cal/x.ics</d:href><d:status>HTTP/1.1 404 Not Found</d:status></d:response>
+              <d:response><d:href>/cal/x.ics</d:href><d:propstat><d:prop><d:getetag>"2"</d:getetag></d:prop>
+                <d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>
+            </d:multistatus>
+            """)
+        #expect(answer.responses.count == 1)
+        #expect(answer.responses[0].status == nil)
+        #expect(answer.responses[0].text(DAVNamespace.dav, "getetag") == "\"2\"")
+    }
 }

@@ -76,6 +76,7 @@ package enum AtomicFile {
 
         deinit {
             for file in staged { unlink(file.temporary) }
+            for file in placed { unlink(file) }
         }
     }
 

@@ -69,7 +69,11 @@ package struct DAVAccount: Sendable, Hashable {
     /// Whether `host` (a name or address, lower case) is a loopback
     /// address, where plain HTTP may carry a password (tests, a local proxy).
     static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        if host == "localhost" || host == "::1" { return true }
+        // An IPv4 address in 127.0.0.0/8, read as an address: `127.example.com` is a name, not loopback.
+        var address = in_addr()
+        guard inet_pton(AF_INET, host, &address) == 1 else { return false }
+        return UInt32(bigEndian: address.s_addr) >> 24 == 127
     }
 
     /// The part of a host name that one owner holds (`icloud.com` for

@@ -32,8 +32,12 @@ extension DAVSync {
     static func calendars(in listing: Multistatus, home: String)
         -> [(entry: DAVCopy.CalendarEntry, listed: Multistatus.Response)]
     {
-        listing.responses.compactMap { response in
+        var folders: Set<String> = []
+        return listing.responses.compactMap { response in
             guard response.isResourceType(DAVNamespace.caldav, "calendar") else { return nil }
+            // One calendar named twice (`/cal` and `/cal/`, or on two hosts) is one copy: the first.
+            guard folders.insert(DAVCopy.folderName(DAVClient.resolve(response.href, against: home))).inserted
+            else { return nil }
             let address = DAVClient.resolve(response.href, against: home)
             let key = DAVHref.key(address)
             let last = key.split(separator: "/").last.map(String.init) ?? key

@@ -7,14 +7,14 @@ package enum DAVHref {
     /// scheme and host, percent-decoded, without a trailing slash. A `%`
     /// not followed by two hex digits is itself (a server that writes
     /// `100%.ics` raw in one answer and `100%25.ics` in another names one
-    /// item).
+    /// item). Two hrefs with one key name one item: escapes that decode to
+    /// bytes that are not UTF-8 are kept as escapes (upper-case hex, behind
+    /// `%%`, which no path decoded to text begins with), so `%FF` and `%FE`
+    /// stay two items.
     package static func key(_ href: String) -> String {
-        var path = Substring(href)
-        if let scheme = path.range(of: "://") {
-            let rest = path[scheme.upperBound...]
-            path = rest.firstIndex(of: "/").map { rest[$0...] } ?? "/"
-        }
-        let bytes = Array(path.utf8)
+        let start = pathStart(href)
+        if start > 0 && start == href.utf8.count { return "/" }  // `https://host`: its root
+        let bytes = Array(Array(href.utf8)[start...])
         var decoded: [UInt8] = []
         decoded.reserveCapacity(bytes.count)
         var i = 0
@@ -29,8 +29,35 @@ package enum DAVHref {
             }
         }
         while decoded.count > 1 && decoded.last == UInt8(ascii: "/") { decoded.removeLast() }
-        return String(decoding: decoded, as: UTF8.self)
+        if let text = String(validating: decoded, as: UTF8.self) { return text }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var escaped = Array("%%".utf8)
+        for byte in decoded {
+            if byte < 0x80 && byte != UInt8(ascii: "%") {
+                escaped.append(byte)
+            } else {
+                escaped += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: escaped, as: UTF8.self)
     }
+
+    /// Where the path of `href` begins: after `scheme://authority` when it
+    /// starts with a scheme (RFC 3986 §3.1: a letter, then letters, digits,
+    /// `+`, `-`, `.`), else at its start: a `://` further on is the path's.
+    static func pathStart(_ href: String) -> Int {
+        let bytes = Array(href.utf8)
+        guard let first = bytes.first, isLetter(first) else { return 0 }
+        var i = 1
+        while i < bytes.count, isLetter(bytes[i]) || (0x30...0x39).contains(bytes[i])
+            || "+-.".utf8.contains(bytes[i]) {
+            i += 1
+        }
+        guard bytes[i...].starts(with: "://".utf8) else { return 0 }
+        return bytes[(i + 3)...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
 
     /// The href as it is sent back: its path percent-encoded as RFC 3986
     /// §3.3 writes a path, whatever form the server wrote it in. A `%`
@@ -39,16 +66,11 @@ package enum DAVHref {
     /// blank, a `%` not followed by hex, `?`, `#`, non-ASCII). A whole URL
     /// keeps its scheme and host. Encoded twice, it is the same.
     package static func encoded(_ href: String) -> String {
-        var bytes = Array(href.utf8)
-        var prefix: [UInt8] = []
-        if let scheme = href.range(of: "://") {
-            let afterScheme = href.utf8.distance(from: href.utf8.startIndex, to: scheme.upperBound)
-            let pathStart = bytes[afterScheme...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
-            prefix = Array(bytes[..<pathStart])
-            bytes = Array(bytes[pathStart...])
-        }
-        var out = prefix
-        out.reserveCapacity(prefix.count + bytes.count)
+        let all = Array(href.utf8)
+        let start = pathStart(href)
+        let bytes = Array(all[start...])
+        var out = Array(all[..<start])
+        out.reserveCapacity(all.count)
         let hex = Array("0123456789ABCDEF".utf8)
         var i = 0
         while i < bytes.count {

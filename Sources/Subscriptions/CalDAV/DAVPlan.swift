@@ -1,3 +1,5 @@
+import Foundation
+
 /// One calendar the home lists, and how it is to be asked what it holds.
 struct DAVChange {
     let entry: DAVCopy.CalendarEntry
@@ -24,11 +26,15 @@ struct DAVPlan {
     let entry: DAVCopy.CalendarEntry
     /// Its state once every item of `fetch` is in the copy.
     var state: DAVCopy.CalendarState
-    /// The token and ctag kept while an item is still owed: the old ones,
-    /// so that the next run asks for the same changes again.
-    let fallback: (syncToken: String?, ctag: String?)
+    /// The token, ctag and listing time kept while an item is still owed
+    /// or the listing was cut: the old ones, so that the next run asks for
+    /// the same changes again.
+    let fallback: (syncToken: String?, ctag: String?, listed: Date?)
     var fetch: [DAVCopy.Item]
     var removed: [DAVCopy.Item]
+    /// The server cut its listing (a 507 for the calendar itself): nothing
+    /// it left out is taken as gone, and the copy is not complete.
+    var cut = false
 }
 
 /// An item asked for and not had: its href and why.
@@ -56,4 +62,6 @@ struct DAVSyncReport {
     var unread: [DAVUnreadItem] = []
     /// Calendars (and the account: "") whose state was refused and fetched again whole.
     var refusedStates: [String] = []
+    /// Calendars whose listing the server cut short: asked again on the next run.
+    var cutListings: [String] = []
 }

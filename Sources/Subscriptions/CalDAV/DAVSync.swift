@@ -80,6 +80,7 @@ struct DAVSync {
         defer { writer.close() }
         let (fetched, unread) = try fetch(plans, writer: writer)
         report.unread = unread.flatMap { $0 }
+        report.cutListings = plans.filter(\.cut).map(\.entry.name)
         for (i, plan) in plans.enumerated() {
             try write(plan, fetched[i], complete: unread[i].isEmpty) { () throws(CacheError) in try writer.commit(i) }
         }
@@ -89,9 +90,11 @@ struct DAVSync {
         } catch {
             throw .copy("\(error)")
         }
-        // A calendar gone from the account: its copy goes too, once the account no longer names it.
+        // A calendar gone from the account: its copy goes too, once the account no longer names it
+        // (a home listing the server cut short names only some: none is taken as gone).
         let listed = Set(entries.map(\.entry.folder))
-        for old in kept?.calendars ?? [] where !listed.contains(old.folder) { copy.remove(old.folder) }
+        let homeCut = listing.responses.contains { DAVHref.key($0.href) == DAVHref.key(home) && $0.status == 507 }
+        for old in kept?.calendars ?? [] where !listed.contains(old.folder) && !homeCut { copy.remove(old.folder) }
         return report
     }
 
@@ -134,7 +137,11 @@ struct DAVSync {
         var plans: [DAVPlan] = []
         for (change, reply) in zip(changes, replies) {
             let members = try members(change, firstReply: reply)
-            plans.append(DAVSync.plan(change, members: members, now: now))
+            let folder = copy.calendarFolder(change.entry)
+            plans.append(DAVSync.plan(change, members: members, now: now) { file in
+                var info = stat()
+                return lstat(folder + "/" + file, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+            })
         }
         return plans
     }
@@ -177,27 +184,34 @@ struct DAVSync {
     }
 
     /// The plan of one calendar: what to fetch, what went, its new state.
-    static func plan(_ change: DAVChange, members: DAVMembers, now: Date) -> DAVPlan {
+    /// A listing also fetches an item whose file is not there (`isKept`):
+    /// a copy damaged on disk is mended by the daily listing too.
+    static func plan(_ change: DAVChange, members: DAVMembers, now: Date, isKept: (String) -> Bool = { _ in true })
+        -> DAVPlan
+    {
         let old = change.old ?? DAVCopy.CalendarState()
         var state = old
         var fetch: [DAVCopy.Item] = []
         var removed: [DAVCopy.Item] = []
-        if !members.incremental {
+        // A listing cut short names only some members: none is taken as gone.
+        if !members.incremental && !members.truncated {
             for (key, item) in old.items where members.present[key] == nil { removed.append(item) }
             state.listed = now
         }
         for key in members.removed { if let item = old.items[key] { removed.append(item) } }
         for (key, listed) in members.present {
             let held = old.items[key]
-            if let held, held.etag != nil, held.etag == listed.etag { continue }
+            if let held, held.etag != nil, held.etag == listed.etag, members.incremental || isKept(held.file) {
+                continue
+            }
             // The href as the copy knew it (from a listing) is preferred: a sync
             // report may write it in another form.
             fetch.append(DAVCopy.Item(href: held?.href ?? listed.href, etag: listed.etag, file: DAVCopy.itemFile(key)))
         }
         state.syncToken = members.incremental ? members.token ?? change.token : change.token
         state.ctag = change.ctag
-        return DAVPlan(entry: change.entry, state: state, fallback: (old.syncToken, old.ctag),
-            fetch: fetch.sorted { $0.file < $1.file }, removed: removed)
+        return DAVPlan(entry: change.entry, state: state, fallback: (old.syncToken, old.ctag, old.listed),
+            fetch: fetch.sorted { $0.file < $1.file }, removed: removed, cut: members.truncated)
     }
 
     /// The items had, by key; their data is `DAVCopyWriter`'s.
@@ -321,7 +335,7 @@ struct DAVSync {
         commitItems: () throws(CacheError) -> Void) throws(DAVFailure)
     {
         var state = plan.state
-        if !complete { (state.syncToken, state.ctag) = plan.fallback }
+        if !complete || plan.cut { (state.syncToken, state.ctag, state.listed) = plan.fallback }
         let folder = copy.calendarFolder(plan.entry)
         do {
             try DAVCopy.makeFolder(folder)

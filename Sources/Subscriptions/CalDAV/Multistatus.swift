@@ -79,7 +79,7 @@ package struct Multistatus: Sendable {
             let key = DAVHref.key(href)
             if let i = index[key] {
                 responses[i].properties += properties
-                if let status { responses[i].status = status }
+                responses[i].status = status  // the later response's word wins: 404, then present again, is present
             } else {
                 index[key] = responses.count
                 responses.append(Response(href: href, status: status, properties: properties))
