@@ -402,4 +402,29 @@ import Testing
             #expect(!DAVAccount.isLoopback(host), "\(host)")
         }
     }
+
+    /// A `davs://` account's server that names a plain http address (here
+    /// its principal) is refused: anyone on the way could answer it.
+    @Test func anHTTPSAccountIsNeverReadOverHTTP() throws {
+        final class PlainPrincipal: DAVTransport, @unchecked Sendable {
+            var asked: [String] = []
+            func send(_ requests: [(request: DAVRequest, login: Netrc.Login?)]) -> [Result<DAVResponse, DAVFailure>] {
+                requests.map { request in
+                    asked.append(request.request.url)
+                    let body = """
+                        <d:multistatus xmlns:d="DAV:"><d:response><d:href>/</d:href><d:propstat><d:prop>\
+                        <d:current-user-principal><d:href>http://h.example/p/</d:href></d:current-user-principal>\
+                        </d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>
+                        """
+                    return .success(DAVResponse(status: 207, body: Array(body.utf8), location: nil))
+                }
+            }
+        }
+        let transport = PlainPrincipal()
+        let client = DAVClient(account: try DAVAccount(parsing: "davs://h.example/"), login: nil, transport: transport)
+        let copy = DAVCopy(folder: FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ics-agenda-davsync-\(UUID().uuidString)").path)
+        #expect(throws: DAVFailure.insecureAddress) { try DAVSync(client: client, copy: copy).run() }
+        #expect(transport.asked == ["https://h.example/"])
+    }
 }

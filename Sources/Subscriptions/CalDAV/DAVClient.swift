@@ -56,6 +56,11 @@ final class DAVClient {
                     results[job.index] = .failure(.unaskableAddress)
                     continue
                 }
+                // An https account is read over https alone, whatever address its server names.
+                guard url.isHTTPS || !account.isHTTPS else {
+                    results[job.index] = .failure(.insecureAddress)
+                    continue
+                }
                 asked.append((job.index, job.request, job.redirects, login(for: url)))
             }
             pending = []

@@ -14,6 +14,9 @@ enum DAVFailure: Error, Equatable, CustomStringConvertible {
     case tooManyRedirects(Int)
     /// A redirect from https to http.
     case insecureRedirect
+    /// The server of a `davs://` account named an `http://` address (a
+    /// principal, a home, a calendar): anyone on the way could answer it.
+    case insecureAddress
     /// The server named an address that is not http(s), or holds a login.
     case unaskableAddress
     /// Discovery found no `current-user-principal`.
@@ -35,6 +38,7 @@ enum DAVFailure: Error, Equatable, CustomStringConvertible {
         case .status(let status): DAVFailure.words(status: status)
         case .tooManyRedirects(let count): "more than \(count) redirects"
         case .insecureRedirect: "redirected from https to another scheme (refused)"
+        case .insecureAddress: "the server named a plain http address for a davs:// account (refused)"
         case .unaskableAddress: "the server named an address that cannot be asked"
         case .noPrincipal:
             "no CalDAV account found there (no current-user-principal at the URL or /.well-known/caldav)"
