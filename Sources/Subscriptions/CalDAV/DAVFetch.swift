@@ -93,7 +93,9 @@ package struct DAVFetch: Sendable {
             parts.append("its copy's state named files that are not its own (refused; fetched again whole)")
         }
         if !report.cutListings.isEmpty {
-            parts.append("the server cut short its listing of \(report.cutListings.count == 1 ? "a calendar" : "\(report.cutListings.count) calendars") (507); asked again on the next run")
+            let count = report.cutListings.count
+            parts.append("the server cut short its listing of \(count == 1 ? "a calendar" : "\(count) calendars") " +
+                "(507); asked again on the next run")
         }
         if !report.unread.isEmpty {
             let count = report.unread.count
