@@ -6,6 +6,13 @@ import Testing
 /// by side and never drawn over, every day of a month is in its grid once,
 /// and text is cut to the columns it has.
 @Suite struct GridLayoutTests {
+    /// An item to place: what it is does not count for where it goes.
+    static func item(_ title: String) -> GridItem {
+        let section = builder().build([event(title, at("2025-03-02T08:00:00Z"))])[0]
+        let row = section.rows[section.rows.startIndex]
+        return GridItem(row: row, occurrence: section.occurrences[row], time: nil)
+    }
+
     /// Random blocks of one day (a fixed seed): no two blocks that share a
     /// half hour share a lane, and every lane is below its block's lane count.
     @Test(arguments: 1...40)
@@ -17,7 +24,7 @@ import Testing
         }
         let blocks = (0..<(1 + next(30))).map { _ -> WeekLayout.Block in
             let from = next(24 * 3600)
-            return WeekLayout.block(GridItem(title: "x"), from, from + next(4 * 3600))
+            return WeekLayout.block(GridLayoutTests.item("x"), from, from + next(4 * 3600))
         }
         let placed = WeekLayout.placedSideBySide(blocks, first: 0, end: 48)
         #expect(placed.count == blocks.count)
@@ -34,8 +41,8 @@ import Testing
 
     /// Blocks outside the hours shown are cut to them, never drawn past them.
     @Test func blocksAreCutToTheHoursShown() {
-        let early = WeekLayout.block(GridItem(title: "early"), 6 * 3600, 10 * 3600)
-        let late = WeekLayout.block(GridItem(title: "late"), 17 * 3600, 23 * 3600)
+        let early = WeekLayout.block(GridLayoutTests.item("early"), 6 * 3600, 10 * 3600)
+        let late = WeekLayout.block(GridLayoutTests.item("late"), 17 * 3600, 23 * 3600)
         let placed = WeekLayout.placedSideBySide([early, late], first: 16, end: 36)
         #expect(placed.map(\.start) == [16, 34])
         #expect(placed.map(\.end) == [20, 36])

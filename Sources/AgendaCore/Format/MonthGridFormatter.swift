@@ -10,16 +10,15 @@ import Foundation
 ///     │Sun       │Mon       │Tue       │
 ///     ├──────────┼──────────┼──────────┼ …
 ///     │          │          │          │
-package struct MonthGridFormatter {
-    package let layout: MonthLayout
+package struct MonthGridFormatter: OutputFormatter {
     package let formats: LocaleFormats
+    package let words: GridWords
     package let text: GridText
     package let style: TerminalStyle
     package let width: Int
     package let today: CivilDate
     /// Lines of items under each day's number.
     package let lines: Int
-    package let firstWeekday: Int
 
     /// A day's cell must hold this much for the grid to be drawn.
     package static let minimumColumn = 6
@@ -27,24 +26,23 @@ package struct MonthGridFormatter {
     static let widthForTimes = 16
 
     package init(
-        layout: MonthLayout, formats: LocaleFormats, text: GridText, style: TerminalStyle, width: Int, today: CivilDate,
-            lines: Int, firstWeekday: Int
+        formats: LocaleFormats, words: GridWords, text: GridText, style: TerminalStyle, width: Int, today: CivilDate,
+            lines: Int
     ) {
-        self.layout = layout
         self.formats = formats
+        self.words = words
         self.text = text
         self.style = style
         self.width = width
         self.today = today
         self.lines = max(1, lines)
-        self.firstWeekday = firstWeekday
     }
 
     var columnWidth: Int { (width - 1) / 7 - 1 }
 
     package var fits: Bool { columnWidth >= MonthGridFormatter.minimumColumn }
 
-    package func write(to out: inout some ByteOutputStream) {
+    package func write(_ layout: MonthLayout, to out: inout some ByteOutputStream) {
         let cw = columnWidth
         let bar = String(repeating: text.horizontal, count: cw)
         func border(_ left: String, _ middle: String, _ right: String) -> String {
@@ -56,7 +54,7 @@ package struct MonthGridFormatter {
             if number > 0 { out.write("\n") }
             emit(text.centred(text.plain(formats.monthHeader(containing: month.first)), 7 * (cw + 1) + 1), &out)
             emit(border("┌", "┬", "┐"), &out)
-            emit(text.vertical + (0..<7).map { text.fit(weekdays[(firstWeekday - 1 + $0) % 7], cw) }
+            emit(text.vertical + (0..<7).map { text.fit(weekdays[(layout.firstWeekday - 1 + $0) % 7], cw) }
                 .joined(separator: text.vertical) + text.vertical, &out)
             for week in month.weeks {
                 emit(border("├", "┼", "┤"), &out)
@@ -86,7 +84,7 @@ package struct MonthGridFormatter {
         guard index < items.count else { return String(repeating: " ", count: width) }
         let item = items[index]
         // The title first: a narrow cell leaves the time out rather than show only it.
-        let time = width >= MonthGridFormatter.widthForTimes ? item.time.map { $0 + " " } ?? "" : ""
-        return style.tinted(text.fit(time + item.title, width), item.color)
+        let time = width >= MonthGridFormatter.widthForTimes ? words.time(item).map { $0 + " " } ?? "" : ""
+        return style.tinted(text.fit(time + words.title(item), width), words.color(item))
     }
 }

@@ -12,15 +12,14 @@ import Foundation
 ///     ─────────┼───────────┼───────────┼──────────
 ///       9:00 AM│▎Standup   │           │
 ///              │           │───────────│
-package struct WeekGridFormatter {
-    package let layout: WeekLayout
+package struct WeekGridFormatter: OutputFormatter {
     package let formats: LocaleFormats
+    package let words: GridWords
     package let text: GridText
     package let style: TerminalStyle
     package let width: Int
     package let today: CivilDate
-    /// The half hour the current time is in, when today is in view.
-    let nowSlot: Int?
+    package let now: Date
 
     /// A day's column must hold this much for the grid to be drawn.
     package static let minimumColumn = 8
@@ -29,15 +28,47 @@ package struct WeekGridFormatter {
     /// Blocks side by side in a day need this much each (its edge and a word); two share a day at least.
     static let minimumLane = 6
 
-    package init(layout: WeekLayout, formats: LocaleFormats, text: GridText, style: TerminalStyle, width: Int,
+    package init(formats: LocaleFormats, words: GridWords, text: GridText, style: TerminalStyle, width: Int,
         today: CivilDate, now: Date) {
-        self.layout = layout
         self.formats = formats
+        self.words = words
         self.text = text
         self.style = style
         self.width = width
         self.today = today
-        nowSlot = layout.days.contains(today) ? formats.clock.secondsIntoDay(of: now) / WeekLayout.slotSeconds : nil
+        self.now = now
+    }
+
+    /// Too narrow for the days it must show: the caller prints the agenda instead.
+    package func fits(_ layout: WeekLayout) -> Bool { WeekGridDrawing(self, layout).fits }
+
+    package func write(_ layout: WeekLayout, to out: inout some ByteOutputStream) {
+        WeekGridDrawing(self, layout).write(to: &out)
+    }
+}
+
+/// One week drawn by a `WeekGridFormatter`: its measures, and its lines.
+struct WeekGridDrawing {
+    let layout: WeekLayout
+    let formats: LocaleFormats
+    let words: GridWords
+    let text: GridText
+    let style: TerminalStyle
+    let width: Int
+    let today: CivilDate
+    /// The half hour the current time is in, when today is in view.
+    let nowSlot: Int?
+
+    init(_ formatter: WeekGridFormatter, _ layout: WeekLayout) {
+        self.layout = layout
+        formats = formatter.formats
+        words = formatter.words
+        text = formatter.text
+        style = formatter.style
+        width = formatter.width
+        today = formatter.today
+        nowSlot = layout.days.contains(today)
+            ? formats.clock.secondsIntoDay(of: formatter.now) / WeekLayout.slotSeconds : nil
     }
 
     /// The hours' labels, one per whole hour shown.
@@ -56,10 +87,9 @@ package struct WeekGridFormatter {
     /// Each day's width, its separator not counted.
     var columnWidth: Int { (width - gutter) / max(1, layout.days.count) - 1 }
 
-    /// Too narrow for the days it must show: the caller prints the agenda instead.
-    package var fits: Bool { columnWidth >= WeekGridFormatter.minimumColumn }
+    var fits: Bool { columnWidth >= WeekGridFormatter.minimumColumn }
 
-    package func write(to out: inout some ByteOutputStream) {
+    func write(to out: inout some ByteOutputStream) {
         let column = columnWidth
         let blank = String(repeating: " ", count: gutter)
         let rule = String(repeating: text.horizontal, count: gutter)
@@ -133,8 +163,8 @@ package struct WeekGridFormatter {
                 continue
             }
             let starts = c == item.firstColumn && !item.continues
-            let shown = (starts ? text.edge : (text.unicode ? "→ " : "> ")) + item.item.title
-            line += text.vertical + style.tinted(text.fit(shown, column), item.item.color)
+            let shown = (starts ? text.edge : (text.unicode ? "→ " : "> ")) + words.title(item.item)
+            line += text.vertical + style.tinted(text.fit(shown, column), words.color(item.item))
         }
         return line
     }
@@ -161,13 +191,13 @@ package struct WeekGridFormatter {
                 cell += String(repeating: " ", count: share)
                 continue
             }
-            let words: String =
+            let line: String =
                 switch slot - block.start {
-                case 0: block.item.title
-                case 1: block.item.time ?? ""
+                case 0: words.title(block.item)
+                case 1: words.time(block.item) ?? ""
                 default: ""
                 }
-            cell += style.tinted(text.edge + text.fit(words, share - displayWidth(text.edge)), block.item.color)
+            cell += style.tinted(text.edge + text.fit(line, share - displayWidth(text.edge)), words.color(block.item))
         }
         return cell
     }

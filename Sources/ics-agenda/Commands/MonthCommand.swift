@@ -63,21 +63,19 @@ struct MonthCommand: ParsableCommand, GridCommand {
         else { return }
         let (sections, loaded) = try self.sections(from: first, through: last, settings: settings,
             environment: environment)
-        let layout = MonthLayout(sections: sections, months: shown, firstWeekday: weekStart,
-            wording: RowWording(formats: formats),
-            showCalendar: listing.showCalendar)
+        let layout = MonthLayout(sections: sections, months: shown, firstWeekday: weekStart)
+        let words = GridWords(wording: RowWording(formats: formats), showCalendar: listing.showCalendar)
         var out = BufferedOutput()
         switch grid.format {
         case .html:
-            GridHTMLFormatter(formats: formats, today: settings.today).write(layout, firstWeekday: weekStart, to: &out)
+            MonthHTMLFormatter(formats: formats, words: words, today: settings.today).write(layout, to: &out)
         case .text:
             let width = GridOptions.width(environment: environment)
             // A month of six weeks fits the terminal's height: 4 lines of frame, and 2 a week besides its items.
             let lines = GridOptions.height(environment: environment).map { max(1, min(10, ($0 - 4) / 6 - 2)) } ?? 3
-            let formatter = MonthGridFormatter(layout: layout, formats: formats,
+            let formatter = MonthGridFormatter(formats: formats, words: words,
                 text: GridText(unicode: GridText.isUTF8(environment: environment)),
-                style: style(environment: environment), width: width, today: settings.today, lines: lines,
-                    firstWeekday: weekStart)
+                style: style(environment: environment), width: width, today: settings.today, lines: lines)
             guard formatter.fits else {
                 printAgendaInstead(sections, why: "\(width) columns are too narrow for a month's seven days side by " +
                     "side (at least \(MonthGridFormatter.minimumColumn) a day)", formats: formats, settings: settings,
@@ -85,7 +83,7 @@ struct MonthCommand: ParsableCommand, GridCommand {
                 try loaded.finish()
                 return
             }
-            formatter.write(to: &out)
+            formatter.write(layout, to: &out)
         }
         out.flush()
         try loaded.finish()

@@ -77,20 +77,19 @@ struct WeekCommand: ParsableCommand, GridCommand {
             settings: settings,
             environment: environment)
         let hourRange = try hours.map { try FreeTime.Hours(parsing: $0) }.map { (start: $0.start, end: $0.end) }
-        let layout = WeekLayout(sections: sections, days: shown, clock: settings.clock,
-            wording: RowWording(formats: formats), minutes: hourRange,
-            showCalendar: listing.showCalendar)
+        let layout = WeekLayout(sections: sections, days: shown, clock: settings.clock, minutes: hourRange)
+        let words = GridWords(wording: RowWording(formats: formats), showCalendar: listing.showCalendar)
         var out = BufferedOutput()
         switch grid.format {
         case .html:
-            GridHTMLFormatter(formats: formats, today: settings.today).write(layout, to: &out)
+            WeekHTMLFormatter(formats: formats, words: words, today: settings.today).write(layout, to: &out)
         case .text:
             let width = GridOptions.width(environment: environment)
             let unicode = GridText.isUTF8(environment: environment)
-            let formatter = WeekGridFormatter(layout: layout, formats: formats, text: GridText(unicode: unicode),
+            let formatter = WeekGridFormatter(formats: formats, words: words, text: GridText(unicode: unicode),
                 style: style(environment: environment),
                 width: width, today: settings.today, now: settings.now)
-            guard formatter.fits else {
+            guard formatter.fits(layout) else {
                 let days = shown.count == 1 ? "a day" : "\(shown.count) days side by side"
                 printAgendaInstead(sections, why: "\(width) column\(width == 1 ? " is" : "s are") too narrow for " +
                     "\(days) (at least \(WeekGridFormatter.minimumColumn) a day)",
@@ -98,7 +97,7 @@ struct WeekCommand: ParsableCommand, GridCommand {
                 try loaded.finish()
                 return
             }
-            formatter.write(to: &out)
+            formatter.write(layout, to: &out)
         }
         out.flush()
         try loaded.finish()

@@ -21,6 +21,8 @@ package struct MonthLayout: Sendable {
     }
 
     package let months: [Month]
+    /// The weekday each week starts on (1 = Sunday).
+    package let firstWeekday: Int
 
     /// The months of `calendar` (the locale's) from the one holding `day`:
     /// each one's first and last day.
@@ -48,21 +50,21 @@ package struct MonthLayout: Sendable {
 
     /// - Parameter months: the first and last day of each month shown, in order.
     package init(
-        sections: [AgendaSection], months: [(first: CivilDate, last: CivilDate)], firstWeekday: Int,
-            wording: RowWording, showCalendar: Bool = false
+        sections: [AgendaSection], months: [(first: CivilDate, last: CivilDate)], firstWeekday: Int
     ) {
+        self.firstWeekday = firstWeekday
         var items: [CivilDate: [GridItem]] = [:]
         for section in sections {
             guard let day = section.day else { continue }
             items[day] = section.rows.map { row in
                 let occurrence = section.occurrences[row]
-                let time: String? =
+                let time: Date? =
                     switch row.timing {
-                    case .starts(let t): wording.formats.shortTime(t)
-                    case .due(let t?): wording.formats.shortTime(t)
+                    case .starts(let t): t
+                    case .due(let t?): t
                     default: nil
                     }
-                return GridItem(row, occurrence, wording: wording, time: time, showCalendar: showCalendar)
+                return GridItem(row: row, occurrence: occurrence, time: time)
             }
         }
         self.months = months.map { m in

@@ -1,52 +1,5 @@
 import Foundation
 
-/// One item as a grid shows it: its title with its marks, its calendar's
-/// colour, and the short time it starts (nil on a day it does not start on,
-/// or all day).
-package struct GridItem: Sendable {
-    package let title: String
-    package let color: String?
-    package let time: String?
-
-    package init(title: String, color: String? = nil, time: String? = nil) {
-        self.title = title
-        self.color = color
-        self.time = time
-    }
-
-    /// The words of a row, short enough for a cell: what changes how the
-    /// item counts comes first, where a cut cannot take it (`(x) ` cancelled
-    /// or declined, `! ` overdue, `? ` not yet accepted), then `[ ] ` before a
-    /// reminder, the title (its tabs and line separators as blanks), its
-    /// priority and percentage, and with `--show-calendar` its calendar.
-    init(_ row: AgendaRow, _ occurrence: Occurrence, wording: RowWording, time: String?, showCalendar: Bool = false) {
-        let words = wording.title(row, occurrence)
-        var text = words.struck != nil ? "(x) " : ""
-        if case .overdue = row.timing { text += "! " }
-        if case .event(let event) = occurrence.item, event.isUnconfirmed { text += "? " }
-        text += words.checkbox + GridItem.oneLine(words.text)
-        // "(day 2 of 3)" and "?" are left out: a grid shows the days an item covers, and "?" is in front.
-        let dayOf = row.dayCount > 1 ? wording.formats.words.dayOf(row.dayIndex, row.dayCount) : nil
-        for mark in words.marks where mark != dayOf && mark != "?" { text += " " + mark }
-        if showCalendar { text += " [\(GridItem.oneLine(occurrence.calendar.name))]" }
-        title = text
-        color = occurrence.calendar.color
-        self.time = time
-    }
-
-    /// Tabs, and the line ends `RowWording.singleLine` leaves (U+2028,
-    /// U+2029, NEL), as blanks: a cell is one line of known width.
-    static func oneLine(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0 == "\t" || $0 == "\u{2028}" || $0 == "\u{2029}"
-            || $0 == "\u{85}" }) else {
-            return text
-        }
-        return String(String.UnicodeScalarView(text.unicodeScalars.map {
-            ["\t", "\u{2028}", "\u{2029}", "\u{85}"].contains($0) ? " " : $0
-        }))
-    }
-}
-
 /// The week grid's content (`ics-agenda week`): the days side by side, the
 /// items of each day placed as blocks on half hours of the wall clock, and
 /// what lasts all day (or 24 hours and more) in a band of lanes on top, one
@@ -95,9 +48,7 @@ package struct WeekLayout: Sendable {
     /// - Parameter minutes: `--hours` as minutes of the day; nil: from the
     ///   earliest to the latest timed item, and at least 08:00-18:00.
     package init(
-        sections: [AgendaSection], days: [CivilDate], clock: ZoneClock, wording: RowWording,
-            minutes: (start: Int, end: Int)? = nil,
-        showCalendar: Bool = false
+        sections: [AgendaSection], days: [CivilDate], clock: ZoneClock, minutes: (start: Int, end: Int)? = nil
     ) {
         self.days = days
         var blocks = Array(repeating: [Block](), count: days.count)
@@ -109,10 +60,8 @@ package struct WeekLayout: Sendable {
             guard let day = section.day, let c = column[day] else { continue }
             for row in section.rows {
                 let occurrence = section.occurrences[row]
-                func item(_ time: String?) -> GridItem {
-                    GridItem(row, occurrence, wording: wording, time: time, showCalendar: showCalendar)
-                }
-                func addToBand(_ time: String?) {
+                func item(_ time: Date?) -> GridItem { GridItem(row: row, occurrence: occurrence, time: time) }
+                func addToBand(_ time: Date?) {
                     let id = row.source
                     if let at = bandIndex[id], band[at].lastColumn == c - 1 {
                         band[at].lastColumn = c
@@ -130,19 +79,19 @@ package struct WeekLayout: Sendable {
                 case .allDay, .due(nil), .overdue, .undated:
                     addToBand(nil)
                 case .starts(let start) where long:
-                    addToBand(wording.formats.shortTime(start))
+                    addToBand(start)
                 case .continues where long:
                     addToBand(nil)
                 case .starts(let start):
                     let end = span?.end ?? start
                     let from = clock.secondsIntoDay(of: start)
                     let to = clock.civilDate(of: end) > day ? 86400 : clock.secondsIntoDay(of: end)
-                    blocks[c].append(WeekLayout.block(item(wording.formats.shortTime(start)), from, to))
+                    blocks[c].append(WeekLayout.block(item(start), from, to))
                 case .continues(let until):
                     blocks[c].append(WeekLayout.block(item(nil), 0, clock.secondsIntoDay(of: until)))
                 case .due(let at?):
                     let from = clock.secondsIntoDay(of: at)
-                    blocks[c].append(WeekLayout.block(item(wording.formats.shortTime(at)), from, from))
+                    blocks[c].append(WeekLayout.block(item(at), from, from))
                 }
             }
         }
