@@ -55,13 +55,6 @@ struct ConfigFile: Sendable {
         var agendaTakes = true
     }
 
-    /// The sections a configuration may have, and the options each takes.
-    static let sections: [String: any ParsableArguments.Type] = [
-        "agenda": ConfigLine.self, "next": NextCommand.self, "join": JoinCommand.self, "free": FreeCommand.self,
-        "alarms": AlarmsCommand.self, "calendars": CalendarsCommand.self, "week": WeekCommand.self,
-            "month": MonthCommand.self,
-    ]
-
     /// A line the argument parser refused, or a file that cannot be read.
     struct Bad: Error, CustomStringConvertible {
         let path: String
@@ -126,8 +119,9 @@ struct ConfigFile: Sendable {
         for (index, line) in lines.enumerated() {
             let bad = { (message: String) in Bad(path: path, line: index + 1, message: message) }
             if let header = ConfigFile.sectionHeader(line) {
-                guard ConfigFile.sections[header] != nil else {
-                    let known = ConfigFile.sections.keys.sorted().map { "[\($0)]" }.joined(separator: ", ")
+                // A section for each subcommand, named as it is.
+                guard Subcommand.named(header) != nil else {
+                    let known = Subcommand.all.map(\.name).sorted().map { "[\($0)]" }.joined(separator: ", ")
                     throw bad("[\(header)] is no section; the sections are \(known)")
                 }
                 section = header
@@ -141,10 +135,10 @@ struct ConfigFile: Sendable {
             if words.contains(where: { $0 == "--help" || $0 == "-h" || $0 == "--version" }) {
                 throw bad("\(words.joined(separator: " ")) has no place in the configuration")
             }
-            if let section, let takes = ConfigFile.sections[section], takes != ConfigLine.self {
+            if let section, let takes = Subcommand.named(section), !takes.isDefault {
                 // A section's lines are its subcommand's options, judged as it judges them.
-                do { _ = try takes.parse(words) } catch {
-                    let message = takes.message(for: error)
+                do { _ = try takes.type.parse(words) } catch {
+                    let message = takes.type.message(for: error)
                     if message.hasPrefix("Unknown option") {
                         throw bad("\(message.prefix { $0 != "." }); [\(section)] has no such option")
                     }
@@ -202,21 +196,13 @@ struct ConfigFile: Sendable {
     /// Whether a line the agenda refuses is another subcommand's: false
     /// when one takes it (so the agenda leaves it out); nil when none does.
     private static func otherTaker(of words: [String]) -> Bool? {
-        let others: [any ParsableArguments.Type] = [
-            NextCommand.self, JoinCommand.self, FreeCommand.self, AlarmsCommand.self, CalendarsCommand.self,
-                WeekCommand.self, MonthCommand.self,
-        ]
-        return others.contains { (try? $0.parse(words)) != nil } ? false : nil
+        Subcommand.others.contains { (try? $0.type.parse(words)) != nil } ? false : nil
     }
 
     /// What a subcommand that has a line's option says of its value, when
     /// one has it (`--count 0`: "--count takes a whole number"); nil when none does.
     private static func otherComplaint(about words: [String]) -> String? {
-        let others: [any ParsableArguments.Type] = [
-            NextCommand.self, JoinCommand.self, FreeCommand.self, AlarmsCommand.self, CalendarsCommand.self,
-                WeekCommand.self, MonthCommand.self,
-        ]
-        for other in others {
+        for other in Subcommand.others.map(\.type) {
             do { _ = try other.parse(words) } catch {
                 let message = other.message(for: error)
                 if !message.hasPrefix("Unknown option") { return message }
@@ -280,41 +266,6 @@ extension ConfigFile {
             ProcessEnd.fail("\(error)", status: (error as? Bad)?.status ?? 64)
         }
     }()
-
-    /// The command line with the configured options in front of it, so that
-    /// ArgumentParser reads both and the command line's come last and win.
-    /// A command line that does not parse, or that says `--no-config`, is
-    /// left as it is (the command reports its errors itself). For a
-    /// subcommand that takes the agenda's options, pass the words after its
-    /// name: the configured options belong after the subcommand's name.
-    /// For a subcommand other than the agenda: the configured option lines
-    /// it can parse (the options it shares with the agenda), before the
-    /// command line's.
-    static func withConfiguredOptions<C: ParsableArguments>(_ arguments: [String], takenBy command: C.Type,
-        section: String) -> [String] {
-        // --no-config first: it reads no configuration, not even to find it bad.
-        guard !arguments.contains("--no-config"), let config = current else { return arguments }
-        let lines = config.optionLines.filter { line in
-            line.section == section || (line.section == nil && (try? C.parse(line.words)) != nil)
-        }
-        return lines.flatMap(\.words) + arguments
-    }
-
-    static func withConfiguredOptions(_ arguments: [String]) -> [String] {
-        // Nothing configured, nothing to put in front: the command line is
-        // not parsed an extra time for it (parsing is most of a small run's cost).
-        if ConfigFile.holdsNothing { return arguments }
-        guard let given = try? ConfigLine.parse(arguments), !given.noConfig, let config = current else {
-            return arguments
-        }
-        var words: [String] = []
-        for line in config.optionLines where line.agendaTakes && (line.section == nil || line.section == "agenda") {
-            if line.setsCalendar && !given.options.common.calendar.isEmpty { continue }
-            if line.setsLastDay && (given.options.to != nil || given.options.days != nil) { continue }
-            words += line.words
-        }
-        return words + arguments
-    }
 
     /// True when there is no configuration file, or one with nothing but
     /// blank and comment lines (`ICS_AGENDA_CONFIG=/dev/null`): then no
