@@ -4,27 +4,18 @@ import ArgumentParser
 /// only to word its errors: `Usage: ics-agenda [<options>] [<input> ...]`
 /// and `See 'ics-agenda --help'`, byte for byte as scripts and tests saw
 /// them, instead of `ics-agenda agenda ...`.
-struct AgendaAsRoot: ParsableCommand, AgendaArguments {
+typealias AgendaAsRoot = AgendaArguments<AgendaAsRootRole>
+
+/// The agenda's arguments in the role of the root, for the agenda's errors.
+enum AgendaAsRootRole: AgendaRole {
+    typealias Input = InputArguments
+
     static let configuration = CommandConfiguration(
         commandName: "ics-agenda", abstract: "Print a one-year agenda of iCalendar (.ics) files, grouped by day.",
         discussion: Subcommand.byDefault.type.configuration.discussion)
+}
 
-    @OptionGroup var range: DayRangeOptions
-
-    @OptionGroup var common: CommonOptions
-
-    @OptionGroup var warnings: WarningOptions
-
-    @OptionGroup var presentation: PresentationOptions
-
-    @OptionGroup var colorChoice: ColorOptions
-
-    @OptionGroup var listing: ListingOptions
-
-    @OptionGroup var subscriptions: SubscriptionOptions
-
-    @OptionGroup var input: InputArguments
-
+extension AgendaArguments where Role == AgendaAsRootRole {
     /// Ends the run with `error` worded as the agenda alone words it: a
     /// command-line error is found again by parsing as this command; an
     /// error of the run is told as it is.

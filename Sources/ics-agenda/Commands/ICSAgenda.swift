@@ -3,7 +3,12 @@ import ArgumentParser
 import Foundation
 
 /// `ics-agenda [agenda] [OPTIONS] [INPUT ...]`: the agenda, the root command's default.
-struct ICSAgenda: ParsableCommand, AgendaArguments {
+typealias ICSAgenda = AgendaArguments<TheAgenda>
+
+/// The agenda's arguments in their first role: printing the agenda.
+enum TheAgenda: AgendaRole {
+    typealias Input = InputArguments
+
     static let configuration = CommandConfiguration(
         commandName: "agenda",
         abstract: "Print a one-year agenda of iCalendar (.ics) files, grouped by day (the default command).",
@@ -44,33 +49,19 @@ struct ICSAgenda: ParsableCommand, AgendaArguments {
             """
     )
 
-    @OptionGroup var range: DayRangeOptions
-
-    @OptionGroup var common: CommonOptions
-
-    @OptionGroup var warnings: WarningOptions
-
-    @OptionGroup var presentation: PresentationOptions
-
-    @OptionGroup var colorChoice: ColorOptions
-
-    @OptionGroup var listing: ListingOptions
-
-    @OptionGroup var subscriptions: SubscriptionOptions
-
-    @OptionGroup var input: InputArguments
-
-    func run() throws {
+    static func run(_ agenda: ICSAgenda) throws {
         let status: Int32
         do {
-            try printAgenda()
+            try agenda.printAgenda()
             status = 0
         } catch let code as ExitCode where code.rawValue == 66 {
             status = 66
         }
         ProcessEnd.finish(status)
     }
+}
 
+extension AgendaArguments where Role == TheAgenda {
     /// Reads the inputs and prints the agenda (`run` without its exit, for
     /// the command-line fuzz target).
     func printAgenda() throws {

@@ -86,7 +86,7 @@ enum CommandLineInput {
         // Nothing configured, nothing to put in front: the command line is
         // not parsed an extra time for it (parsing is most of a small run's cost).
         if ConfigFile.holdsNothing { return arguments }
-        guard let given = try? ConfigLine.parse(arguments), !given.noConfig, let config = ConfigFile.current
+        guard let given = try? ConfigLine.parse(arguments), !given.input.noConfig, let config = ConfigFile.current
         else { return arguments }
         var words: [String] = []
         let section = Subcommand.byDefault.name

@@ -8,28 +8,22 @@ import Subscriptions
 #endif
 
 /// The command line's shape, for reading the configuration file's lines and
-/// for a first look at the command line: the agenda's options, `--no-config`
-/// and inputs, parsed by ArgumentParser like the command itself (but without
-/// the check that standard input is not a terminal).
-struct ConfigLine: ParsableArguments, AgendaArguments {
-    @OptionGroup var range: DayRangeOptions
+/// for a first look at the command line: the agenda's arguments, parsed by
+/// ArgumentParser like the command itself (but without the check that
+/// standard input is not a terminal).
+typealias ConfigLine = AgendaArguments<ConfigLineRole>
 
-    @OptionGroup var common: CommonOptions
+/// The agenda's arguments in the role of a configuration line: parsed, never run.
+enum ConfigLineRole: AgendaRole {
+    /// A line's inputs, and `--no-config` (which has no place there).
+    struct Input: AgendaInput {
+        @Flag(name: .long)
+        var noConfig = false
 
-    @OptionGroup var warnings: WarningOptions
+        @Argument var inputs: [String] = []
+    }
 
-    @OptionGroup var presentation: PresentationOptions
-
-    @OptionGroup var colorChoice: ColorOptions
-
-    @OptionGroup var listing: ListingOptions
-
-    @OptionGroup var subscriptions: SubscriptionOptions
-
-    @Flag(name: .long)
-    var noConfig = false
-
-    @Argument var inputs: [String] = []
+    static let configuration = CommandConfiguration(commandName: "ics-agenda")
 }
 
 /// The configuration file: `$ICS_AGENDA_CONFIG`, else
@@ -167,19 +161,19 @@ struct ConfigFile: Sendable {
                 // The subcommand that has the option says what is wrong with its value (`--count 0`).
                 throw bad(ConfigFile.otherComplaint(about: words) ?? ConfigLine.message(for: error))
             }
-            if parsed.noConfig { throw bad("--no-config has no place in the configuration") }
+            if parsed.input.noConfig { throw bad("--no-config has no place in the configuration") }
             if let problem = ConfigFile.badValue(parsed.options) { throw bad(problem) }
-            if !parsed.inputs.isEmpty && parsed.inputs.count != words.count {
+            if !parsed.input.inputs.isEmpty && parsed.input.inputs.count != words.count {
                 throw bad("give options and input paths on lines of their own")
             }
-            if parsed.inputs.isEmpty {
+            if parsed.input.inputs.isEmpty {
                 optionLines.append(
                     OptionLine(
                         words: words, setsCalendar: !parsed.options.common.calendar.isEmpty,
                         setsLastDay: parsed.options.to != nil || parsed.options.days != nil, section: section))
             } else {
                 if section != nil { throw bad("input paths go before any section") }
-                inputs += parsed.inputs.map { ConfigFile.resolve($0, folder: folder, environment: environment) }
+                inputs += parsed.input.inputs.map { ConfigFile.resolve($0, folder: folder, environment: environment) }
             }
         }
         self.optionLines = optionLines
