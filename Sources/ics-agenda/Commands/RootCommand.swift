@@ -85,7 +85,9 @@ struct RootCommand: ParsableCommand {
         }
     }
 
-    /// The words that choose a subcommand when they come first (`Subcommand.words`).
+    /// The words that choose a subcommand when they come first: the table's
+    /// (`Subcommand.words`), under the name the misspelt-input hint reads
+    /// (Pipeline/InputFiles+Misspelling.swift).
     static var subcommandWords: [String] { Subcommand.words }
 
     /// The agenda's arguments parsed as the agenda alone, when they choose
