@@ -259,23 +259,6 @@ import Testing
         }
     }
 
-    /// The packing must know every option that takes a value (else it would
-    /// read the value as an input): its list is checked against the help of
-    /// every command, where such an option is shown as `--name <value>`.
-    @Test func thePackingKnowsEveryOptionThatTakesAValue() throws {
-        var shown: Set<String> = []
-        for command in [["--help"], ["agenda", "--help"], ["next", "--help"], ["join", "--help"], ["alarms", "--help"],
-            ["free", "--help"], ["calendars", "--help"]] {
-            let help = try CLI.run(command).stdout
-            for match in help.matches(of: /(--[a-z-]+) <[a-z=#-]+>/) { shown.insert(String(match.1)) }
-        }
-        let source = try String(contentsOf: CLI.root.appendingPathComponent("Sources/ics-agenda/Options/ArgumentPacking.swift"), encoding: .utf8)
-        let list = try #require(source.firstMatch(of: /valueOptions: Set<String> = \[([^\]]*)\]/)?.1)
-        let listed = Set(list.matches(of: /"(--[a-z-]+)"/).map { String($0.1) })
-        #expect(shown.count > 10)
-        #expect(listed == shown)
-    }
-
     /// Control characters after a BEGIN or END keyword were looked at again
     /// from each of their places: 80,000 NUL bytes took 9 s.
     @Test(arguments: ["BEGIN:VEVENT", "END:VEVENT", "BEGIN:VEVENT\u{7F}E"])

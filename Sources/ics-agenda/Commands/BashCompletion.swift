@@ -9,7 +9,7 @@ import ArgumentParser
 /// subcommands offered beside them for the first word.
 enum BashCompletion {
     /// What the root offers for its first word.
-    static let subcommands = RootCommand.subcommandWords.joined(separator: " ")
+    static let subcommands = Subcommand.words.joined(separator: " ")
 
     static let rootFallback = """
             *)
@@ -27,7 +27,7 @@ enum BashCompletion {
                     # Not a subcommand: the words are the agenda's, its default subcommand.
                     COMPREPLY=()
                     unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
-                    _ics-agenda_agenda
+                    _ics-agenda_\(Subcommand.byDefault.name)
                     if (( COMP_CWORD == 1 )); then
                         COMPREPLY+=($(compgen -W '\(subcommands)' -- "${cur}"))
                     fi

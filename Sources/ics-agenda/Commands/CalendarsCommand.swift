@@ -40,7 +40,7 @@ struct CalendarsCommand: ParsableCommand {
         // Counting needs no real window: one day keeps expansion to nothing.
         let clock = ZoneClock(TimeZone(identifier: "UTC")!)
         let window = AgendaWindow.days(1, from: CivilDate(year: 2000, month: 1, day: 1), clock: clock)
-        let calendars = try ICSAgenda.reportingInputErrors {
+        let calendars = try CommandInputs.reportingInputErrors {
             try AgendaPipeline.load(input.paths(), window: window, warnings: warnings.detail,
                 fetch: subscriptions.fetch(environment: environment))
         }

@@ -80,7 +80,7 @@ struct FreeCommand: ParsableCommand, SettingsChoice {
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let settings = try Settings(self, environment: environment)
-        let loaded = try ICSAgenda.loadStrictly(input.paths(), window: settings.window, strict: common.strict,
+        let loaded = try CommandInputs.loadStrictly(input.paths(), window: settings.window, strict: common.strict,
             warnings: warnings.detail,
             calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me,
                 naming: common.naming.naming)

@@ -23,7 +23,7 @@ extension MomentCommand {
     /// Every input read over `window`, with `--me` and `--calendar`; `--strict` fails on damage.
     func load(_ window: AgendaWindow, environment: [String: String], readsAlarms: Bool = false,
         ringing: ClosedRange<Date>? = nil) throws -> LoadedInputs {
-        try ICSAgenda.loadStrictly(input.paths(), window: window, strict: common.strict, warnings: warnings.detail,
+        try CommandInputs.loadStrictly(input.paths(), window: window, strict: common.strict, warnings: warnings.detail,
             calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me,
                 readsAlarms: readsAlarms, ringing: ringing,
             naming: common.naming.naming)

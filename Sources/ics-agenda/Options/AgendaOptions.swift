@@ -77,26 +77,6 @@ struct ListingOptions: ParsableArguments {
     }
 }
 
-/// A command that takes the agenda's options. They are groups side by
-/// side, not groups within a group: ArgumentParser's debug build checks
-/// each group again for every level above it, and with three levels a run
-/// of the debug binary spent 0.5 s parsing its command line.
-protocol AgendaArguments {
-    var range: DayRangeOptions { get }
-    var common: CommonOptions { get }
-    var warnings: WarningOptions { get }
-    var presentation: PresentationOptions { get }
-    var colorChoice: ColorOptions { get }
-    var listing: ListingOptions { get }
-}
-
-extension AgendaArguments {
-    var options: AgendaOptions {
-        AgendaOptions(range: range, common: common, warnings: warnings, presentation: presentation,
-            colorChoice: colorChoice, listing: listing)
-    }
-}
-
 /// The options that say what to show and how: window, zone, locale, selection, format.
 struct AgendaOptions: SettingsChoice {
     let range: DayRangeOptions

@@ -87,7 +87,7 @@ extension GridCommand {
             throw ValidationError("the days asked for (\(first.iso) to \(last.iso)) go beyond the years 1 to 9999.")
         }
         let window = AgendaWindow(firstDay: first, endDay: last.adding(days: 1), clock: settings.clock)
-        let loaded = try ICSAgenda.loadStrictly(input.paths(), window: window, strict: common.strict,
+        let loaded = try CommandInputs.loadStrictly(input.paths(), window: window, strict: common.strict,
             warnings: warnings.detail,
             calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me,
                 naming: common.naming.naming)

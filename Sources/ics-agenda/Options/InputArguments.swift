@@ -12,8 +12,8 @@ struct InputArguments: ParsableArguments {
         "standard input.", valueName: "input"), completion: .file())
     var packedInputs: [String] = []
 
-    /// The inputs, as many words as were given (`ArgumentPacking`).
-    var inputs: [String] { ArgumentPacking.unpacked(packedInputs) }
+    /// The inputs, as many words as were given (`CommandLineInput.packed`).
+    var inputs: [String] { CommandLineInput.unpacked(packedInputs) }
 
     @Flag(name: .long, help: "Read no configuration file (ICS_AGENDA_CONFIG, else ~/.config/ics-agenda/config).")
     var noConfig = false

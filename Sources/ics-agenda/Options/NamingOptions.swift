@@ -18,20 +18,22 @@ struct NamingOptions: ParsableArguments {
     var packedColors: [String] = []
 
     /// `OLD=NEW` pairs in the order given.
-    var renames: [(from: String, to: String)] { ArgumentPacking.unpacked(packedRenames).compactMap(NamingOptions.pair) }
+    var renames: [(from: String, to: String)] {
+        CommandLineInput.unpacked(packedRenames).compactMap(NamingOptions.pair)
+    }
 
     /// `NAME=#rrggbb` pairs, the colour in lower case.
     var colors: [(name: String, color: String)] {
-        ArgumentPacking.unpacked(packedColors).compactMap(NamingOptions.pair).compactMap { pair in
+        CommandLineInput.unpacked(packedColors).compactMap(NamingOptions.pair).compactMap { pair in
             CalendarColor.normalized(pair.to).map { (pair.from, $0) }
         }
     }
 
     func validate() throws {
-        for word in ArgumentPacking.unpacked(packedRenames) where NamingOptions.pair(word) == nil {
+        for word in CommandLineInput.unpacked(packedRenames) where NamingOptions.pair(word) == nil {
             throw ValidationError("--rename \(PrintableText.escaped(word)): write OLD=NEW, both names not empty.")
         }
-        for word in ArgumentPacking.unpacked(packedColors) {
+        for word in CommandLineInput.unpacked(packedColors) {
             guard let pair = NamingOptions.pair(word) else {
                 throw ValidationError("--calendar-color \(PrintableText.escaped(word)): write NAME=#RRGGBB.")
             }

@@ -24,8 +24,8 @@ struct CommonOptions: ParsableArguments {
         valueName: "name"))
     var packedCalendars: [String] = []
 
-    /// The calendars named, as many as were given (`ArgumentPacking`).
-    var calendar: [String] { ArgumentPacking.unpacked(packedCalendars) }
+    /// The calendars named, as many as were given (`CommandLineInput.packed`).
+    var calendar: [String] { CommandLineInput.unpacked(packedCalendars) }
 
     @Option(
         name: .long, parsing: .unconditional,
@@ -49,7 +49,7 @@ struct CommonOptions: ParsableArguments {
 
     /// My addresses, as ATTENDEE and ORGANIZER are compared with them (`CalendarAddress`).
     var me: Set<String> {
-        Set(ArgumentPacking.unpacked(packedMe).map(CalendarAddress.normalized).filter { !$0.isEmpty })
+        Set(CommandLineInput.unpacked(packedMe).map(CalendarAddress.normalized).filter { !$0.isEmpty })
     }
 
     @Flag(name: .long, help: "List the events I declined (--me), marked as such.")

@@ -1,4 +1,5 @@
-/// A long command line made short before ArgumentParser reads it.
+/// A long command line made short before ArgumentParser reads it: the
+/// input stage's last step.
 ///
 /// ArgumentParser takes time that grows with the square of the words on the
 /// command line (it removes each word it takes from an array, and copies
@@ -21,7 +22,9 @@
 /// - `help` keeps its first two words and each option once: what it prints
 ///   depends on no more.
 /// A line this cannot read for sure (an empty `--calendar` name or `--me`) is left as it is.
-enum ArgumentPacking {
+/// Which options take a value, which take any word, and which are lists is
+/// the parser's own definitions' (`OptionTable`), read for a long line only.
+extension CommandLineInput {
     static let separator: Character = "\u{0}"
     /// Lines of at most this many words are parsed as they are.
     static let threshold = 32
@@ -31,39 +34,20 @@ enum ArgumentPacking {
     /// anyway are dropped unjudged, or ten thousand would take 20 s.
     static let maxJudged = 16
 
-    /// Those that take the next word whatever it is (`--from -1d`, `--grep -x`).
-    static let unconditional: Set<String> = [
-        "--calendar", "--calendar-color", "--days", "--from", "--grep", "--now", "--rename", "--since", "--template",
-            "--to", "--tz",
-    ]
-
-    /// The long options that take a value (`--tz <zone>`), of every
-    /// command; `ArgumentPackingTests` checks the list against their help.
-    static let valueOptions: Set<String> = [
-        "--calendar", "--calendar-color", "--catch-up", "--color", "--count", "--credential-helper", "--days",
-            "--default", "--exec",
-            "--format", "--from", "--grep",
-        "--group-by", "--hours", "--locale", "--me", "--min", "--now", "--refresh", "--rename", "--since", "--state",
-            "--template", "--to",
-        "--tz", "--weekdays", "--within",
-    ]
-
-    /// The options given once for each value (`--calendar work --calendar home`): packed into one.
-    static let listOptions = ["--calendar", "--me", "--rename", "--calendar-color"]
-
     /// The list joined into one word, as `unpacked` splits it.
     static func packed(_ arguments: [String], accepts: ([String]) -> Bool = { _ in true }) -> [String] {
         guard arguments.count > threshold else { return arguments }
         var head: [String] = []
         var rest = arguments[...]
-        if let first = rest.first, RootCommand.subcommandWords.contains(first) {
-            guard first != "help" else { return packedHelp(arguments) }
+        if let first = rest.first, Subcommand.words.contains(first) {
+            guard first != Subcommand.help else { return packedHelp(arguments) }
             head.append(first)
             rest = rest.dropFirst()
         }
-        guard let words = Words(rest) else { return arguments }
+        let options = OptionTable.current
+        guard let words = Words(rest, options: options) else { return arguments }
         var packed = head + words.flags + kept(words.values, head: head, accepts: accepts)
-        for name in listOptions {
+        for name in options.listOptions {
             if let values = words.lists[name] {
                 packed.append(name + "=" + values.joined(separator: String(separator)))
             }
@@ -92,7 +76,7 @@ enum ArgumentPacking {
         private var placeOfValue: [[String]: Int] = [:]
 
         /// nil when the line cannot be read for sure (a word with the separator, an empty `--calendar`).
-        init?(_ rest: ArraySlice<String>) {
+        init?(_ rest: ArraySlice<String>, options: OptionTable) {
             var afterDashes = false
             var i = rest.startIndex
             while i < rest.endIndex {
@@ -109,7 +93,7 @@ enum ArgumentPacking {
                 }
                 let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let name = String(parts[0])
-                guard valueOptions.contains(name) else {
+                guard options.valueOptions.contains(name) else {
                     if seenFlags.insert(word).inserted { flags.append(word) }
                     continue
                 }
@@ -124,7 +108,7 @@ enum ArgumentPacking {
                     }
                     // The value is the next word; one that looks like an option is
                     // the option's only when it takes any word, else ArgumentParser refuses it.
-                    guard rest[i] == "-" || !rest[i].hasPrefix("-") || unconditional.contains(name) else {
+                    guard rest[i] == "-" || !rest[i].hasPrefix("-") || options.unconditional.contains(name) else {
                         use([name, rest[i]], at: i)
                         i += 1
                         continue
@@ -135,11 +119,11 @@ enum ArgumentPacking {
                 guard !value.contains(separator) else { return nil }
                 if value.isEmpty {
                     // `--grep ''`: written `--grep=` it would take the next word; kept as two words.
-                    guard !listOptions.contains(name) else { return nil }
+                    guard !options.listOptions.contains(name) else { return nil }
                     use([name, value], at: i)
                     continue
                 }
-                if listOptions.contains(name) {
+                if options.listOptions.contains(name) {
                     lists[name, default: []].append(value)
                 } else {
                     use(["\(name)=\(value)"], at: i)
@@ -166,7 +150,7 @@ enum ArgumentPacking {
         var lastOfOption: [String: Int] = [:]
         func isValue(_ words: [String]) -> Bool { words.count == 1 && words[0].contains("=") }
         for (index, value) in values.enumerated() where isValue(value.words) {
-            let name = ArgumentPacking.name(of: value.words[0])
+            let name = optionName(of: value.words[0])
             if let other = lastOfOption[name], values[other].last > value.last { continue }
             lastOfOption[name] = index
         }
@@ -174,7 +158,7 @@ enum ArgumentPacking {
         var judged: [String: Int] = [:]
         let kept = values.indices.filter { index in
             let words = values[index].words
-            let name = ArgumentPacking.name(of: words[0])
+            let name = optionName(of: words[0])
             guard isValue(words), lastOfOption[name] != index else { return true }
             guard !refusedOne, judged[name, default: 0] < maxJudged else { return false }
             judged[name, default: 0] += 1
@@ -186,14 +170,14 @@ enum ArgumentPacking {
     }
 
     /// `--name` of `--name=value`.
-    private static func name(of word: String) -> String {
+    private static func optionName(of word: String) -> String {
         word.firstIndex(of: "=").map { String(word[..<$0]) } ?? word
     }
 
     /// `help` and what follows it: the first two words that name
     /// subcommands (or not) and each option once, in their order.
     private static func packedHelp(_ arguments: [String]) -> [String] {
-        var packed = ["help"]
+        var packed = [Subcommand.help]
         var named = 0
         var seen: Set<String> = []
         for word in arguments.dropFirst() {

@@ -8,28 +8,22 @@ import Subscriptions
 #endif
 
 /// The command line's shape, for reading the configuration file's lines and
-/// for a first look at the command line: the agenda's options, `--no-config`
-/// and inputs, parsed by ArgumentParser like the command itself (but without
-/// the check that standard input is not a terminal).
-struct ConfigLine: ParsableArguments, AgendaArguments {
-    @OptionGroup var range: DayRangeOptions
+/// for a first look at the command line: the agenda's arguments, parsed by
+/// ArgumentParser like the command itself (but without the check that
+/// standard input is not a terminal).
+typealias ConfigLine = AgendaArguments<ConfigLineRole>
 
-    @OptionGroup var common: CommonOptions
+/// The agenda's arguments in the role of a configuration line: parsed, never run.
+enum ConfigLineRole: AgendaRole {
+    /// A line's inputs, and `--no-config` (which has no place there).
+    struct Input: AgendaInput {
+        @Flag(name: .long)
+        var noConfig = false
 
-    @OptionGroup var warnings: WarningOptions
+        @Argument var inputs: [String] = []
+    }
 
-    @OptionGroup var presentation: PresentationOptions
-
-    @OptionGroup var colorChoice: ColorOptions
-
-    @OptionGroup var listing: ListingOptions
-
-    @OptionGroup var subscriptions: SubscriptionOptions
-
-    @Flag(name: .long)
-    var noConfig = false
-
-    @Argument var inputs: [String] = []
+    static let configuration = CommandConfiguration(commandName: "ics-agenda")
 }
 
 /// The configuration file: `$ICS_AGENDA_CONFIG`, else
@@ -54,13 +48,6 @@ struct ConfigFile: Sendable {
         /// The agenda takes it (else another subcommand does).
         var agendaTakes = true
     }
-
-    /// The sections a configuration may have, and the options each takes.
-    static let sections: [String: any ParsableArguments.Type] = [
-        "agenda": ConfigLine.self, "next": NextCommand.self, "join": JoinCommand.self, "free": FreeCommand.self,
-        "alarms": AlarmsCommand.self, "calendars": CalendarsCommand.self, "week": WeekCommand.self,
-            "month": MonthCommand.self,
-    ]
 
     /// A line the argument parser refused, or a file that cannot be read.
     struct Bad: Error, CustomStringConvertible {
@@ -126,8 +113,9 @@ struct ConfigFile: Sendable {
         for (index, line) in lines.enumerated() {
             let bad = { (message: String) in Bad(path: path, line: index + 1, message: message) }
             if let header = ConfigFile.sectionHeader(line) {
-                guard ConfigFile.sections[header] != nil else {
-                    let known = ConfigFile.sections.keys.sorted().map { "[\($0)]" }.joined(separator: ", ")
+                // A section for each subcommand, named as it is.
+                guard Subcommand.named(header) != nil else {
+                    let known = Subcommand.all.map(\.name).sorted().map { "[\($0)]" }.joined(separator: ", ")
                     throw bad("[\(header)] is no section; the sections are \(known)")
                 }
                 section = header
@@ -141,10 +129,10 @@ struct ConfigFile: Sendable {
             if words.contains(where: { $0 == "--help" || $0 == "-h" || $0 == "--version" }) {
                 throw bad("\(words.joined(separator: " ")) has no place in the configuration")
             }
-            if let section, let takes = ConfigFile.sections[section], takes != ConfigLine.self {
+            if let section, let takes = Subcommand.named(section), !takes.isDefault {
                 // A section's lines are its subcommand's options, judged as it judges them.
-                do { _ = try takes.parse(words) } catch {
-                    let message = takes.message(for: error)
+                do { _ = try takes.type.parse(words) } catch {
+                    let message = takes.type.message(for: error)
                     if message.hasPrefix("Unknown option") {
                         throw bad("\(message.prefix { $0 != "." }); [\(section)] has no such option")
                     }
@@ -173,19 +161,19 @@ struct ConfigFile: Sendable {
                 // The subcommand that has the option says what is wrong with its value (`--count 0`).
                 throw bad(ConfigFile.otherComplaint(about: words) ?? ConfigLine.message(for: error))
             }
-            if parsed.noConfig { throw bad("--no-config has no place in the configuration") }
+            if parsed.input.noConfig { throw bad("--no-config has no place in the configuration") }
             if let problem = ConfigFile.badValue(parsed.options) { throw bad(problem) }
-            if !parsed.inputs.isEmpty && parsed.inputs.count != words.count {
+            if !parsed.input.inputs.isEmpty && parsed.input.inputs.count != words.count {
                 throw bad("give options and input paths on lines of their own")
             }
-            if parsed.inputs.isEmpty {
+            if parsed.input.inputs.isEmpty {
                 optionLines.append(
                     OptionLine(
                         words: words, setsCalendar: !parsed.options.common.calendar.isEmpty,
                         setsLastDay: parsed.options.to != nil || parsed.options.days != nil, section: section))
             } else {
                 if section != nil { throw bad("input paths go before any section") }
-                inputs += parsed.inputs.map { ConfigFile.resolve($0, folder: folder, environment: environment) }
+                inputs += parsed.input.inputs.map { ConfigFile.resolve($0, folder: folder, environment: environment) }
             }
         }
         self.optionLines = optionLines
@@ -202,21 +190,13 @@ struct ConfigFile: Sendable {
     /// Whether a line the agenda refuses is another subcommand's: false
     /// when one takes it (so the agenda leaves it out); nil when none does.
     private static func otherTaker(of words: [String]) -> Bool? {
-        let others: [any ParsableArguments.Type] = [
-            NextCommand.self, JoinCommand.self, FreeCommand.self, AlarmsCommand.self, CalendarsCommand.self,
-                WeekCommand.self, MonthCommand.self,
-        ]
-        return others.contains { (try? $0.parse(words)) != nil } ? false : nil
+        Subcommand.others.contains { (try? $0.type.parse(words)) != nil } ? false : nil
     }
 
     /// What a subcommand that has a line's option says of its value, when
     /// one has it (`--count 0`: "--count takes a whole number"); nil when none does.
     private static func otherComplaint(about words: [String]) -> String? {
-        let others: [any ParsableArguments.Type] = [
-            NextCommand.self, JoinCommand.self, FreeCommand.self, AlarmsCommand.self, CalendarsCommand.self,
-                WeekCommand.self, MonthCommand.self,
-        ]
-        for other in others {
+        for other in Subcommand.others.map(\.type) {
             do { _ = try other.parse(words) } catch {
                 let message = other.message(for: error)
                 if !message.hasPrefix("Unknown option") { return message }
@@ -280,41 +260,6 @@ extension ConfigFile {
             ProcessEnd.fail("\(error)", status: (error as? Bad)?.status ?? 64)
         }
     }()
-
-    /// The command line with the configured options in front of it, so that
-    /// ArgumentParser reads both and the command line's come last and win.
-    /// A command line that does not parse, or that says `--no-config`, is
-    /// left as it is (the command reports its errors itself). For a
-    /// subcommand that takes the agenda's options, pass the words after its
-    /// name: the configured options belong after the subcommand's name.
-    /// For a subcommand other than the agenda: the configured option lines
-    /// it can parse (the options it shares with the agenda), before the
-    /// command line's.
-    static func withConfiguredOptions<C: ParsableArguments>(_ arguments: [String], takenBy command: C.Type,
-        section: String) -> [String] {
-        // --no-config first: it reads no configuration, not even to find it bad.
-        guard !arguments.contains("--no-config"), let config = current else { return arguments }
-        let lines = config.optionLines.filter { line in
-            line.section == section || (line.section == nil && (try? C.parse(line.words)) != nil)
-        }
-        return lines.flatMap(\.words) + arguments
-    }
-
-    static func withConfiguredOptions(_ arguments: [String]) -> [String] {
-        // Nothing configured, nothing to put in front: the command line is
-        // not parsed an extra time for it (parsing is most of a small run's cost).
-        if ConfigFile.holdsNothing { return arguments }
-        guard let given = try? ConfigLine.parse(arguments), !given.noConfig, let config = current else {
-            return arguments
-        }
-        var words: [String] = []
-        for line in config.optionLines where line.agendaTakes && (line.section == nil || line.section == "agenda") {
-            if line.setsCalendar && !given.options.common.calendar.isEmpty { continue }
-            if line.setsLastDay && (given.options.to != nil || given.options.days != nil) { continue }
-            words += line.words
-        }
-        return words + arguments
-    }
 
     /// True when there is no configuration file, or one with nothing but
     /// blank and comment lines (`ICS_AGENDA_CONFIG=/dev/null`): then no
