@@ -85,11 +85,6 @@ struct RootCommand: ParsableCommand {
         }
     }
 
-    /// The words that choose a subcommand when they come first: the table's
-    /// (`Subcommand.words`), under the name the misspelt-input hint reads
-    /// (Pipeline/InputFiles+Misspelling.swift).
-    static var subcommandWords: [String] { Subcommand.words }
-
     /// The agenda's arguments parsed as the agenda alone, when they choose
     /// the agenda and parse: the same command, without ArgumentParser's
     /// default-subcommand look-ahead, which builds the agenda's options

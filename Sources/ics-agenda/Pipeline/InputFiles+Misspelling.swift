@@ -7,7 +7,7 @@ extension InputFiles {
     static func subcommand(misspelledAs word: String) -> String? {
         guard word.count >= 3, !word.contains("/"), !word.contains(".") else { return nil }
         let lower = Array(word.lowercased())
-        return RootCommand.subcommandWords.map { ($0, editDistance(lower, Array($0))) }.filter { $0.1 <= 2 }
+        return Subcommand.words.map { ($0, editDistance(lower, Array($0))) }.filter { $0.1 <= 2 }
             .min { $0.1 < $1.1 }?.0
     }
 
