@@ -8,11 +8,17 @@
 /// blocking one would be; a signal is waited through (swift-system retries
 /// its calls on EINTR).
 extension FileDescriptor {
+    /// Reads up to `buffer.count` bytes in one call: how many (0 at the
+    /// end); EAGAIN of a non-blocking descriptor thrown as any failure is.
+    package func readOnce(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try SystemCall.typed { try read(into: buffer) }
+    }
+
     /// Reads up to `buffer.count` bytes: how many (0 at the end).
     package func readWaiting(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         while true {
             do throws(Errno) {
-                return try SystemCall.typed { try read(into: buffer) }
+                return try readOnce(into: buffer)
             } catch {
                 guard error.isWouldBlock else { throw error }
                 waitUntilReady(for: Int16(POLLIN))

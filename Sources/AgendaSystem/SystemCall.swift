@@ -51,7 +51,7 @@ package enum SystemCall {
     /// A swift-system call whose error is typed: it throws nothing but `Errno`.
     @discardableResult
     @inline(__always)
-    package static func typed<Value>(_ call: () throws -> Value) throws(Errno) -> Value {
+    static func typed<Value>(_ call: () throws -> Value) throws(Errno) -> Value {
         do { return try call() } catch { throw error as? Errno ?? Errno(rawValue: EIO) }
     }
 }

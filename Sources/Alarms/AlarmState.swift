@@ -117,7 +117,7 @@ package struct AlarmState: Sendable {
                 return .notAFile("holds \(info.size) bytes, more than a state file ever does (\(AlarmState.maxSize))")
             }
             count = try buffer.withUnsafeMutableBytes { raw in
-                Result { () throws(Errno) in try SystemCall.typed { try descriptor.read(into: raw) } }
+                Result { () throws(Errno) in try descriptor.readOnce(into: raw) }
             }.get()
         } catch {
             throw Failure(path: path, reason: String(cString: strerror(error.rawValue)))

@@ -121,21 +121,17 @@ package struct Netrc: Sendable {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         let deadline = Date().addingTimeInterval(TimeInterval(patience) / 1000)
         while bytes.count <= largest {
-            let n: Int
-            do {
-                n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
-            } catch {
-                guard let error = error as? Errno, error.isWouldBlock else {
-                    let code = (error as? Errno)?.rawValue ?? EIO
-                    return .failure(Failure("cannot be read: \(String(cString: strerror(code)))"))
-                }
-                n = -1
-            }
-            if n > 0 {
+            switch chunk.withUnsafeMutableBytes({ raw in Result { () throws(Errno) in try fd.readOnce(into: raw) } }) {
+            case .success(let n) where n > 0:
                 bytes += chunk[..<n]
                 continue
+            case .success:  // its end, or a FIFO's writer that has not come yet
+                if !isFIFO || !bytes.isEmpty || waited { return .success(bytes) }
+            case .failure(let error) where error.isWouldBlock:
+                break
+            case .failure(let error):
+                return .failure(Failure("cannot be read: \(String(cString: strerror(error.rawValue)))"))
             }
-            if n == 0 && (!isFIFO || !bytes.isEmpty || waited) { return .success(bytes) }
             // A stream that has not written yet, or whose writer has not come.
             waited = true
             let left = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
