@@ -119,10 +119,11 @@ package enum AtomicFile {
     /// A new file (0600, made anew) beside `path` holding `bytes`, synced
     /// when asked; its path. Nothing is left when it fails.
     private static func written(_ bytes: [UInt8], beside path: String, synced: Bool) throws -> String {
-        var template = Array("\(path).XXXXXX".utf8CString)
+        var template: [CChar] = []
         let fd = try failing(at: path) { () throws(Errno) in
             FileDescriptor(rawValue: try SystemCall.checked {
-                template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+                template = Array("\(path).XXXXXX".utf8CString)  // each try from the template: mkstemp writes in it
+                return template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             })
         }
         fd.setCloseOnExec()  // no command `alarms --exec` starts holds it

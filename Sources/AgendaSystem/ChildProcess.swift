@@ -45,10 +45,10 @@ package struct ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for (stream, target) in [(input, Int32(0)), (output, 1)] {
+        for (stream, target, mode) in [(input, Int32(0), O_RDONLY), (output, 1, O_WRONLY)] {
             switch stream {
             case .inherited: break
-            case .nullDevice: posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDONLY, 0)
+            case .nullDevice: posix_spawn_file_actions_addopen(&actions, target, "/dev/null", mode, 0)
             case .descriptor(let fd): posix_spawn_file_actions_adddup2(&actions, fd.rawValue, target)
             }
         }
