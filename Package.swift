@@ -5,6 +5,8 @@ import PackageDescription
 //   CLibical (C boundary) -> ICalAdapter (parse + expand with libical)
 //   -> AgendaCore (models, window, grouping, formatters, pure Swift)
 //   -> ics-agenda (thin command line).
+// Beside it, AgendaSystem: the one target that calls the system (files,
+// locks, syncs, mappings, child processes), over swift-system.
 let optimized: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
@@ -14,7 +16,8 @@ let package = Package(
         .executable(name: "ics-agenda", targets: ["ics-agenda"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         .systemLibrary(
@@ -35,14 +38,24 @@ let package = Package(
         // RE2 (Debian's libre2-dev) matches --grep's pattern in linear time, behind a C face.
         .target(name: "CRE2", linkerSettings: [.linkedLibrary("re2")]),
         .target(name: "AgendaCore", swiftSettings: optimized),
+        // The system's calls, each made here alone (SystemCallRuleTests): swift-system's
+        // FileDescriptor, Stat and Errno, and what it lacks wrapped once.
+        .target(
+            name: "AgendaSystem",
+            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: optimized
+        ),
         .target(name: "ICalAdapter", dependencies: ["CLibical", "AgendaCore"], swiftSettings: optimized),
-        .target(name: "Subscriptions", dependencies: ["CCurl", "CLibXML2", "AgendaCore", "ICalAdapter"], swiftSettings: optimized),
+        .target(
+            name: "Subscriptions", dependencies: ["CCurl", "CLibXML2", "AgendaCore", "AgendaSystem", "ICalAdapter"],
+            swiftSettings: optimized),
         // `ics-agenda alarms`: the time of the last run, kept and locked between runs.
-        .target(name: "Alarms", dependencies: ["AgendaCore"], swiftSettings: optimized),
+        .target(name: "Alarms", dependencies: ["AgendaCore", "AgendaSystem"], swiftSettings: optimized),
         .executableTarget(
             name: "ics-agenda",
             dependencies: [
                 "AgendaCore",
+                "AgendaSystem",
                 "ICalAdapter",
                 "Subscriptions",
                 "Alarms",
@@ -53,8 +66,10 @@ let package = Package(
         .testTarget(name: "AgendaCoreTests", dependencies: ["AgendaCore"], swiftSettings: optimized),
         .testTarget(name: "ICalAdapterTests", dependencies: ["ICalAdapter", "AgendaCore"], swiftSettings: optimized),
         .testTarget(name: "CLITests", dependencies: ["ics-agenda"], swiftSettings: optimized),
-        .testTarget(name: "CalDAVTests", dependencies: ["Subscriptions"], swiftSettings: optimized),
+        .testTarget(
+            name: "CalDAVTests", dependencies: ["Subscriptions", "AgendaSystem"], swiftSettings: optimized),
         .testTarget(name: "AlarmsTests", dependencies: ["Alarms", "ICalAdapter", "AgendaCore"], swiftSettings: optimized),
+        .testTarget(name: "AgendaSystemTests", dependencies: ["AgendaSystem"], swiftSettings: optimized),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -1,4 +1,5 @@
 import AgendaCore
+import AgendaSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -38,14 +39,13 @@ package struct AlarmState: Sendable {
     /// The lock of one run: held until it is released or the value ends
     /// (closing the file gives the lock back, also when the run is killed).
     package final class Lock: @unchecked Sendable {
-        private var descriptor: Int32
+        private var descriptor: FileDescriptor?
 
-        init(descriptor: Int32) { self.descriptor = descriptor }
+        init(descriptor: FileDescriptor) { self.descriptor = descriptor }
 
         package func release() {
-            guard descriptor >= 0 else { return }
-            close(descriptor)
-            descriptor = -1
+            try? descriptor?.close()
+            descriptor = nil
         }
 
         deinit { release() }
@@ -57,10 +57,9 @@ package struct AlarmState: Sendable {
     /// run as root with `--state /dev/null` must leave /dev/null a device.
     func refusal() -> String? {
         for (path, what) in [(path, "the state"), (path + ".lock", "its lock")] {
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
-            if info.st_mode & S_IFMT != S_IFREG {
-                return "\(path): \(what) is \(AlarmState.kind(of: info.st_mode)), not a file"
+            guard let info = try? Stat(path, followTargetSymlink: false) else { continue }
+            if info.type != .regular {
+                return "\(path): \(what) is \(AlarmState.kind(of: info.type)), not a file"
             }
         }
         return nil
@@ -74,16 +73,14 @@ package struct AlarmState: Sendable {
                 attributes: [.posixPermissions: 0o700])
         }
         // Not through a link, and without waiting for a writer: a FIFO left at that name must not hold every cron run.
-        let descriptor = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
-        guard descriptor >= 0 else { throw Failure(path: path + ".lock", reason: String(cString: strerror(errno))) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                let reason = String(cString: strerror(errno))
-                close(descriptor)
-                throw Failure(path: path + ".lock", reason: reason)
-            }
+        do throws(Errno) {
+            let descriptor = try FileDescriptor.openLockFile(path + ".lock", withoutWaiting: true)
+            let lock = Lock(descriptor: descriptor)  // released if the lock cannot be had
+            try descriptor.lockExclusively()
+            return lock
+        } catch {
+            throw Failure(path: path + ".lock", reason: String(cString: strerror(error.rawValue)))
         }
-        return Lock(descriptor: descriptor)
     }
 
     /// What the file says.
@@ -102,24 +99,29 @@ package struct AlarmState: Sendable {
     static let maxSize = 4096
 
     package func read() throws -> Content {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return .none }
-            if errno == ELOOP { return .notAFile("is a symbolic link, not a file") }
-            throw Failure(path: path, reason: String(cString: strerror(errno)))
+        let descriptor: FileDescriptor
+        do throws(Errno) {
+            descriptor = try FileDescriptor.openWithoutWaiting(path)
+        } catch {
+            if error == .noSuchFileOrDirectory { return .none }
+            if error == .tooManySymbolicLinkLevels { return .notAFile("is a symbolic link, not a file") }
+            throw Failure(path: path, reason: String(cString: strerror(error.rawValue)))
         }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            return .notAFile("is \(AlarmState.kind(of: info.st_mode)), not a file")
-        }
-        guard info.st_size <= AlarmState.maxSize else {
-            return .notAFile("holds \(info.st_size) bytes, more than a state file ever does (\(AlarmState.maxSize))")
-        }
+        defer { try? descriptor.close() }
+        let info: Stat, count: Int
         var buffer = [UInt8](repeating: 0, count: AlarmState.maxSize)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-        guard count >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+        do throws(Errno) {
+            info = try Stat(descriptor)
+            guard info.type == .regular else { return .notAFile("is \(AlarmState.kind(of: info.type)), not a file") }
+            guard info.size <= AlarmState.maxSize else {
+                return .notAFile("holds \(info.size) bytes, more than a state file ever does (\(AlarmState.maxSize))")
+            }
+            count = try buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(Errno) in try descriptor.readOnce(into: raw) }
+            }.get()
+        } catch {
+            throw Failure(path: path, reason: String(cString: strerror(error.rawValue)))
+        }
         let data = buffer[..<count]
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         for (index, line) in lines.enumerated() {
@@ -146,13 +148,13 @@ package struct AlarmState: Sendable {
     }
 
     /// What kind of file a mode is, in words.
-    static func kind(of mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFIFO: "a FIFO"
-        case S_IFDIR: "a folder"
-        case S_IFSOCK: "a socket"
-        case S_IFCHR, S_IFBLK: "a device"
-        case S_IFLNK: "a symbolic link"
+    static func kind(of type: FileType) -> String {
+        switch type {
+        case .fifo: "a FIFO"
+        case .directory: "a folder"
+        case .socket: "a socket"
+        case .characterSpecial, .blockSpecial: "a device"
+        case .symbolicLink: "a symbolic link"
         default: "a special file"
         }
     }

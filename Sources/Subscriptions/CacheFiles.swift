@@ -1,4 +1,5 @@
 import AgendaCore
+import AgendaSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -18,14 +19,27 @@ enum CacheFiles {
         for part in folder.split(separator: "/", omittingEmptySubsequences: false) {
             path += (path.isEmpty && part.isEmpty) ? "/" : (path.hasSuffix("/") || path.isEmpty ? "" : "/") + part
             if part.isEmpty { continue }
-            if mkdir(path, 0o700) != 0 && errno != EEXIST { throw CacheError(path: path, code: errno) }
+            do throws(Errno) {
+                try FileNames.makeFolder(path, permissions: .ownerReadWriteExecute)
+            } catch where error != .fileExists {
+                throw CacheError(path: path, code: error.rawValue)
+            } catch {}
         }
-        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { throw CacheError(path: folder, code: errno) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_uid == geteuid() else { throw CacheError(path: folder, code: EPERM) }
-        guard fchmod(fd, 0o700) == 0 else { throw CacheError(path: folder, code: errno) }
+        let fd: FileDescriptor
+        do throws(Errno) {
+            fd = try FileDescriptor.openFolder(folder, followingLinks: false)
+        } catch {
+            throw CacheError(path: folder, code: error.rawValue)
+        }
+        defer { try? fd.close() }
+        guard let info = try? Stat(fd), info.userID.rawValue == geteuid() else {
+            throw CacheError(path: folder, code: EPERM)
+        }
+        do throws(Errno) {
+            try fd.setPermissions(.ownerReadWriteExecute)
+        } catch {
+            throw CacheError(path: folder, code: error.rawValue)
+        }
     }
 
     /// `bytes` as the file at `path`, replaced whole (`AtomicFile`): a

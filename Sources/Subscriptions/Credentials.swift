@@ -1,3 +1,4 @@
+import AgendaSystem
 import Foundation
 import Synchronization
 
@@ -204,8 +205,7 @@ package final class Credentials: Sendable {
     /// Whether `path` is a regular file (links followed) that its group or
     /// others can read. A stream (`NETRC=<(pass show netrc)`) is not.
     private static func othersCanRead(_ path: String) -> Bool {
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
-        return info.st_mode & 0o044 != 0
+        guard let info = try? Stat(path), info.type == .regular else { return false }
+        return info.permissions.rawValue & 0o044 != 0
     }
 }

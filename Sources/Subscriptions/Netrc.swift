@@ -1,4 +1,5 @@
 import AgendaCore
+import AgendaSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -106,34 +107,35 @@ package struct Netrc: Sendable {
     /// file that is not there: no logins, nothing to tell.
     static func read(_ path: String) -> Result<[UInt8], Failure> {
         // Not O_NOFOLLOW: ~/.netrc is often a link into a folder of dotfiles.
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            return .failure(Failure(errno == ENOENT ? nil : "cannot be read: \(String(cString: strerror(errno)))"))
+        let fd: FileDescriptor
+        do throws(Errno) {
+            fd = try FileDescriptor.openWithoutWaiting(path, followingLinks: true)
+        } catch {
+            return .failure(Failure(error == .noSuchFileOrDirectory ? nil :
+                "cannot be read: \(String(cString: strerror(error.rawValue)))"))
         }
-        defer { close(fd) }
-        var info = stat()
-        let isFIFO = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
+        defer { try? fd.close() }
+        let isFIFO = (try? Stat(fd))?.type == .fifo
         var waited = false
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         let deadline = Date().addingTimeInterval(TimeInterval(patience) / 1000)
         while bytes.count <= largest {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n > 0 {
+            switch chunk.withUnsafeMutableBytes({ raw in Result { () throws(Errno) in try fd.readOnce(into: raw) } }) {
+            case .success(let n) where n > 0:
                 bytes += chunk[..<n]
                 continue
+            case .success:  // its end, or a FIFO's writer that has not come yet
+                if !isFIFO || !bytes.isEmpty || waited { return .success(bytes) }
+            case .failure(let error) where error.isWouldBlock:
+                break
+            case .failure(let error):
+                return .failure(Failure("cannot be read: \(String(cString: strerror(error.rawValue)))"))
             }
-            let code = errno
-            if n < 0 && code == EINTR { continue }
-            if n < 0 && code != EAGAIN {
-                return .failure(Failure("cannot be read: \(String(cString: strerror(code)))"))
-            }
-            if n == 0 && (!isFIFO || !bytes.isEmpty || waited) { return .success(bytes) }
             // A stream that has not written yet, or whose writer has not come.
             waited = true
             let left = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
-            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            if left == 0 || poll(&ready, 1, left) == 0 {
+            if left == 0 || !fd.waitUntilReadable(milliseconds: left) {
                 return .failure(Failure("gave nothing to read in \(patience / 1000) s"))
             }
         }

@@ -1,8 +1,5 @@
+import AgendaSystem
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A file of the cache, open for reading only when it is a regular file
 /// of a bounded size. Whatever else stands at its path is refused without
@@ -11,9 +8,9 @@ import Foundation
 /// of the cache. The descriptor has one owner, this value, and is closed
 /// with it.
 struct RegularFile: ~Copyable {
-    let descriptor: Int32
+    let descriptor: FileDescriptor
     /// Its size and modification time when opened (`fstat`).
-    let info: stat
+    let info: Stat
 
     /// Why what is at a path cannot be read as a file of the cache; nil
     /// from `open` when there is nothing there.
@@ -27,40 +24,43 @@ struct RegularFile: ~Copyable {
     /// is not there. Throws when it is there but is not a regular file of
     /// at most `limit` bytes, or cannot be opened.
     static func open(_ path: String, limit: Int) throws(Refusal) -> RegularFile? {
-        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
+        let fd: FileDescriptor
+        do throws(Errno) {
+            fd = try FileDescriptor.openWithoutWaiting(path)
+        } catch {
+            let code = error.rawValue
             if code == ENOENT || code == ENOTDIR { return nil }
             throw Refusal(
                 path: path,
                 reason: code == ELOOP
                     ? "is a symbolic link, not a regular file" : "cannot be read: \(String(cString: strerror(code)))")
         }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let code = errno
-            close(fd)
-            throw Refusal(path: path, reason: "cannot be read: \(String(cString: strerror(code)))")
+        let info: Stat
+        do throws(Errno) {
+            info = try Stat(fd)
+        } catch {
+            try? fd.close()
+            throw Refusal(path: path, reason: "cannot be read: \(String(cString: strerror(error.rawValue)))")
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
-            throw Refusal(path: path, reason: "is not a regular file (\(RegularFile.kind(info.st_mode)))")
+        guard info.type == .regular else {
+            try? fd.close()
+            throw Refusal(path: path, reason: "is not a regular file (\(RegularFile.kind(info.type)))")
         }
-        guard Int(info.st_size) <= limit else {
-            close(fd)
+        guard Int(info.size) <= limit else {
+            try? fd.close()
             throw Refusal(
                 path: path, reason: "is larger than \(RegularFile.describe(bytes: limit)), more than the cache keeps")
         }
         return RegularFile(descriptor: fd, info: info)
     }
 
-    private init(descriptor: Int32, info: stat) {
+    private init(descriptor: FileDescriptor, info: Stat) {
         self.descriptor = descriptor
         self.info = info
     }
 
     deinit {
-        close(descriptor)
+        try? descriptor.close()
     }
 
     /// When it was last written or confirmed.
@@ -68,31 +68,21 @@ struct RegularFile: ~Copyable {
         Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
     }
 
-    var size: Int { Int(info.st_size) }
+    var size: Int { Int(info.size) }
 
     /// Its first `count` bytes at most (fewer when it is shorter, or when it
     /// shrank since it was opened).
-    func read(upTo count: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: max(0, count))
-        var filled = 0
-        while filled < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            filled += n
-        }
-        return Array(bytes[..<filled])
-    }
+    func read(upTo count: Int) -> [UInt8] { descriptor.read(upTo: count) }
 
-    /// What a file of mode `mode` is, in a word a user knows.
-    static func kind(_ mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFIFO: "a FIFO"
-        case S_IFDIR: "a folder"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFSOCK: "a socket"
-        case S_IFLNK: "a symbolic link"
+    /// What a file of type `type` is, in a word a user knows.
+    static func kind(_ type: FileType) -> String {
+        switch type {
+        case .fifo: "a FIFO"
+        case .directory: "a folder"
+        case .characterSpecial: "a character device"
+        case .blockSpecial: "a block device"
+        case .socket: "a socket"
+        case .symbolicLink: "a symbolic link"
         default: "not a file"
         }
     }

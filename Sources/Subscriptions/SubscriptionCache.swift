@@ -1,4 +1,5 @@
 import AgendaCore
+import AgendaSystem
 import Foundation
 import ICalAdapter
 
@@ -107,17 +108,18 @@ package struct SubscriptionCache: Sendable {
     /// copies would go where it leads (a folder others write in, such as
     /// /tmp), and `chmod` through it would change that folder's mode.
     func folderProblem() -> String? {
-        var info = stat()
-        guard lstat(folder, &info) == 0 else {
-            let code = errno
-            guard code != ENOENT else { return nil }
-            return "the cache folder \(folder) cannot be read: \(String(cString: strerror(code)))"
+        let info: Stat
+        do throws(Errno) {
+            info = try Stat(folder, followTargetSymlink: false)
+        } catch {
+            guard error != .noSuchFileOrDirectory else { return nil }
+            return "the cache folder \(folder) cannot be read: \(String(cString: strerror(error.rawValue)))"
         }
-        switch info.st_mode & S_IFMT {
-        case S_IFDIR:
-            return info.st_uid == geteuid() ? nil : "the cache folder \(folder) belongs to another user"
-        case S_IFLNK: return "the cache folder \(folder) is a symbolic link"
-        default: return "the cache folder \(folder) is not a folder (\(RegularFile.kind(info.st_mode)))"
+        switch info.type {
+        case .directory:
+            return info.userID.rawValue == geteuid() ? nil : "the cache folder \(folder) belongs to another user"
+        case .symbolicLink: return "the cache folder \(folder) is a symbolic link"
+        default: return "the cache folder \(folder) is not a folder (\(RegularFile.kind(info.type)))"
         }
     }
 
@@ -136,7 +138,7 @@ package struct SubscriptionCache: Sendable {
     /// The server said the copy is still good (304): it is as young as now.
     /// Not through a symbolic link put in its place since.
     func confirm(_ url: SubscriptionURL) {
-        _ = utimensat(AT_FDCWD, copyPath(url), nil, AT_SYMLINK_NOFOLLOW)
+        try? FileNames.touch(copyPath(url))
     }
 }
 

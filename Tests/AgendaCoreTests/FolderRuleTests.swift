@@ -2,14 +2,15 @@ import Foundation
 import Testing
 
 /// AgendaCore is one way, as the adapter's stages are (`StageRuleTests`):
-/// Time ← Model ← Group ← Layout ← Format. A folder names only its own
+/// Time ← Model ← Group ← Layout ← Format, over `Parallel/` (the work
+/// spread over threads, which names none of them). A folder names only its own
 /// types and those of the folders before it: times know nothing of
 /// calendars, the model nothing of sections, grouping nothing of the grids,
 /// and the grids (`Layout/`) hold dates, spans and lanes, never words,
 /// which are made in `Format/` alone. A name that points back (a layout
 /// wording a row, a model escaping text with a formatter's type) fails here.
 @Suite struct FolderRuleTests {
-    static let order = ["Time", "Model", "Group", "Layout", "Format"]
+    static let order = ["Parallel", "Time", "Model", "Group", "Layout", "Format"]
 
     static let sources = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

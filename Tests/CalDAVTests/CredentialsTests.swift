@@ -1,3 +1,4 @@
+import AgendaSystem
 import Foundation
 import Testing
 

@@ -1,8 +1,5 @@
+import AgendaSystem
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The offline copy of one CalDAV account, in the cache folder
 /// (`$XDG_CACHE_HOME/ics-agenda/caldav-HOST-HASH/`, 0700): what discovery
@@ -141,18 +138,24 @@ struct DAVCopy {
     func locked<T>(_ body: () throws -> T) throws -> T {
         try DAVCopy.makeFolder(folder)
         let path = folder + "/.lock"
-        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CacheError(path: path, code: errno) }
-        defer { close(fd) }
+        let fd: FileDescriptor
+        do throws(Errno) {
+            fd = try FileDescriptor.openLockFile(path)
+        } catch {
+            throw CacheError(path: path, code: error.rawValue)
+        }
+        defer { try? fd.close() }
         try DAVCopy.lock(fd, path: path)
         return try body()
     }
 
-    /// `flock(fd, LOCK_EX)`, again after a signal; throws on any other failure.
-    static func lock(_ fd: Int32, path: String, flock take: (Int32, Int32) -> Int32 = { flock($0, $1) }) throws {
-        while take(fd, LOCK_EX) != 0 {
-            let code = errno
-            if code != EINTR { throw CacheError(path: path, code: code) }
+    /// `fd`'s exclusive lock (`lockExclusively`: a signal waited through);
+    /// throws on any other failure.
+    static func lock(_ fd: FileDescriptor, path: String) throws {
+        do throws(Errno) {
+            try fd.lockExclusively()
+        } catch {
+            throw CacheError(path: path, code: error.rawValue)
         }
     }
 
@@ -162,22 +165,13 @@ struct DAVCopy {
     func remove(_ name: String) {
         guard DAVCopy.isHashName(name) else { return }
         let path = folder + "/" + name
-        guard let dir = opendir(path) else { return }
         var names: [String] = []
-        while let entry = readdir(dir) {
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if entryName != "." && entryName != ".." { names.append(entryName) }
+        guard FolderEntries.forEach(in: path, { name, _ in names.append(String(decoding: name, as: UTF8.self)) })
+        else { return }
+        for entryName in names where (try? Stat(path + "/" + entryName, followTargetSymlink: false))?.type == .regular {
+            try? FileNames.remove(path + "/" + entryName)
         }
-        closedir(dir)
-        for entryName in names {
-            var info = stat()
-            if lstat(path + "/" + entryName, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
-                unlink(path + "/" + entryName)
-            }
-        }
-        rmdir(path)
+        try? FileNames.removeFolder(path)
     }
 
     /// The account as last kept, calendar by calendar: each folder, its
@@ -195,10 +189,9 @@ struct DAVCopy {
             // Each file looked at once, here: the reader takes its size and identity from this.
             let files = state.items.values.map { path + "/" + $0.file }.sorted()
                 .compactMap { file -> DAVCalendarCopy.File? in
-                var info = stat()
-                guard lstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-                return DAVCalendarCopy.File(path: file, size: Int(info.st_size), device: UInt64(info.st_dev),
-                    inode: UInt64(info.st_ino))
+                guard let info = try? Stat(file, followTargetSymlink: false), info.type == .regular else { return nil }
+                return DAVCalendarCopy.File(path: file, size: Int(info.size), device: UInt64(info.deviceID.rawValue),
+                    inode: UInt64(info.inode.rawValue))
             }
             return DAVCalendarCopy(
                 folder: path, name: entry.name, color: entry.color, files: files,

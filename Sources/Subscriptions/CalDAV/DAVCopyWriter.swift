@@ -1,4 +1,5 @@
 import AgendaCore
+import AgendaSystem
 import Dispatch
 
 #if canImport(Glibc)

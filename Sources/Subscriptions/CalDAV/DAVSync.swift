@@ -1,3 +1,4 @@
+import AgendaSystem
 import Foundation
 import ICalAdapter
 
@@ -139,8 +140,7 @@ struct DAVSync {
             let members = try members(change, firstReply: reply)
             let folder = copy.calendarFolder(change.entry)
             plans.append(DAVSync.plan(change, members: members, now: now) { file in
-                var info = stat()
-                return lstat(folder + "/" + file, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+                (try? Stat(folder + "/" + file, followTargetSymlink: false))?.type == .regular
             })
         }
         return plans
@@ -343,7 +343,7 @@ struct DAVSync {
             for (key, item) in fetched { state.items[key] = item }
             for item in plan.removed { state.items[DAVHref.key(item.href)] = nil }
             try DAVCopy.write(json: state, to: folder + "/.state.json")
-            for item in plan.removed { unlink(folder + "/" + item.file) }
+            for item in plan.removed { try? FileNames.remove(folder + "/" + item.file) }
         } catch {
             throw .copy("\(error)")
         }
@@ -357,7 +357,7 @@ struct DAVSync {
             try DAVCopy.makeFolder(folder)
             try DAVCopy.write(Array(entry.name.utf8), to: folder + "/displayname")
             if let color = entry.color { try DAVCopy.write(Array(color.utf8), to: folder + "/color") } else {
-                unlink(folder + "/color")
+                try? FileNames.remove(folder + "/color")
             }
         } catch {
             throw .copy("\(error)")

@@ -1,4 +1,5 @@
 import AgendaCore
+import AgendaSystem
 import ArgumentParser
 import Foundation
 import ICalAdapter
@@ -149,10 +150,8 @@ struct AgendaPipeline {
         var folder = InputFolder(path: account.redacted + "/" + (copy.folder as NSString).lastPathComponent)
         for marker in ["displayname", "color"] { folder.mark(marker, path: copy.folder + "/" + marker) }
         folder.files = copy.files.map { file in
-            var info = stat()
-            info.st_dev = __dev_t(file.device)
-            info.st_ino = __ino_t(file.inode)
-            return InputFile(path: file.path, isExplicit: false, size: file.size, identity: FileIdentity(info))
+            InputFile(path: file.path, isExplicit: false, size: file.size,
+                identity: FileIdentity(device: file.device, inode: file.inode))
         }
         return folder
     }

@@ -1,4 +1,5 @@
 import AgendaCore
+import AgendaSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -93,7 +94,7 @@ struct AlarmAction {
         let name = PrintableText.escaped(arguments[0])
         let about = "alarm of \"\(PrintableText.escaped(entry.occurrence.title))\" at " +
             "\(formatter.wording.formats.shortTime(entry.time))"
-        switch SystemCall.runProgram(arguments, timeLimit: AlarmAction.timeLimit) {
+        switch ChildProcess.run(arguments, timeLimit: AlarmAction.timeLimit) {
         case .notStarted(let code):
             StandardError.write("ics-agenda: warning: --exec: \(name): \(String(cString: strerror(code))) (\(about))\n")
         case .stopped:

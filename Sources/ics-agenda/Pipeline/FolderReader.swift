@@ -1,4 +1,5 @@
 import AgendaCore
+import AgendaSystem
 import Foundation
 import ICalAdapter
 
@@ -149,8 +150,8 @@ struct FolderReader {
 
     /// The whole file, or nil when it cannot be read (it is read again, alone, to tell why).
     private static func readWhole(_ file: InputFile) -> [UInt8]? {
-        guard let fd = try? InputFiles.withFileSystemPath(file.path, SystemCall.openForReading) else { return nil }
-        defer { close(fd) }
-        return try? SystemCall.readAll(fd, sizeHint: file.size ?? 0, regularFile: true)
+        guard let fd = try? InputFiles.withFileSystemPath(file.path, FileDescriptor.openForReading) else { return nil }
+        defer { try? fd.close() }
+        return try? fd.readAll(sizeHint: file.size ?? 0, regularFile: true)
     }
 }

@@ -1,9 +1,6 @@
 import AgendaCore
+import AgendaSystem
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The walk down a folder named: its calendar files in name order, then the folders below it.
 extension InputFiles {
@@ -22,9 +19,8 @@ extension InputFiles {
                 "named; not read")
             return []
         }
-        var info = stat()
-        if withFileSystemPath(directory, { stat($0, &info) }) == 0 {
-            guard visited.insert(FileIdentity(info)).inserted else { return [] }
+        if let status = withFileSystemPath(directory, { try? Stat($0) }) {
+            guard visited.insert(FileIdentity(status)).inserted else { return [] }
         }
         guard let found = entries(of: directory) else {
             warn("\(PrintableText.escaped(directory)): cannot read this folder; skipped")
@@ -50,20 +46,20 @@ extension InputFiles {
                 }
                 continue
             }
-            let mode = found.st_mode & S_IFMT
-            if isMarker && mode == S_IFREG {
+            let mode = found.type
+            if isMarker && mode == .regular {
                 folder.mark(name, path: path)
                 continue
             }
-            if mode == S_IFDIR {
+            if mode == .directory {
                 below += try walk(path, depth: depth + 1, visited: &visited, warn: warn)
             } else if isCalendar {
                 // A pipe would block the run, a device never end: only regular files are read from folders.
-                guard mode == S_IFREG else {
+                guard mode == .regular else {
                     warn("\(PrintableText.escaped(path)): not a regular file (a pipe, socket or device); skipped")
                     continue
                 }
-                folder.files.append(InputFile(path: path, isExplicit: false, size: Int(found.st_size),
+                folder.files.append(InputFile(path: path, isExplicit: false, size: Int(found.size),
                     identity: FileIdentity(found)))
             }
         }
@@ -74,16 +70,13 @@ extension InputFiles {
     /// folder tells it (`DT_REG`, `DT_DIR`, ...; `DT_UNKNOWN` when it does
     /// not); `.` and `..` left out; nil when it cannot be read.
     static func entries(of directory: String) -> [(name: String, type: UInt8)]? {
-        guard let dir = withFileSystemPath(directory, { opendir($0) }) else { return nil }
-        defer { closedir(dir) }
         var names: [(name: String, type: UInt8)] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                PrintableText.decodingFileSystemBytes(raw.prefix { $0 != 0 })
+        let opened = withFileSystemPath(directory) { path in
+            FolderEntries.forEach(in: path) { name, type in
+                names.append((PrintableText.decodingFileSystemBytes(name), type))
             }
-            if name != "." && name != ".." { names.append((name, entry.pointee.d_type)) }
         }
-        return names
+        return opened ? names : nil
     }
 
     /// Names in the order `<` gives them. ASCII names (nearly all: a vdir's

@@ -1,4 +1,5 @@
 import AgendaCore
+import AgendaSystem
 import Foundation
 import Synchronization
 import Subscriptions
@@ -38,9 +39,13 @@ struct FileIdentity: Hashable {
     let device: UInt64
     let inode: UInt64
 
-    init(_ info: stat) {
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
+    init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+
+    init(_ status: Stat) {
+        self.init(device: UInt64(status.deviceID.rawValue), inode: UInt64(status.inode.rawValue))
     }
 }
 
@@ -49,6 +54,21 @@ struct UnreadableInput: Error, CustomStringConvertible {
     let path: String
     let reason: String
     var description: String { "\(PrintableText.escaped(path)): \(reason)" }
+
+    init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    /// An input that could not be opened or read, in the words for what `errno` said.
+    init(path: String, error: Errno) {
+        let reason = switch error {
+        case .permissionDenied: "permission denied"
+        case .isDirectory: "is a directory"
+        default: "cannot be read"
+        }
+        self.init(path: path, reason: reason)
+    }
 }
 
 /// What one INPUT argument, or a folder below one, gives to read.
@@ -97,7 +117,7 @@ enum InputFiles {
                 missing(UnreadableInput(path: argument, reason: "no such file or directory" + hint))
                 continue
             }
-            if mode == S_IFDIR {
+            if mode == .directory {
                 var visited = Set<FileIdentity>()
                 sources += try walk(argument, visited: &visited, warn: warn)
             } else {
@@ -135,10 +155,9 @@ enum InputFiles {
                 return !stdinSeen
             }
             if let identity = file.identity { return seen.insert(identity).inserted }
-            var info = stat()
             // its error is told when it is read
-            guard withFileSystemPath(file.path, { stat($0, &info) }) == 0 else { return true }
-            return seen.insert(FileIdentity(info)).inserted
+            guard let status = withFileSystemPath(file.path, { try? Stat($0) }) else { return true }
+            return seen.insert(FileIdentity(status)).inserted
         }
         return sources.compactMap { source -> InputSource? in
             switch source {
@@ -163,67 +182,65 @@ enum InputFiles {
         streaming: ((UnsafeMutableRawBufferPointer) throws -> Int) throws -> T,
         changed: (_ message: String, _ cut: CutPlace?) -> Void = { _, _ in }
     ) throws -> T {
-        let fd: Int32
+        let fd: FileDescriptor
         do {
-            fd = file.isStdin ? 0 : try withFileSystemPath(file.path, SystemCall.openForReading)
-        } catch let error as SystemCall.Failure {
-            throw UnreadableInput(path: file.path, reason: error.reason)
+            fd = file.isStdin ? .standardInput : try withFileSystemPath(file.path, FileDescriptor.openForReading)
+        } catch let error as Errno {
+            throw UnreadableInput(path: file.path, error: error)
         }
-        defer { if !file.isStdin { close(fd) } }
-        var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0,
-            let base = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED
-        {
-            let size = Int(info.st_size)
-            defer { munmap(base, size) }
-            let bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: size)
-            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-            let result: T, cutShort: Bool
-            do {
-                (result, cutShort) = try MappedFileGuard.run(UnsafeRawBufferPointer(bytes)) {
-                    try body(bytes) { range in
-                        // Whole pages inside the range only.
-                        let start = (range.lowerBound + page - 1) / page * page
-                        let end = range.upperBound / page * page
-                        if end > start { madvise(base + start, end - start, Int32(MADV_DONTNEED)) }
-                    }
-                }
-            } catch {
-                // Cut before anything could be read (to nothing, or to zeros the
-                // reader took for binary data): the cut is the reason, not the zeros.
-                var after = stat()
-                if fstat(fd, &after) == 0, Int(after.st_size) < size {
-                    throw UnreadableInput(path: file.path, reason: "the file was cut from \(size) to " +
-                        "\(after.st_size) bytes while it was read")
-                }
-                throw error
-            }
-            var after = stat()
-            let now = fstat(fd, &after) == 0 ? Int(after.st_size) : size
-            if cutShort || now != size || after.st_mtim.tv_sec != info.st_mtim.tv_sec
-                || after.st_mtim.tv_nsec != info.st_mtim.tv_nsec {
-                if now < size {
-                    // What lay past the new end read as zeros: the lines up to it are the file's.
-                    let kept = max(0, now)
-                    let lines = 1 + bytes[..<kept].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-                    changed("the file was cut from \(size) to \(kept) bytes while it was read; read as far as " +
-                        "it could be",
-                        CutPlace(line: lines,
-                            componentLine: CutPlace.lastBeginLine(in: UnsafeBufferPointer(rebasing: bytes[..<kept]),
-                            lines: lines)))
-                } else {
-                    changed("the file changed while it was read; what was read may mix its old and new text", nil)
+        defer { if !file.isStdin { try? fd.close() } }
+        func streamed() throws -> T {
+            try streaming { buffer in
+                do throws(Errno) { return try fd.readWaiting(into: buffer) } catch {
+                    throw UnreadableInput(path: file.path, error: error)
                 }
             }
-            return result
         }
-        return try streaming { buffer in
-            do {
-                return try SystemCall.read(fd, into: buffer)
-            } catch let error as SystemCall.Failure {
-                throw UnreadableInput(path: file.path, reason: error.reason)
+        guard let info = try? Stat(fd), info.type == .regular, info.size > 0 else { return try streamed() }
+        return try MappedFile.mapping(fd, size: Int(info.size), { mapped in
+            try readMapped(mapped, of: file, fd, opened: info, body, changed: changed)
+        }, otherwise: streamed)
+    }
+
+    /// `body` over a file's mapped bytes, with a `release` that gives passed
+    /// pages back; the file told as `changed` when it was cut short or
+    /// rewritten while it was read.
+    private static func readMapped<T>(
+        _ mapped: MappedFile, of file: InputFile, _ fd: FileDescriptor, opened info: Stat,
+        _ body: (UnsafeBufferPointer<UInt8>, ((Range<Int>) -> Void)?) throws -> T,
+        changed: (_ message: String, _ cut: CutPlace?) -> Void
+    ) throws -> T {
+        let bytes = mapped.bytes, size = bytes.count
+        let result: T, cutShort: Bool
+        do {
+            (result, cutShort) = try mapped.guarded { try body(bytes, mapped.release) }
+        } catch {
+            // Cut before anything could be read (to nothing, or to zeros the
+            // reader took for binary data): the cut is the reason, not the zeros.
+            if let after = try? Stat(fd), Int(after.size) < size {
+                throw UnreadableInput(path: file.path, reason: "the file was cut from \(size) to " +
+                    "\(after.size) bytes while it was read")
+            }
+            throw error
+        }
+        let after = try? Stat(fd)
+        let now = after.map { Int($0.size) } ?? size
+        if cutShort || now != size || after?.st_mtim.tv_sec != info.st_mtim.tv_sec
+            || after?.st_mtim.tv_nsec != info.st_mtim.tv_nsec {
+            if now < size {
+                // What lay past the new end read as zeros: the lines up to it are the file's.
+                let kept = max(0, now)
+                let lines = 1 + bytes[..<kept].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                changed("the file was cut from \(size) to \(kept) bytes while it was read; read as far as " +
+                    "it could be",
+                    CutPlace(line: lines,
+                        componentLine: CutPlace.lastBeginLine(in: UnsafeBufferPointer(rebasing: bytes[..<kept]),
+                        lines: lines)))
+            } else {
+                changed("the file changed while it was read; what was read may mix its old and new text", nil)
             }
         }
+        return result
     }
 
     /// Where a file was cut while it was read: the line the cut fell on (its
@@ -268,8 +285,8 @@ enum InputFiles {
         let bytes = PrintableText.fileSystemBytes(path)
         if bytes.count >= Int(PATH_MAX), let slash = bytes.lastIndex(of: 0x2F),
             let folder = openFolder(Array(bytes[..<slash]), absolute: bytes.first == 0x2F) {
-            defer { close(folder) }
-            let short = Array("/proc/self/fd/\(folder)/".utf8) + bytes[(slash + 1)...]
+            defer { try? folder.close() }
+            let short = Array("/proc/self/fd/\(folder.rawValue)/".utf8) + bytes[(slash + 1)...]
             return try (short.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { try body($0.baseAddress!) }
         }
         return try (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { try body($0.baseAddress!) }
@@ -279,14 +296,14 @@ enum InputFiles {
     /// `./` first): a walk down a deep tree opens each folder from its
     /// parent, not from `/` again, which took time that grew with the square
     /// of the depth. Owned here; a caller gets its own duplicate.
-    private static let lastFolder = Mutex<(path: [UInt8], fd: Int32)?>(nil)
+    private static let lastFolder = Mutex<(path: [UInt8], fd: FileDescriptor)?>(nil)
 
     /// The folder at `path`, opened one name at a time from `/` or the
     /// working folder (or from the last folder opened, when it holds
     /// `path`); nil when one of them cannot be opened. The caller closes it.
-    private static func openFolder(_ path: [UInt8], absolute: Bool) -> Int32? {
+    private static func openFolder(_ path: [UInt8], absolute: Bool) -> FileDescriptor? {
         let key = Array((absolute ? "/" : "./").utf8) + path
-        var fd: Int32 = -1
+        var fd: FileDescriptor?
         var rest = key[(absolute ? 1 : 2)...]
         lastFolder.withLock { last in
             guard let last, key.count >= last.path.count, key.count == last.path.count || key[last.path.count] == 0x2F,
@@ -294,38 +311,35 @@ enum InputFiles {
                     last.path.withUnsafeBytes { memcmp(k.baseAddress!, $0.baseAddress!, $0.count) == 0 }
                 })
             else { return }
-            fd = fcntl(last.fd, F_DUPFD_CLOEXEC, 0)
+            fd = try? last.fd.duplicateClosingOnExec()
             rest = key[last.path.count...]
         }
-        if fd < 0 {
-            fd = open(absolute ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd == nil {
+            fd = try? FileDescriptor.openFolder(absolute ? "/" : ".")
             rest = key[(absolute ? 1 : 2)...]
         }
-        guard fd >= 0 else { return nil }
+        guard var folder = fd else { return nil }
         for name in rest.split(separator: 0x2F) {
             let next = (Array(name).map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
-                openat(fd, $0.baseAddress!, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                try? folder.openFolder(named: $0.baseAddress!)
             }
-            close(fd)
-            guard next >= 0 else { return nil }
-            fd = next
+            try? folder.close()
+            guard let next else { return nil }
+            folder = next
         }
-        let kept = fcntl(fd, F_DUPFD_CLOEXEC, 0)
-        if kept >= 0 {
+        if let kept = try? folder.duplicateClosingOnExec() {
             lastFolder.withLock { last in
-                if let old = last { close(old.fd) }
+                if let old = last { try? old.fd.close() }
                 last = (key, kept)
             }
         }
-        return fd
+        return folder
     }
 
-    /// `S_IFDIR`, `S_IFREG`, ... of what the path leads to (symbolic links
-    /// followed); nil when nothing is there.
-    static func fileMode(_ path: String) -> mode_t? {
-        var info = stat()
-        guard withFileSystemPath(path, { stat($0, &info) }) == 0 else { return nil }
-        return info.st_mode & S_IFMT
+    /// A folder, a regular file, ... : what the path leads to (symbolic
+    /// links followed); nil when nothing is there.
+    static func fileMode(_ path: String) -> FileType? {
+        withFileSystemPath(path, { try? Stat($0) })?.type
     }
 
 }

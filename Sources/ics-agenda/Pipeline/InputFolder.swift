@@ -1,10 +1,7 @@
 import AgendaCore
+import AgendaSystem
 import Foundation
 import ICalAdapter
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The calendar files directly in one folder, and what says whether the
 /// folder is a vdir collection (one folder per calendar, one item per file,
@@ -28,7 +25,7 @@ struct InputFolder {
     }
 
     mutating func mark(_ name: String, path: String) {
-        guard InputFiles.fileMode(path) == S_IFREG else { return }
+        guard InputFiles.fileMode(path) == .regular else { return }
         isMarked = true
         if name == "color", let bytes = InputFolder.head(of: path) {
             // vdirsyncer writes `#RRGGBB` (or with an alpha, as CalDAV's calendar-color) on one line.
@@ -60,20 +57,12 @@ struct InputFolder {
     /// without following a link, and read only when it is a regular file.
     /// A name is one line: a file of 768 MB was read whole, 7 s and 1.5 GB.
     static func head(of path: String) -> [UInt8]? {
-        let fd = InputFiles.withFileSystemPath(path) { open($0, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) }
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        var bytes = [UInt8](repeating: 0, count: CalendarName.maxFileBytes)
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            count += n
+        guard let fd = try? InputFiles.withFileSystemPath(path, { try FileDescriptor.openWithoutWaiting($0) }) else {
+            return nil
         }
-        return Array(bytes[..<count])
+        defer { try? fd.close() }
+        guard (try? Stat(fd))?.type == .regular else { return nil }
+        return fd.read(upTo: CalendarName.maxFileBytes)
     }
 
     /// The collection as a calendar: its `displayname`, else the folder's
@@ -82,10 +71,8 @@ struct InputFolder {
         var (parent, name) = InputFolder.split(path)
         if name == "." || name == ".." || name.isEmpty {
             // `ics-agenda .` inside the collection: named by where it is.
-            if let real = InputFiles.withFileSystemPath(path, { realpath($0, nil) }) {
-                let bytes = UnsafeRawBufferPointer(start: real, count: strlen(real))
-                (parent, name) = InputFolder.split(PrintableText.decodingFileSystemBytes(bytes))
-                free(real)
+            if let real = InputFiles.withFileSystemPath(path, FileNames.resolved) {
+                (parent, name) = InputFolder.split(PrintableText.decodingFileSystemBytes(real))
             }
         }
         return CalendarInfo(name: displayName ?? (name.isEmpty ? "/" : name), source: parent, path: path, color: color)

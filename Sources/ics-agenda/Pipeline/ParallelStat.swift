@@ -1,8 +1,5 @@
+import AgendaSystem
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `stat(2)` of many paths at once, on every core when there are many: a
 /// vdir collection of 20,000 files spent a third of a `next` run's time
@@ -13,17 +10,14 @@ enum ParallelStat {
 
     /// Each path's status (following symbolic links, as `stat` does), or
     /// nil where it cannot be had; in the order given.
-    static func statuses(_ paths: [String]) -> [stat?] {
-        var results: [stat?] = Array(repeating: nil, count: paths.count)
+    static func statuses(_ paths: [String]) -> [Stat?] {
+        var results: [Stat?] = Array(repeating: nil, count: paths.count)
         let workers = paths.count < parallelFrom ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, 8)
         results.withUnsafeMutableBufferPointer { buffer in
             let shared = Results(buffer: buffer)
             let work: @Sendable (Int) -> Void = { w in
                 for i in stride(from: w, to: paths.count, by: workers) {
-                    var info = stat()
-                    if InputFiles.withFileSystemPath(paths[i], { status(of: $0, &info) }) == 0 {
-                        shared.buffer[i] = info
-                    }
+                    shared.buffer[i] = InputFiles.withFileSystemPath(paths[i]) { try? Stat($0) }
                 }
             }
             if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
@@ -33,9 +27,6 @@ enum ParallelStat {
 
     /// Each worker writes only its own places.
     private struct Results: @unchecked Sendable {
-        let buffer: UnsafeMutableBufferPointer<stat?>
+        let buffer: UnsafeMutableBufferPointer<Stat?>
     }
 }
-
-/// stat(2) by its own name: inside `ParallelStat` the name is the function's.
-private func status(of path: UnsafePointer<CChar>, _ info: inout stat) -> Int32 { stat(path, &info) }

@@ -1,9 +1,6 @@
 import AgendaCore
+import AgendaSystem
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Standard output, buffered in large writes. A closed pipe (`| head`)
 /// ends the program quietly with status 0; any other write error with 74.
@@ -45,14 +42,15 @@ struct BufferedOutput: ByteOutputStream {
     private static func writeAll(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
         while offset < bytes.count {
-            let written = SystemCall.write(1, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                let code = errno
-                if code == EPIPE { ProcessEnd.abandon(0) }
-                StandardError.write("ics-agenda: cannot write the agenda: \(String(cString: strerror(code)))\n")
+            do throws(Errno) {
+                let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
+                offset += try FileDescriptor.standardOutput.writeWaiting(rest)
+            } catch {
+                if error == .brokenPipe { ProcessEnd.abandon(0) }
+                let reason = String(cString: strerror(error.rawValue))
+                StandardError.write("ics-agenda: cannot write the agenda: \(reason)\n")
                 ProcessEnd.abandon(74)
             }
-            offset += written
         }
     }
 }
@@ -66,11 +64,12 @@ struct BufferedOutput: ByteOutputStream {
 /// whichever path it came by.
 enum StandardError {
     static func write(_ text: String) {
-        var bytes = Array(SecretText.redacted(text).utf8)
-        bytes.withUnsafeMutableBytes { buffer in
+        let bytes = Array(SecretText.redacted(text).utf8)
+        bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = SystemCall.write(2, buffer.baseAddress! + offset, buffer.count - offset)
+                let rest = UnsafeRawBufferPointer(rebasing: buffer[offset...])
+                let written = (try? FileDescriptor.standardError.writeWaiting(rest)) ?? 0
                 if written <= 0 { return }
                 offset += written
             }

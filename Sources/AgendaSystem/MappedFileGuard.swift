@@ -71,8 +71,8 @@ enum MappedFileGuard {
             let start = address / page * page
             let end = MappedFileGuard.base + MappedFileGuard.size
             let length = (end - start + page - 1) / page * page
-            _ = mmap(UnsafeMutableRawPointer(bitPattern: start), Int(length), PROT_READ,
-                MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0)
+            _ = MappedFile.map(at: UnsafeMutableRawPointer(bitPattern: start), Int(length),
+                flags: MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1)
             MappedFileGuard.faulted = 1
         }
         action.sa_flags = SA_SIGINFO

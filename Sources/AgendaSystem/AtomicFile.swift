@@ -22,7 +22,7 @@ package enum AtomicFile {
     package static func replace(_ path: String, with bytes: [UInt8], beforeRename: (() throws -> Void)? = nil) throws {
         let temporary = try written(bytes, beside: path, synced: true)
         do { try beforeRename?() } catch {
-            unlink(temporary)
+            try? FileNames.remove(temporary)
             throw error
         }
         try renamed(temporary, to: path)
@@ -75,85 +75,77 @@ package enum AtomicFile {
         }
 
         deinit {
-            for file in staged { unlink(file.temporary) }
-            for file in placed { unlink(file) }
+            for file in staged { try? FileNames.remove(file.temporary) }
+            for file in placed { try? FileNames.remove(file) }
         }
-    }
-
-    /// `syncfs(2)`, which Glibc's module does not declare (it is a GNU
-    /// extension): looked up once in the C library.
-    private static let syncfsCall: (@convention(c) (Int32) -> Int32)? = dlsym(nil, "syncfs").map {
-        unsafeBitCast($0, to: (@convention(c) (Int32) -> Int32).self)
     }
 
     /// Makes the data of `files` durable: one `syncfs` of the file system
     /// that holds `folder`, else (a C library without it) an `fsync` each.
     private static func syncFileSystem(holding folder: String, files: [String]) throws {
-        if let syncfs = syncfsCall {
-            let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard fd >= 0 else { throw Failure(path: folder, code: errno) }
-            defer { close(fd) }
-            guard syncfs(fd) == 0 else { throw Failure(path: folder, code: errno) }
+        if FileDescriptor.canSynchronizeFileSystem {
+            try failing(at: folder) { () throws(Errno) in
+                let fd = try FileDescriptor.openFolder(folder)
+                defer { try? fd.close() }
+                try fd.synchronizeFileSystem()
+            }
             return
         }
         for file in files {
-            let fd = open(file, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw Failure(path: file, code: errno) }
-            defer { close(fd) }
-            guard fsync(fd) == 0 else { throw Failure(path: file, code: errno) }
+            try failing(at: file) { () throws(Errno) in
+                let fd = try SystemCall.typed { try FileDescriptor.open(file, .readOnly, options: .closeOnExec) }
+                defer { try? fd.close() }
+                try fd.synchronize()
+            }
         }
+    }
+
+    /// `body`, its `errno` thrown as a `Failure` at `path`.
+    private static func failing<T>(at path: String, _ body: () throws(Errno) -> T) throws(Failure) -> T {
+        do { return try body() } catch { throw Failure(path: path, code: error.rawValue) }
     }
 
     /// `bytes` as the file at `path` (0600; never a link followed),
     /// written in place and not synced.
     private static func writtenInPlace(_ bytes: [UInt8], at path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Failure(path: path, code: errno) }
-        let ok = writeAll(bytes, to: fd) && fchmod(fd, 0o600) == 0
-        let code = errno
-        close(fd)
-        guard ok else { throw Failure(path: path, code: code) }
-    }
-
-    /// Writes every byte, again after a signal; false on a failure (errno says which).
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
-        var written = 0
-        return bytes.withUnsafeBytes { raw -> Bool in
-            while written < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                written += n
-            }
-            return true
+        let fd = try failing(at: path) { () throws(Errno) in try FileDescriptor.openForReplacing(path) }
+        defer { try? fd.close() }
+        try failing(at: path) { () throws(Errno) in
+            try SystemCall.typed { try fd.writeAll(bytes) }
+            try fd.setPermissions(.ownerReadWrite)
         }
     }
 
     /// A new file (0600, made anew) beside `path` holding `bytes`, synced
     /// when asked; its path. Nothing is left when it fails.
     private static func written(_ bytes: [UInt8], beside path: String, synced: Bool) throws -> String {
-        var template = Array("\(path).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw Failure(path: path, code: errno) }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)  // no command `alarms --exec` starts holds it
+        var template: [CChar] = []
+        let fd = try failing(at: path) { () throws(Errno) in
+            FileDescriptor(rawValue: try SystemCall.checked {
+                template = Array("\(path).XXXXXX".utf8CString)  // each try from the template: mkstemp writes in it
+                return template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            })
+        }
+        fd.setCloseOnExec()  // no command `alarms --exec` starts holds it
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let ok = writeAll(bytes, to: fd)
-        var code = errno
-        let done = ok && fchmod(fd, 0o600) == 0 && (!synced || fsync(fd) == 0)
-        if ok && !done { code = errno }
-        close(fd)
-        guard done else {
-            unlink(temporary)
-            throw Failure(path: temporary, code: code)
+        do {
+            defer { try? fd.close() }
+            try failing(at: temporary) { () throws(Errno) in
+                try SystemCall.typed { try fd.writeAll(bytes) }
+                try fd.setPermissions(.ownerReadWrite)
+                if synced { try fd.synchronize() }
+            }
+        } catch {
+            try? FileNames.remove(temporary)
+            throw error
         }
         return temporary
     }
 
     private static func renamed(_ temporary: String, to path: String) throws {
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw Failure(path: path, code: code)
+        do { try FileNames.rename(temporary, to: path) } catch {
+            try? FileNames.remove(temporary)
+            throw Failure(path: path, code: error.rawValue)
         }
     }
 
@@ -164,10 +156,8 @@ package enum AtomicFile {
 
     /// Syncs the folder that holds `path`, so that a rename in it lasts through a crash.
     private static func syncFolder(of path: String) {
-        let folder = open(folder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
-        }
+        guard let folder = try? FileDescriptor.openFolder(folder(of: path)) else { return }
+        try? folder.synchronize()
+        try? folder.close()
     }
 }

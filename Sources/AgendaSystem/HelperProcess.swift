@@ -5,22 +5,28 @@ import Foundation
 #endif
 
 /// One run of a program that is given a few bytes on its standard input
-/// and answers on its standard output (a credential helper): no shell, the
-/// program found on PATH as `execvp` finds it, in a process group of its
-/// own, its standard error this process's. Its standard input and output
+/// and answers on its standard output (a credential helper), started as
+/// `ChildProcess` starts every program: no shell, the program found on
+/// PATH as `execvp` finds it, in a process group of its own, its standard
+/// error this process's. Its standard input and output
 /// are Unix sockets made close-on-exec (so no other child inherits them;
 /// a helper that leaves without reading raises no SIGPIPE here); both are
 /// closed and the process reaped before `run` returns, whatever happened.
-struct HelperProcess {
+package struct HelperProcess {
     /// The program and its arguments.
-    let arguments: [String]
+    package let arguments: [String]
     /// How long it may take in all; then it (and its process group) is killed.
-    var timeLimit: TimeInterval = 10
+    package var timeLimit: TimeInterval = 10
     /// The most of its output that is read; past it, it is killed.
-    var maxOutput = 64 << 10
+    package var maxOutput = 64 << 10
+
+    package init(arguments: [String], timeLimit: TimeInterval = 10) {
+        self.arguments = arguments
+        self.timeLimit = timeLimit
+    }
 
     /// How a run ended.
-    enum End: Equatable {
+    package enum End: Equatable {
         /// It exited with status 0, and this is what it printed.
         case answered([UInt8])
         /// It could not be started (`errno`'s code: not found, not executable).
@@ -37,7 +43,7 @@ struct HelperProcess {
 
     /// Runs the program with `request` on its standard input (then ended)
     /// and waits for its output to end and for it to exit.
-    func run(request: [UInt8]) -> End {
+    package func run(request: [UInt8]) -> End {
         var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
         let kind = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         guard socketpair(AF_UNIX, kind, 0, &toChild) == 0 else { return .notStarted(errno) }
@@ -46,57 +52,39 @@ struct HelperProcess {
             toChild.forEach { close($0) }
             return .notStarted(code)
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[1], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        var spawned = posix_spawnp(&pid, argv[0]!, &actions, &attributes, &argv, environ)
-        // A script just written may still be open for writing in a process
-        // being started elsewhere (ETXTBSY) for a moment: it is tried again.
-        for _ in 0..<20 where spawned == ETXTBSY {
-            usleep(10_000)
-            spawned = posix_spawnp(&pid, argv[0]!, &actions, &attributes, &argv, environ)
-        }
+        let started = ChildProcess.start(arguments, input: .descriptor(FileDescriptor(rawValue: toChild[1])),
+            output: .descriptor(FileDescriptor(rawValue: fromChild[1])), waitingForText: true)
         // The child's ends are the child's alone now.
         close(toChild[1])
         close(fromChild[1])
         let input = toChild[0], output = fromChild[0]
-        guard spawned == 0 else {
+        let child: ChildProcess
+        switch started {
+        case .success(let running): child = running
+        case .failure(let error):
             close(input)
             close(output)
-            return .notStarted(spawned)
+            return .notStarted(error.rawValue)
         }
         let deadline = Date() + timeLimit
         let talked = talk(input: input, output: output, bytes: request, deadline: deadline)
         close(output)
         var status: Int32 = 0
-        while true {
-            let done = waitpid(pid, &status, WNOHANG)
-            if done == pid { break }
-            if done < 0 && errno != EINTR { return .lost }
-            if talked.end != nil || Date() > deadline {
-                kill(-pid, SIGKILL)
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                return talked.end ?? .timedOut
-            }
-            usleep(2_000)
+        switch child.wait(until: deadline, lookingEvery: 2_000, stopNow: talked.end != nil, status: &status) {
+        case .stopped: return talked.end ?? .timedOut
+        case .lost: return .lost
+        default: break
         }
         if let end = talked.end {
-            kill(-pid, SIGKILL)  // what it left behind holding its output (its process group)
+            child.killGroup()  // what it left behind holding its output (its process group)
             return end
         }
-        if status & 0x7F != 0 { return .signalled(status & 0x7F) }
-        let code = (status >> 8) & 0xFF
-        return code == 0 ? .answered(talked.output) : .exited(code)
+        switch ChildProcess.end(of: status) {
+        case .exited(0): return .answered(talked.output)
+        case .exited(let code): return .exited(code)
+        case .signalled(let signal): return .signalled(signal)
+        default: return .lost
+        }
     }
 
     /// Hands over the input (its socket is closed here) and reads the
