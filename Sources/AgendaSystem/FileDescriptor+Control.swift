@@ -39,6 +39,9 @@ extension FileDescriptor {
         try SystemCall.checked { fchmod(rawValue, permissions.rawValue) }
     }
 
+    /// Whether the descriptor is open (`F_GETFD`).
+    package var isOpen: Bool { SystemCall.retryingOnInterrupt { fcntl(rawValue, F_GETFD) } >= 0 }
+
     /// Closed when this process starts a program (`FD_CLOEXEC`); whether it could be set.
     @discardableResult
     package func setCloseOnExec() -> Bool {

@@ -13,16 +13,6 @@ import Testing
 @Suite struct SystemCallRuleTests {
     static let home = "AgendaSystem/"
 
-    /// Files that still call the system until the rewrite of Options/ and
-    /// Commands/ beside this change lands and they are converted; each must
-    /// still break the rule (the test says when one no longer does), so that
-    /// the list only shrinks.
-    static let notYetConverted: Set<String> = [
-        "ics-agenda/Options/ConfigFile.swift",  // stat, fstat, close, lseek, poll
-        "ics-agenda/Options/Settings.swift",  // realpath
-        "ics-agenda/Commands/CommandRunner.swift",  // fcntl, open, dup2, close
-    ]
-
     /// The C library's calls that only AgendaSystem makes.
     static let calls = [
         "open", "openat", "creat", "stat", "fstat", "lstat", "fstatat", "statx", "flock", "lockf", "fsync",
@@ -79,14 +69,7 @@ import Testing
         let files = try LibicalBoundaryTests.swiftFiles()
         #expect(files.contains { $0.path.hasPrefix(SystemCallRuleTests.home) }, "no AgendaSystem sources found")
         let breaches = SystemCallRuleTests.breaches(files)
-        let outside = breaches.filter { breach in
-            !SystemCallRuleTests.notYetConverted.contains { breach.hasPrefix($0 + ":") }
-        }
-        #expect(outside.isEmpty, "system calls outside Sources/AgendaSystem/:\n\(outside.joined(separator: "\n"))")
-        for path in SystemCallRuleTests.notYetConverted.sorted() {
-            #expect(breaches.contains { $0.hasPrefix(path + ":") },
-                "\(path) calls the system no more: take it off notYetConverted")
-        }
+        #expect(breaches.isEmpty, "system calls outside Sources/AgendaSystem/:\n\(breaches.joined(separator: "\n"))")
         #expect(!files.contains { $0.path.hasPrefix("AgendaCore/System/") }, "AgendaCore is pure Swift: no System/")
     }
 

@@ -1,4 +1,5 @@
 import AgendaCore
+import AgendaSystem
 import ArgumentParser
 import Foundation
 
@@ -28,12 +29,12 @@ enum CommandRunner {
     /// read-only: writing the agenda then fails with status 74).
     static func prepareStreams() {
         Signals.ignoreBrokenPipes()
-        for (fd, flags) in [(Int32(0), O_RDONLY), (1, O_RDONLY), (2, O_WRONLY)] where fcntl(fd, F_GETFD) < 0 {
-            let opened = open("/dev/null", flags)
-            if opened >= 0 && opened != fd {
-                dup2(opened, fd)
-                close(opened)
-            }
+        let streams: [(FileDescriptor, FileDescriptor.AccessMode)] =
+            [(.standardInput, .readOnly), (.standardOutput, .readOnly), (.standardError, .writeOnly)]
+        for (stream, mode) in streams where !stream.isOpen {
+            guard let opened = try? FileDescriptor.open("/dev/null", mode), opened != stream else { continue }
+            _ = try? opened.duplicate(as: stream)
+            try? opened.close()
         }
     }
 

@@ -1,4 +1,5 @@
 import AgendaCore
+import AgendaSystem
 import ArgumentParser
 import Foundation
 
@@ -93,9 +94,8 @@ struct Settings {
     /// taken: as TZ strings, POSIX reads them the other way.
     static func zone(named raw: String) -> TimeZone? {
         var name = raw
-        if name.hasPrefix("/"), let resolved = realpath(name, nil) {
-            name = String(cString: resolved)
-            free(resolved)
+        if name.hasPrefix("/"), let resolved = FileNames.resolved(name) {
+            name = String(decoding: resolved, as: UTF8.self)
         }
         if let range = name.range(of: "zoneinfo/") { name = String(name[range.upperBound...]) }
         if name == "UTC" || name == "Z" { return TimeZone(identifier: "UTC") }

@@ -1,4 +1,5 @@
 import AgendaCore
+import AgendaSystem
 import ArgumentParser
 import Foundation
 import Subscriptions
@@ -77,9 +78,9 @@ struct ConfigFile: Sendable {
     /// The configuration, or nil when there is none.
     /// The whole file (a device such as /dev/null too), or nil when it cannot be read.
     static func contents(of path: String) -> [UInt8]? {
-        guard let fd = try? SystemCall.openForReading(path) else { return nil }
-        defer { close(fd) }
-        return try? SystemCall.readAll(fd)
+        guard let fd = try? FileDescriptor.openForReading(path) else { return nil }
+        defer { try? fd.close() }
+        return try? fd.readAll()
     }
 
     /// True when `ICS_AGENDA_CONFIG` names the file: then it must be there.
@@ -89,15 +90,17 @@ struct ConfigFile: Sendable {
 
     static func load(environment: [String: String]) throws -> ConfigFile? {
         let path = location(environment: environment)
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            if (errno == ENOENT || errno == ENOTDIR) && isNamed(environment: environment) {
+        let info: Stat
+        switch ConfigFile.status(path) {
+        case .success(let status): info = status
+        case .failure(let error):
+            if ConfigFile.isMissing(error) && isNamed(environment: environment) {
                 throw Bad(path: path, line: nil, message: "no such configuration file (named by ICS_AGENDA_CONFIG)")
             }
-            if errno == ENOENT || errno == ENOTDIR { return nil }
+            if ConfigFile.isMissing(error) { return nil }
             throw Bad(path: path, line: nil, message: "cannot read the configuration file")
         }
-        guard (info.st_mode & S_IFMT) != S_IFDIR, let bytes = ConfigFile.contents(of: path) else {
+        guard info.type != .directory, let bytes = ConfigFile.contents(of: path) else {
             throw Bad(path: path, line: nil, message: "cannot read the configuration file")
         }
         return try ConfigFile(path: path, text: String(decoding: bytes, as: UTF8.self), environment: environment)
@@ -270,16 +273,26 @@ extension ConfigFile {
     static let holdsNothing: Bool = {
         let environment = ProcessInfo.processInfo.environment
         let path = location(environment: environment)
-        var info = stat()
-        if stat(path, &info) != 0 { return (errno == ENOENT || errno == ENOTDIR) && !isNamed(environment: environment) }
-        var null = stat()
-        if (info.st_mode & S_IFMT) == S_IFCHR { return stat("/dev/null", &null) == 0 && null.st_rdev == info.st_rdev }
-        guard (info.st_mode & S_IFMT) == S_IFREG, let bytes = contents(of: path) else { return false }
+        let info: Stat
+        switch status(path) {
+        case .success(let status): info = status
+        case .failure(let error): return isMissing(error) && !isNamed(environment: environment)
+        }
+        if info.type == .characterSpecial { return StandardInput.isNull(info) }
+        guard info.type == .regular, let bytes = contents(of: path) else { return false }
         return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).allSatisfy { line in
             let text = line.drop { $0 == "\u{FEFF}" || $0 == " " || $0 == "\t" }
             return text.isEmpty || text.hasPrefix("#")
         }
     }()
+
+    /// What `stat` says of `path`, or why it cannot.
+    static func status(_ path: String) -> Result<Stat, Errno> {
+        do { return .success(try Stat(path)) } catch { return .failure(error) }
+    }
+
+    /// No such file (or a file where a folder should be on the way).
+    static func isMissing(_ error: Errno) -> Bool { error == .noSuchFileOrDirectory || error == .notDirectory }
 
     /// The configured inputs, when the command line names none and standard
     /// input has nothing to give; else none (standard input is read).
@@ -296,22 +309,25 @@ enum StandardInput {
     /// a pipe waits for its first byte or its end.
     static func givesNoBytes() -> Bool {
         if isatty(0) != 0 { return true }
-        var info = stat()
-        guard fstat(0, &info) == 0 else { return true }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG:
-            return Int64(info.st_size) <= Int64(lseek(0, 0, SEEK_CUR))
-        case S_IFIFO, S_IFSOCK:
-            var request = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            SystemCall.retryingOnInterrupt { poll(&request, 1, -1) }
+        let input = FileDescriptor.standardInput
+        guard let info = try? Stat(input) else { return true }
+        switch info.type {
+        case .regular:
+            return info.size <= ((try? input.seek(offset: 0, from: .current)) ?? -1)
+        case .fifo, .socket:
+            input.waitUntilReady(for: Int16(POLLIN))
             var count: Int32 = 0
             guard ioctl(0, UInt(FIONREAD), &count) == 0 else { return false }
             return count == 0
-        case S_IFCHR:
-            var null = stat()
-            return stat("/dev/null", &null) == 0 && null.st_rdev == info.st_rdev
+        case .characterSpecial:
+            return isNull(info)
         default:
             return false
         }
+    }
+
+    /// The device is /dev/null.
+    static func isNull(_ info: Stat) -> Bool {
+        (try? Stat("/dev/null"))?.specialDeviceID == info.specialDeviceID
     }
 }
