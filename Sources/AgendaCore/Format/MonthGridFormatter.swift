@@ -11,12 +11,7 @@ import Foundation
 ///     ├──────────┼──────────┼──────────┼ …
 ///     │          │          │          │
 package struct MonthGridFormatter: OutputFormatter {
-    package let formats: LocaleFormats
-    package let words: GridWords
-    package let text: GridText
-    package let style: TerminalStyle
-    package let width: Int
-    package let today: CivilDate
+    package let canvas: GridCanvas
     /// Lines of items under each day's number.
     package let lines: Int
 
@@ -25,18 +20,14 @@ package struct MonthGridFormatter: OutputFormatter {
     /// Cells narrower than this show titles without their times.
     static let widthForTimes = 16
 
-    package init(
-        formats: LocaleFormats, words: GridWords, text: GridText, style: TerminalStyle, width: Int, today: CivilDate,
-            lines: Int
-    ) {
-        self.formats = formats
-        self.words = words
-        self.text = text
-        self.style = style
-        self.width = width
-        self.today = today
+    package init(canvas: GridCanvas, lines: Int) {
+        self.canvas = canvas
         self.lines = max(1, lines)
     }
+
+    var text: GridText { canvas.text }
+    var style: TerminalStyle { canvas.style }
+    var width: Int { canvas.width }
 
     var columnWidth: Int { (width - 1) / 7 - 1 }
 
@@ -49,10 +40,10 @@ package struct MonthGridFormatter: OutputFormatter {
             text.unicode ? left + Array(repeating: bar, count: 7).joined(separator: middle) + right
                 : "+" + Array(repeating: bar, count: 7).joined(separator: "+") + "+"
         }
-        let weekdays = formats.shortWeekdays
+        let weekdays = canvas.formats.shortWeekdays
         for (number, month) in layout.months.enumerated() {
             if number > 0 { out.write("\n") }
-            emit(text.centred(text.plain(formats.monthHeader(containing: month.first)), 7 * (cw + 1) + 1), &out)
+            emit(text.centred(text.plain(canvas.formats.monthHeader(containing: month.first)), 7 * (cw + 1) + 1), &out)
             emit(border("┌", "┬", "┐"), &out)
             emit(text.vertical + (0..<7).map { text.fit(weekdays[(layout.firstWeekday - 1 + $0) % 7], cw) }
                 .joined(separator: text.vertical) + text.vertical, &out)
@@ -75,8 +66,8 @@ package struct MonthGridFormatter: OutputFormatter {
     func cellLine(_ day: MonthLayout.Day, _ line: Int, _ width: Int) -> String {
         guard day.inMonth else { return String(repeating: " ", count: width) }
         if line == 0 {
-            let number = formats.dayNumber(day.date)
-            return day.date == today ? style.bold(text.fit("[\(number)]", width)) : text.fit(number, width)
+            let number = canvas.formats.dayNumber(day.date)
+            return day.date == canvas.today ? style.bold(text.fit("[\(number)]", width)) : text.fit(number, width)
         }
         let items = day.items
         let index = line - 1
@@ -84,7 +75,7 @@ package struct MonthGridFormatter: OutputFormatter {
         guard index < items.count else { return String(repeating: " ", count: width) }
         let item = items[index]
         // The title first: a narrow cell leaves the time out rather than show only it.
-        let time = width >= MonthGridFormatter.widthForTimes ? words.time(item).map { $0 + " " } ?? "" : ""
-        return style.tinted(text.fit(time + words.title(item), width), words.color(item))
+        let time = width >= MonthGridFormatter.widthForTimes ? canvas.words.time(item).map { $0 + " " } ?? "" : ""
+        return style.tinted(text.fit(time + canvas.words.title(item), width), canvas.words.color(item))
     }
 }

@@ -13,12 +13,7 @@ import Foundation
 ///       9:00 AM│▎Standup   │           │
 ///              │           │───────────│
 package struct WeekGridFormatter: OutputFormatter {
-    package let formats: LocaleFormats
-    package let words: GridWords
-    package let text: GridText
-    package let style: TerminalStyle
-    package let width: Int
-    package let today: CivilDate
+    package let canvas: GridCanvas
     package let now: Date
 
     /// A day's column must hold this much for the grid to be drawn.
@@ -28,59 +23,47 @@ package struct WeekGridFormatter: OutputFormatter {
     /// Blocks side by side in a day need this much each (its edge and a word); two share a day at least.
     static let minimumLane = 6
 
-    package init(formats: LocaleFormats, words: GridWords, text: GridText, style: TerminalStyle, width: Int,
-        today: CivilDate, now: Date) {
-        self.formats = formats
-        self.words = words
-        self.text = text
-        self.style = style
-        self.width = width
-        self.today = today
+    package init(canvas: GridCanvas, now: Date) {
+        self.canvas = canvas
         self.now = now
     }
 
     /// Too narrow for the days it must show: the caller prints the agenda instead.
-    package func fits(_ layout: WeekLayout) -> Bool { WeekGridDrawing(self, layout).fits }
+    package func fits(_ layout: WeekLayout) -> Bool { WeekGridDrawing(canvas, layout, now: now).fits }
 
     package func write(_ layout: WeekLayout, to out: inout some ByteOutputStream) {
-        WeekGridDrawing(self, layout).write(to: &out)
+        WeekGridDrawing(canvas, layout, now: now).write(to: &out)
     }
 }
 
 /// One week drawn by a `WeekGridFormatter`: its measures, and its lines.
 struct WeekGridDrawing {
+    let canvas: GridCanvas
     let layout: WeekLayout
-    let formats: LocaleFormats
-    let words: GridWords
-    let text: GridText
-    let style: TerminalStyle
-    let width: Int
-    let today: CivilDate
     /// The half hour the current time is in, when today is in view.
     let nowSlot: Int?
 
-    init(_ formatter: WeekGridFormatter, _ layout: WeekLayout) {
+    init(_ canvas: GridCanvas, _ layout: WeekLayout, now: Date) {
+        self.canvas = canvas
         self.layout = layout
-        formats = formatter.formats
-        words = formatter.words
-        text = formatter.text
-        style = formatter.style
-        width = formatter.width
-        today = formatter.today
-        nowSlot = layout.days.contains(today)
-            ? formats.clock.secondsIntoDay(of: formatter.now) / WeekLayout.slotSeconds : nil
+        nowSlot = layout.days.contains(canvas.today)
+            ? canvas.formats.clock.secondsIntoDay(of: now) / WeekLayout.slotSeconds : nil
     }
+
+    var text: GridText { canvas.text }
+    var style: TerminalStyle { canvas.style }
+    var width: Int { canvas.width }
 
     /// The hours' labels, one per whole hour shown.
     var hourLabels: [String] {
         stride(from: layout.firstSlot / WeekLayout.slotsPerHour,
             to: (layout.endSlot + WeekLayout.slotsPerHour - 1) / WeekLayout.slotsPerHour, by: 1)
-            .map { formats.timeOfDay(minutes: $0 * 60) }
+            .map { canvas.formats.timeOfDay(minutes: $0 * 60) }
     }
 
     /// The hours' column: the widest label and the mark of the current time.
     var gutter: Int {
-        let first = formats.timeOfDay(minutes: layout.firstSlot * 60 / WeekLayout.slotsPerHour)
+        let first = canvas.formats.timeOfDay(minutes: layout.firstSlot * 60 / WeekLayout.slotsPerHour)
         return ((hourLabels + [first]).map(displayWidth).max() ?? 5) + 1
     }
 
@@ -96,14 +79,14 @@ struct WeekGridDrawing {
             + String(repeating: text.cross + String(repeating: text.horizontal, count: column),
                 count: layout.days.count)
         if let first = layout.days.first, let last = layout.days.last {
-            emit(text.centred(text.plain(formats.dayRange(first, last)), gutter + layout.days.count * (column + 1)),
-                &out)
+            let title = canvas.formats.dayRange(first, last)
+            emit(text.centred(text.plain(title), gutter + layout.days.count * (column + 1)), &out)
         }
         var line = blank
         for day in layout.days {
-            let label = formats.weekdayAndDay(day)
+            let label = canvas.formats.weekdayAndDay(day)
             // Today's in brackets, both kept when the label is cut.
-            line += text.vertical + (day == today ? style.bold(text.fit("[" + text.cut(label, column - 2) + "]",
+            line += text.vertical + (day == canvas.today ? style.bold(text.fit("[" + text.cut(label, column - 2) + "]",
                 column)) : text.fit(label, column))
         }
         emit(line, &out)
@@ -128,13 +111,13 @@ struct WeekGridDrawing {
             let hour = slot / WeekLayout.slotsPerHour - layout.firstSlot / WeekLayout.slotsPerHour
             // Each hour, and the first line when it is a half hour.
             let label = slot % WeekLayout.slotsPerHour == 0 && hour < labels.count ? labels[hour]
-                : slot == layout.firstSlot ? formats.timeOfDay(minutes: slot * 60 / WeekLayout.slotsPerHour) : ""
+                : slot == layout.firstSlot ? canvas.formats.timeOfDay(minutes: slot * 60 / WeekLayout.slotsPerHour) : ""
             let mark = slot == nowSlot ? text.now : " "
             var line = String(repeating: " ", count: gutter - 1 - displayWidth(label)) + label
                 + (slot == nowSlot ? style.red(mark) : mark)
             for (c, day) in layout.days.enumerated() {
                 line += text.vertical + cell(layout.blocks[c], slot: slot, width: column,
-                    isNow: day == today && slot == nowSlot)
+                    isNow: day == canvas.today && slot == nowSlot)
             }
             emit(line, &out)
         }
@@ -163,8 +146,8 @@ struct WeekGridDrawing {
                 continue
             }
             let starts = c == item.firstColumn && !item.continues
-            let shown = (starts ? text.edge : (text.unicode ? "→ " : "> ")) + words.title(item.item)
-            line += text.vertical + style.tinted(text.fit(shown, column), words.color(item.item))
+            let shown = (starts ? text.edge : (text.unicode ? "→ " : "> ")) + canvas.words.title(item.item)
+            line += text.vertical + style.tinted(text.fit(shown, column), canvas.words.color(item.item))
         }
         return line
     }
@@ -193,11 +176,12 @@ struct WeekGridDrawing {
             }
             let line: String =
                 switch slot - block.start {
-                case 0: words.title(block.item)
-                case 1: words.time(block.item) ?? ""
+                case 0: canvas.words.title(block.item)
+                case 1: canvas.words.time(block.item) ?? ""
                 default: ""
                 }
-            cell += style.tinted(text.edge + text.fit(line, share - displayWidth(text.edge)), words.color(block.item))
+            let color = canvas.words.color(block.item)
+            cell += style.tinted(text.edge + text.fit(line, share - displayWidth(text.edge)), color)
         }
         return cell
     }

@@ -3,31 +3,13 @@ import ArgumentParser
 import Foundation
 
 /// What `next`, `join` and `alarms` share: they read the calendars around
-/// one moment (now), with the options every command that reads calendars
-/// takes, and no days of their own.
-protocol MomentCommand: SettingsChoice {
-    var common: CommonOptions { get }
-    var warnings: WarningOptions { get }
-    var subscriptions: SubscriptionOptions { get }
-    var input: InputArguments { get }
-}
+/// one moment (now), and have no days of their own.
+protocol MomentCommand: ReadingCommand {}
 
 extension MomentCommand {
-    var now: String? { common.now }
-    var tz: String? { common.tz }
-    var locale: String? { common.locale }
     var from: String? { nil }
     var to: String? { nil }
     var days: Int? { nil }
-
-    /// Every input read over `window`, with `--me` and `--calendar`; `--strict` fails on damage.
-    func load(_ window: AgendaWindow, environment: [String: String], readsAlarms: Bool = false,
-        ringing: ClosedRange<Date>? = nil) throws -> LoadedInputs {
-        try CommandInputs.loadStrictly(input.paths(), window: window, strict: common.strict, warnings: warnings.detail,
-            calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me,
-                readsAlarms: readsAlarms, ringing: ringing,
-            naming: common.naming.naming)
-    }
 
     /// The events on now, else starting within `within` (`next`'s order):
     /// only now ..< now + within is read, so that the prefilter skips the rest.

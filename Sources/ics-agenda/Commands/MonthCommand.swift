@@ -73,9 +73,9 @@ struct MonthCommand: ParsableCommand, GridCommand {
             let width = GridOptions.width(environment: environment)
             // A month of six weeks fits the terminal's height: 4 lines of frame, and 2 a week besides its items.
             let lines = GridOptions.height(environment: environment).map { max(1, min(10, ($0 - 4) / 6 - 2)) } ?? 3
-            let formatter = MonthGridFormatter(formats: formats, words: words,
-                text: GridText(unicode: GridText.isUTF8(environment: environment)),
-                style: style(environment: environment), width: width, today: settings.today, lines: lines)
+            let canvas = GridCanvas(words: words, unicode: GridText.isUTF8(environment: environment),
+                style: style(environment: environment), width: width, today: settings.today)
+            let formatter = MonthGridFormatter(canvas: canvas, lines: lines)
             guard formatter.fits else {
                 printAgendaInstead(sections, why: "\(width) columns are too narrow for a month's seven days side by " +
                     "side (at least \(MonthGridFormatter.minimumColumn) a day)", formats: formats, settings: settings,

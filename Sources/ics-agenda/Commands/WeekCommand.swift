@@ -85,10 +85,9 @@ struct WeekCommand: ParsableCommand, GridCommand {
             WeekHTMLFormatter(formats: formats, words: words, today: settings.today).write(layout, to: &out)
         case .text:
             let width = GridOptions.width(environment: environment)
-            let unicode = GridText.isUTF8(environment: environment)
-            let formatter = WeekGridFormatter(formats: formats, words: words, text: GridText(unicode: unicode),
-                style: style(environment: environment),
-                width: width, today: settings.today, now: settings.now)
+            let canvas = GridCanvas(words: words, unicode: GridText.isUTF8(environment: environment),
+                style: style(environment: environment), width: width, today: settings.today)
+            let formatter = WeekGridFormatter(canvas: canvas, now: settings.now)
             guard formatter.fits(layout) else {
                 let days = shown.count == 1 ? "a day" : "\(shown.count) days side by side"
                 printAgendaInstead(sections, why: "\(width) column\(width == 1 ? " is" : "s are") too narrow for " +

@@ -57,19 +57,12 @@ struct GridOptions: ParsableArguments {
 
 /// A command that draws a grid: what it reads, the rows it selects, and
 /// the agenda it prints instead when the terminal is too narrow.
-protocol GridCommand: SettingsChoice {
-    var common: CommonOptions { get }
-    var warnings: WarningOptions { get }
+protocol GridCommand: ReadingCommand {
     var colorChoice: ColorOptions { get }
     var listing: ListingOptions { get }
-    var subscriptions: SubscriptionOptions { get }
-    var input: InputArguments { get }
 }
 
 extension GridCommand {
-    var now: String? { common.now }
-    var tz: String? { common.tz }
-    var locale: String? { common.locale }
     var to: String? { nil }
 
     /// The agenda's selection: `--calendar`, `--grep`, `--me`, `--completed`, `--no-events`, ...
@@ -87,10 +80,7 @@ extension GridCommand {
             throw ValidationError("the days asked for (\(first.iso) to \(last.iso)) go beyond the years 1 to 9999.")
         }
         let window = AgendaWindow(firstDay: first, endDay: last.adding(days: 1), clock: settings.clock)
-        let loaded = try CommandInputs.loadStrictly(input.paths(), window: window, strict: common.strict,
-            warnings: warnings.detail,
-            calendars: common.calendar, fetch: subscriptions.fetch(environment: environment), me: common.me,
-                naming: common.naming.naming)
+        let loaded = try load(window, environment: environment)
         if loaded.calendars.isEmpty && loaded.missing { try loaded.finish() }
         let builder = AgendaBuilder(window: window, today: settings.today, selection: selection)
         return (builder.build(parts: loaded.calendars.map(\.occurrences), threads: AgendaPipeline.workerCount), loaded)
