@@ -5,24 +5,20 @@ import Foundation
 /// terminal columns (East Asian wide characters and emoji take two).
 package struct GridText: Sendable {
     package let unicode: Bool
-    let vertical: String
-    let horizontal: String
-    let cross: String
-    let ellipsis: String
-    /// The mark on a block's left edge, on each of its lines.
-    let edge: String
-    /// The mark of the current time in the hours' column.
-    let now: String
 
     package init(unicode: Bool) {
         self.unicode = unicode
-        vertical = unicode ? "│" : "|"
-        horizontal = unicode ? "─" : "-"
-        cross = unicode ? "┼" : "+"
-        ellipsis = unicode ? "…" : "~"
-        edge = unicode ? "▎" : ":"
-        now = unicode ? "▶" : ">"
     }
+
+    /// The marks, drawn or in ASCII: a column's edge, a rule, where they cross,
+    /// a cut's ellipsis, a block's left edge on each of its lines, the
+    /// current time in the hours' column.
+    var vertical: String { unicode ? "│" : "|" }
+    var horizontal: String { unicode ? "─" : "-" }
+    var cross: String { unicode ? "┼" : "+" }
+    var ellipsis: String { unicode ? "…" : "~" }
+    var edge: String { unicode ? "▎" : ":" }
+    var now: String { unicode ? "▶" : ">" }
 
     /// Whether the environment's character set is UTF-8 (`LC_ALL`, else `LC_CTYPE`, else `LANG`).
     package static func isUTF8(environment: [String: String]) -> Bool {

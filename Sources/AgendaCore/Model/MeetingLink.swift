@@ -177,7 +177,8 @@ package enum MeetingLink {
         let bytes = Array(text.utf8)
         var i = 0
         while i < bytes.count {
-            if bytes[i] == 0x25, i + 2 < bytes.count, let high = hex(bytes[i + 1]), let low = hex(bytes[i + 2]) {
+            if bytes[i] == 0x25, i + 2 < bytes.count, let high = HexDigits.value(bytes[i + 1]),
+                let low = HexDigits.value(bytes[i + 2]) {
                 out.append(high << 4 | low)
                 i += 3
             } else {
@@ -186,15 +187,6 @@ package enum MeetingLink {
             }
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func hex(_ b: UInt8) -> UInt8? {
-        switch b {
-        case 0x30...0x39: b - 0x30
-        case 0x41...0x46: b - 0x41 + 10
-        case 0x61...0x66: b - 0x61 + 10
-        default: nil
-        }
     }
 
     /// Whether a link joins a meeting of a known service: its host, and

@@ -1,3 +1,4 @@
+import AgendaCore
 import Foundation
 
 /// Hrefs as servers write them: a path or a whole URL, percent-encoded one
@@ -19,8 +20,8 @@ package enum DAVHref {
         decoded.reserveCapacity(bytes.count)
         var i = 0
         while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hexValue(bytes[i + 1]),
-                let low = hexValue(bytes[i + 2]) {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = HexDigits.value(bytes[i + 1]),
+                let low = HexDigits.value(bytes[i + 2]) {
                 decoded.append(high << 4 | low)
                 i += 3
             } else {
@@ -90,16 +91,8 @@ package enum DAVHref {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func isHex(_ byte: UInt8) -> Bool { hexValue(byte) != nil }
+    private static func isHex(_ byte: UInt8) -> Bool { HexDigits.value(byte) != nil }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
-    }
 
     /// Unreserved, sub-delimiters, `:`, `@` and `/` (RFC 3986 §2.3, §3.3).
     private static func kept(_ byte: UInt8) -> Bool {
