@@ -102,6 +102,30 @@ import Testing
             JSONLinesFormatter(clock: berlin, threads: threads).write(sections, to: &several)
             #expect(several == one, "\(threads) threads")
         }
+        // The day of 5,000 lines is cut between blocks (of at most 4,096): its answers go on to the next block.
+        let lines = one.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) }
+        let rows = sections.flatMap { section in section.rows.filter(\.isFirstListed).map { (section, $0) } }
+        for (line, (section, row)) in zip(lines, rows) {
+            let listed = try! JSONSerialization.jsonObject(with: Data(section.json(of: row).utf8)) as! [String]
+            #expect((line as! [String: Any])["overlaps"] as? [String] == listed)
+        }
+    }
+
+    /// Text too, in day and in week sections (a section of several days, its
+    /// header written by whichever thread writes its first row).
+    @Test func theTextIsTheSameWhateverTheThreads() {
+        let days = agenda([700, 1_300, 90, 2_000, 5_000, 300])
+        for sections in [days, SectionGrouping.week(firstWeekday: 2).group(days)] {
+            func text(_ threads: Int) -> String {
+                var text = ""
+                TextFormatter(formats: LocaleFormats(localeIdentifier: "en_US", clock: berlin),
+                    style: TerminalStyle(enabled: false), threads: threads).write(sections, to: &text)
+                return text
+            }
+            let one = text(1)
+            #expect(one.split(separator: "\n").count > 9_391)
+            for threads in [2, 3, 8] { #expect(text(threads) == one, "\(threads) threads") }
+        }
     }
 
     @Test func aPartBeginsWhereADayBegins() {
@@ -109,7 +133,7 @@ import Testing
         let starts = Set(rows.indices.filter { $0 == 0 || rows[$0 - 1].day != rows[$0].day })
         #expect(starts.count == 3)
         for parts in 2...4 {
-            let bounds = JSONLinesFormatter.partBounds(of: rows, parts: parts)
+            let bounds = BlockWriter.partBounds(of: rows, parts: parts)
             #expect(bounds.count == parts + 1 && bounds.first == 0 && bounds.last == rows.count)
             #expect(zip(bounds, bounds.dropFirst()).allSatisfy { $0 <= $1 }, "\(bounds)")
             // Two and three parts: one a day, or days together; four: a day is shared.
@@ -119,15 +143,15 @@ import Testing
         // moved far from an equal share, nor left empty.
         let two = agenda([1_024, 1_024]).flatMap { $0.rows.filter(\.isFirstListed) }
         for parts in [3, 5, 8] {
-            let bounds = JSONLinesFormatter.partBounds(of: two, parts: parts)
+            let bounds = BlockWriter.partBounds(of: two, parts: parts)
             let sizes = zip(bounds, bounds.dropFirst()).map { $1 - $0 }
             #expect(sizes.allSatisfy { $0 > 0 && $0 <= two.count / parts * 3 / 2 + 1 }, "\(parts): \(sizes)")
         }
         // More parts than rows: none is left out, nothing is read past the rows.
         let few = Array(two.prefix(3))
-        #expect(JSONLinesFormatter.partBounds(of: few, parts: 8).last == 3)
+        #expect(BlockWriter.partBounds(of: few, parts: 8).last == 3)
         // One day: parts of about equal rows.
         let day = agenda([900]).flatMap { $0.rows.filter(\.isFirstListed) }
-        #expect(JSONLinesFormatter.partBounds(of: day, parts: 2) == [0, day.count / 2, day.count])
+        #expect(BlockWriter.partBounds(of: day, parts: 2) == [0, day.count / 2, day.count])
     }
 }

@@ -21,15 +21,15 @@ package struct HTMLFormatter: OutputFormatter {
         // An empty agenda prints nothing at all, so that cron mails nothing.
         guard !sections.isEmpty else { return }
         out.write(pageStart(title: title, fontSize: 15))
+        let titles = (sections.first?.overlaps ?? .none).named(.titles)
         for section in sections {
             out.write("<h2 style=\"margin:20px 0 6px;font-size:16px;border-bottom:1px solid " +
                 "#d0d7de;padding-bottom:4px\">")
             out.write(escape(wording.header(section.period, relativeTo: today)) + "</h2>\n")
             out.write("<table role=\"presentation\" cellspacing=\"0\" " +
                 "cellpadding=\"0\" style=\"border-collapse:collapse;width:100%\">\n")
-            for row in section.rows {
-                out.write(self.row(row, section.occurrences[row], showDay: section.day == nil,
-                    overlap: section.overlaps.mark(row)))
+            for (row, mark) in zip(section.rows, titles.marks(section.rows)) {
+                out.write(self.row(row, section.occurrences[row], showDay: section.day == nil, overlap: mark))
             }
             out.write("</table>\n")
         }

@@ -6,81 +6,24 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
     package let iso: ISOTime
     /// How many threads format lines.
     package let threads: Int
+    /// How the overlaps are found (tests ask each way).
+    var ways = NamedOverlaps.Ways()
 
     package init(clock: ZoneClock, threads: Int = 1) {
         iso = ISOTime(clock: clock)
         self.threads = threads
     }
 
-    /// Rows are taken in blocks of whole days; each of the `threads`
-    /// formats a contiguous part of a block into its own buffer, and the
-    /// buffers are written in order: the bytes are the same whatever the
-    /// number, and memory follows the block.
-    ///
-    /// A part begins on a day where it can (`partBounds`): the first thread
-    /// to ask for a day's overlap index makes it and a second asking waits,
-    /// so threads that shared a day took turns (the write ran on 1.5 of 2 cores).
+    /// The first listed rows, written by `threads` threads in blocks of whole days (`BlockWriter`), each given what
+    /// its day overlaps by UID; each thread keeps its own items' escaped text (`ItemFields`). A block is at least
+    /// 1,024 rows, about 1 MB of lines held until it is written.
     package func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
-        // A block is at least `blockSize` rows and ends with a day, or is
-        // `blockLimit` rows of a crowded day: at least two days of a busy
-        // calendar, about 1 MB of lines held until the block is written.
-        let blockSize = 1024, blockLimit = 4096
-        var block: [AgendaRow] = []
-        block.reserveCapacity(blockLimit)
-        let buffers = (0..<max(threads, 1)).map { _ in LineBuffer() }
-        var caches = [ItemFields](repeating: ItemFields(), count: max(threads, 1))
-        let overlaps = sections.first?.overlaps ?? .none
+        let uids = (sections.first?.overlaps ?? .none).named(.uids, ways: ways)
         let occurrences = sections.first?.occurrences ?? .none
-        func flush() {
-            let parts = block.count >= 256 ? buffers.count : 1
-            let rows = block
-            let bounds = JSONLinesFormatter.partBounds(of: rows, parts: parts)
-            caches.withUnsafeMutableBufferPointer { caches in
-                let shared = SharedCaches(caches: caches)
-                let work: @Sendable (Int) -> Void = { part in
-                    let buffer = buffers[part]
-                    buffer.count = 0
-                    for row in rows[bounds[part]..<bounds[part + 1]] {
-                        self.write(row, occurrences[row], to: buffer, fields: &shared.caches[part], overlaps: overlaps)
-                    }
-                }
-                if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: work) }
-            }
-            for part in 0..<parts { out.write(bytes: buffers[part].bytes) }
-            block.removeAll(keepingCapacity: true)
+        BlockWriter(threads: threads, blockRows: 1024).write(sections, keep: { $0.isFirstListed }, to: &out,
+            state: { ItemFields() }, day: { uids.day(sortDay: $0) }) { row, _, overlaps, fields, buffer in
+            self.write(row, occurrences[row], to: buffer, fields: &fields, overlaps: overlaps)
         }
-        for section in sections {
-            for row in section.rows where row.isFirstListed {
-                if block.count >= blockLimit || (block.count >= blockSize && block.last!.sortDay != row.sortDay) {
-                    flush()
-                }
-                if block.isEmpty { overlaps.release(before: row) }  // the days written so far
-                block.append(row)
-            }
-        }
-        if !block.isEmpty { flush() }
-    }
-
-    /// Where each of `parts` parts of `rows` begins (and the last ends):
-    /// about equal, each moved to the nearer start of a day when that is
-    /// within half a part (on many cores a part is less than a day, and
-    /// moving it further would leave one thread twice the rows).
-    package static func partBounds(of rows: [AgendaRow], parts: Int) -> [Int] {
-        var bounds = [0]
-        let slack = rows.count / max(parts, 1) / 2
-        for p in 1..<max(parts, 1) {
-            let even = rows.count * p / parts
-            var later = even, earlier = even
-            while later > 0 && later < rows.count && rows[later - 1].sortDay == rows[later].sortDay { later += 1 }
-            while earlier > 0 && earlier < rows.count && rows[earlier - 1].sortDay == rows[earlier].sortDay {
-                earlier -= 1
-            }
-            let nearer = even - earlier <= later - even ? earlier : later
-            let moved = abs(nearer - even) <= slack && nearer > bounds.last! && nearer < rows.count
-            bounds.append(moved ? nearer : max(even, bounds.last!))
-        }
-        bounds.append(rows.count)
-        return bounds
     }
 
     /// Lines for rows chosen one by one (`ics-agenda next`), each with
@@ -90,10 +33,13 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
         _ rows: [AgendaRow], occurrences: AgendaOccurrences, overlaps: Overlaps, extras: [String],
             to out: inout some ByteOutputStream
     ) {
-        let buffer = LineBuffer()
-        var fields = ItemFields()
+        let buffer = BlockBuffer(), uids = overlaps.named(.uids)
+        var fields = ItemFields(), days: [Int: DayOverlaps] = [:]
         for (row, extra) in zip(rows, extras) {
-            write(row, occurrences[row], to: buffer, fields: &fields, overlaps: overlaps, extra: Array(extra.utf8))
+            // Each day's answers made once (rows come in any order; an alarm's may be listed under another day).
+            let day = row.overlap < 0 ? -1 : overlaps.day(ofSpan: Int(row.overlap))
+            if days[day] == nil { days[day] = uids.day(of: row) }
+            write(row, occurrences[row], to: buffer, fields: &fields, overlaps: days[day]!, extra: Array(extra.utf8))
         }
         out.write(bytes: buffer.bytes)
     }
@@ -117,15 +63,12 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
     /// and a line feed. What belongs to the item (kind, UID, title, location
     /// and the rest) comes ready escaped from `fields`, the overlaps from
     /// `overlaps`; the times are written here, straight into the buffer.
-    func write(_ row: AgendaRow, _ o: Occurrence, to buffer: LineBuffer, fields: inout ItemFields, overlaps: Overlaps,
-        extra: [UInt8] = []) {
+    func write(_ row: AgendaRow, _ o: Occurrence, to buffer: BlockBuffer, fields: inout ItemFields,
+        overlaps: DayOverlaps, extra: [UInt8] = []) {
         let item = fields.index(of: row.item, o)
         let start = o.shownStart, end = o.shownEnd
-        let overlapping = row.overlap >= 0
-        let overlapCount = overlapping
-            ? overlaps.uidRanks(of: row, into: &fields.overlapRanks, last: &fields.sweptDay) : 0
-        let names = fields.sweptDay.names  // set by `uidRanks` for a row that overlaps something
-        let overlapLength = overlapping ? overlaps.jsonLength(of: fields.overlapRanks, names: names) : 2
+        let (overlapCount, uids) = row.overlap >= 0 ? overlaps.answer(row) : (0, [])
+        let overlapLength = overlaps.jsonLength(of: uids)
         // Room for the item's parts, four quoted times, a day, the keys and the overlaps.
         var p = buffer.reserve(fields.length(of: item) + 512 + overlapLength + extra.count)
         let begin = p
@@ -159,11 +102,7 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
         time(o.due)
         p += fields.copy(item, part: 3, to: p)  // ,"completed":…,"priority":…
         key(",\"overlaps\":")
-        if overlapping {
-            p += overlaps.writeUIDs(fields.overlapRanks, at: p, names: names)
-        } else {
-            key("[]")
-        }
+        p += overlaps.writeUIDs(uids, at: p)
         key(",\"overlap_count\":")
         p += JSONLinesFormatter.writeDecimal(overlapCount, at: p)
         p += fields.copy(item, part: 4, to: p)  // ,"meeting_url":…,"partstat":…
@@ -176,37 +115,6 @@ package struct JSONLinesFormatter: OutputFormatter, Sendable {
         p += 2
         buffer.count += p - begin
     }
-}
-
-/// One formatting thread's lines, written through a pointer into memory
-/// reserved a line ahead: appending to an array piece by piece (a dozen
-/// pieces a line, each checked and counted) cost more than the pieces.
-final class LineBuffer: @unchecked Sendable {
-    private var start: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    /// Bytes written so far.
-    var count = 0
-
-    init() {
-        capacity = 1 << 16
-        start = .allocate(capacity: capacity)
-    }
-
-    deinit { start.deallocate() }
-
-    /// Where the next bytes go, with room for `bytes` of them.
-    func reserve(_ bytes: Int) -> UnsafeMutablePointer<UInt8> {
-        if count + bytes > capacity {
-            capacity = max(capacity * 2, count + bytes)
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-            grown.update(from: start, count: count)
-            start.deallocate()
-            start = grown
-        }
-        return start + count
-    }
-
-    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
 }
 
 /// The parts of a JSON line that are the same for every occurrence of an
@@ -225,11 +133,6 @@ package struct ItemFields {
     private var bytes: [UInt8] = []
     /// Five parts per item: where each begins in `bytes`; the next begins where it ends.
     private var bounds: [Int] = [0]
-    /// The UID ranks of a row's `overlaps` while it is written
-    /// (`Overlaps.uidRanks`): kept per thread, reused.
-    var overlapRanks: [Int32] = []
-    /// The day this thread last asked overlaps of (`Overlaps.uidRanks`), and the agenda's ranked UIDs.
-    var sweptDay = Overlaps.SweptDay()
 
     /// The place here of item `item`, the item of `occurrence`, its parts escaped on first sight.
     package mutating func index(of item: Int32, _ occurrence: Occurrence) -> Int {
@@ -338,9 +241,4 @@ package struct ItemFields {
         bytes.withUnsafeBufferPointer { p.update(from: $0.baseAddress! + from, count: count) }
         return count
     }
-}
-
-/// Each formatting thread writes only its own item cache (and its own LineBuffer).
-private struct SharedCaches: @unchecked Sendable {
-    let caches: UnsafeMutableBufferPointer<ItemFields>
 }

@@ -17,10 +17,11 @@ package struct MarkdownFormatter: OutputFormatter {
     }
 
     package func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
+        let titles = (sections.first?.overlaps ?? .none).named(.titles)
         for (index, section) in sections.enumerated() {
             if index > 0 { out.write("\n") }
             out.write("## \(escape(wording.header(section.period, relativeTo: today)))\n\n")
-            for row in section.rows {
+            for (row, overlap) in zip(section.rows, titles.marks(section.rows)) {
                 let occurrence = section.occurrences[row]
                 let t = wording.title(row, occurrence)
                 var line = "- "
@@ -29,7 +30,6 @@ package struct MarkdownFormatter: OutputFormatter {
                 if !t.checkbox.isEmpty { line += t.checkbox == "[x] " ? "☑ " : "☐ " }
                 var title = escape(t.text)
                 if let struck = t.struck { title = "~~\(title)~~ (\(escape(struck)))" }
-                let overlap = section.overlaps.mark(row)
                 line += ([title] + t.marks.map(escape) + [t.overdueNote].compactMap { $0 }.map(escape)
                     + (overlap.isEmpty ? [] : ["**\(escape(RowWording.singleLine(overlap)))**"]))
                     .joined(separator: " ")

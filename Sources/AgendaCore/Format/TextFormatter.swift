@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// `--format text`: one section per day under the locale's long date
 /// header, then one row per occurrence with its time column aligned across
@@ -21,6 +20,8 @@ package struct TextFormatter: OutputFormatter {
     package let today: CivilDate?
     /// How many threads write rows.
     package let threads: Int
+    /// How the marks are found (tests ask each way).
+    var ways = NamedOverlaps.Ways()
 
     package init(formats: LocaleFormats, style: TerminalStyle, showCalendar: Bool = false, today: CivilDate? = nil,
         threads: Int = 1) {
@@ -31,15 +32,11 @@ package struct TextFormatter: OutputFormatter {
         self.threads = threads
     }
 
-    /// Rows are written piece by piece into blocks of bytes, no line built
-    /// as a String first: a large agenda has hundreds of thousands of rows.
+    /// Rows are written piece by piece into blocks of bytes (`BlockWriter`), no line built as a String first: a
+    /// large agenda has hundreds of thousands of rows.
     ///
-    /// What asks the locale's formatters (not thread-safe) is worked out
-    /// first, on this thread: headers, time and day labels, overdue notes.
-    /// Then sections are taken in blocks of about `blockRows` rows, cut into
-    /// `runsPerThread` runs of sections a thread; the `threads` each write
-    /// the next run into its own buffer until none is left, and the buffers
-    /// are written in order: the bytes are the same whatever the number.
+    /// What asks the locale's formatters (not thread-safe) is worked out first, on this thread: headers, time and
+    /// day labels, overdue notes. Then the `threads` write the rows, each given what its day overlaps by title.
     package func write(_ sections: [AgendaSection], to out: inout some ByteOutputStream) {
         // A row's labels are numbers in a table of the distinct ones: an
         // agenda of 250,000 rows has a few thousand.
@@ -62,50 +59,16 @@ package struct TextFormatter: OutputFormatter {
             labels: labels, labelTexts: table.texts, labelWidths: widths, width: width,
             dayLabels: dayLabels, dayWidth: dayWidth,
             overdueNotes: overdueNotes, style: style, showCalendar: showCalendar, words: wording.formats.words)
-        // More runs than threads, taken as threads come free: days differ in
-        // rows and overlaps, and one run a thread left a core idle a third of the time.
-        let buffers = (0..<(threads > 1 ? threads * TextFormatter.runsPerThread : 1)).map { _ in TextBlock() }
-        var start = 0
-        while start < sections.count {
-            var end = start
-            var rows = 0
-            while end < sections.count && (end == start || rows < TextFormatter.blockRows) {
-                rows += sections[end].rows.count
-                end += 1
-            }
-            // Runs of sections of about equal rows.
-            let parts = rows >= 512 ? buffers.count : 1
-            var bounds = [start]
-            var counted = 0
-            for s in start..<end {
-                counted += sections[s].rows.count
-                if bounds.count < parts && counted * parts >= rows * bounds.count { bounds.append(s + 1) }
-            }
-            while bounds.count <= parts { bounds.append(end) }
-            let work: @Sendable (Int) -> Void = { [bounds] part in
-                buffers[part].bytes.removeAll(keepingCapacity: true)
-                for s in bounds[part]..<bounds[part + 1] { lines.write(section: s, to: &buffers[part].bytes) }
-            }
-            if parts == 1 { work(0) } else {
-                // `threads` threads, each taking the next run when done with one.
-                let next = Atomic(0)
-                DispatchQueue.concurrentPerform(iterations: min(threads, parts)) { _ in
-                    while case let part = next.wrappingAdd(1, ordering: .relaxed).oldValue, part < parts { work(part) }
-                }
-            }
-            for part in 0..<parts { buffers[part].bytes.withUnsafeBufferPointer { out.write(bytes: $0) } }
-            if end < sections.count, let next = sections[end].rows.first {
-                sections[end].overlaps.release(before: next)
-            }
-            start = end
+        let titles = (sections.first?.overlaps ?? .none).named(.titles, ways: ways)
+        BlockWriter(threads: threads, blockRows: TextFormatter.blockRows).write(sections, to: &out, state: {},
+            day: { titles.day(sortDay: $0) }) { row, place, overlaps, _, block in
+            lines.write(row, at: place, overlaps: overlaps, to: block)
         }
     }
 
-    /// About how many rows the threads write between two writes to the
-    /// output (a few hundred KB of text): five days of a busy calendar, in
-    /// runs of about a day.
+    /// About how many rows the threads write between two writes to the output (a few hundred KB of text): five
+    /// days of a busy calendar.
     static let blockRows = 4096
-    static let runsPerThread = 3
 
     /// In week and month sections, the first row of each day names the
     /// day (and so do the other rows of its item that day, as before);
@@ -150,67 +113,65 @@ private struct TextLines: @unchecked Sendable {
     let showCalendar: Bool
     let words: RowWords
 
-    /// Section `index`: a blank line before all but the first, the header, its rows.
-    func write(section index: Int, to block: inout [UInt8]) {
-        func put(_ s: String) { block.append(contentsOf: s.utf8) }
-        func spaces(_ n: Int) { if n > 0 { block.append(contentsOf: repeatElement(0x20, count: n)) } }
-        if index > 0 { block.append(0x0A) }
-        put(headers[index])
-        block.append(0x0A)
-        let occurrences = sections[index].occurrences, overlaps = sections[index].overlaps
-        var last = Overlaps.SweptDay()
-        for (i, row) in sections[index].rows.enumerated() {
-            let occurrence = occurrences[row]
-            spaces(2)
-            if dayWidth > 0 {
-                // A day's section (no day column of its own) pads it blank.
-                let day = dayLabels[index].isEmpty ? nil : Int(dayLabels[index][i])
-                put(style.dim(day.map { labelTexts[$0] } ?? ""))
-                spaces(dayWidth - (day.map { labelWidths[$0] } ?? 0) + 2)
-            }
-            let number = Int(labels[index][i])
-            let label = labelTexts[number]
-            if case .overdue = row.timing { put(style.red(label)) } else { put(style.dim(label)) }
-            spaces(width - labelWidths[number] + 2)
-            var note: String? = nil
-            if case .overdue(let since) = row.timing { note = overdueNotes[since] }
-            let t = RowWording.title(row, occurrence, overdueNote: note, words: words)
-            if let struck = t.struck {
-                var text = t.checkbox + t.text
-                for mark in t.marks { text += " " + mark }
-                if let note = t.overdueNote { text += " " + style.red(note) }
-                put(style.strike(text) + " (\(struck))")
-            } else {
-                put(t.checkbox)
-                // Unstyled, the calendar (one object every row's thread counts references to) is not asked.
-                put(style.enabled ? style.tinted(t.text, occurrence.calendar.color) : t.text)
-                for mark in t.marks {
-                    block.append(0x20)
-                    put(mark)
-                }
-                if let note = t.overdueNote {
-                    block.append(0x20)
-                    put(style.red(note))
-                }
-                if row.overlap >= 0 {
-                    // Written in place, in red when styled: no string a row.
-                    let before = block.count
-                    block.append(0x20)
-                    if style.enabled { put(TerminalStyle.redOn) }
-                    if overlaps.writeMark(row, to: &block, last: &last) {
-                        if style.enabled { put(TerminalStyle.off) }
-                    } else {
-                        block.removeSubrange(before...)
-                    }
-                }
-            }
-            if showCalendar {
-                spaces(2)
-                let tag = "[\(RowWording.singleLine(occurrence.calendar.name))]"
-                put(occurrence.calendar.color == nil ? style.dim(tag) : style.tinted(tag, occurrence.calendar.color))
-            }
+    /// A row, after its section's header when it is the first (and a blank line before all but the first section).
+    func write(_ row: AgendaRow, at place: BlockWriter.Place, overlaps: DayOverlaps, to block: BlockBuffer) {
+        func put(_ s: String) { block.append(s) }
+        let index = place.section, i = place.index
+        if place.opensSection {
+            if index > 0 { block.append(0x0A) }
+            put(headers[index])
             block.append(0x0A)
         }
+        let occurrence = sections[index].occurrences[row]
+        block.append(spaces: 2)
+        if dayWidth > 0 {
+            // A day's section (no day column of its own) pads it blank.
+            let day = dayLabels[index].isEmpty ? nil : Int(dayLabels[index][i])
+            put(style.dim(day.map { labelTexts[$0] } ?? ""))
+            block.append(spaces: dayWidth - (day.map { labelWidths[$0] } ?? 0) + 2)
+        }
+        let number = Int(labels[index][i])
+        let label = labelTexts[number]
+        if case .overdue = row.timing { put(style.red(label)) } else { put(style.dim(label)) }
+        block.append(spaces: width - labelWidths[number] + 2)
+        var note: String? = nil
+        if case .overdue(let since) = row.timing { note = overdueNotes[since] }
+        let t = RowWording.title(row, occurrence, overdueNote: note, words: words)
+        if let struck = t.struck {
+            var text = t.checkbox + t.text
+            for mark in t.marks { text += " " + mark }
+            if let note = t.overdueNote { text += " " + style.red(note) }
+            put(style.strike(text) + " (\(struck))")
+        } else {
+            put(t.checkbox)
+            // Unstyled, the calendar (one object every row's thread counts references to) is not asked.
+            put(style.enabled ? style.tinted(t.text, occurrence.calendar.color) : t.text)
+            for mark in t.marks {
+                block.append(0x20)
+                put(mark)
+            }
+            if let note = t.overdueNote {
+                block.append(0x20)
+                put(style.red(note))
+            }
+            if row.overlap >= 0 {
+                // Written in place, in red when styled: no string a row.
+                let before = block.count
+                block.append(0x20)
+                if style.enabled { put(TerminalStyle.redOn) }
+                if overlaps.writeMark(row, to: block) {
+                    if style.enabled { put(TerminalStyle.off) }
+                } else {
+                    block.count = before
+                }
+            }
+        }
+        if showCalendar {
+            block.append(spaces: 2)
+            let tag = "[\(RowWording.singleLine(occurrence.calendar.name))]"
+            put(occurrence.calendar.color == nil ? style.dim(tag) : style.tinted(tag, occurrence.calendar.color))
+        }
+        block.append(0x0A)
     }
 }
 
@@ -228,9 +189,4 @@ struct LabelTable {
         widths.append(displayWidth(text))
         return n
     }
-}
-
-/// One thread's bytes of a block.
-private final class TextBlock: @unchecked Sendable {
-    var bytes: [UInt8] = []
 }

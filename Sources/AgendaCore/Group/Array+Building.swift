@@ -7,6 +7,11 @@ extension Array {
     }
 }
 
+/// Slots of an array, each written by one thread (the parts a task is cut into, the threads' states).
+struct SharedSlots<Element>: @unchecked Sendable {
+    let slots: UnsafeMutableBufferPointer<Element>
+}
+
 extension Array where Element: Equatable {
     /// Drops each element equal to the one before it (a sorted array keeps one of each).
     mutating func removeDuplicates() {
