@@ -65,11 +65,3 @@ package struct NamedOverlaps: Sendable {
         return max(names.ofItem[Int(overlaps.rows[Int(overlaps.spanRows[i])].item)], -1)
     }
 }
-
-extension Overlaps {
-    /// What the rows overlap, named one way; the names are made here, once for the agenda.
-    package func named(_ naming: NamedOverlaps.Naming, ways: NamedOverlaps.Ways = NamedOverlaps.Ways())
-        -> NamedOverlaps {
-        NamedOverlaps(overlaps: self, naming: naming, names: naming == .uids ? rankUIDs() : groupTitles(), ways: ways)
-    }
-}

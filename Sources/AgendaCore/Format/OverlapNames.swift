@@ -1,8 +1,15 @@
 import Foundation
 
 /// What the overlap answers name, made once for a formatter's run (`Overlaps.named`): the UIDs of overlapping rows
-/// ranked (JSON) or their titles grouped (the text formats' marks).
+/// ranked (JSON) or their titles grouped (the text formats' marks). Names are words, so they are made here, in
+/// `Format/`; `Group/` numbers them (`ItemNames`) and answers with their numbers.
 extension Overlaps {
+    /// What the rows overlap, named one way; the names are made here, once for the agenda.
+    package func named(_ naming: NamedOverlaps.Naming, ways: NamedOverlaps.Ways = NamedOverlaps.Ways())
+        -> NamedOverlaps {
+        NamedOverlaps(overlaps: self, naming: naming, names: naming == .uids ? rankUIDs() : groupTitles(), ways: ways)
+    }
+
     /// Ranks the UIDs of overlapping rows once, item by item (a series shares its UID), so that a row's list sorts
     /// as numbers: each escaped as a JSON string.
     func rankUIDs() -> ItemNames {
@@ -60,20 +67,5 @@ extension Overlaps {
         let title = o.title
         if title.isEmpty { return "(no title)" }
         return RowWording.singleLine(title)
-    }
-}
-
-/// Names given to an agenda's items, numbered in their order: the UIDs of overlapping rows ranked
-/// (`Overlaps.rankUIDs`), each escaped as a JSON string, or their titles grouped (`Overlaps.groupTitles`).
-final class ItemNames: Sendable {
-    /// By item number: the number of its name. For titles -1 when the item has no overlapping row; for UIDs -1 when
-    /// it has no UID, -2 when it has no overlapping row.
-    let ofItem: [Int32]
-    /// The names in order, one after another: name n is `bytes[bounds[n]..<bounds[n + 1]]`.
-    let bytes: [UInt8]
-    let bounds: [Int]
-
-    init(ofItem: [Int32] = [], bytes: [UInt8] = [], bounds: [Int] = [0]) {
-        (self.ofItem, self.bytes, self.bounds) = (ofItem, bytes, bounds)
     }
 }
