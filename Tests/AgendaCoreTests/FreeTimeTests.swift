@@ -55,8 +55,9 @@ private func busy(_ start: AgendaTime, _ end: AgendaTime, _ transparency: Event.
     }
 
     @Test func hoursAndWeekdaysAreReadAsWritten() throws {
-        #expect(try FreeTime.Hours(parsing: "9-17") == FreeTime.Hours(start: 540, end: 1020))
-        #expect(try FreeTime.Hours(parsing: "08:30-24:00") == FreeTime.Hours(start: 510, end: 1440))
+        let nineToFive = try FreeTime.Hours(parsing: "9-17"), halfPastEight = try FreeTime.Hours(parsing: "08:30-24:00")
+        #expect((nineToFive.start, nineToFive.end) == (540, 1020))
+        #expect((halfPastEight.start, halfPastEight.end) == (510, 1440))
         for bad in ["17:00-09:00", "9:00", "25:00-26:00", "09:60-10:00", "a-b", ""] {
             #expect(throws: FreeTime.Hours.Invalid.self) { try FreeTime.Hours(parsing: bad) }
         }

@@ -12,11 +12,6 @@ package struct FreeTime: Sendable {
         package let start: Int
         package let end: Int
 
-        package init(start: Int, end: Int) {
-            self.start = start
-            self.end = end
-        }
-
         package struct Invalid: Error, CustomStringConvertible {
             package let text: String
             package var description: String {
