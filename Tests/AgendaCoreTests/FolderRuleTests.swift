@@ -105,4 +105,22 @@ import Testing
         #expect(count >= 12, "formatters found: \(count)")
         #expect(strays.isEmpty, "formatters that are not OutputFormatters: \(strays)")
     }
+
+    /// Every folder below Sources/ is in docs/DEVELOPING.md's layout, by its
+    /// name followed by `/`: a folder added without a line there fails.
+    @Test func everySourceFolderIsInTheLayout() throws {
+        let root = FolderRuleTests.sources.deletingLastPathComponent()
+        let layout = try String(contentsOf: root.deletingLastPathComponent().appendingPathComponent("docs/DEVELOPING.md"),
+            encoding: .utf8)
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isDirectoryKey])
+        var missing: [String] = []
+        var folders = 0
+        while let url = enumerator?.nextObject() as? URL {
+            guard (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true else { continue }
+            folders += 1
+            if !layout.contains(url.lastPathComponent + "/") { missing.append(url.path) }
+        }
+        #expect(folders > 30, "folders found: \(folders)")
+        #expect(missing.isEmpty, "folders not in docs/DEVELOPING.md's layout: \(missing)")
+    }
 }
