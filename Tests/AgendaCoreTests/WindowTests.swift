@@ -70,6 +70,24 @@ func instant(_ text: String) -> Date { try! ClockReading.parse(text, zone: utc) 
         #expect(try DayExpression.resolve(text, today: day("2025-03-01")) == day(expected))
     }
 
+    /// A span's word is its first day as `--from` and its last as `--to`,
+    /// weeks from the first weekday given: on Sunday 2025-03-02, with weeks
+    /// from Monday, next week is 3 to 9 March (not the one day 3 March), and
+    /// from Sunday 9 to 15 March; months over a year's end and February.
+    @Test(arguments: [
+        ("this week", 2, "2025-02-24", "2025-03-02"), ("next week", 2, "2025-03-03", "2025-03-09"),
+        ("this week", 1, "2025-03-02", "2025-03-08"), ("next week", 1, "2025-03-09", "2025-03-15"),
+        ("this month", 2, "2025-03-01", "2025-03-31"), ("Next-Month", 2, "2025-04-01", "2025-04-30"),
+    ])
+    func spanWordsNameTheirFirstAndLastDay(_ text: String, _ weekStart: Int, _ first: String, _ last: String) throws {
+        let sunday = day("2025-03-02")
+        #expect(try DayExpression.resolve(text, today: sunday, firstWeekday: weekStart, end: .first) == day(first))
+        #expect(try DayExpression.resolve(text, today: sunday, firstWeekday: weekStart, end: .last) == day(last))
+        #expect(try DayExpression.resolve("next month", today: day("2024-12-31"), end: .last) == day("2025-01-31"))
+        #expect(try DayExpression.resolve("next month", today: day("2024-01-31"), end: .last) == day("2024-02-29"))
+        #expect(try DayExpression.resolve("this month", today: day("2024-12-15"), end: .first) == day("2024-12-01"))
+    }
+
     @Test(arguments: ["2025-02-29", "2025-13-01", "next fortnight", "+d", "3d", "2025-3-1"])
     func badDayExpressions(_ text: String) {
         #expect(throws: DayExpression.Invalid.self) { try DayExpression.resolve(text, today: day("2025-03-01")) }

@@ -134,7 +134,8 @@ import Testing
             #expect(rendered.contains(wanted), "the rendered man page lacks \(wanted)")
         }
         let readme = try String(contentsOf: CLI.root.appendingPathComponent("README.md"), encoding: .utf8)
-        for text in [ManualTests.manual, readme] {
+        let recipes = try String(contentsOf: CLI.root.appendingPathComponent("docs/RECIPES.md"), encoding: .utf8)
+        for text in [ManualTests.manual, readme, recipes] {
             let cronLines = text.split(separator: "\n").filter { $0.range(of: #"^[0-9*@][^ ]* .*ics-agenda"#, options: .regularExpression) != nil }
             #expect(!cronLines.isEmpty)
             for line in cronLines {

@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 
-/// The README's cron recipe, tried for real: a session bus started for the
+/// The alarms recipe's cron line (docs/RECIPES.md), tried for real: a session bus started for the
 /// test (`dbus-run-session`), a notification server on it
 /// (`scripts/notification_server.py`), and `notify-send` run by
 /// `alarms --exec` from the bare environment cron gives its jobs. Without
 /// the bus's address notify-send fails (and the warning says so); with
-/// `DBUS_SESSION_BUS_ADDRESS`, as the README's line sets it, each alarm is
+/// `DBUS_SESSION_BUS_ADDRESS`, as the recipe's line sets it, each alarm is
 /// one notification. `.ci/run` installs dbus, libnotify-bin and dbus-next.
 @Suite struct NotificationTests {
     static let python = ProcessInfo.processInfo.environment["ICS_AGENDA_RADICALE_PYTHON"]

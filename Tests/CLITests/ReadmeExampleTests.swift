@@ -1,21 +1,27 @@
 import Foundation
 import Testing
 
-/// Every example in the README is a golden test: a fenced block whose first
+/// Every example in the README, and in the recipes it sends readers to
+/// (`docs/RECIPES.md`), is a golden test: a fenced block whose first
 /// line is `$ ics-agenda ...` is run as written (by bash, from the package
 /// root, with the built binary first on the PATH and no configuration), and
 /// what it prints, standard output then standard error, must be the rest of
 /// the block. A trailing `# comment` on the command line is the shell's.
 @Suite struct ReadmeExampleTests {
     struct Example: CustomTestStringConvertible, Sendable {
+        let file: String
         let line: Int
         let command: String
         let shown: String
-        var testDescription: String { "README.md:\(line): \(command)" }
+        var testDescription: String { "\(file):\(line): \(command)" }
     }
 
-    static let examples: [Example] = {
-        guard let text = try? String(contentsOf: CLI.root.appendingPathComponent("README.md"),
+    static let files = ["README.md", "docs/RECIPES.md"]
+
+    static let examples: [Example] = files.flatMap(examples(in:))
+
+    static func examples(in file: String) -> [Example] {
+        guard let text = try? String(contentsOf: CLI.root.appendingPathComponent(file),
             encoding: .utf8) else { return [] }
         let lines = text.components(separatedBy: "\n")
         var examples: [Example] = []
@@ -35,15 +41,17 @@ import Testing
                 body.append(String(lines[end].dropFirst(min(indent, lines[end].prefix { $0 == " " }.count))))
                 end += 1
             }
-            examples.append(Example(line: index + 2, command: String(body[0].dropFirst(2)),
+            examples.append(Example(file: file, line: index + 2, command: String(body[0].dropFirst(2)),
                 shown: body.dropFirst().map { $0 + "\n" }.joined()))
             index = end + 1
         }
         return examples
-    }()
+    }
 
-    @Test func theReadmeHasExamples() {
-        #expect(ReadmeExampleTests.examples.count >= 6)
+    @Test func theReadmeAndTheRecipesHaveExamples() {
+        for file in ReadmeExampleTests.files {
+            #expect(ReadmeExampleTests.examples.filter { $0.file == file }.count >= 2, "\(file)")
+        }
     }
 
     @Test(arguments: examples)
@@ -60,6 +68,6 @@ import Testing
         process.standardInput = FileHandle.nullDevice
         let result = try CLI.collect(process)
         #expect(result.stdout == example.shown,
-            "README.md:\(example.line) prints otherwise:\n\(CLI.diff(example.shown, result.stdout))")
+            "\(example.file):\(example.line) prints otherwise:\n\(CLI.diff(example.shown, result.stdout))")
     }
 }

@@ -46,6 +46,12 @@ package struct TemplateFormatter: OutputFormatter {
             switch piece {
             case .text(let t): line += t
             case .field(let name): line += TemplateFormatter.escaped(value(name, row, occurrence))
+            case .time(let name, let format):
+                guard let time = self.time(name, occurrence) else { continue }
+                let instant = time.isDate || time.kind == .floating ? nil : time.instant(in: wording.formats.clock)
+                let offset = instant.map(wording.formats.clock.offset(at:))
+                let wall = instant.map(wording.formats.clock.wallClock(of:)) ?? time.wall
+                line += TemplateFormatter.escaped(format.string(wall: wall, offset: offset, formats: wording.formats))
             }
         }
         return line
@@ -58,6 +64,16 @@ package struct TemplateFormatter: OutputFormatter {
             return value
         }
         return PrintableText.escaped(value).replacingOccurrences(of: "\t", with: "\\t")
+    }
+
+    /// The time a time placeholder holds.
+    func time(_ name: String, _ o: Occurrence) -> AgendaTime? {
+        switch name {
+        case "start": o.shownStart
+        case "end": o.shownEnd
+        case "due": o.due
+        default: o.recurrenceID
+        }
     }
 
     func value(_ name: String, _ row: AgendaRow, _ o: Occurrence) -> String {
@@ -104,7 +120,12 @@ package struct Template: Sendable {
     enum Piece: Sendable {
         case text(String)
         case field(String)
+        /// A time placeholder with a strftime format: `{start:%H:%M}`.
+        case time(String, TimeFormat)
     }
+
+    /// The placeholders that take a strftime format.
+    static let times: Set<String> = ["start", "end", "due", "recurrence_id"]
 
     let pieces: [Piece]
 
@@ -123,14 +144,26 @@ package struct Template: Sendable {
                 guard let close = chars.firstIndex(of: "}") else {
                     throw Invalid(message: "an unclosed { in the template")
                 }
-                let name = String(chars[..<close])
+                let inside = String(chars[..<close])
+                let name = String(inside.prefix { $0 != ":" })
                 guard known.contains(name) else {
                     throw Invalid(message: "unknown placeholder {\(name)}; known: "
                         + TemplateFormatter.placeholders.map { "{\($0.name)}" }.joined(separator: " "))
                 }
                 if !text.isEmpty { pieces.append(.text(text)) }
                 text = ""
-                pieces.append(.field(name))
+                if name.count < inside.count {
+                    guard Template.times.contains(name) else {
+                        throw Invalid(message: "{\(inside)}: only {start}, {end}, {due} and {recurrence_id} take a "
+                            + "strftime format")
+                    }
+                    do {
+                        pieces.append(.time(name, try TimeFormat(String(inside.dropFirst(name.count + 1)),
+                            placeholder: name)))
+                    } catch let error as TimeFormat.Invalid { throw Invalid(message: error.message) }
+                } else {
+                    pieces.append(.field(name))
+                }
                 chars = chars[chars.index(after: close)...]
             } else {
                 text.append(c)

@@ -1,8 +1,17 @@
 /// A day as the command line names it: `YYYY-MM-DD`, `today`, `tomorrow`,
 /// `yesterday`, `+Nd` or `-Nd` (relative to today), a weekday's name
-/// (`monday` or `mon`: the next one, today if today is one), or `next week`
-/// (the first day of the week after this one).
+/// (`monday` or `mon`: the next one, today if today is one), or a span's
+/// word, `this week`, `next week`, `this month`, `next month`: its first day
+/// where the day begins the days shown (`--from`), its last where it ends
+/// them (`--to`), so that `--from monday --to 'next week'` runs through the
+/// end of next week.
 package enum DayExpression {
+    /// Which end of the days shown the day is: a span's word names its first
+    /// day as the first, its last as the last.
+    package enum End: Sendable {
+        case first, last
+    }
+
     package struct Invalid: Error, CustomStringConvertible {
         package let text: String
         /// Why a date of the right shape does not exist (`November has 30 days`).
@@ -10,7 +19,7 @@ package enum DayExpression {
         package var description: String {
             if let reason { return "\"\(text)\" is not a day: \(reason)" }
             return "cannot read \"\(text)\" as a day: use YYYY-MM-DD, today, tomorrow, yesterday, +Nd or -Nd "
-                + "(N under 1000000), a weekday (monday: the next one) or next week"
+                + "(N under 1000000), a weekday (monday: the next one), this week, next week, this month or next month"
         }
     }
 
@@ -21,17 +30,26 @@ package enum DayExpression {
     ]
 
     /// - Parameter firstWeekday: the week's first day (1 = Sunday ... 7 =
-    ///   Saturday, as the locale has it), for `next week`.
-    package static func resolve(_ text: String, today: CivilDate, firstWeekday: Int = 2) throws -> CivilDate {
+    ///   Saturday, as the locale has it), for `this week` and `next week`.
+    /// - Parameter end: which end of the days shown `text` gives.
+    package static func resolve(_ text: String, today: CivilDate, firstWeekday: Int = 2, end: End = .first) throws
+        -> CivilDate {
         let words = text.lowercased().split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "_" })
             .joined(separator: " ")
+        let weekStart = today.adding(days: -((today.weekday - firstWeekday + 7) % 7))
+        let monthStart = CivilDate(year: today.year, month: today.month, day: 1)
+        let nextMonthStart = monthStart.adding(days: CivilDate.daysIn(year: today.year, month: today.month))
         switch words {
         case "today": return today
         case "tomorrow": return today.adding(days: 1)
         case "yesterday": return today.adding(days: -1)
-        case "next week":
-            let intoWeek = (today.weekday - firstWeekday + 7) % 7
-            return today.adding(days: 7 - intoWeek)
+        case "this week": return end == .first ? weekStart : weekStart.adding(days: 6)
+        case "next week": return weekStart.adding(days: end == .first ? 7 : 13)
+        case "this month": return end == .first ? monthStart : nextMonthStart.adding(days: -1)
+        case "next month":
+            guard end == .last else { return nextMonthStart }
+            return nextMonthStart.adding(days: CivilDate.daysIn(year: nextMonthStart.year,
+                month: nextMonthStart.month) - 1)
         default: break
         }
         if let weekday = weekdays[words] { return today.adding(days: (weekday - today.weekday + 7) % 7) }

@@ -22,7 +22,7 @@ struct MonthCommand: ParsableCommand, GridCommand {
     )
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("A day of the month to draw (default today): " +
-        "YYYY-MM-DD, today, +Nd, -Nd, a weekday or next week.", valueName: "date"))
+        "YYYY-MM-DD, today, +Nd, -Nd, a weekday, this week, next week, this month or next month.", valueName: "date"))
     var from: String?
 
     @Option(name: .long, help: ArgumentHelp("Draw N months from the one holding --from (1 to 12).", valueName: "n"))

@@ -27,7 +27,8 @@ struct WeekCommand: ParsableCommand, GridCommand {
     )
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("A day of the week to draw (default today): " +
-        "YYYY-MM-DD, today, tomorrow, +Nd, -Nd, a weekday or next week.", valueName: "date"))
+        "YYYY-MM-DD, today, tomorrow, +Nd, -Nd, a weekday, this week, next week, this month or next month.",
+        valueName: "date"))
     var from: String?
 
     @Option(name: .long, help: ArgumentHelp("Draw N days from --from instead of its week (1 to 14).", valueName: "n"))

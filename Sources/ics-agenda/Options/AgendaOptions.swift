@@ -24,7 +24,9 @@ struct PresentationOptions: ParsableArguments {
         name: .long, parsing: .unconditional,
         help: ArgumentHelp("Print one line per occurrence from STRING's {placeholders} instead of a format: " +
             "\(TemplateFormatter.placeholders.map { "{\($0.name)}" }.joined(separator: " ")). {{ and }} are braces, " +
-            "\\t a tab; a value's line breaks and tabs are written \\n and \\t.", valueName: "string"),
+            "\\t a tab; a value's line breaks and tabs are written \\n and \\t. " +
+            "{start}, {end}, {due} and {recurrence_id} take a strftime format: {start:%H:%M}, {end:%a %d}.",
+            valueName: "string"),
         transform: { text in ParsedValue { try Template(text) } else: { "--template: \($0)" } })
     var template: ParsedValue<Template>?
 

@@ -58,11 +58,15 @@ struct GridOptions: ParsableArguments {
 /// A command that draws a grid: what it reads, the rows it selects, and
 /// the agenda it prints instead when the terminal is too narrow.
 protocol GridCommand: ReadingCommand {
+    var grid: GridOptions { get }
     var colorChoice: ColorOptions { get }
     var listing: ListingOptions { get }
 }
 
 extension GridCommand {
+    var weekStart: Int? {
+        get throws { try grid.weekStart.map { _ in try grid.firstWeekday(locale: "en_US") } }
+    }
     var to: String? { nil }
 
     /// The agenda's selection: `--calendar`, `--grep`, `--me`, `--completed`, `--no-events`, ...

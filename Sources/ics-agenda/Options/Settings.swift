@@ -26,15 +26,16 @@ struct Settings {
         self.today = today
         if let locale = options.locale, let problem = Settings.localeProblem(locale) { throw ValidationError(problem) }
         localeIdentifier = LocaleChoice.identifier(explicit: options.locale, environment: environment)
-        // `next week`: the week as the locale begins it (asked only then: a locale's calendar costs start-up time).
+        // `this week`, `next week`: the week as the locale begins it (asked only then: a locale's calendar costs
+        // start-up time).
         let asksWeek = [options.from, options.to].contains { $0?.lowercased().contains("week") == true }
-        let firstWeekday = asksWeek ? Settings.firstWeekday(localeIdentifier) : 2
+        let firstWeekday = asksWeek ? try options.weekStart ?? Settings.firstWeekday(localeIdentifier) : 2
         let first: CivilDate
         do {
             first = try options.from.map { try DayExpression.resolve($0, today: today, firstWeekday: firstWeekday) }
                 ?? today
             if let to = options.to {
-                let last = try DayExpression.resolve(to, today: today, firstWeekday: firstWeekday)
+                let last = try DayExpression.resolve(to, today: today, firstWeekday: firstWeekday, end: .last)
                 guard last >= first else { throw ValidationError("--to \(to) is before the first day, \(first.iso).") }
                 window = .through(last, from: first, clock: clock)
             } else if let days = options.days {

@@ -78,11 +78,12 @@ struct CommonOptions: ParsableArguments {
 /// The days shown (`--from`, `--to`, `--days`): the agenda's and `free`'s.
 struct DayRangeOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("First day shown: YYYY-MM-DD, today, tomorrow, " +
-        "yesterday, +Nd, -Nd, a weekday (monday: the next one) or next week.", valueName: "date"))
+        "yesterday, +Nd, -Nd, a weekday (monday: the next one), this week, next week, this month or next month " +
+        "(their first day).", valueName: "date"))
     var from: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Last day shown, included (same forms as --from).",
-        valueName: "date"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Last day shown, included (same forms as " +
+        "--from; this week, next week, this month, next month: their last day).", valueName: "date"))
     var to: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Show N days from --from (--days 1 is one day).",
@@ -116,6 +117,13 @@ protocol SettingsChoice {
     var from: String? { get }
     var to: String? { get }
     var days: Int? { get }
+    /// The week's first day as the command names it (`--week-start`), for
+    /// `this week` and `next week`; nil: the locale's.
+    var weekStart: Int? { get throws }
+}
+
+extension SettingsChoice {
+    var weekStart: Int? { nil }
 }
 
 // The formats of the listings and of `next`, AgendaCore's own, read from
