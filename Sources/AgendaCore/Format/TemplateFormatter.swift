@@ -157,10 +157,8 @@ package struct Template: Sendable {
                         throw Invalid(message: "{\(inside)}: only {start}, {end}, {due} and {recurrence_id} take a "
                             + "strftime format")
                     }
-                    do {
-                        pieces.append(.time(name, try TimeFormat(String(inside.dropFirst(name.count + 1)),
-                            placeholder: name)))
-                    } catch let error as TimeFormat.Invalid { throw Invalid(message: error.message) }
+                    let format = String(inside.dropFirst(name.count + 1))
+                    pieces.append(.time(name, try TimeFormat(format, placeholder: name)))
                 } else {
                     pieces.append(.field(name))
                 }

@@ -8,11 +8,6 @@ import Foundation
 /// as numbers; `%F %T %R %D %r` as their parts; `%z` the offset (nothing
 /// for a floating time or a date); `%n %t %%`.
 package struct TimeFormat: Sendable {
-    package struct Invalid: Error, CustomStringConvertible {
-        package let message: String
-        package var description: String { message }
-    }
-
     enum Piece: Sendable {
         case text(String)
         case conversion(Character)
@@ -26,7 +21,7 @@ package struct TimeFormat: Sendable {
 
     let pieces: [Piece]
 
-    /// - Parameter placeholder: named in the message of a format that cannot be read.
+    /// - Parameter placeholder: named in the message of a format that cannot be read (`Template.Invalid`).
     package init(_ format: String, placeholder: String) throws {
         var pieces: [Piece] = []
         var text = ""
@@ -37,10 +32,11 @@ package struct TimeFormat: Sendable {
                 continue
             }
             guard let conversion = chars.popFirst() else {
-                throw Invalid(message: "{\(placeholder):\(format)}: a % at its end (%% is a percent sign)")
+                throw Template.Invalid(message: "{\(placeholder):\(format)}: a % at its end (%% is a percent sign)")
             }
             guard TimeFormat.conversions.contains(conversion) else {
-                throw Invalid(message: "{\(placeholder):\(format)}: no strftime conversion %\(conversion) (known: "
+                throw Template.Invalid(message: "{\(placeholder):\(format)}: no strftime conversion "
+                    + "%\(conversion) (known: "
                     + "%a %A %b %B %c %C %d %D %e %F %g %G %h %H %I %j %m %M %n %p %r %R %s %S %t %T %u %V %w %x %X "
                     + "%y %Y %z %%)")
             }
