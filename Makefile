@@ -130,7 +130,7 @@ differential: build
 # Every check of .ci/run at full size: the whole corpus for the window
 # check, 1,000 differential seeds, every suite under ASan, 10 minutes of
 # each fuzz target. Run it before calling an issue that touches those areas done.
-check-all: build
+check-all: build $(SERVERS_PYTHON)
 	$(SWIFT) build --build-tests
 	ICS_AGENDA_FULL_CHECKS=1 $(SWIFT) test --skip-build
 	python3 scripts/window_independence.py --binary .build/debug/ics-agenda
