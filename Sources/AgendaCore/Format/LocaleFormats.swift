@@ -23,6 +23,14 @@ package final class LocaleFormats {
         interval.timeStyle = .none
         return interval
     }()
+    /// The Gregorian calendar in UTC, in the locale's words: a template's
+    /// strftime formats (`TimeFormat`) read every time through it.
+    package private(set) lazy var gregorian: Calendar = {
+        var gregorian = Calendar(identifier: .gregorian)
+        gregorian.timeZone = TimeZone(identifier: "UTC")!
+        gregorian.locale = locale
+        return gregorian
+    }()
     private var timeCache: [Int: String] = [:]
     /// The first day of the week in this locale: 1 = Sunday ... 7 = Saturday.
     package let firstWeekday: Int

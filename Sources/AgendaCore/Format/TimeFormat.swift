@@ -57,9 +57,7 @@ package struct TimeFormat: Sendable {
     /// The time written: `wall` is its wall-clock reading (as if UTC),
     /// `offset` its zone's offset in seconds (nil for a floating time or a date).
     package func string(wall: Date, offset: Int?, formats: LocaleFormats) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        calendar.locale = formats.locale
+        let calendar = formats.gregorian
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: wall)
         let (year, month, day) = (c.year ?? 1970, c.month ?? 1, c.day ?? 1)
         let (hour, minute, second, weekday) = (c.hour ?? 0, c.minute ?? 0, c.second ?? 0, c.weekday ?? 1)
