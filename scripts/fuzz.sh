@@ -43,7 +43,7 @@ swift_files() {  # a target's sources, in its folders by stage (no spaces in the
 build() {
     # A static library is an archive that swiftc adds members to: one of a
     # file since renamed would stay in it and clash. Each is made anew.
-    rm -f "$OUT"/libICalAdapter.a "$OUT"/libSubscriptions.a "$OUT"/libArgumentParser.a "$OUT"/libArgumentParserToolInfo.a
+    rm -f "$OUT"/libICalAdapter.a "$OUT"/libSubscriptions.a "$OUT"/libAgendaSystem.a "$OUT"/libSystemPackage.a "$OUT"/libArgumentParser.a "$OUT"/libArgumentParserToolInfo.a
     # -package-name: what SwiftPM gives every module of the package, so that `package` declarations are seen across them.
     local flags=(-O -g -parse-as-library -sanitize=fuzzer,address -use-ld=lld -package-name ics_agenda)
     local icalflags
@@ -78,6 +78,24 @@ build() {
     while IFS= read -r -d '' f; do sources+=("$f"); done < <(find "$parser/ArgumentParser" -name '*.swift' -print0)
     "$SWIFTC" "${flags[@]}" -swift-version 5 -module-name ArgumentParser -I "$OUT" -emit-module \
         -emit-module-path "$OUT/ArgumentParser.swiftmodule" -emit-library -static -o "$OUT/libArgumentParser.a" "${sources[@]}"
+    # swift-system (SystemPackage) and its C shims, with the settings its
+    # Package.swift gives them (SYSTEM_PACKAGE, Lifetimes, the availability
+    # macros its sources name), then AgendaSystem over it.
+    local system=.build/checkouts/swift-system/Sources
+    [ -d "$system" ] || swift package resolve
+    clang -O1 -g -fsanitize=address,fuzzer-no-link -I"$system/CSystem/include" -c "$system/CSystem/shims.c" -o "$OUT/csystem.o"
+    local csystem=(-Xcc -fmodule-map-file="$system/CSystem/include/module.modulemap" -I "$system/CSystem/include")
+    local available=()
+    while IFS= read -r version; do
+        available+=(-enable-experimental-feature "AvailabilityMacro=System $version:macOS 10.10, iOS 8.0, watchOS 2.0, tvOS 9.0, visionOS 1.0")
+    done < <(sed -n 's/^ *Available("\([0-9.]*\)".*/\1/p' .build/checkouts/swift-system/Package.swift)
+    local systemfiles=()
+    while IFS= read -r -d '' f; do systemfiles+=("$f"); done < <(find "$system/System" -name '*.swift' -print0 | sort -z)
+    "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name SystemPackage "${csystem[@]}" -DSYSTEM_PACKAGE \
+        -enable-experimental-feature Lifetimes "${available[@]}" -emit-module \
+        -emit-module-path "$OUT/SystemPackage.swiftmodule" -emit-library -static -o "$OUT/libSystemPackage.a" "${systemfiles[@]}"
+    "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name AgendaSystem -I "$OUT" "${csystem[@]}" -emit-module \
+        -emit-module-path "$OUT/AgendaSystem.swiftmodule" -emit-library -static -o "$OUT/libAgendaSystem.a" $(swift_files Sources/AgendaSystem)
     # Subscriptions (URL calendars; libcurl opened through its C face): the
     # fuzzer's inputs name no URL, but the command is built whole.
     local ccurl=(-Xcc -fmodule-map-file=Sources/CCurl/include/module.modulemap)
@@ -89,22 +107,22 @@ build() {
     local xmlflags
     xmlflags=$(pkg-config --cflags-only-I libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
     local clibxml2=(-Xcc -fmodule-map-file=Sources/CLibXML2/module.modulemap -Xcc $xmlflags)
-    "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name Subscriptions -I "$OUT" "${clibical[@]}" "${ccurl[@]}" \
+    "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name Subscriptions -I "$OUT" "${clibical[@]}" "${ccurl[@]}" "${csystem[@]}" \
         "${clibxml2[@]}" -emit-module -emit-module-path "$OUT/Subscriptions.swiftmodule" -emit-library -static \
         -o "$OUT/libSubscriptions.a" $(swift_files Sources/Subscriptions)
     # The alarms' state (`ics-agenda alarms`).
-    "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name Alarms -I "$OUT" -emit-module \
+    "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name Alarms -I "$OUT" "${csystem[@]}" -emit-module \
         -emit-module-path "$OUT/Alarms.swiftmodule" -emit-library -static -o "$OUT/libAlarms.a" $(swift_files Sources/Alarms)
-    "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name ics_agenda -I "$OUT" "${clibical[@]}" "${ccurl[@]}" "${cre2[@]}" \
+    "$SWIFTC" "${flags[@]}" -swift-version 6 -module-name ics_agenda -I "$OUT" "${clibical[@]}" "${ccurl[@]}" "${cre2[@]}" "${csystem[@]}" \
         "${clibxml2[@]}" -Xfrontend -entry-point-function-name -Xfrontend ics_agenda_main \
-        $(swift_files Sources/ics-agenda) Fuzz/FuzzCommandLine.swift "$OUT/cre2.o" "$OUT/ccurl.o" \
-        -L "$OUT" -lSubscriptions -lAlarms -lICalAdapter -lAgendaCore -lArgumentParser -lArgumentParserToolInfo \
+        $(swift_files Sources/ics-agenda) Fuzz/FuzzCommandLine.swift "$OUT/cre2.o" "$OUT/ccurl.o" "$OUT/csystem.o" \
+        -L "$OUT" -lSubscriptions -lAlarms -lAgendaSystem -lSystemPackage -lICalAdapter -lAgendaCore -lArgumentParser -lArgumentParserToolInfo \
         -lical -lre2 -lxml2 -ldl -lstdc++ -o "$BIN"
 }
 
 newer() {  # whether any source is newer than the binary
     [ ! -x "$BIN" ] && return 0
-    [ -n "$(find Sources/AgendaCore Sources/ICalAdapter Sources/Subscriptions Sources/Alarms Sources/ics-agenda Sources/CRE2 Sources/CCurl Fuzz scripts/fuzz.sh -newer "$BIN" -print -quit)" ]
+    [ -n "$(find Sources/AgendaCore Sources/ICalAdapter Sources/Subscriptions Sources/Alarms Sources/AgendaSystem Sources/ics-agenda Sources/CRE2 Sources/CCurl Fuzz scripts/fuzz.sh -newer "$BIN" -print -quit)" ]
 }
 
 if [ "${1:-}" = build ]; then
