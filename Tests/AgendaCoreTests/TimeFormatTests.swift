@@ -34,6 +34,19 @@ import Testing
             == "2025-W01-1")
     }
 
+    /// `%c %x %X` in the locale's own styles, the same each time a formatter is reused.
+    @Test func stylesAreTheLocales() throws {
+        for _ in 0..<2 {
+            #expect(try TimeFormatTests.written("%c|%x|%X") == "Jan 2, 2025 at 3:04 AM|1/2/25|3:04:56 AM")
+            #expect(try TimeFormatTests.written("%c|%x|%X", locale: "de_DE") == "02.01.2025, 03:04|02.01.25|03:04:56")
+        }
+        let formats = LocaleFormats(localeIdentifier: "de_DE", clock: berlin)
+        let format = try TimeFormat("%x %X", placeholder: "start")
+        let later = TimeFormatTests.wall + 86_400 + 3600
+        #expect(format.string(wall: TimeFormatTests.wall, offset: nil, formats: formats) == "02.01.25 03:04:56")
+        #expect(format.string(wall: later, offset: nil, formats: formats) == "03.01.25 04:04:56")
+    }
+
     @Test(arguments: [("%Q", "no strftime conversion %Q"), ("%H:%", "a % at its end"), ("%E", "no strftime conversion %E")])
     func aFormatItCannotReadIsRefused(_ format: String, _ why: String) {
         #expect {

@@ -31,6 +31,14 @@ package final class LocaleFormats {
         gregorian.locale = locale
         return gregorian
     }()
+    /// The ISO 8601 calendar in UTC: `%G %g %V` of a template's formats.
+    package private(set) lazy var isoWeeks: Calendar = {
+        var iso = Calendar(identifier: .iso8601)
+        iso.timeZone = TimeZone(identifier: "UTC")!
+        return iso
+    }()
+    /// `%c %x %X`'s formatters, by date and time style, each made once per run.
+    private var styledFormatters: [Int: DateFormatter] = [:]
     private var timeCache: [Int: String] = [:]
     /// The first day of the week in this locale: 1 = Sunday ... 7 = Saturday.
     package let firstWeekday: Int
@@ -76,6 +84,20 @@ package final class LocaleFormats {
     private func make(template: String) -> DateFormatter {
         let f = make(.none, .none)
         f.setLocalizedDateFormatFromTemplate(template)
+        return f
+    }
+
+    /// A formatter of the locale's own calendar in UTC with these styles,
+    /// made on first use (`TimeFormat`'s `%c %x %X`).
+    package func styled(_ date: DateFormatter.Style, _ time: DateFormatter.Style) -> DateFormatter {
+        let key = Int(date.rawValue) * 8 + Int(time.rawValue)
+        if let made = styledFormatters[key] { return made }
+        let f = DateFormatter()
+        f.locale = locale
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateStyle = date
+        f.timeStyle = time
+        styledFormatters[key] = f
         return f
     }
 

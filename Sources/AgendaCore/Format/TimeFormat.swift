@@ -93,9 +93,7 @@ package struct TimeFormat: Sendable {
                 case "Y": out += String(year)
                 case "C": out += two(year / 100)
                 case "G", "g", "V":
-                    var iso = Calendar(identifier: .iso8601)
-                    iso.timeZone = calendar.timeZone
-                    let week = iso.dateComponents([.weekOfYear, .yearForWeekOfYear], from: wall)
+                    let week = formats.isoWeeks.dateComponents([.weekOfYear, .yearForWeekOfYear], from: wall)
                     let isoYear = week.yearForWeekOfYear ?? year
                     out += conversion == "V" ? two(week.weekOfYear ?? 1)
                         : conversion == "G" ? String(isoYear) : two(isoYear % 100)
@@ -114,11 +112,6 @@ package struct TimeFormat: Sendable {
 
     static func styled(_ wall: Date, _ styles: (DateFormatter.Style, DateFormatter.Style), _ formats: LocaleFormats)
         -> String {
-        let formatter = DateFormatter()
-        formatter.locale = formats.locale
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateStyle = styles.0
-        formatter.timeStyle = styles.1
-        return formatter.string(from: wall).replacingOccurrences(of: "\u{202F}", with: " ")
+        formats.styled(styles.0, styles.1).string(from: wall).replacingOccurrences(of: "\u{202F}", with: " ")
     }
 }
