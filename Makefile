@@ -14,7 +14,7 @@ SHELL := /bin/bash
 RELEASE_BUILD = set -o pipefail; $(SWIFT) build $(RELEASE) 2>&1 | { grep -v "the use of .mktemp. is dangerous" || true; }
 ARGS ?= --now 2025-03-01T08:00:00+01:00 --tz Europe/Berlin Fixtures/sample.ics
 
-.PHONY: help setup build release test test-asan test-asan-c fuzz run install deb clean bench conformance window-check differential check-all
+.PHONY: help setup build release test test-asan test-asan-c fuzz run install deb clean bench conformance window-check differential check-all oracle-venv
 
 help:
 	@echo "make setup        install libical-dev, libcurl and tzdata if missing (apt), then build"
@@ -59,6 +59,16 @@ $(SERVERS_PYTHON): scripts/servers-requirements.txt
 	python3 -m venv .venv-servers
 	.venv-servers/bin/pip install --quiet -r scripts/servers-requirements.txt
 	@touch $@
+
+# The reference oracle (Python icalendar and recurring-ical-events) that the
+# differential and conformance checks compare with, when its requirements
+# are beside the repository (../shared/tools); without them those checks
+# say they are skipped.
+ORACLE_PYTHON := .venv-oracle/bin/python
+ORACLE_REQUIREMENTS := ../shared/tools/requirements-oracle.txt
+oracle-venv:
+	@if [ -f $(ORACLE_REQUIREMENTS) ] && [ ! -x $(ORACLE_PYTHON) ]; then \
+		python3 -m venv .venv-oracle && .venv-oracle/bin/pip install --quiet -r $(ORACLE_REQUIREMENTS); fi
 
 # The command-line tests run the release binary, the one users run: the
 # debug one spends most of each of its thousands of runs in ArgumentParser's
@@ -118,19 +128,19 @@ deb: release
 bench: release
 	python3 scripts/bench.py --binary $(BIN) --profile --write docs/PERFORMANCE.md
 
-conformance: release
+conformance: release oracle-venv
 	python3 scripts/conformance.py --binary $(BIN) --min-agreement 88 --write .build/conformance.md
 
 window-check: build
 	python3 scripts/window_independence.py --binary .build/debug/ics-agenda
 
-differential: build
+differential: build oracle-venv
 	python3 scripts/differential.py --binary .build/debug/ics-agenda --seeds 300
 
 # Every check of .ci/run at full size: the whole corpus for the window
 # check, 1,000 differential seeds, every suite under ASan, 10 minutes of
 # each fuzz target. Run it before calling an issue that touches those areas done.
-check-all: build $(SERVERS_PYTHON)
+check-all: build $(SERVERS_PYTHON) oracle-venv
 	$(SWIFT) build --build-tests
 	ICS_AGENDA_FULL_CHECKS=1 $(SWIFT) test --skip-build
 	python3 scripts/window_independence.py --binary .build/debug/ics-agenda
