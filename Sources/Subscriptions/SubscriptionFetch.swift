@@ -1,5 +1,4 @@
 import AgendaCore
-import CCurl
 import Foundation
 import ICalAdapter
 
@@ -100,11 +99,11 @@ package struct SubscriptionFetch: Sendable {
             asked.append((i, copy, note, choice, transfer))
         }
         if !asked.isEmpty {
-            let codes = CurlMulti().map { $0.run(asked.map(\.transfer)) } ?? asked.map { _ in CURLE_FAILED_INIT }
-            for (job, code) in zip(asked, codes) {
+            let failures = CurlMulti.failures(running: asked.map(\.transfer))
+            for (job, failure) in zip(asked, failures) {
                 let url = urls[job.index]
                 outcomes[job.index] = finish(
-                    url, job.transfer, code, copy: job.copy, note: job.note, choice: job.choice,
+                    url, job.transfer, failure: failure, copy: job.copy, note: job.note, choice: job.choice,
                     keeps: unusable == nil, now: now)
             }
         }
@@ -116,10 +115,10 @@ package struct SubscriptionFetch: Sendable {
 
     /// What a finished transfer leaves to read; `note`, told with it.
     private func finish(
-        _ url: SubscriptionURL, _ transfer: CurlTransfer, _ code: CURLcode, copy: SubscriptionCache.Copy?,
+        _ url: SubscriptionURL, _ transfer: CurlTransfer, failure: String?, copy: SubscriptionCache.Copy?,
         note: String?, choice: Credentials.Choice, keeps: Bool, now: Date
     ) -> Outcome {
-        if let reason = SubscriptionFetch.failure(code, transfer: transfer, limits: limits) {
+        if let reason = failure {
             return failed(url, copy: copy, reason: reason, note: note, now: now)
         }
         let status = transfer.responseCode
@@ -167,14 +166,6 @@ package struct SubscriptionFetch: Sendable {
         guard let first else { return second }
         guard let second else { return first }
         return "\(first); \(second)"
-    }
-
-    /// Why a transfer failed, in words; nil when it did not.
-    static func failure(_ code: CURLcode, transfer: CurlTransfer, limits: CurlTransfer.Limits) -> String? {
-        if transfer.tooLarge || code == CURLE_FILESIZE_EXCEEDED { return "larger than \(limits.maxBytes >> 20) MB" }
-        return TransferFailure.words(
-            for: code, redirectRefused: transfer.redirectRefused, isHTTPS: transfer.url.isHTTPS, limits: limits,
-            detail: transfer.detail)
     }
 
     /// Whether END:VCALENDAR comes in the last megabyte, and no

@@ -1,5 +1,3 @@
-import CCurl
-
 /// One WebDAV request as the sync sends it: a method with an XML body.
 struct DAVRequest: Sendable, Equatable {
     let method: String
@@ -49,10 +47,9 @@ struct CurlDAVTransport: DAVTransport {
             }
         }
         if !started.isEmpty {
-            let codes = CurlMulti().map { $0.run(started.map(\.transfer), atOnce: atOnce) }
-                ?? started.map { _ in CURLE_FAILED_INIT }
-            for (job, code) in zip(started, codes) {
-                if let reason = SubscriptionFetch.failure(code, transfer: job.transfer, limits: limits) {
+            let failures = CurlMulti.failures(running: started.map(\.transfer), atOnce: atOnce)
+            for (job, failure) in zip(started, failures) {
+                if let reason = failure {
                     results[job.index] = .failure(.transfer(reason))
                 } else {
                     results[job.index] = .success(DAVResponse(status: job.transfer.responseCode,

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 import Foundation
 
 /// Runs several transfers at once on this thread with libcurl's multi
@@ -16,10 +16,19 @@ final class CurlMulti {
         ics_curl_multi_cleanup(handle)
     }
 
+    /// Runs every transfer to its end, `atOnce` at a time on one multi
+    /// handle: each one's failure in words (`TransferFailure.reason`), in
+    /// order, nil for one that was answered (whatever its HTTP status).
+    /// libcurl's codes stay in this folder.
+    static func failures(running transfers: [CurlTransfer], atOnce: Int = .max) -> [String?] {
+        let codes = CurlMulti().map { $0.run(transfers, atOnce: atOnce) } ?? transfers.map { _ in CURLE_FAILED_INIT }
+        return zip(transfers, codes).map { TransferFailure.reason($1, transfer: $0) }
+    }
+
     /// Runs every transfer to its end: the result code of each, in order.
     /// At most `atOnce` are in flight: as one ends the next is added, and
     /// may take over its connection (the multi handle keeps them).
-    func run(_ transfers: [CurlTransfer], atOnce: Int = .max) -> [CURLcode] {
+    private func run(_ transfers: [CurlTransfer], atOnce: Int) -> [CURLcode] {
         var results = [CURLcode](repeating: CURLE_FAILED_INIT, count: transfers.count)
         // The transfers added and not yet done, by handle: the loop's own
         // count (libcurl's `running` does not know of those just added).

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 import Foundation
 
 /// One HTTP GET through libcurl: the easy handle and the header list it
@@ -18,7 +18,7 @@ final class CurlTransfer {
     let handle: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
     let url: SubscriptionURL
-    private let limits: Limits
+    let limits: Limits
     /// The body as it arrives (of the last response, after redirects).
     private(set) var body: [UInt8] = []
     /// The last response's validators, each kept only when well formed.

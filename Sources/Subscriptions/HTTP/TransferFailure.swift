@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 import Foundation
 
 /// What a failed transfer is told as: each libcurl result in words of its
@@ -8,6 +8,15 @@ import Foundation
 /// it is; only where the words alone say little (TLS, a code without words
 /// of its own), and only with the address taken out (`detail`).
 package enum TransferFailure {
+    /// Why `transfer`, ended with `code`, failed, in words; nil when it did not.
+    static func reason(_ code: CURLcode, transfer: CurlTransfer) -> String? {
+        let limits = transfer.limits
+        if transfer.tooLarge || code == CURLE_FILESIZE_EXCEEDED { return "larger than \(limits.maxBytes >> 20) MB" }
+        return words(
+            for: code, redirectRefused: transfer.redirectRefused, isHTTPS: transfer.url.isHTTPS, limits: limits,
+            detail: transfer.detail)
+    }
+
     /// Why a transfer that ended with `code` failed; nil for `CURLE_OK`.
     /// - Parameter redirectRefused: a redirect was followed to an address
     ///   of a scheme the URL may not go to (`CurlTransfer.redirectRefused`).
